@@ -1,0 +1,41 @@
+/* aooct: reader for the spec's text calibration files.
+ *
+ * One record per line, one or two numbers in C locale separated by spaces or
+ * tabs; '#' starts a comment to the end of the line; blank lines and a
+ * trailing carriage return are ignored.  Every problem is reported with the
+ * file name and line number. */
+#ifndef __AOOCT_TEXTFILE_H__
+#define __AOOCT_TEXTFILE_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  gdouble v[2];
+  gint n_values;                /* 1 or 2 */
+  gint line;                    /* 1-based line number in the file */
+} AooctRecord;
+
+/* Parses @len bytes of @data (need not be NUL-terminated).  Each record must
+ * hold @min_values..@max_values finite numbers.  With @expected > 0 exactly
+ * that many records are required.  @name is used in error messages.
+ * Returns a newly allocated array (free with g_free) or NULL with @error
+ * set (AOOCT_ERROR_FILE). */
+AooctRecord *aooct_text_parse (const gchar * name, const gchar * data,
+    gsize len, gint min_values, gint max_values, gsize expected,
+    gsize * n_records, GError ** error);
+
+/* Reads @path and parses it like aooct_text_parse(). */
+AooctRecord *aooct_text_read (const gchar * path, gint min_values,
+    gint max_values, gsize expected, gsize * n_records, GError ** error);
+
+/* Convenience: exactly @expected single-number records into a new array of
+ * doubles. */
+gdouble *aooct_text_read_values (const gchar * path, gsize expected,
+    GError ** error);
+
+G_END_DECLS
+
+#endif /* __AOOCT_TEXTFILE_H__ */

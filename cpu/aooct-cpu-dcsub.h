@@ -1,0 +1,27 @@
+/* aooct CPU core: conversion to float32 and DC subtraction (spec 1 and 2). */
+#ifndef __AOOCT_CPU_DCSUB_H__
+#define __AOOCT_CPU_DCSUB_H__
+
+#include <glib.h>
+#include "aooct-geometry.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  AOOCT_DC_BSCAN_MEAN,          /* subtract the mean A-line of each B-scan */
+  AOOCT_DC_BACKGROUND,          /* subtract a background spectrum */
+  AOOCT_DC_NONE
+} AooctDcMode;
+
+/* @raw: geom->alines * geom->bscans rows of geom->raw_samples unsigned
+ * samples of @raw_bytes (1 or 2, little-endian) each, @raw_stride bytes
+ * apart.  @background: raw_samples values, used in AOOCT_DC_BACKGROUND mode.
+ * @out: contiguous float32, A-line after A-line. */
+void aooct_cpu_dcsub (const AooctGeometry * geom, const guint8 * raw,
+    gsize raw_stride, gint raw_bytes, AooctDcMode mode,
+    const gfloat * background, gfloat * out);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CPU_DCSUB_H__ */

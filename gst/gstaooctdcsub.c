@@ -1,0 +1,310 @@
+/* aooct: aooctdcsub, conversion to float32 and DC subtraction.
+ *
+ * SECTION:element-aooctdcsub
+ * @title: aooctdcsub
+ *
+ * First element of an aooct chain: takes raw spectra as a camera or
+ * `filesrc ! rawvideoparse` delivers them (`video/x-raw`, GRAY16_LE or GRAY8,
+ * width = samples per A-line, height = A-lines per B-scan), converts them to
+ * float32 and removes the DC spectrum (spec section 2): by default the mean
+ * A-line of each B-scan, or a background spectrum read from a text file, or
+ * nothing.  With alines-per-bscan set, one frame may carry several B-scans;
+ * the mean is then taken per B-scan.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 aooctsrc num-buffers=10 ! aooctdcsub ! aooctpad ! \
+ *     aooctkmap wavelength-coeffs="800,0.1" ! aooctdisp ! aooctfft ! \
+ *     aooctnorm ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstaooctdcsub.h"
+#include "aooct-caps.h"
+#include "aooct-error.h"
+#include "aooct-textfile.h"
+#include "aooct-cpu-dcsub.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_dcsub_debug);
+#define GST_CAT_DEFAULT gst_aooct_dcsub_debug
+
+struct _GstAooctDcsub
+{
+  GstAooctFilter parent;
+
+  /* properties, under the object lock */
+  AooctDcMode mode;
+  gchar *background_file;
+  gint alines_per_bscan;
+
+  /* from setup(): a mode change while running takes effect at the next
+   * caps negotiation, never in the middle of a B-scan series */
+  AooctDcMode active_mode;
+  gfloat *background;
+  gint raw_bytes;
+};
+
+enum
+{
+  PROP_0,
+  PROP_MODE,
+  PROP_BACKGROUND_FILE,
+  PROP_ALINES_PER_BSCAN,
+};
+
+#define DEFAULT_MODE AOOCT_DC_BSCAN_MEAN
+
+#define GST_TYPE_AOOCT_DC_MODE (gst_aooct_dc_mode_get_type ())
+static GType
+gst_aooct_dc_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {AOOCT_DC_BSCAN_MEAN, "Subtract the mean A-line of each B-scan",
+        "bscan-mean"},
+    {AOOCT_DC_BACKGROUND, "Subtract the spectrum in background-file",
+        "background"},
+    {AOOCT_DC_NONE, "Convert only, subtract nothing", "none"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstAooctDcMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_aooct_dcsub_parent_class parent_class
+G_DEFINE_TYPE (GstAooctDcsub, gst_aooct_dcsub, GST_TYPE_AOOCT_FILTER);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctdcsub, "aooctdcsub",
+    GST_RANK_NONE, GST_TYPE_AOOCT_DCSUB,
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_dcsub_debug, "aooctdcsub", 0,
+        "aooct DC subtraction"));
+
+#define SINK_CAPS \
+  "video/x-raw, format = (string) { GRAY16_LE, GRAY8 }, " \
+  "width = (int) [ 2, 1048576 ], height = (int) [ 1, MAX ], " \
+  "framerate = (fraction) [ 0/1, MAX ]"
+
+static gboolean
+gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
+    const GstCaps * caps, AooctGeometry * in, GError ** error)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+  GstVideoInfo vinfo;
+  gint per_bscan, height;
+
+  if (!gst_video_info_from_caps (&vinfo, caps)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "input caps are not fixed GRAY16_LE or GRAY8 video/x-raw");
+    return FALSE;
+  }
+  GST_OBJECT_LOCK (self);
+  per_bscan = self->alines_per_bscan;
+  GST_OBJECT_UNLOCK (self);
+
+  height = GST_VIDEO_INFO_HEIGHT (&vinfo);
+  if (per_bscan == 0)
+    per_bscan = height;
+  if (height % per_bscan != 0) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "frame height %d is not a multiple of alines-per-bscan=%d", height,
+        per_bscan);
+    return FALSE;
+  }
+  aooct_geometry_init_raw (in, GST_VIDEO_INFO_WIDTH (&vinfo), per_bscan,
+      height / per_bscan, GST_VIDEO_INFO_FPS_N (&vinfo),
+      GST_VIDEO_INFO_FPS_D (&vinfo));
+  return aooct_geometry_validate (in, error);
+}
+
+static gboolean
+gst_aooct_dcsub_derive_output (GstAooctFilter * filter,
+    const AooctGeometry * in, AooctGeometry * out, GError ** error)
+{
+  *out = *in;
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+  AooctDcMode mode;
+  gchar *file;
+
+  GST_OBJECT_LOCK (self);
+  mode = self->mode;
+  file = g_strdup (self->background_file);
+  GST_OBJECT_UNLOCK (self);
+
+  self->raw_bytes =
+      GST_VIDEO_INFO_FORMAT (&filter->in_vinfo) == GST_VIDEO_FORMAT_GRAY8 ?
+      1 : 2;
+
+  if (mode == AOOCT_DC_BACKGROUND) {
+    gdouble *values;
+    gint n = filter->in_geom.raw_samples, i;
+
+    if (file == NULL || file[0] == '\0') {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+          "mode=background needs background-file (a text file of %d "
+          "values, one per line)", n);
+      g_free (file);
+      return FALSE;
+    }
+    values = aooct_text_read_values (file, n, error);
+    g_free (file);
+    if (values == NULL) {
+      g_prefix_error (error, "background-file: ");
+      return FALSE;
+    }
+    self->background = g_new (gfloat, n);
+    for (i = 0; i < n; i++)
+      self->background[i] = (gfloat) values[i];
+    g_free (values);
+  } else {
+    g_free (file);
+  }
+  self->active_mode = mode;
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_dcsub_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, GError ** error)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+
+  aooct_cpu_dcsub (&filter->in_geom, in->data, in->stride, self->raw_bytes,
+      self->active_mode, self->background, (gfloat *) out->data);
+  return TRUE;
+}
+
+static void
+gst_aooct_dcsub_teardown (GstAooctFilter * filter)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+
+  g_clear_pointer (&self->background, g_free);
+}
+
+static void
+gst_aooct_dcsub_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODE:
+      self->mode = g_value_get_enum (value);
+      break;
+    case PROP_BACKGROUND_FILE:
+      g_free (self->background_file);
+      self->background_file = g_value_dup_string (value);
+      break;
+    case PROP_ALINES_PER_BSCAN:
+      self->alines_per_bscan = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_dcsub_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODE:
+      g_value_set_enum (value, self->mode);
+      break;
+    case PROP_BACKGROUND_FILE:
+      g_value_set_string (value, self->background_file);
+      break;
+    case PROP_ALINES_PER_BSCAN:
+      g_value_set_int (value, self->alines_per_bscan);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_dcsub_finalize (GObject * object)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (object);
+
+  g_free (self->background_file);
+  g_free (self->background);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_aooct_dcsub_set_property;
+  gobject_class->get_property = gst_aooct_dcsub_get_property;
+  gobject_class->finalize = gst_aooct_dcsub_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_MODE,
+      g_param_spec_enum ("mode", "DC mode",
+          "What to subtract from every A-line: the mean A-line of its "
+          "B-scan, the spectrum in background-file (raw counts), or nothing",
+          GST_TYPE_AOOCT_DC_MODE, DEFAULT_MODE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_BACKGROUND_FILE,
+      g_param_spec_string ("background-file", "Background file",
+          "Text file of N background values (raw counts, one per line) for "
+          "mode=background", NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_ALINES_PER_BSCAN,
+      g_param_spec_int ("alines-per-bscan", "A-lines per B-scan",
+          "A-lines per B-scan when a frame stacks several B-scans (the frame "
+          "height must be a multiple); 0 = the whole frame is one B-scan",
+          0, AOOCT_MAX_ALINES, 0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_set_static_metadata (element_class,
+      "AO-OCT DC subtraction", "Filter/Converter/Video",
+      "Converts raw spectral-domain OCT spectra to float32 and subtracts "
+      "the DC spectrum", "aooct developers");
+  gst_aooct_filter_class_add_pad_templates (filter_class, SINK_CAPS,
+      AOOCT_CAPS_TEMPLATE);
+
+  filter_class->sink_is_video = TRUE;
+  filter_class->parse_sink_caps =
+      GST_DEBUG_FUNCPTR (gst_aooct_dcsub_parse_sink_caps);
+  filter_class->derive_output =
+      GST_DEBUG_FUNCPTR (gst_aooct_dcsub_derive_output);
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_setup);
+  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cpu);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_teardown);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_DC_MODE, 0);
+}
+
+static void
+gst_aooct_dcsub_init (GstAooctDcsub * self)
+{
+  self->mode = DEFAULT_MODE;
+}

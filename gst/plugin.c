@@ -1,0 +1,24 @@
+/* aooct: plugin registration.
+ *
+ * The plugin links FFTW3 (GPL), so the plugin as a whole is distributed
+ * under the GPL (version 2 or later); see README.md, "License". */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/gst.h>
+
+#include "gstaooctdcsub.h"
+
+static gboolean
+plugin_init (GstPlugin * plugin)
+{
+  gboolean ret = FALSE;
+
+  ret |= GST_ELEMENT_REGISTER (aooctdcsub, plugin);
+  return ret;
+}
+
+GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, aooct,
+    "Real-time spectral-domain (AO-)OCT reconstruction, CPU and CUDA",
+    plugin_init, PACKAGE_VERSION, "GPL", PACKAGE_NAME, PACKAGE_ORIGIN)

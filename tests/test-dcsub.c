@@ -1,0 +1,284 @@
+/* aooct tests: aooctdcsub against its definition (spec sections 1 and 2). */
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "aooct-test-util.h"
+
+#define RAW16_CAPS "video/x-raw,format=GRAY16_LE,width=%d,height=%d,framerate=10/1"
+#define RAW8_CAPS "video/x-raw,format=GRAY8,width=%d,height=%d,framerate=10/1"
+
+/* Random realistic spectra: a strong DC spectrum common to all A-lines plus
+ * an A-line-dependent fringe and noise, 12-bit. */
+static guint16 *
+make_spectra (GRand * rand, gint n, gint rows)
+{
+  guint16 *raw = g_new (guint16, (gsize) n * rows);
+  gint m, i;
+
+  for (m = 0; m < rows; m++)
+    for (i = 0; i < n; i++) {
+      gdouble dc = 2000.0 * exp (-pow ((i - n / 2.0) / (n / 4.0), 2));
+      gdouble fringe = 150.0 * cos (0.3 * i + 0.01 * m * i);
+      gdouble v = dc + fringe + g_rand_double_range (rand, -20, 20) + 200;
+      raw[(gsize) m * n + i] = (guint16) CLAMP (v, 0, 4095);
+    }
+  return raw;
+}
+
+static void
+check_mean_removed (const guint16 * raw, const gfloat * out, gint n,
+    gint alines, gint bscans)
+{
+  gint b, m, i;
+
+  for (b = 0; b < bscans; b++)
+    for (i = 0; i < n; i++) {
+      gdouble mean = 0;
+      for (m = 0; m < alines; m++)
+        mean += raw[((gsize) b * alines + m) * n + i];
+      mean /= alines;
+      for (m = 0; m < alines; m++) {
+        gsize idx = ((gsize) b * alines + m) * n + i;
+        gdouble expect = raw[idx] - mean;
+        /* float32 of x minus float32 of the mean: half an ulp each */
+        fail_unless (fabs (out[idx] - expect) <= 1e-3,
+            "bscan %d aline %d sample %d: %f, expected %f", b, m, i, out[idx],
+            expect);
+      }
+    }
+}
+
+GST_START_TEST (test_mean_removed_per_bscan)
+{
+  const gint n = 832, alines = 60, bscans = 3;
+  GRand *rand = aooct_test_rand_new ();
+  guint16 *raw = make_spectra (rand, n, alines * bscans);
+  GstHarness *h = aooct_test_harness_new ("aooctdcsub alines-per-bscan=60");
+  GstBuffer *out;
+  GstMapInfo map;
+  GstCaps *caps;
+  gint b;
+
+  gst_harness_set_src_caps_str (h, g_strdup_printf (RAW16_CAPS, n,
+          alines * bscans));
+  /* make B-scans differ in level so a mean across B-scans would be wrong */
+  for (b = 0; b < bscans; b++)
+    for (gsize i = 0; i < (gsize) alines * n; i++)
+      raw[(gsize) b * alines * n + i] += 300 * b;
+  out = gst_harness_push_and_pull (h, aooct_test_buffer_new (raw,
+          (gsize) n * alines * bscans * 2));
+  fail_unless (out != NULL);
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  fail_unless (caps != NULL);
+  {
+    GstStructure *s = gst_caps_get_structure (caps, 0);
+    gint v;
+    fail_unless (gst_structure_has_name (s, "application/x-aooct"));
+    fail_unless_equals_string (gst_structure_get_string (s, "domain"),
+        "spectral");
+    fail_unless_equals_string (gst_structure_get_string (s, "sample-type"),
+        "real");
+    fail_unless (gst_structure_get_int (s, "samples", &v) && v == n);
+    fail_unless (gst_structure_get_int (s, "alines", &v) && v == alines);
+    fail_unless (gst_structure_get_int (s, "bscans", &v) && v == bscans);
+  }
+  gst_caps_unref (caps);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, (gsize) n * alines * bscans * 4);
+  check_mean_removed (raw, (const gfloat *) map.data, n, alines, bscans);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  g_free (raw);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* GRAY8 with an odd width has padded rows (stride rounded up to 4). */
+GST_START_TEST (test_gray8_stride)
+{
+  const gint n = 33, alines = 7, stride = 36;
+  GRand *rand = aooct_test_rand_new ();
+  guint8 *raw = g_new0 (guint8, stride * alines);
+  guint16 *ref = g_new (guint16, n * alines);
+  GstHarness *h = aooct_test_harness_new ("aooctdcsub");
+  GstBuffer *out;
+  GstMapInfo map;
+  gint m, i;
+
+  for (m = 0; m < alines; m++) {
+    for (i = 0; i < n; i++) {
+      raw[m * stride + i] = g_rand_int_range (rand, 0, 256);
+      ref[m * n + i] = raw[m * stride + i];
+    }
+    for (; i < stride; i++)
+      raw[m * stride + i] = 0xEE;       /* padding must be ignored */
+  }
+  gst_harness_set_src_caps_str (h, g_strdup_printf (RAW8_CAPS, n, alines));
+  out = gst_harness_push_and_pull (h, aooct_test_buffer_new (raw,
+          stride * alines));
+  fail_unless (out != NULL);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  check_mean_removed (ref, (const gfloat *) map.data, n, alines, 1);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  g_free (raw);
+  g_free (ref);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_background_and_none)
+{
+  const gint n = 16, alines = 4;
+  GRand *rand = aooct_test_rand_new ();
+  guint16 *raw = make_spectra (rand, n, alines);
+  GString *text = g_string_new ("# background spectrum\n");
+  gdouble bg[16];
+  gchar *path, *launch;
+  GstHarness *h;
+  GstBuffer *out;
+  GstMapInfo map;
+  gint i, m;
+
+  for (i = 0; i < n; i++) {
+    bg[i] = g_rand_double_range (rand, 100, 2000);
+    g_string_append_printf (text, "%.17g%s\n", bg[i], i == 3 ? "  # note" :
+        (i == 5 ? "\r" : ""));
+    if (i == 7)
+      g_string_append (text, "\n   \t\n");
+  }
+  path = aooct_test_write_temp (text->str);
+
+  launch = g_strdup_printf ("aooctdcsub mode=background background-file=%s",
+      path);
+  h = aooct_test_harness_new (launch);
+  gst_harness_set_src_caps_str (h, g_strdup_printf (RAW16_CAPS, n, alines));
+  out = gst_harness_push_and_pull (h, aooct_test_buffer_new (raw,
+          n * alines * 2));
+  fail_unless (out != NULL);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  for (m = 0; m < alines; m++)
+    for (i = 0; i < n; i++)
+      fail_unless (fabs (((gfloat *) map.data)[m * n + i] -
+              (raw[m * n + i] - bg[i])) < 1e-3);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  g_free (launch);
+
+  h = aooct_test_harness_new ("aooctdcsub mode=none");
+  gst_harness_set_src_caps_str (h, g_strdup_printf (RAW16_CAPS, n, alines));
+  out = gst_harness_push_and_pull (h, aooct_test_buffer_new (raw,
+          n * alines * 2));
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  for (i = 0; i < n * alines; i++)
+    fail_unless_equals_float (((gfloat *) map.data)[i], (gfloat) raw[i]);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+
+  g_unlink (path);
+  g_free (path);
+  g_string_free (text, TRUE);
+  g_free (raw);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static void
+expect_caps_error (const gchar * launch, const gchar * caps,
+    const gchar * what, const gchar * what2)
+{
+  GstHarness *h = aooct_test_harness_new (launch);
+  guint8 data[64] = { 0 };
+
+  gst_harness_set_src_caps_str (h, g_strdup (caps));
+  fail_unless (gst_harness_push (h, aooct_test_buffer_new (data, 64)) !=
+      GST_FLOW_OK);
+  aooct_test_assert_error (h, what, what2, NULL);
+  gst_harness_teardown (h);
+}
+
+GST_START_TEST (test_bad_background_files)
+{
+  struct
+  {
+    const gchar *text;
+    const gchar *what;
+  } cases[] = {
+    {"", "empty"},
+    {"1\n2\n3\n", "too few"},
+    {"1\n2\nthree\n4\n", "not a number"},
+    {"1\n2\nnan\n4\n", "not finite"},
+    {"1\n2\n3\n4\n5\n", "too many"},
+    {"1\n2 2\n3\n4\n", "more than 1"},
+  };
+  guint c;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    gchar *path = aooct_test_write_temp (cases[c].text);
+    gchar *launch =
+        g_strdup_printf ("aooctdcsub mode=background background-file=%s",
+        path);
+    expect_caps_error (launch, "video/x-raw,format=GRAY16_LE,width=4,height=2,"
+        "framerate=0/1", path, cases[c].what);
+    g_unlink (path);
+    g_free (path);
+    g_free (launch);
+  }
+  expect_caps_error ("aooctdcsub mode=background background-file="
+      "/nonexistent/bg.txt", "video/x-raw,format=GRAY16_LE,width=4,height=2,"
+      "framerate=0/1", "/nonexistent/bg.txt", "cannot read");
+  expect_caps_error ("aooctdcsub mode=background",
+      "video/x-raw,format=GRAY16_LE,width=4,height=2,framerate=0/1",
+      "background-file", NULL);
+  expect_caps_error ("aooctdcsub alines-per-bscan=3",
+      "video/x-raw,format=GRAY16_LE,width=4,height=4,framerate=0/1",
+      "multiple", "alines-per-bscan=3");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_short_and_long_buffers)
+{
+  const gint n = 64, alines = 8;
+  guint16 raw[64 * 8 + 10] = { 0 };
+  gsize sizes[] = { n * alines * 2 - 2, n * alines * 2 + 20 };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    GstHarness *h = aooct_test_harness_new ("aooctdcsub");
+    gst_harness_set_src_caps_str (h, g_strdup_printf (RAW16_CAPS, n, alines));
+    fail_unless_equals_int (gst_harness_push (h, aooct_test_buffer_new (raw,
+                sizes[i])), GST_FLOW_ERROR);
+    aooct_test_assert_error (h, "bytes", i == 0 ? "too short" : "too long",
+        NULL);
+    fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+    gst_harness_teardown (h);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+dcsub_suite (void)
+{
+  Suite *s = suite_create ("aooctdcsub");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_mean_removed_per_bscan);
+  tcase_add_test (tc, test_gray8_stride);
+  tcase_add_test (tc, test_background_and_none);
+  tcase_add_test (tc, test_bad_background_files);
+  tcase_add_test (tc, test_short_and_long_buffers);
+  return s;
+}
+
+GST_CHECK_MAIN (dcsub);
