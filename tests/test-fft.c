@@ -404,6 +404,20 @@ GST_START_TEST (test_fft_rejects_depth_input)
 
 GST_END_TEST;
 
+/* The two elements negotiate in a real chain, several B-scans per frame. */
+GST_START_TEST (test_chain_negotiates)
+{
+  gchar *err = aooct_test_run_pipeline ("videotestsrc num-buffers=3 "
+      "pattern=snow ! video/x-raw,format=GRAY16_LE,width=832,height=480 ! "
+      "aooctdcsub alines-per-bscan=240 ! aooctpad ! aooctfft window=hann ! "
+      "application/x-aooct,domain=depth,samples=4096,bscans=2 ! fakesink",
+      60);
+
+  fail_unless (err == NULL, "chain failed: %s", err);
+}
+
+GST_END_TEST;
+
 static Suite *
 fft_suite (void)
 {
@@ -418,6 +432,7 @@ fft_suite (void)
   tcase_add_test (tc, test_fft_tone);
   tcase_add_test (tc, test_fft_window_change_while_playing);
   tcase_add_test (tc, test_fft_rejects_depth_input);
+  tcase_add_test (tc, test_chain_negotiates);
   return s;
 }
 
