@@ -1,0 +1,131 @@
+/* aooct CPU core: zero-padding by FFT interpolation (see aooct-cpu-pad.h).
+ *
+ * Per A-line: y (P1 samples, the A-line at o, zeros around it) -> real FFT
+ * of length P1 -> bins 0..P1/2 kept as they are (the Nyquist bin copied,
+ * not halved, as the spec says), bins up to P2/2 zero -> inverse real FFT
+ * of length P2 -> scaled by 1/P1, margins set to 0. */
+#include <string.h>
+#include <fftw3.h>
+
+#include "aooct-cpu-pad.h"
+#include "aooct-cpu-fft.h"
+#include "aooct-error.h"
+#include "aooct-fftw.h"
+
+typedef struct
+{
+  gfloat *y;                    /* P1: zeros around the A-line */
+  fftwf_complex *spec;          /* P2/2 + 1 bins: Y, then Z */
+  gfloat *z;                    /* P2 interpolated samples, unscaled */
+} PadScratch;
+
+struct _AooctCpuPad
+{
+  gint n, offset, p1, p2, j0, j1;
+  gint n_threads;
+  fftwf_plan r2c, c2r;
+  PadScratch *scratch;
+};
+
+AooctCpuPad *
+aooct_cpu_pad_new (const AooctGeometry * out, gint n_threads, GError ** error)
+{
+  AooctCpuPad *pad = g_new0 (AooctCpuPad, 1);
+  gint t;
+
+  pad->n = out->raw_samples;
+  pad->offset = out->pad_offset;
+  pad->p1 = out->pad_size;
+  pad->p2 = out->samples;
+  pad->j0 = aooct_geometry_data_start (out);
+  pad->j1 = aooct_geometry_data_end (out);
+  pad->n_threads = MAX (n_threads, 1);
+  pad->scratch = g_new0 (PadScratch, pad->n_threads);
+  for (t = 0; t < pad->n_threads; t++) {
+    PadScratch *s = &pad->scratch[t];
+    s->y = fftwf_malloc (sizeof (gfloat) * pad->p1);
+    s->spec = fftwf_malloc (sizeof (fftwf_complex) * (pad->p2 / 2 + 1));
+    s->z = fftwf_malloc (sizeof (gfloat) * pad->p2);
+    if (!s->y || !s->spec || !s->z) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+          "out of memory for padding scratch of %d samples", pad->p2);
+      aooct_cpu_pad_free (pad);
+      return NULL;
+    }
+  }
+
+  /* The r2c writes bins 0..P1/2 straight into the c2r's input, which
+   * spans P2/2 + 1 bins: no copy of Y into Z. */
+  aooct_fftw_lock ();
+  pad->r2c = fftwf_plan_dft_r2c_1d (pad->p1, pad->scratch[0].y,
+      pad->scratch[0].spec, AOOCT_CPU_PLAN_FLAGS | FFTW_PRESERVE_INPUT);
+  pad->c2r = fftwf_plan_dft_c2r_1d (pad->p2, pad->scratch[0].spec,
+      pad->scratch[0].z, AOOCT_CPU_PLAN_FLAGS);
+  aooct_fftw_unlock ();
+  if (pad->r2c == NULL || pad->c2r == NULL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
+        "FFTW cannot plan the padding FFTs of %d and %d samples", pad->p1,
+        pad->p2);
+    aooct_cpu_pad_free (pad);
+    return NULL;
+  }
+
+  /* The zeros around the A-line are written once: the r2c preserves its
+   * input and each A-line only overwrites y[o .. o + N - 1]. */
+  for (t = 0; t < pad->n_threads; t++)
+    memset (pad->scratch[t].y, 0, sizeof (gfloat) * pad->p1);
+  return pad;
+}
+
+void
+aooct_cpu_pad_process (AooctCpuPad * pad, const gfloat * in, gfloat * out,
+    gint n_alines)
+{
+  const gint n = pad->n, p1 = pad->p1, p2 = pad->p2;
+  const gint j0 = pad->j0, j1 = pad->j1;
+  /* exact: P1 is a power of two */
+  const gfloat scale = 1.0f / (gfloat) p1;
+  gint a;
+
+#pragma omp parallel for schedule(static) num_threads(pad->n_threads)
+  for (a = 0; a < n_alines; a++) {
+    PadScratch *s = &pad->scratch[aooct_cpu_thread_index ()];
+    gfloat *dst = out + (gsize) a * p2;
+    gint j;
+
+    memcpy (s->y + pad->offset, in + (gsize) a * n, sizeof (gfloat) * n);
+    fftwf_execute_dft_r2c (pad->r2c, s->y, s->spec);
+    /* Z[k] = 0 for P1/2 < k <= P2/2; redone per A-line because the c2r
+     * destroys its input. */
+    memset (s->spec + p1 / 2 + 1, 0,
+        sizeof (fftwf_complex) * (p2 / 2 - p1 / 2));
+    fftwf_execute_dft_c2r (pad->c2r, s->spec, s->z);
+
+    memset (dst, 0, sizeof (gfloat) * j0);
+    for (j = j0; j <= j1; j++)
+      dst[j] = s->z[j] * scale;
+    memset (dst + j1 + 1, 0, sizeof (gfloat) * (p2 - j1 - 1));
+  }
+}
+
+void
+aooct_cpu_pad_free (AooctCpuPad * pad)
+{
+  gint t;
+
+  if (pad == NULL)
+    return;
+  aooct_fftw_lock ();
+  if (pad->r2c)
+    fftwf_destroy_plan (pad->r2c);
+  if (pad->c2r)
+    fftwf_destroy_plan (pad->c2r);
+  aooct_fftw_unlock ();
+  for (t = 0; t < pad->n_threads; t++) {
+    fftwf_free (pad->scratch[t].y);
+    fftwf_free (pad->scratch[t].spec);
+    fftwf_free (pad->scratch[t].z);
+  }
+  g_free (pad->scratch);
+  g_free (pad);
+}

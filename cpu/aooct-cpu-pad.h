@@ -1,0 +1,28 @@
+/* aooct CPU core: zero-padding by FFT interpolation (spec section 3). */
+#ifndef __AOOCT_CPU_PAD_H__
+#define __AOOCT_CPU_PAD_H__
+
+#include <glib.h>
+#include "aooct-geometry.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AooctCpuPad AooctCpuPad;
+
+/* Plans the FFTs for the padded geometry @out (raw_samples N, pad_offset o,
+ * pad_factor f, pad_size P1, samples P2) and allocates scratch for
+ * @n_threads threads. */
+AooctCpuPad *aooct_cpu_pad_new (const AooctGeometry * out, gint n_threads,
+    GError ** error);
+
+/* @in: @n_alines A-lines of N float32, contiguous; @out: @n_alines A-lines
+ * of P2 float32: the interpolated A-line in the data region j0..j1, 0 in
+ * the margins. */
+void aooct_cpu_pad_process (AooctCpuPad * pad, const gfloat * in,
+    gfloat * out, gint n_alines);
+
+void aooct_cpu_pad_free (AooctCpuPad * pad);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CPU_PAD_H__ */

@@ -1,0 +1,253 @@
+/* aooct: aooctfft, spectral window and FFT to depth.
+ *
+ * SECTION:element-aooctfft
+ * @title: aooctfft
+ *
+ * Transforms every A-line from the spectral to the depth domain with the
+ * unnormalised forward complex FFT of length P2 (spec section 6).  The
+ * input is complex (after aooctdisp) or real (after aooctkmap without
+ * dispersion compensation); the output is complex, one depth profile per
+ * A-line, for aooctnorm.  An optional spectral window (hann, hamming,
+ * blackman, gaussian) spanning the measured region multiplies the spectrum
+ * first to lower the side lobes of each reflector; it can be changed while
+ * playing and applies from the next buffer on.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 filesrc location=bscans.raw ! \
+ *     rawvideoparse format=gray16-le width=832 height=240 ! \
+ *     aooctdcsub ! aooctpad ! aooctkmap wavelength-file=lambda.txt ! \
+ *     aooctdisp a2=5 ! aooctfft window=hann ! aooctnorm ! videoconvert ! \
+ *     autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstaooctfft.h"
+#include "aooct-caps.h"
+#include "aooct-error.h"
+#include "aooct-fftw.h"
+#include "aooct-window.h"
+#include "aooct-cpu-fft.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_fft_debug);
+#define GST_CAT_DEFAULT gst_aooct_fft_debug
+
+struct _GstAooctFft
+{
+  GstAooctFilter parent;
+
+  /* property, under the object lock */
+  AooctWindow window;
+
+  /* streaming thread only, from setup() */
+  AooctCpuFft *cpu;
+  AooctWindow active_window;    /* what `table` holds */
+  gfloat *table;                /* P2 weights, NULL for no window */
+};
+
+enum
+{
+  PROP_0,
+  PROP_WINDOW,
+};
+
+#define DEFAULT_WINDOW AOOCT_WINDOW_NONE
+
+#define GST_TYPE_AOOCT_WINDOW (gst_aooct_window_get_type ())
+static GType
+gst_aooct_window_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {AOOCT_WINDOW_NONE, "No window", "none"},
+    {AOOCT_WINDOW_HANN, "Hann: 0.5 - 0.5 cos (2 pi t)", "hann"},
+    {AOOCT_WINDOW_HAMMING, "Hamming: 0.54 - 0.46 cos (2 pi t)", "hamming"},
+    {AOOCT_WINDOW_BLACKMAN,
+        "Blackman: 0.42 - 0.5 cos (2 pi t) + 0.08 cos (4 pi t)", "blackman"},
+    {AOOCT_WINDOW_GAUSSIAN, "Gaussian: exp (-0.5 ((2 t - 1) / 0.4)^2)",
+        "gaussian"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstAooctWindow", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_aooct_fft_parent_class parent_class
+G_DEFINE_TYPE (GstAooctFft, gst_aooct_fft, GST_TYPE_AOOCT_FILTER);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctfft, "aooctfft",
+    GST_RANK_NONE, GST_TYPE_AOOCT_FFT,
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_fft_debug, "aooctfft", 0,
+        "aooct spectral window and FFT"));
+
+static gboolean
+gst_aooct_fft_derive_output (GstAooctFilter * filter,
+    const AooctGeometry * in, AooctGeometry * out, GError ** error)
+{
+  if (in->domain != AOOCT_DOMAIN_SPECTRAL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "aooctfft needs spectral input but got domain=%s (is there a second "
+        "aooctfft upstream?)", aooct_domain_to_string (in->domain));
+    return FALSE;
+  }
+  *out = *in;
+  out->domain = AOOCT_DOMAIN_DEPTH;
+  out->sample_type = AOOCT_SAMPLE_COMPLEX;
+  return aooct_geometry_validate (out, error);
+}
+
+/* Makes `table` hold @window for the negotiated geometry. */
+static void
+gst_aooct_fft_build_window (GstAooctFft * self, AooctWindow window)
+{
+  const AooctGeometry *g = &GST_AOOCT_FILTER (self)->in_geom;
+
+  g_clear_pointer (&self->table, g_free);
+  self->table = aooct_window_table_new (window, g->samples,
+      aooct_geometry_data_start (g), aooct_geometry_data_end (g));
+  self->active_window = window;
+  GST_DEBUG_OBJECT (self, "window %d over samples %d..%d of %d", window,
+      aooct_geometry_data_start (g), aooct_geometry_data_end (g), g->samples);
+}
+
+static gboolean
+gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
+{
+  GstAooctFft *self = GST_AOOCT_FFT (filter);
+  AooctWindow window;
+
+  GST_OBJECT_LOCK (self);
+  window = self->window;
+  GST_OBJECT_UNLOCK (self);
+
+  self->cpu = aooct_cpu_fft_new (filter->in_geom.samples, aooct_cpu_threads (),
+      error);
+  if (self->cpu == NULL)
+    return FALSE;
+  gst_aooct_fft_build_window (self, window);
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_fft_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, GError ** error)
+{
+  GstAooctFft *self = GST_AOOCT_FFT (filter);
+  AooctWindow window;
+
+  /* window is mutable while playing: a change applies from this buffer */
+  GST_OBJECT_LOCK (self);
+  window = self->window;
+  GST_OBJECT_UNLOCK (self);
+  if (window != self->active_window)
+    gst_aooct_fft_build_window (self, window);
+
+  /* application/x-aooct buffers are contiguous: stride == A-line size */
+  aooct_cpu_fft_process (self->cpu, (const gfloat *) in->data,
+      filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX, self->table,
+      (gfloat *) out->data,
+      (gint) aooct_geometry_total_alines (&filter->in_geom));
+  return TRUE;
+}
+
+static void
+gst_aooct_fft_teardown (GstAooctFilter * filter)
+{
+  GstAooctFft *self = GST_AOOCT_FFT (filter);
+
+  g_clear_pointer (&self->cpu, aooct_cpu_fft_free);
+  g_clear_pointer (&self->table, g_free);
+}
+
+static void
+gst_aooct_fft_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctFft *self = GST_AOOCT_FFT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_WINDOW:
+      self->window = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_fft_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstAooctFft *self = GST_AOOCT_FFT (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_WINDOW:
+      g_value_set_enum (value, self->window);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_fft_finalize (GObject * object)
+{
+  GstAooctFft *self = GST_AOOCT_FFT (object);
+
+  aooct_cpu_fft_free (self->cpu);
+  g_free (self->table);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_aooct_fft_class_init (GstAooctFftClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_aooct_fft_set_property;
+  gobject_class->get_property = gst_aooct_fft_get_property;
+  gobject_class->finalize = gst_aooct_fft_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_WINDOW,
+      g_param_spec_enum ("window", "Window",
+          "Spectral window over the measured samples (0 outside them), "
+          "applied before the FFT; default none.  May be changed while "
+          "playing: applies from the next buffer",
+          GST_TYPE_AOOCT_WINDOW, DEFAULT_WINDOW,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  gst_element_class_set_static_metadata (element_class,
+      "AO-OCT FFT", "Filter/Converter/Video",
+      "Windows OCT spectra and transforms them to depth profiles by FFT",
+      "aooct developers");
+  gst_aooct_filter_class_add_pad_templates (filter_class,
+      AOOCT_CAPS_TEMPLATE, AOOCT_CAPS_TEMPLATE);
+
+  filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_fft_derive_output);
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_fft_setup);
+  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cpu);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fft_teardown);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_WINDOW, 0);
+}
+
+static void
+gst_aooct_fft_init (GstAooctFft * self)
+{
+  self->window = DEFAULT_WINDOW;
+}

@@ -1,0 +1,241 @@
+/* aooct: aooctpad, zero-padding by FFT interpolation.
+ *
+ * SECTION:element-aooctpad
+ * @title: aooctpad
+ *
+ * Centres each real spectrum of N samples in P1 samples (P1 = size, or
+ * max (2048, next power of two >= N)) and up-samples it by FFT
+ * interpolation to P2 = factor x P1 samples (spec section 3): the finer
+ * grid makes the later lambda-to-k resampling (aooctkmap) more accurate.
+ * Samples outside the measured region are set to 0.  Put it right after
+ * aooctdcsub; the output caps carry N, o, f, P1 and P2 for the elements
+ * downstream.  The element is optional: without it the chain works on the
+ * raw grid.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 filesrc location=bscans.raw ! \
+ *     rawvideoparse format=gray16-le width=832 height=240 ! \
+ *     aooctdcsub ! aooctpad factor=2 ! \
+ *     aooctkmap wavelength-file=lambda.txt ! aooctdisp a2=5 ! \
+ *     aooctfft window=hann ! aooctnorm ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstaooctpad.h"
+#include "aooct-caps.h"
+#include "aooct-error.h"
+#include "aooct-fftw.h"
+#include "aooct-cpu-pad.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_pad_debug);
+#define GST_CAT_DEFAULT gst_aooct_pad_debug
+
+struct _GstAooctPad
+{
+  GstAooctFilter parent;
+
+  /* properties, under the object lock */
+  gint size;
+  gint factor;
+
+  /* from setup() */
+  AooctCpuPad *cpu;
+};
+
+enum
+{
+  PROP_0,
+  PROP_SIZE,
+  PROP_FACTOR,
+};
+
+#define DEFAULT_SIZE 0
+#define DEFAULT_FACTOR 2
+
+#define gst_aooct_pad_parent_class parent_class
+G_DEFINE_TYPE (GstAooctPad, gst_aooct_pad, GST_TYPE_AOOCT_FILTER);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctpad, "aooctpad",
+    GST_RANK_NONE, GST_TYPE_AOOCT_PAD,
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_pad_debug, "aooctpad", 0,
+        "aooct zero-padding by FFT interpolation"));
+
+static gboolean
+gst_aooct_pad_derive_output (GstAooctFilter * filter,
+    const AooctGeometry * in, AooctGeometry * out, GError ** error)
+{
+  GstAooctPad *self = GST_AOOCT_PAD (filter);
+  gint size, factor, p1, p2, offset;
+
+  if (in->domain != AOOCT_DOMAIN_SPECTRAL
+      || in->sample_type != AOOCT_SAMPLE_REAL || in->pad_factor != 1
+      || in->samples != in->raw_samples) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "aooctpad needs un-padded real spectral input (put it right after "
+        "aooctdcsub), got domain=%s sample-type=%s samples=%d "
+        "raw-samples=%d pad-factor=%d", aooct_domain_to_string (in->domain),
+        aooct_sample_type_to_string (in->sample_type), in->samples,
+        in->raw_samples, in->pad_factor);
+    return FALSE;
+  }
+
+  GST_OBJECT_LOCK (self);
+  size = self->size;
+  factor = self->factor;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!aooct_pad_sizes (in->raw_samples, size, factor, &p1, &p2, &offset,
+          error))
+    return FALSE;
+
+  *out = *in;
+  out->samples = p2;
+  out->pad_size = p1;
+  out->pad_offset = offset;
+  out->pad_factor = factor;
+  return aooct_geometry_validate (out, error);
+}
+
+static gboolean
+gst_aooct_pad_setup (GstAooctFilter * filter, GError ** error)
+{
+  GstAooctPad *self = GST_AOOCT_PAD (filter);
+
+  GST_DEBUG_OBJECT (self, "N %d -> P1 %d (o %d) -> P2 %d",
+      filter->out_geom.raw_samples, filter->out_geom.pad_size,
+      filter->out_geom.pad_offset, filter->out_geom.samples);
+  self->cpu = aooct_cpu_pad_new (&filter->out_geom, aooct_cpu_threads (),
+      error);
+  return self->cpu != NULL;
+}
+
+static gboolean
+gst_aooct_pad_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, GError ** error)
+{
+  GstAooctPad *self = GST_AOOCT_PAD (filter);
+
+  /* application/x-aooct buffers are contiguous: stride == A-line size */
+  aooct_cpu_pad_process (self->cpu, (const gfloat *) in->data,
+      (gfloat *) out->data,
+      (gint) aooct_geometry_total_alines (&filter->in_geom));
+  return TRUE;
+}
+
+static void
+gst_aooct_pad_teardown (GstAooctFilter * filter)
+{
+  GstAooctPad *self = GST_AOOCT_PAD (filter);
+
+  g_clear_pointer (&self->cpu, aooct_cpu_pad_free);
+}
+
+static void
+gst_aooct_pad_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctPad *self = GST_AOOCT_PAD (object);
+
+  /* Whether size and factor fit N is only known at caps time; a value that
+   * is not a power of two can never work, so say so at once as well (the
+   * element error follows at caps time). */
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIZE:
+      self->size = g_value_get_int (value);
+      if (self->size != 0 && (self->size & (self->size - 1)) != 0)
+        GST_WARNING_OBJECT (self, "size=%d is not a power of two (or 0 for "
+            "automatic): caps negotiation will fail", self->size);
+      break;
+    case PROP_FACTOR:
+      self->factor = g_value_get_int (value);
+      if ((self->factor & (self->factor - 1)) != 0)
+        GST_WARNING_OBJECT (self, "factor=%d is not a power of two in 1..%d: "
+            "caps negotiation will fail", self->factor, AOOCT_MAX_FACTOR);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_pad_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstAooctPad *self = GST_AOOCT_PAD (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_SIZE:
+      g_value_set_int (value, self->size);
+      break;
+    case PROP_FACTOR:
+      g_value_set_int (value, self->factor);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_pad_finalize (GObject * object)
+{
+  GstAooctPad *self = GST_AOOCT_PAD (object);
+
+  aooct_cpu_pad_free (self->cpu);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_aooct_pad_class_init (GstAooctPadClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_aooct_pad_set_property;
+  gobject_class->get_property = gst_aooct_pad_get_property;
+  gobject_class->finalize = gst_aooct_pad_finalize;
+
+  /* Both change the output geometry, so they apply at the next caps
+   * negotiation (READY), not in the middle of a stream. */
+  g_object_class_install_property (gobject_class, PROP_SIZE,
+      g_param_spec_int ("size", "Size",
+          "First FFT size P1 in samples: a power of two >= the samples per "
+          "A-line, or 0 for automatic (max (2048, next power of two))",
+          0, AOOCT_MAX_SAMPLES, DEFAULT_SIZE,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_FACTOR,
+      g_param_spec_int ("factor", "Factor",
+          "Up-sampling factor f (output samples P2 = f x P1): a power of "
+          "two", 1, AOOCT_MAX_FACTOR, DEFAULT_FACTOR,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_set_static_metadata (element_class,
+      "AO-OCT zero-padding", "Filter/Converter/Video",
+      "Up-samples real OCT spectra by zero-padding their FFT",
+      "aooct developers");
+  gst_aooct_filter_class_add_pad_templates (filter_class,
+      AOOCT_CAPS_TEMPLATE, AOOCT_CAPS_TEMPLATE);
+
+  filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_pad_derive_output);
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_pad_setup);
+  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_pad_process_cpu);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_pad_teardown);
+}
+
+static void
+gst_aooct_pad_init (GstAooctPad * self)
+{
+  self->size = DEFAULT_SIZE;
+  self->factor = DEFAULT_FACTOR;
+}
