@@ -23,15 +23,6 @@ struct _AooctCpuFft
   FftScratch *scratch;
 };
 
-gint
-aooct_cpu_thread_index (void)
-{
-#ifdef _OPENMP
-  return omp_get_thread_num ();
-#else
-  return 0;
-#endif
-}
 
 AooctCpuFft *
 aooct_cpu_fft_new (gint samples, gint n_threads, GError ** error)

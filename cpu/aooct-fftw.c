@@ -28,3 +28,13 @@ aooct_cpu_threads (void)
   return 1;
 #endif
 }
+
+gint
+aooct_cpu_thread_index (void)
+{
+#ifdef _OPENMP
+  return omp_get_thread_num ();
+#else
+  return 0;
+#endif
+}
