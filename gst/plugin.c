@@ -9,6 +9,8 @@
 #include <gst/gst.h>
 
 #include "gstaooctdcsub.h"
+#include "gstaooctkmap.h"
+#include "gstaooctdisp.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -16,6 +18,8 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (aooctdcsub, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctkmap, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
   return ret;
 }
 
