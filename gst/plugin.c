@@ -11,6 +11,8 @@
 #include "gstaooctdcsub.h"
 #include "gstaooctpad.h"
 #include "gstaooctfft.h"
+#include "gstaooctkmap.h"
+#include "gstaooctdisp.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -20,6 +22,8 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctdcsub, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctpad, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctfft, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctkmap, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
   return ret;
 }
 

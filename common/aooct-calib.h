@@ -1,0 +1,105 @@
+/* aooct: calibration math shared by the CPU and CUDA paths.
+ *
+ * - the wavelength calibration lambda(p) of raw pixel p (spec section 4),
+ *   from a text file of N values or from polynomial coefficients, with the
+ *   spec's validation;
+ * - the kmap table: for every sample i of the P2 grid, the bracket index l
+ *   and the interpolation fraction t of the lambda-to-k resampling
+ *   out[i] = z[l] + (z[l+1] - z[l]) * t, found once per calibration;
+ * - the dispersion weights w[i] (spec section 5), interleaved complex float.
+ *
+ * Everything is computed in double and stored as what the kernels read
+ * (int32 / float), so that the CPU core, the CUDA kernels and a float64
+ * reference use the same numbers.  No GStreamer here. */
+#ifndef __AOOCT_CALIB_H__
+#define __AOOCT_CALIB_H__
+
+#include <glib.h>
+#include "aooct-geometry.h"
+
+G_BEGIN_DECLS
+
+#define AOOCT_CALIB_MAX_COEFFS 4
+
+/* lambda(p) for raw pixels 0..n-1, in nm. */
+typedef struct
+{
+  gint n;                       /* N, raw samples */
+  gdouble *lambda;              /* N values: lambda at each raw pixel */
+  /* polynomial form (n_coeffs > 0) or tabulated form (n_coeffs == 0,
+   * linear interpolation between neighbouring pixels) */
+  gint n_coeffs;
+  gdouble coeffs[AOOCT_CALIB_MAX_COEFFS];
+} AooctWavelength;
+
+/* Parses "c0,c1[,c2[,c3]]" (C locale, spaces around numbers allowed) into
+ * @coeffs; fails (AOOCT_ERROR_SETTINGS) on an empty, non-numeric or
+ * non-finite coefficient or more than four of them.  Messages start with
+ * "wavelength-coeffs". */
+gboolean aooct_calib_parse_coeffs (const gchar * str,
+    gdouble coeffs[AOOCT_CALIB_MAX_COEFFS], gint * n_coeffs, GError ** error);
+
+/* Checks that c0 + c1 p + c2 p^2 + c3 p^3 is finite, positive and strictly
+ * monotonic on the whole interval [0, n-1] (analytically: the derivative's
+ * roots inside the interval split it into pieces of constant slope sign,
+ * whose end values must be strictly ordered one way). */
+gboolean aooct_calib_check_poly (const gdouble * coeffs, gint n_coeffs,
+    gint n, GError ** error);
+
+AooctWavelength *aooct_wavelength_new_from_coeffs (const gchar * str, gint n,
+    GError ** error);
+
+/* Reads exactly @n finite, positive, strictly monotonic values from @path
+ * (errors name path:line, AOOCT_ERROR_FILE). */
+AooctWavelength *aooct_wavelength_new_from_file (const gchar * path, gint n,
+    GError ** error);
+
+/* Exactly one of @file / @coeffs must be non-empty (NULL and "" mean not
+ * given); otherwise AOOCT_ERROR_SETTINGS naming both properties. */
+AooctWavelength *aooct_wavelength_new (const gchar * file,
+    const gchar * coeffs, gint n, GError ** error);
+
+/* lambda at fractional raw pixel p in [0, n-1]. */
+gdouble aooct_wavelength_at (const AooctWavelength * cal, gdouble p);
+
+void aooct_wavelength_free (AooctWavelength * cal);
+
+/* Lambda-to-k resampling table for one geometry (spec section 4). */
+typedef struct
+{
+  gint samples;                 /* P2 */
+  gint start, end;              /* j0, j1: the data region */
+  gint32 *index;                /* [samples]: l in [j0, j1-1]; -1 in margins */
+  gfloat *frac;                 /* [samples]: t as float; 0 in margins */
+  gdouble *frac_d;              /* [samples]: t as computed, for float64
+                                 * references; 0 in margins */
+} AooctKmapTable;
+
+/* Builds the table for the sample grid of @geom (samples, raw_samples,
+ * pad_offset, pad_factor).  Fails (AOOCT_ERROR_SETTINGS) only when the
+ * sampled wavelengths are not strictly monotonic in double precision. */
+AooctKmapTable *aooct_kmap_table_new (const AooctWavelength * cal,
+    const AooctGeometry * geom, GError ** error);
+
+void aooct_kmap_table_free (AooctKmapTable * table);
+
+/* Dispersion weights: 2 * geom->samples floats, re/im interleaved.  From
+ * @phase_file when non-empty (P2 records of phi or re im; non-zero a2/a3
+ * then is an AOOCT_ERROR_SETTINGS error), else exp(j (a2 u^2 + a3 u^3))
+ * with u_i = 2 (i - j0) / (j1 - j0) - 1 (all ones when a2 = a3 = 0).
+ * a2 and a3 must be finite. */
+gfloat *aooct_disp_weights_new (const AooctGeometry * geom,
+    const gchar * phase_file, gdouble a2, gdouble a3, GError ** error);
+
+/* u_i of the spec, for tests and references. */
+static inline gdouble
+aooct_disp_u (const AooctGeometry * g, gint i)
+{
+  gint j0 = aooct_geometry_data_start (g), j1 = aooct_geometry_data_end (g);
+
+  return 2.0 * (i - j0) / (gdouble) (j1 - j0) - 1.0;
+}
+
+G_END_DECLS
+
+#endif /* __AOOCT_CALIB_H__ */

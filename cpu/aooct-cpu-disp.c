@@ -1,0 +1,24 @@
+/* aooct CPU core: dispersion compensation, real spectrum times complex
+ * weight per sample. */
+#include "aooct-cpu-disp.h"
+
+void
+aooct_cpu_disp (const AooctGeometry * g, const gfloat * w, const guint8 * in,
+    gsize in_stride, guint8 * out, gsize out_stride)
+{
+  const gint64 rows = (gint64) aooct_geometry_total_alines (g);
+  const gint n = g->samples;
+  gint64 r;
+
+#pragma omp parallel for schedule(static)
+  for (r = 0; r < rows; r++) {
+    const gfloat *x = (const gfloat *) (in + r * in_stride);
+    gfloat *c = (gfloat *) (out + r * out_stride);
+    gint i;
+
+    for (i = 0; i < n; i++) {
+      c[2 * i] = x[i] * w[2 * i];
+      c[2 * i + 1] = x[i] * w[2 * i + 1];
+    }
+  }
+}

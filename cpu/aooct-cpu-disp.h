@@ -1,0 +1,20 @@
+/* aooct CPU core: dispersion compensation (spec section 5). */
+#ifndef __AOOCT_CPU_DISP_H__
+#define __AOOCT_CPU_DISP_H__
+
+#include <glib.h>
+#include "aooct-geometry.h"
+
+G_BEGIN_DECLS
+
+/* @in: aooct_geometry_total_alines (geom) rows of geom->samples real
+ * float32, @in_stride bytes apart; @out: rows of geom->samples interleaved
+ * complex float32, @out_stride bytes apart; @weights: geom->samples
+ * interleaved complex weights (aooct_disp_weights_new()).
+ * c[i] = in[i] * w[i]. */
+void aooct_cpu_disp (const AooctGeometry * geom, const gfloat * weights,
+    const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CPU_DISP_H__ */

@@ -1,0 +1,30 @@
+/* aooct CPU core: lambda-to-k resampling, a gather with the precomputed
+ * brackets of AooctKmapTable. */
+#include <string.h>
+
+#include "aooct-cpu-kmap.h"
+
+void
+aooct_cpu_kmap (const AooctGeometry * g, const AooctKmapTable * t,
+    const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride)
+{
+  const gint64 rows = (gint64) aooct_geometry_total_alines (g);
+  const gint n = g->samples, j0 = t->start, j1 = t->end;
+  const gint32 *index = t->index;
+  const gfloat *frac = t->frac;
+  gint64 r;
+
+#pragma omp parallel for schedule(static)
+  for (r = 0; r < rows; r++) {
+    const gfloat *z = (const gfloat *) (in + r * in_stride);
+    gfloat *o = (gfloat *) (out + r * out_stride);
+    gint i;
+
+    memset (o, 0, j0 * sizeof (gfloat));
+    for (i = j0; i <= j1; i++) {
+      const gint l = index[i];
+      o[i] = z[l] + (z[l + 1] - z[l]) * frac[i];
+    }
+    memset (o + j1 + 1, 0, (n - j1 - 1) * sizeof (gfloat));
+  }
+}

@@ -1,0 +1,267 @@
+/* aooct: aooctdisp, dispersion compensation.
+ *
+ * SECTION:element-aooctdisp
+ * @title: aooctdisp
+ *
+ * Multiplies each real spectrum by one complex weight per sample and
+ * outputs complex spectra (interleaved float32 re, im) for aooctfft (spec
+ * section 5).  The weights come from a text file of P2 records (phase-file:
+ * each line one phase phi in radians, or the two numbers re im of the
+ * weight; both kinds may be mixed), or from the coefficients
+ * w = exp(j (a2 u^2 + a3 u^3)) with u running from -1 to 1 over the data
+ * region, or are all 1 (no compensation, only the conversion to complex).
+ * A phase file and a non-zero a2/a3 together are an error.
+ *
+ * a2 and a3 can be tuned while the pipeline plays: a change takes effect at
+ * the next buffer.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 aooctsrc num-buffers=10 ! aooctdcsub ! aooctpad ! \
+ *     aooctkmap wavelength-coeffs="800,0.1" ! aooctdisp a2=12.5 a3=-3 ! \
+ *     aooctfft ! aooctnorm ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstaooctdisp.h"
+#include "aooct-caps.h"
+#include "aooct-calib.h"
+#include "aooct-error.h"
+#include "aooct-cpu-disp.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_disp_debug);
+#define GST_CAT_DEFAULT gst_aooct_disp_debug
+
+struct _GstAooctDisp
+{
+  GstAooctFilter parent;
+
+  /* properties, under the object lock; @dirty says that one changed since
+   * the weights were built (the streaming thread rebuilds them) */
+  gchar *phase_file;
+  gdouble a2, a3;
+  gboolean dirty;
+
+  /* streaming thread only */
+  gfloat *weights;              /* 2 * P2, re/im interleaved */
+};
+
+enum
+{
+  PROP_0,
+  PROP_PHASE_FILE,
+  PROP_A2,
+  PROP_A3,
+};
+
+/* GObject rejects values outside the range, NaN and infinities included;
+ * 1e6 rad is far beyond any physical dispersion. */
+#define COEFF_MIN -1e6
+#define COEFF_MAX 1e6
+
+#define gst_aooct_disp_parent_class parent_class
+G_DEFINE_TYPE (GstAooctDisp, gst_aooct_disp, GST_TYPE_AOOCT_FILTER);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctdisp, "aooctdisp",
+    GST_RANK_NONE, GST_TYPE_AOOCT_DISP,
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_disp_debug, "aooctdisp", 0,
+        "aooct dispersion compensation"));
+
+static gboolean
+gst_aooct_disp_derive_output (GstAooctFilter * filter,
+    const AooctGeometry * in, AooctGeometry * out, GError ** error)
+{
+  if (in->domain != AOOCT_DOMAIN_SPECTRAL
+      || in->sample_type != AOOCT_SAMPLE_REAL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "aooctdisp needs spectral real input but got domain=%s, "
+        "sample-type=%s", aooct_domain_to_string (in->domain),
+        aooct_sample_type_to_string (in->sample_type));
+    return FALSE;
+  }
+  *out = *in;
+  out->sample_type = AOOCT_SAMPLE_COMPLEX;
+  return TRUE;
+}
+
+/* Builds the weights from the current properties (streaming thread). */
+static gboolean
+rebuild_weights (GstAooctDisp * self, GError ** error)
+{
+  GstAooctFilter *filter = GST_AOOCT_FILTER (self);
+  gchar *file;
+  gdouble a2, a3;
+  gfloat *w;
+
+  GST_OBJECT_LOCK (self);
+  file = g_strdup (self->phase_file);
+  a2 = self->a2;
+  a3 = self->a3;
+  self->dirty = FALSE;
+  GST_OBJECT_UNLOCK (self);
+
+  GST_DEBUG_OBJECT (self, "weights from phase-file=%s a2=%g a3=%g",
+      GST_STR_NULL (file), a2, a3);
+  w = aooct_disp_weights_new (&filter->in_geom, file, a2, a3, error);
+  g_free (file);
+  if (w == NULL) {
+    /* never go on with stale weights: fail again at the next buffer */
+    GST_OBJECT_LOCK (self);
+    self->dirty = TRUE;
+    GST_OBJECT_UNLOCK (self);
+    return FALSE;
+  }
+  g_free (self->weights);
+  self->weights = w;
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
+{
+  return rebuild_weights (GST_AOOCT_DISP (filter), error);
+}
+
+static gboolean
+gst_aooct_disp_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, GError ** error)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (filter);
+  gboolean dirty;
+
+  GST_OBJECT_LOCK (self);
+  dirty = self->dirty;
+  GST_OBJECT_UNLOCK (self);
+  if (dirty && !rebuild_weights (self, error))
+    return FALSE;
+
+  aooct_cpu_disp (&filter->in_geom, self->weights, in->data, in->stride,
+      out->data, out->stride);
+  return TRUE;
+}
+
+static void
+gst_aooct_disp_teardown (GstAooctFilter * filter)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (filter);
+
+  g_clear_pointer (&self->weights, g_free);
+}
+
+static void
+gst_aooct_disp_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_PHASE_FILE:
+      g_free (self->phase_file);
+      self->phase_file = g_value_dup_string (value);
+      break;
+    case PROP_A2:
+      self->a2 = g_value_get_double (value);
+      break;
+    case PROP_A3:
+      self->a3 = g_value_get_double (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  self->dirty = TRUE;
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_disp_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_PHASE_FILE:
+      g_value_set_string (value, self->phase_file);
+      break;
+    case PROP_A2:
+      g_value_set_double (value, self->a2);
+      break;
+    case PROP_A3:
+      g_value_set_double (value, self->a3);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_disp_finalize (GObject * object)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (object);
+
+  g_free (self->phase_file);
+  g_free (self->weights);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_aooct_disp_class_init (GstAooctDispClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_aooct_disp_set_property;
+  gobject_class->get_property = gst_aooct_disp_get_property;
+  gobject_class->finalize = gst_aooct_disp_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_PHASE_FILE,
+      g_param_spec_string ("phase-file", "Phase file",
+          "Text file of P2 records (samples per A-line), each a phase phi in "
+          "radians or the re im of the weight; exclusive with non-zero "
+          "a2/a3. A change while playing is read at the next buffer. "
+          "Default: none", NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_A2,
+      g_param_spec_double ("a2", "a2",
+          "Second-order dispersion phase in radians at the ends of the data "
+          "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
+          "default 0; a change while playing applies at the next buffer",
+          COEFF_MIN, COEFF_MAX, 0.0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_A3,
+      g_param_spec_double ("a3", "a3",
+          "Third-order dispersion phase in radians at the ends of the data "
+          "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
+          "default 0; a change while playing applies at the next buffer",
+          COEFF_MIN, COEFF_MAX, 0.0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+
+  gst_element_class_set_static_metadata (element_class,
+      "AO-OCT dispersion compensation", "Filter/Converter",
+      "Multiplies OCT spectra by a complex dispersion-compensating phase",
+      "aooct developers");
+  gst_aooct_filter_class_add_pad_templates (filter_class,
+      AOOCT_CAPS_TEMPLATE, AOOCT_CAPS_TEMPLATE);
+
+  filter_class->derive_output =
+      GST_DEBUG_FUNCPTR (gst_aooct_disp_derive_output);
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_disp_setup);
+  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cpu);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_disp_teardown);
+}
+
+static void
+gst_aooct_disp_init (GstAooctDisp * self)
+{
+  self->dirty = TRUE;
+}

@@ -1,0 +1,468 @@
+/* aooct tests: the calibration module (common/aooct-calib), without
+ * GStreamer elements: coefficient parsing and the analytic monotonicity
+ * check, wavelength files, the kmap table against a brute-force float64
+ * search, and the dispersion weights. */
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "aooct-test-util.h"
+#include "aooct-calib.h"
+#include "aooct-error.h"
+
+static void
+assert_gerror (GError * err, gint code, const gchar * sub1, const gchar * sub2)
+{
+  fail_unless (err != NULL, "expected an error mentioning '%s'", sub1);
+  fail_unless (err->domain == AOOCT_ERROR);
+  fail_unless_equals_int (err->code, code);
+  fail_unless (strstr (err->message, sub1) != NULL, "'%s' lacks '%s'",
+      err->message, sub1);
+  if (sub2)
+    fail_unless (strstr (err->message, sub2) != NULL, "'%s' lacks '%s'",
+        err->message, sub2);
+  GST_INFO ("expected error: %s", err->message);
+}
+
+GST_START_TEST (test_parse_coeffs)
+{
+  struct
+  {
+    const gchar *str;
+    gint n;
+    gdouble c[4];
+    const gchar *what;
+  } cases[] = {
+    {"800,0.1,-1e-5,2e-9", 4, {800, 0.1, -1e-5, 2e-9}, NULL},
+    {" 812.5 , 0.05 ", 2, {812.5, 0.05, 0, 0}, NULL},
+    {"800", 1, {800, 0, 0, 0}, NULL},
+    {"", 0, {0}, "empty"},
+    {"1,2,3,4,5", 0, {0}, "has 5 coefficients"},
+    {"800,abc", 0, {0}, "c1 ('abc') is not a number"},
+    {"800,,1", 0, {0}, "c1 ('') is not a number"},
+    {"800,0.1x", 0, {0}, "not a number"},
+    {"800,nan", 0, {0}, "c1 is not finite"},
+    {"inf,1", 0, {0}, "c0 is not finite"},
+    {"800;0.1", 0, {0}, "not a number"},
+  };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (cases); k++) {
+    gdouble c[4] = { -1, -1, -1, -1 };
+    gint n = -1, i;
+    GError *err = NULL;
+    gboolean ok = aooct_calib_parse_coeffs (cases[k].str, c, &n, &err);
+
+    if (cases[k].what == NULL) {
+      fail_unless (ok, "'%s': %s", cases[k].str, err ? err->message : "");
+      fail_unless_equals_int (n, cases[k].n);
+      for (i = 0; i < 4; i++)
+        fail_unless (c[i] == cases[k].c[i], "'%s' c%d = %g", cases[k].str, i,
+            c[i]);
+    } else {
+      fail_if (ok, "'%s' accepted", cases[k].str);
+      assert_gerror (err, AOOCT_ERROR_SETTINGS, "wavelength-coeffs",
+          cases[k].what);
+      g_error_free (err);
+    }
+  }
+}
+
+GST_END_TEST;
+
+static gdouble
+poly (const gdouble * c, gdouble p)
+{
+  return c[0] + p * (c[1] + p * (c[2] + p * c[3]));
+}
+
+GST_START_TEST (test_poly_monotonic_analytic)
+{
+  /* a wiggle between pixels 10 and 11: slope roots at 10.4 and 10.6, the
+   * values at the integer pixels still strictly increase */
+  const gdouble r1 = 10.4, r2 = 10.6, s = 1e-3;
+  gdouble wiggle[4] = { 800, s * 3 * r1 * r2, -s * 1.5 * (r1 + r2), s };
+  gdouble inflection[4] = { 1000, 1200, -60, 1 };       /* 9000 + (p-20)^3 */
+  gdouble turn_inside[4] = { 800, 0.1, -1e-4, 0 };      /* max at p = 500 */
+  gdouble turn_outside[4] = { 800, 0.1, -1e-4, 0 };
+  gdouble decreasing[4] = { 900, -0.08, -1e-5, 2e-9 };
+  gdouble constant[4] = { 800, 0, 0, 0 };
+  gdouble negative_start[4] = { -10, 1, 0, 0 };
+  gdouble negative_end[4] = { 100, -2, 0, 0 };
+  gdouble huge[4] = { 1e300, 1e300, 1e300, 1e300 };
+  GError *err = NULL;
+  gint p;
+
+  for (p = 0; p < 63; p++)
+    fail_unless (poly (wiggle, p + 1) > poly (wiggle, p));
+  fail_unless (poly (wiggle, 10.6) < poly (wiggle, 10.4));
+  fail_if (aooct_calib_check_poly (wiggle, 4, 64, &err));
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "not strictly monotonic",
+      "[0, 63]");
+  g_clear_error (&err);
+  /* the same polynomial on [0, 10] (N = 11) has no wiggle */
+  fail_unless (aooct_calib_check_poly (wiggle, 4, 11, &err));
+
+  fail_unless (aooct_calib_check_poly (inflection, 4, 41, &err));
+  fail_if (aooct_calib_check_poly (turn_inside, 3, 1024, &err));
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "not strictly monotonic", "500");
+  g_clear_error (&err);
+  fail_unless (aooct_calib_check_poly (turn_outside, 3, 500, &err));
+  fail_unless (aooct_calib_check_poly (decreasing, 4, 2048, &err));
+  fail_if (aooct_calib_check_poly (constant, 1, 16, &err));
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "constant", NULL);
+  g_clear_error (&err);
+  fail_if (aooct_calib_check_poly (constant, 4, 16, &err));
+  g_clear_error (&err);
+  fail_if (aooct_calib_check_poly (negative_start, 2, 100, &err));
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "lambda(0) = -10", "positive");
+  g_clear_error (&err);
+  fail_if (aooct_calib_check_poly (negative_end, 2, 100, &err));
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "lambda(99)", "positive");
+  g_clear_error (&err);
+  fail_if (aooct_calib_check_poly (huge, 4, 2048, &err));
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "not finite", NULL);
+  g_clear_error (&err);
+}
+
+GST_END_TEST;
+
+/* Random monotonic cubic: must be accepted exactly when a dense float64
+ * scan finds it strictly monotonic and positive (away from ties). */
+GST_START_TEST (test_poly_random_against_scan)
+{
+  GRand *rand = aooct_test_rand_new ();
+  gint trial, agree = 0, accepted = 0;
+
+  for (trial = 0; trial < 2000; trial++) {
+    const gint n = g_rand_int_range (rand, 2, 3000);
+    gdouble c[4], prev = 0, v, min_step = G_MAXDOUBLE;
+    gint dir = 0, k, steps = 20000;
+    gboolean mono = TRUE, pos = TRUE, ok;
+    GError *err = NULL;
+
+    c[0] = g_rand_double_range (rand, -100, 1500);
+    c[1] = g_rand_double_range (rand, -0.3, 0.3);
+    c[2] = g_rand_double_range (rand, -1, 1) * 1e-4;
+    c[3] = g_rand_double_range (rand, -1, 1) * 1e-7;
+    for (k = 0; k <= steps; k++) {
+      v = poly (c, (gdouble) (n - 1) * k / steps);
+      pos = pos && v > 0;
+      if (k > 0) {
+        gint d = v > prev ? 1 : (v < prev ? -1 : 0);
+        if (dir == 0)
+          dir = d;
+        mono = mono && d == dir && d != 0;
+        min_step = MIN (min_step, fabs (v - prev));
+      }
+      prev = v;
+    }
+    ok = aooct_calib_check_poly (c, 4, n, &err);
+    g_clear_error (&err);
+    /* two slope roots closer than the scan step hide a turn from it */
+    {
+      gdouble disc = 4 * c[2] * c[2] - 12 * c[3] * c[1];
+      if (disc >= 0 && sqrt (disc) / fabs (3 * c[3]) < 2.0 * (n - 1) / steps)
+        continue;
+    }
+    /* a turn inside one scan step is too shallow to decide by scanning */
+    if (!mono && min_step < 1e-9)
+      continue;
+    fail_unless (ok == (mono && pos), "c = %g %g %g %g, N = %d: check says "
+        "%d, scan says monotonic %d positive %d", c[0], c[1], c[2], c[3], n,
+        ok, mono, pos);
+    agree++;
+    accepted += ok;
+  }
+  /* both outcomes were exercised */
+  fail_unless (accepted > 100 && agree - accepted > 100, "%d/%d", accepted,
+      agree);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static gchar *
+write_values (const gdouble * v, gint n)
+{
+  GString *s = g_string_new ("# wavelengths in nm\n");
+  gchar *path;
+  gint i;
+
+  for (i = 0; i < n; i++)
+    g_string_append_printf (s, "%.17g\n", v[i]);
+  path = aooct_test_write_temp (s->str);
+  g_string_free (s, TRUE);
+  return path;
+}
+
+GST_START_TEST (test_wavelength_file)
+{
+  struct
+  {
+    const gchar *text;
+    const gchar *what1, *what2;
+  } bad[] = {
+    {"", "empty", NULL},
+    {"800\n801\n802\n", ":3:", "too few"},
+    {"800\n801\n802\n803\n804\n", ":5:", "too many"},
+    {"800\n801\nabc\n803\n", ":3:", "not a number"},
+    {"800\nnan\n802\n803\n", ":2:", "not finite"},
+    {"800\n801\n800.5\n803\n", ":3:", "strictly increasing"},
+    {"803\n802\n802\n801\n", ":3:", "strictly decreasing"},
+    {"800\n800\n802\n803\n", ":2:", "strictly"},
+    {"-1\n1\n2\n3\n", ":1:", "not positive"},
+    {"# c\n800 1\n801\n802\n803\n", ":2:", "more than 1"},
+  };
+  gdouble good[4] = { 850, 840.5, 830.25, 820 };
+  AooctWavelength *cal;
+  GError *err = NULL;
+  gchar *path;
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (bad); k++) {
+    path = aooct_test_write_temp (bad[k].text);
+    cal = aooct_wavelength_new (path, NULL, 4, &err);
+    fail_unless (cal == NULL, "case %u accepted", k);
+    assert_gerror (err, AOOCT_ERROR_FILE, path, bad[k].what1);
+    fail_unless (strstr (err->message, "wavelength-file") != NULL);
+    if (bad[k].what2)
+      fail_unless (strstr (err->message, bad[k].what2) != NULL, "%s",
+          err->message);
+    g_clear_error (&err);
+    g_unlink (path);
+    g_free (path);
+  }
+  cal = aooct_wavelength_new ("/nonexistent/lambda.txt", "", 4, &err);
+  fail_unless (cal == NULL);
+  assert_gerror (err, AOOCT_ERROR_FILE, "/nonexistent/lambda.txt",
+      "cannot read");
+  g_clear_error (&err);
+
+  path = write_values (good, 4);
+  cal = aooct_wavelength_new (path, "800,1", 4, &err);
+  fail_unless (cal == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "both", "wavelength-coeffs");
+  g_clear_error (&err);
+  cal = aooct_wavelength_new (NULL, "", 4, &err);
+  fail_unless (cal == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "neither", "wavelength-file");
+  g_clear_error (&err);
+
+  cal = aooct_wavelength_new (path, NULL, 4, &err);
+  fail_unless (cal != NULL);
+  fail_unless_equals_int (cal->n_coeffs, 0);
+  for (k = 0; k < 4; k++) {
+    fail_unless (cal->lambda[k] == good[k]);
+    fail_unless (aooct_wavelength_at (cal, k) == good[k]);
+  }
+  fail_unless (fabs (aooct_wavelength_at (cal, 1.25) - (840.5 - 0.25 *
+              10.25)) < 1e-12);
+  aooct_wavelength_free (cal);
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
+static void
+make_geometry (AooctGeometry * g, gint n, gint factor, gboolean padded)
+{
+  gint p1 = n, p2 = n, o = 0;
+
+  if (padded)
+    fail_unless (aooct_pad_sizes (n, 0, factor, &p1, &p2, &o, NULL));
+  aooct_geometry_init_raw (g, n, 8, 1, 10, 1);
+  g->samples = padded ? p2 : n;
+  g->pad_size = p1;
+  g->pad_offset = o;
+  g->pad_factor = padded ? factor : 1;
+  fail_unless (aooct_geometry_validate (g, NULL));
+}
+
+/* The table against an independent brute-force search in float64. */
+static void
+check_table (const AooctWavelength * cal, const AooctGeometry * g)
+{
+  const gint j0 = aooct_geometry_data_start (g);
+  const gint j1 = aooct_geometry_data_end (g);
+  AooctKmapTable *t = aooct_kmap_table_new (cal, g, NULL);
+  gdouble *lam = g_new (gdouble, g->samples);
+  gdouble k0 = 2 * G_PI / cal->lambda[0], k1 = 2 * G_PI / cal->lambda[cal->n
+      - 1];
+  gint i, l;
+
+  fail_unless (t != NULL);
+  fail_unless_equals_int (t->start, j0);
+  fail_unless_equals_int (t->end, j1);
+  for (i = j0; i <= j1; i++)
+    lam[i] = aooct_wavelength_at (cal, (gdouble) i / g->pad_factor -
+        g->pad_offset);
+  for (i = 0; i < g->samples; i++) {
+    gdouble lp, lo, hi, frac;
+
+    if (i < j0 || i > j1) {
+      fail_unless_equals_int (t->index[i], -1);
+      fail_unless (t->frac[i] == 0.0f && t->frac_d[i] == 0.0);
+      continue;
+    }
+    lp = 2 * G_PI / (k0 + (i - j0) * (k1 - k0) / (j1 - j0));
+    l = t->index[i];
+    fail_unless (l >= j0 && l <= j1 - 1, "i=%d l=%d", i, l);
+    lo = MIN (lam[l], lam[l + 1]);
+    hi = MAX (lam[l], lam[l + 1]);
+    /* lambda'_i lies in the bracket, up to rounding at the two ends */
+    fail_unless (lp >= lo - 1e-9 * lp && lp <= hi + 1e-9 * lp,
+        "i=%d lambda'=%.17g not in [%.17g, %.17g]", i, lp, lo, hi);
+    if (lp < lo || lp > hi)
+      fail_unless (l == j0 || l == j1 - 1);
+    frac = (lp - lam[l]) / (lam[l + 1] - lam[l]);
+    fail_unless (fabs (t->frac_d[i] - frac) <= 1e-12, "i=%d", i);
+    fail_unless (t->frac[i] == (gfloat) t->frac_d[i]);
+    fail_unless (t->frac_d[i] > -1e-6 && t->frac_d[i] < 1 + 1e-6);
+  }
+  aooct_kmap_table_free (t);
+  g_free (lam);
+}
+
+GST_START_TEST (test_kmap_table)
+{
+  GRand *rand = aooct_test_rand_new ();
+  const gchar *coeffs[] = { "800,0.08,-2e-6", "880,-0.07,-3e-6,1e-10",
+    "1040,0.05"
+  };
+  gint n = 500 + g_rand_int_range (rand, 0, 100), i, k;
+  gdouble *v = g_new (gdouble, n);
+  AooctGeometry g;
+  AooctWavelength *cal;
+  gchar *path;
+
+  for (k = 0; k < (gint) G_N_ELEMENTS (coeffs); k++) {
+    cal = aooct_wavelength_new (NULL, coeffs[k], n, NULL);
+    fail_unless (cal != NULL);
+    make_geometry (&g, n, 1, FALSE);
+    check_table (cal, &g);
+    make_geometry (&g, n, 2, TRUE);
+    check_table (cal, &g);
+    make_geometry (&g, n, 4, TRUE);
+    check_table (cal, &g);
+    aooct_wavelength_free (cal);
+  }
+  /* a measured-looking file: decreasing with random ripple */
+  v[0] = 900;
+  for (i = 1; i < n; i++)
+    v[i] = v[i - 1] - 0.1 * g_rand_double_range (rand, 0.5, 1.5);
+  path = write_values (v, n);
+  cal = aooct_wavelength_new (path, NULL, n, NULL);
+  fail_unless (cal != NULL);
+  make_geometry (&g, n, 1, FALSE);
+  check_table (cal, &g);
+  make_geometry (&g, n, 2, TRUE);
+  check_table (cal, &g);
+  aooct_wavelength_free (cal);
+  g_unlink (path);
+  g_free (path);
+  g_free (v);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_disp_weights)
+{
+  GRand *rand = aooct_test_rand_new ();
+  gdouble a2 = g_rand_double_range (rand, -40, 40);
+  gdouble a3 = g_rand_double_range (rand, -20, 20);
+  AooctGeometry g;
+  GString *text = g_string_new (NULL);
+  gdouble *rec = g_new (gdouble, 2 * 16);
+  gboolean *is_phase = g_new (gboolean, 16);
+  GError *err = NULL;
+  gfloat *w;
+  gchar *path;
+  gint i, j0, j1;
+
+  make_geometry (&g, 300, 2, TRUE);
+  j0 = aooct_geometry_data_start (&g);
+  j1 = aooct_geometry_data_end (&g);
+  fail_unless (aooct_disp_u (&g, j0) == -1.0 && aooct_disp_u (&g, j1) == 1.0);
+  w = aooct_disp_weights_new (&g, NULL, a2, a3, &err);
+  fail_unless (w != NULL);
+  for (i = 0; i < g.samples; i++) {
+    gdouble u = 2.0 * (i - j0) / (j1 - j0) - 1, phi = a2 * u * u + a3 * u *
+        u * u;
+    fail_unless (fabs (w[2 * i] - cos (phi)) < 1e-7
+        && fabs (w[2 * i + 1] - sin (phi)) < 1e-7, "i=%d", i);
+  }
+  g_free (w);
+  w = aooct_disp_weights_new (&g, "", 0, 0, &err);
+  for (i = 0; i < g.samples; i++)
+    fail_unless (w[2 * i] == 1.0f && w[2 * i + 1] == 0.0f);
+  g_free (w);
+
+  /* mixed phase / re im records with comments, on the raw grid */
+  make_geometry (&g, 16, 1, FALSE);
+  for (i = 0; i < 16; i++) {
+    is_phase[i] = g_rand_boolean (rand);
+    rec[2 * i] = g_rand_double_range (rand, -4, 4);
+    rec[2 * i + 1] = g_rand_double_range (rand, -2, 2);
+    if (is_phase[i])
+      g_string_append_printf (text, "%.17g # phi\n", rec[2 * i]);
+    else
+      g_string_append_printf (text, "%.17g\t%.17g\r\n", rec[2 * i],
+          rec[2 * i + 1]);
+  }
+  path = aooct_test_write_temp (text->str);
+  w = aooct_disp_weights_new (&g, path, 0, 0, &err);
+  fail_unless (w != NULL);
+  for (i = 0; i < 16; i++) {
+    gdouble re = is_phase[i] ? cos (rec[2 * i]) : rec[2 * i];
+    gdouble im = is_phase[i] ? sin (rec[2 * i]) : rec[2 * i + 1];
+    fail_unless (w[2 * i] == (gfloat) re && w[2 * i + 1] == (gfloat) im);
+  }
+  g_free (w);
+  w = aooct_disp_weights_new (&g, path, 0, 0.5, &err);
+  fail_unless (w == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "phase-file", "a3=0.5");
+  g_clear_error (&err);
+  g_unlink (path);
+  g_free (path);
+
+  path = aooct_test_write_temp ("1\n2\n");
+  w = aooct_disp_weights_new (&g, path, 0, 0, &err);
+  fail_unless (w == NULL);
+  assert_gerror (err, AOOCT_ERROR_FILE, "phase-file", "too few");
+  fail_unless (strstr (err->message, path) && strstr (err->message, ":2:"));
+  g_clear_error (&err);
+  g_unlink (path);
+  g_free (path);
+  w = aooct_disp_weights_new (&g, NULL, NAN, 0, &err);
+  fail_unless (w == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "finite", NULL);
+  g_clear_error (&err);
+
+  g_string_free (text, TRUE);
+  g_free (rec);
+  g_free (is_phase);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static Suite *
+calib_suite (void)
+{
+  Suite *s = suite_create ("aooct-calib");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_parse_coeffs);
+  tcase_add_test (tc, test_poly_monotonic_analytic);
+  tcase_add_test (tc, test_poly_random_against_scan);
+  tcase_add_test (tc, test_wavelength_file);
+  tcase_add_test (tc, test_kmap_table);
+  tcase_add_test (tc, test_disp_weights);
+  return s;
+}
+
+GST_CHECK_MAIN (calib);
