@@ -109,8 +109,7 @@ gst_aooct_norm_derive_output (GstAooctFilter * filter,
   crop_end = self->crop_end;
   GST_OBJECT_UNLOCK (self);
 
-  if (!aooct_norm_resolve_crop (in, crop_start, crop_end, &start, &end,
-          error))
+  if (!aooct_norm_resolve_crop (in, crop_start, crop_end, &start, &end, error))
     return FALSE;
 
   /* The src pad carries video, so out is not an application/x-aooct
@@ -315,36 +314,37 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
    * bounds below make it refuse infinities too. */
   g_object_class_install_property (gobject_class, PROP_CROP_START,
       g_param_spec_int ("crop-start", "Crop start",
-          "First depth bin shown (image row 0); must be below crop-end",
+          "First depth bin shown (image row 0); 0 .. crop-end - 1, default 0",
           0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_START, ready));
   g_object_class_install_property (gobject_class, PROP_CROP_END,
       g_param_spec_int ("crop-end", "Crop end",
           "Depth bin after the last one shown, at most the samples per "
-          "A-line; 0 = half the first FFT size (pad-size / 2, the sensor's "
-          "sampling limit)", 0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_END, ready));
+          "A-line; 0 (default) = half the first FFT size (pad-size / 2, the "
+          "sensor's sampling limit)", 0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_END,
+          ready));
   g_object_class_install_property (gobject_class, PROP_LOG,
       g_param_spec_boolean ("log", "Log scale",
-          "Show the intensity in dB (10 log10 I) instead of linearly",
-          DEFAULT_LOG, playing));
+          "Show the intensity in dB (10 log10 I) instead of linearly "
+          "(default true)", DEFAULT_LOG, playing));
   g_object_class_install_property (gobject_class, PROP_DYNAMIC_RANGE,
       g_param_spec_double ("dynamic-range", "Dynamic range",
           "With log and auto-range: dB shown below each B-scan's maximum; "
-          "0 = down to the B-scan's minimum", 0.0, G_MAXDOUBLE,
-          DEFAULT_DYNAMIC_RANGE, playing));
+          "0 = down to the B-scan's minimum; >= 0, default 60", 0.0,
+          G_MAXDOUBLE, DEFAULT_DYNAMIC_RANGE, playing));
   g_object_class_install_property (gobject_class, PROP_AUTO_RANGE,
       g_param_spec_boolean ("auto-range", "Automatic range",
           "Take the grey-level range from each B-scan (log: maximum and "
           "dynamic-range; linear: minimum and maximum) instead of "
-          "range-min / range-max", DEFAULT_AUTO_RANGE, playing));
+          "range-min / range-max (default true)", DEFAULT_AUTO_RANGE, playing));
   g_object_class_install_property (gobject_class, PROP_RANGE_MIN,
       g_param_spec_double ("range-min", "Range minimum",
           "With auto-range=false: the value shown black (dB in log mode, "
-          "intensity otherwise); must be below range-max",
+          "intensity otherwise); must be below range-max; default 0",
           -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MIN, playing));
   g_object_class_install_property (gobject_class, PROP_RANGE_MAX,
       g_param_spec_double ("range-max", "Range maximum",
           "With auto-range=false: the value shown white (dB in log mode, "
-          "intensity otherwise); must be above range-min",
+          "intensity otherwise); must be above range-min; default 100",
           -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MAX, playing));
 
   gst_element_class_set_static_metadata (element_class,

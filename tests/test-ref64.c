@@ -290,8 +290,7 @@ GST_START_TEST (test_dispersion)
   h_comp = peak (c, g.p2, &at);
   full = (g.j1 - g.j0) / 2.0;
   fail_unless_equals_int (at, q);
-  fail_unless (h_comp > 0.95 * full, "compensated peak %g of %g", h_comp,
-      full);
+  fail_unless (h_comp > 0.95 * full, "compensated peak %g of %g", h_comp, full);
   p.disp = AOOCT_REF_DISP_NONE;
   aooct_ref_disp (&p, &g, x, c);
   aooct_ref_fft (AOOCT_REF_WINDOW_NONE, &g, c, c);
@@ -459,8 +458,7 @@ GST_START_TEST (test_norm_hand_values)
   for (m = 0; m < 8; m++) {
     double i = in[m][0] * in[m][0] + in[m][1] * in[m][1];
     double v = (10 * log10 (MAX (i, 1e-30)) - lo) / 60;
-    fail_unless_equals_int (out8[m], (int) floor (255 * CLAMP (v, 0,
-                1) + 0.5));
+    fail_unless_equals_int (out8[m], (int) floor (255 * CLAMP (v, 0, 1) + 0.5));
   }
   fail_unless_equals_int (out8[6], 0);  /* -300 dB clamps to black */
   fail_unless_equals_int (out8[7], 255);
@@ -552,7 +550,7 @@ GST_START_TEST (test_checks)
   } polys[] = {
     {{800, 0.05, 0, 0}, 2, TRUE},
     {{880, -0.05, 0, 0}, 2, TRUE},      /* decreasing is valid */
-    {{800, 0, 0, 0}, 1, FALSE},         /* constant */
+    {{800, 0, 0, 0}, 1, FALSE}, /* constant */
     {{800, 0.1, -1e-4, 0}, 3, FALSE},   /* turns at p = 500 < 1023 */
     {{800, 0.1, -4.8e-5, 0}, 3, TRUE},  /* turns beyond 1023 */
     {{-10, 0.05, 0, 0}, 2, FALSE},      /* negative at p = 0 */
