@@ -13,6 +13,7 @@
 #include "gstaooctfft.h"
 #include "gstaooctkmap.h"
 #include "gstaooctdisp.h"
+#include "gstaooctnorm.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -24,6 +25,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctfft, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctkmap, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
   return ret;
 }
 

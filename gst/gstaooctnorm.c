@@ -1,0 +1,377 @@
+/* aooct: aooctnorm, crop, intensity, log and normalisation to grey levels.
+ *
+ * SECTION:element-aooctnorm
+ * @title: aooctnorm
+ *
+ * Last element of an aooct chain (spec section 7): takes the depth-domain
+ * complex A-lines from aooctfft, keeps the depth bins
+ * [crop-start, crop-end) (crop-end 0 = half the first FFT size, the
+ * sensor's sampling limit), computes the intensity re^2 + im^2, optionally
+ * in dB (10 log10), and maps it to GRAY8 or GRAY16_LE grey levels over an
+ * automatic per-B-scan range (log: the maximum down to dynamic-range dB
+ * below it; linear: minimum to maximum) or a manual one.  The image is in
+ * display orientation: one row per depth bin, one column per A-line; a
+ * buffer with several B-scans gives them stacked vertically, each with its
+ * own automatic range.
+ *
+ * The display settings (log, dynamic-range, auto-range, range-min,
+ * range-max) may be changed while playing; they apply from the next buffer.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 filesrc location=bscans.raw ! \
+ *     rawvideoparse format=gray16-le width=2048 height=1000 framerate=25/1 ! \
+ *     aooctdcsub ! aooctpad ! aooctkmap wavelength-file=lambda.txt ! \
+ *     aooctdisp a2=3.5 ! aooctfft window=hann ! \
+ *     aooctnorm dynamic-range=50 crop-start=10 ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+
+#include "gstaooctnorm.h"
+#include "aooct-caps.h"
+#include "aooct-error.h"
+#include "aooct-cpu-norm.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_norm_debug);
+#define GST_CAT_DEFAULT gst_aooct_norm_debug
+
+struct _GstAooctNorm
+{
+  GstAooctFilter parent;
+
+  /* properties, under the object lock */
+  gint crop_start;
+  gint crop_end;
+  AooctNormSettings settings;   /* all but bits */
+
+  /* from setup() */
+  AooctCpuNorm *cpu;
+  gint bits;
+};
+
+enum
+{
+  PROP_0,
+  PROP_CROP_START,
+  PROP_CROP_END,
+  PROP_LOG,
+  PROP_DYNAMIC_RANGE,
+  PROP_AUTO_RANGE,
+  PROP_RANGE_MIN,
+  PROP_RANGE_MAX,
+};
+
+#define DEFAULT_CROP_START 0
+#define DEFAULT_CROP_END 0
+#define DEFAULT_LOG TRUE
+#define DEFAULT_DYNAMIC_RANGE 60.0
+#define DEFAULT_AUTO_RANGE TRUE
+#define DEFAULT_RANGE_MIN 0.0
+#define DEFAULT_RANGE_MAX 100.0
+
+#define gst_aooct_norm_parent_class parent_class
+G_DEFINE_TYPE (GstAooctNorm, gst_aooct_norm, GST_TYPE_AOOCT_FILTER);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctnorm, "aooctnorm",
+    GST_RANK_NONE, GST_TYPE_AOOCT_NORM,
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_norm_debug, "aooctnorm", 0,
+        "aooct crop, log and normalisation"));
+
+/* GRAY8 first: it is what a display wants and what downstream gets
+ * unless it asks for GRAY16_LE. */
+#define SRC_CAPS \
+  "video/x-raw, format = (string) { GRAY8, GRAY16_LE }, " \
+  "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], " \
+  "framerate = (fraction) [ 0/1, MAX ]"
+
+static gboolean
+gst_aooct_norm_derive_output (GstAooctFilter * filter,
+    const AooctGeometry * in, AooctGeometry * out, GError ** error)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (filter);
+  gint crop_start, crop_end, start, end;
+
+  if (in->domain != AOOCT_DOMAIN_DEPTH
+      || in->sample_type != AOOCT_SAMPLE_COMPLEX) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "aooctnorm needs depth-domain complex input (the output of "
+        "aooctfft), got domain=%s sample-type=%s",
+        aooct_domain_to_string (in->domain),
+        aooct_sample_type_to_string (in->sample_type));
+    return FALSE;
+  }
+  GST_OBJECT_LOCK (self);
+  crop_start = self->crop_start;
+  crop_end = self->crop_end;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!aooct_norm_resolve_crop (in, crop_start, crop_end, &start, &end, error))
+    return FALSE;
+
+  /* The src pad carries video, so out is not an application/x-aooct
+   * geometry: it keeps alines and bscans, and samples is the number of
+   * image rows per B-scan (the cropped depth bins). */
+  *out = *in;
+  out->sample_type = AOOCT_SAMPLE_REAL;
+  out->samples = end - start;
+  return TRUE;
+}
+
+static GstCaps *
+gst_aooct_norm_output_caps (GstAooctFilter * filter, const AooctGeometry * out)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw, "
+      "format = (string) { GRAY8, GRAY16_LE }");
+
+  gst_caps_set_simple (caps,
+      "width", G_TYPE_INT, out->alines,
+      "height", G_TYPE_INT, out->bscans * out->samples,
+      "framerate", GST_TYPE_FRACTION, out->fps_n, out->fps_d, NULL);
+  return caps;
+}
+
+static void
+read_settings (GstAooctNorm * self, AooctNormSettings * s)
+{
+  GST_OBJECT_LOCK (self);
+  *s = self->settings;
+  GST_OBJECT_UNLOCK (self);
+  s->bits = self->bits;
+}
+
+static gboolean
+gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (filter);
+  AooctNormSettings s;
+  gint crop_start, crop_end, start, end;
+
+  switch (GST_VIDEO_INFO_FORMAT (&filter->out_vinfo)) {
+    case GST_VIDEO_FORMAT_GRAY8:
+      self->bits = 8;
+      break;
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+      self->bits = 16;
+      break;
+    default:
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "aooctnorm produces GRAY8 or GRAY16_LE, not %s",
+          GST_VIDEO_INFO_NAME (&filter->out_vinfo));
+      return FALSE;
+  }
+
+  read_settings (self, &s);
+  if (!aooct_norm_settings_check (&s, error))
+    return FALSE;
+
+  GST_OBJECT_LOCK (self);
+  crop_start = self->crop_start;
+  crop_end = self->crop_end;
+  GST_OBJECT_UNLOCK (self);
+  if (!aooct_norm_resolve_crop (&filter->in_geom, crop_start, crop_end,
+          &start, &end, error))
+    return FALSE;
+  /* crop-* are only writable up to READY, so this holds unless the
+   * application bypassed that */
+  if (end - start != filter->out_geom.samples) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "crop-start / crop-end changed during negotiation");
+    return FALSE;
+  }
+  self->cpu = aooct_cpu_norm_new (&filter->in_geom, start, end);
+  GST_DEBUG_OBJECT (self, "crop [%d, %d), %d bit", start, end, self->bits);
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_norm_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, GError ** error)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (filter);
+  AooctNormSettings s;
+
+  /* display settings may change while playing: take one consistent copy
+   * per buffer, and refuse an impossible one with an error rather than
+   * drawing a wrong image */
+  read_settings (self, &s);
+  if (!aooct_norm_settings_check (&s, error))
+    return FALSE;
+  aooct_cpu_norm_process (self->cpu, &s, (const gfloat *) in->data,
+      out->data, out->stride);
+  return TRUE;
+}
+
+static void
+gst_aooct_norm_teardown (GstAooctFilter * filter)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (filter);
+
+  g_clear_pointer (&self->cpu, aooct_cpu_norm_free);
+}
+
+static void
+gst_aooct_norm_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_CROP_START:
+      self->crop_start = g_value_get_int (value);
+      break;
+    case PROP_CROP_END:
+      self->crop_end = g_value_get_int (value);
+      break;
+    case PROP_LOG:
+      self->settings.log = g_value_get_boolean (value);
+      break;
+    case PROP_DYNAMIC_RANGE:
+      self->settings.dynamic_range = g_value_get_double (value);
+      break;
+    case PROP_AUTO_RANGE:
+      self->settings.auto_range = g_value_get_boolean (value);
+      break;
+    case PROP_RANGE_MIN:
+      self->settings.range_min = g_value_get_double (value);
+      break;
+    case PROP_RANGE_MAX:
+      self->settings.range_max = g_value_get_double (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_norm_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_CROP_START:
+      g_value_set_int (value, self->crop_start);
+      break;
+    case PROP_CROP_END:
+      g_value_set_int (value, self->crop_end);
+      break;
+    case PROP_LOG:
+      g_value_set_boolean (value, self->settings.log);
+      break;
+    case PROP_DYNAMIC_RANGE:
+      g_value_set_double (value, self->settings.dynamic_range);
+      break;
+    case PROP_AUTO_RANGE:
+      g_value_set_boolean (value, self->settings.auto_range);
+      break;
+    case PROP_RANGE_MIN:
+      g_value_set_double (value, self->settings.range_min);
+      break;
+    case PROP_RANGE_MAX:
+      g_value_set_double (value, self->settings.range_max);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_norm_finalize (GObject * object)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (object);
+
+  aooct_cpu_norm_free (self->cpu);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_aooct_norm_class_init (GstAooctNormClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
+  const GParamFlags playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING;
+  const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_READY;
+
+  gobject_class->set_property = gst_aooct_norm_set_property;
+  gobject_class->get_property = gst_aooct_norm_get_property;
+  gobject_class->finalize = gst_aooct_norm_finalize;
+
+  /* Non-finite doubles and values outside these ranges are refused by
+   * GObject when set (with a warning naming the property); the finite
+   * bounds below make it refuse infinities too. */
+  g_object_class_install_property (gobject_class, PROP_CROP_START,
+      g_param_spec_int ("crop-start", "Crop start",
+          "First depth bin shown (image row 0); 0 .. crop-end - 1, default 0",
+          0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_START, ready));
+  g_object_class_install_property (gobject_class, PROP_CROP_END,
+      g_param_spec_int ("crop-end", "Crop end",
+          "Depth bin after the last one shown, at most the samples per "
+          "A-line; 0 (default) = half the first FFT size (pad-size / 2, the "
+          "sensor's sampling limit)", 0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_END,
+          ready));
+  g_object_class_install_property (gobject_class, PROP_LOG,
+      g_param_spec_boolean ("log", "Log scale",
+          "Show the intensity in dB (10 log10 I) instead of linearly "
+          "(default true)", DEFAULT_LOG, playing));
+  g_object_class_install_property (gobject_class, PROP_DYNAMIC_RANGE,
+      g_param_spec_double ("dynamic-range", "Dynamic range",
+          "With log and auto-range: dB shown below each B-scan's maximum; "
+          "0 = down to the B-scan's minimum; >= 0, default 60", 0.0,
+          G_MAXDOUBLE, DEFAULT_DYNAMIC_RANGE, playing));
+  g_object_class_install_property (gobject_class, PROP_AUTO_RANGE,
+      g_param_spec_boolean ("auto-range", "Automatic range",
+          "Take the grey-level range from each B-scan (log: maximum and "
+          "dynamic-range; linear: minimum and maximum) instead of "
+          "range-min / range-max (default true)", DEFAULT_AUTO_RANGE, playing));
+  g_object_class_install_property (gobject_class, PROP_RANGE_MIN,
+      g_param_spec_double ("range-min", "Range minimum",
+          "With auto-range=false: the value shown black (dB in log mode, "
+          "intensity otherwise); must be below range-max; default 0",
+          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MIN, playing));
+  g_object_class_install_property (gobject_class, PROP_RANGE_MAX,
+      g_param_spec_double ("range-max", "Range maximum",
+          "With auto-range=false: the value shown white (dB in log mode, "
+          "intensity otherwise); must be above range-min; default 100",
+          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MAX, playing));
+
+  gst_element_class_set_static_metadata (element_class,
+      "AO-OCT normalisation", "Filter/Converter/Video",
+      "Crops depth-domain OCT A-lines, takes their intensity (optionally in "
+      "dB) and maps it to grey levels", "aooct developers");
+  gst_aooct_filter_class_add_pad_templates (filter_class,
+      AOOCT_CAPS_TEMPLATE, SRC_CAPS);
+
+  filter_class->src_is_video = TRUE;
+  filter_class->derive_output =
+      GST_DEBUG_FUNCPTR (gst_aooct_norm_derive_output);
+  filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_norm_output_caps);
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_norm_setup);
+  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cpu);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_norm_teardown);
+}
+
+static void
+gst_aooct_norm_init (GstAooctNorm * self)
+{
+  self->crop_start = DEFAULT_CROP_START;
+  self->crop_end = DEFAULT_CROP_END;
+  self->settings.log = DEFAULT_LOG;
+  self->settings.dynamic_range = DEFAULT_DYNAMIC_RANGE;
+  self->settings.auto_range = DEFAULT_AUTO_RANGE;
+  self->settings.range_min = DEFAULT_RANGE_MIN;
+  self->settings.range_max = DEFAULT_RANGE_MAX;
+  self->settings.bits = 8;
+}

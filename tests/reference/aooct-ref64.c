@@ -1,0 +1,612 @@
+/* aooct tests: float64 reference implementation of the spec (see
+ * aooct-ref64.h).  Deliberately naive: no tables shared with the cores, FFT
+ * plans made per call, one A-line at a time. */
+#include <math.h>
+#include <string.h>
+#include <fftw3.h>
+
+#include "aooct-ref64.h"
+#include "aooct-error.h"
+#include "aooct-textfile.h"
+
+#define REF_ERROR(error, ...) \
+  g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS, __VA_ARGS__)
+
+void
+aooct_ref_params_init (AooctRefParams * p, int n, int m, int bscans)
+{
+  memset (p, 0, sizeof (*p));
+  p->n = n;
+  p->m = m;
+  p->bscans = bscans;
+  p->dc_mode = AOOCT_REF_DC_BSCAN_MEAN;
+  p->pad = TRUE;
+  p->pad_size = 0;
+  p->pad_factor = 2;
+  p->kmap = AOOCT_REF_KMAP_SKIP;
+  p->disp = AOOCT_REF_DISP_NONE;
+  p->window = AOOCT_REF_WINDOW_NONE;
+  p->log = TRUE;
+  p->dynamic_range = 60.0;
+  p->auto_range = TRUE;
+  p->range_min = 0.0;
+  p->range_max = 100.0;
+  p->bits = 8;
+}
+
+static gboolean
+power_of_two (int v)
+{
+  return v > 0 && (v & (v - 1)) == 0;
+}
+
+void
+aooct_ref_grid_raw (int n, AooctRefGrid * g)
+{
+  g->n = n;
+  g->o = 0;
+  g->f = 1;
+  g->p1 = g->p2 = n;
+  g->j0 = 0;
+  g->j1 = n - 1;
+}
+
+gboolean
+aooct_ref_grid (const AooctRefParams * p, AooctRefGrid * g, GError ** error)
+{
+  int p1;
+
+  if (p->n < 2) {
+    REF_ERROR (error, "N=%d: need at least 2 samples", p->n);
+    return FALSE;
+  }
+  if (!p->pad) {
+    aooct_ref_grid_raw (p->n, g);
+    return TRUE;
+  }
+  if (!power_of_two (p->pad_factor)) {
+    REF_ERROR (error, "pad factor %d is not a power of two >= 1",
+        p->pad_factor);
+    return FALSE;
+  }
+  if (p->pad_size == 0) {
+    p1 = 2048;
+    while (p1 < p->n)
+      p1 *= 2;
+  } else if (!power_of_two (p->pad_size) || p->pad_size < p->n) {
+    REF_ERROR (error, "pad size %d is not a power of two >= N=%d",
+        p->pad_size, p->n);
+    return FALSE;
+  } else {
+    p1 = p->pad_size;
+  }
+  g->n = p->n;
+  g->p1 = p1;
+  g->f = p->pad_factor;
+  g->p2 = p1 * p->pad_factor;
+  g->o = (p1 - p->n) / 2;
+  g->j0 = g->f * g->o;
+  g->j1 = g->f * (g->o + p->n - 1);
+  return TRUE;
+}
+
+/* ---- calibration ---- */
+
+static double
+poly (const AooctRefParams * p, double x)
+{
+  double v = 0;
+  int i;
+
+  for (i = p->n_coeffs - 1; i >= 0; i--)
+    v = v * x + p->coeffs[i];
+  return v;
+}
+
+/* d lambda / dp of the polynomial */
+static double
+dpoly (const AooctRefParams * p, double x)
+{
+  double c1 = p->n_coeffs > 1 ? p->coeffs[1] : 0;
+  double c2 = p->n_coeffs > 2 ? p->coeffs[2] : 0;
+  double c3 = p->n_coeffs > 3 ? p->coeffs[3] : 0;
+
+  return c1 + 2 * c2 * x + 3 * c3 * x * x;
+}
+
+double
+aooct_ref_lambda (const AooctRefParams * p, double pix)
+{
+  int a;
+  double t;
+
+  if (p->kmap == AOOCT_REF_KMAP_COEFFS)
+    return poly (p, pix);
+  /* table: linear interpolation between neighbouring pixels */
+  a = (int) floor (pix);
+  if (a < 0)
+    a = 0;
+  if (a >= p->n - 1)
+    return p->wavelengths[p->n - 1];
+  t = pix - a;
+  return p->wavelengths[a] + t * (p->wavelengths[a + 1] - p->wavelengths[a]);
+}
+
+static gboolean
+check_kmap (const AooctRefParams * p, GError ** error)
+{
+  int i;
+
+  if (p->kmap == AOOCT_REF_KMAP_TABLE) {
+    int sign;
+
+    if (p->wavelengths == NULL) {
+      REF_ERROR (error, "kmap table without wavelengths");
+      return FALSE;
+    }
+    for (i = 0; i < p->n; i++)
+      if (!isfinite (p->wavelengths[i]) || p->wavelengths[i] <= 0) {
+        REF_ERROR (error, "wavelength %d = %g is not finite and positive", i,
+            p->wavelengths[i]);
+        return FALSE;
+      }
+    sign = p->wavelengths[1] > p->wavelengths[0] ? 1 : -1;
+    for (i = 0; i + 1 < p->n; i++)
+      if (sign * (p->wavelengths[i + 1] - p->wavelengths[i]) <= 0) {
+        REF_ERROR (error, "wavelengths not strictly monotonic at %d", i);
+        return FALSE;
+      }
+  } else if (p->kmap == AOOCT_REF_KMAP_COEFFS) {
+    double b = p->n - 1, c2, c3, dmin, dmax, d;
+
+    if (p->n_coeffs < 1 || p->n_coeffs > 4) {
+      REF_ERROR (error, "%d wavelength coefficients (1..4)", p->n_coeffs);
+      return FALSE;
+    }
+    for (i = 0; i < p->n_coeffs; i++)
+      if (!isfinite (p->coeffs[i])) {
+        REF_ERROR (error, "coefficient c%d is not finite", i);
+        return FALSE;
+      }
+    /* strictly monotonic on [0, b] <=> the derivative (a quadratic) does
+     * not take both signs there and is not identically 0; its extremes
+     * are at the ends or the vertex */
+    dmin = MIN (dpoly (p, 0), dpoly (p, b));
+    dmax = MAX (dpoly (p, 0), dpoly (p, b));
+    c2 = p->n_coeffs > 2 ? p->coeffs[2] : 0;
+    c3 = p->n_coeffs > 3 ? p->coeffs[3] : 0;
+    if (c3 != 0) {
+      double xv = -c2 / (3 * c3);
+      if (xv > 0 && xv < b) {
+        d = dpoly (p, xv);
+        dmin = MIN (dmin, d);
+        dmax = MAX (dmax, d);
+      }
+    }
+    if ((dmin < 0 && dmax > 0) || (dmin == 0 && dmax == 0)) {
+      REF_ERROR (error, "wavelength polynomial not strictly monotonic on "
+          "[0, %d]", p->n - 1);
+      return FALSE;
+    }
+    /* monotonic: the minimum is at an end */
+    if (!(poly (p, 0) > 0) || !(poly (p, b) > 0)) {
+      REF_ERROR (error, "wavelength polynomial not positive on [0, %d]",
+          p->n - 1);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+gboolean
+aooct_ref_crop (const AooctRefParams * p, const AooctRefGrid * g, int *start,
+    int *end, GError ** error)
+{
+  int e = p->crop_end == 0 ? g->p1 / 2 : p->crop_end;
+
+  if (p->crop_start < 0 || p->crop_start >= e || e > g->p2) {
+    REF_ERROR (error, "crop [%d, %d) impossible with P1=%d P2=%d",
+        p->crop_start, e, g->p1, g->p2);
+    return FALSE;
+  }
+  *start = p->crop_start;
+  *end = e;
+  return TRUE;
+}
+
+gboolean
+aooct_ref_check (const AooctRefParams * p, GError ** error)
+{
+  AooctRefGrid g;
+  int s, e;
+
+  if (p->m < 1 || p->bscans < 1) {
+    REF_ERROR (error, "M=%d and B-scans=%d must be >= 1", p->m, p->bscans);
+    return FALSE;
+  }
+  if (!aooct_ref_grid (p, &g, error))
+    return FALSE;
+  if (p->dc_mode == AOOCT_REF_DC_BACKGROUND && p->background == NULL) {
+    REF_ERROR (error, "background mode without background");
+    return FALSE;
+  }
+  if (!check_kmap (p, error))
+    return FALSE;
+  if (p->disp == AOOCT_REF_DISP_WEIGHTS && p->weights == NULL) {
+    REF_ERROR (error, "dispersion weights missing");
+    return FALSE;
+  }
+  if (p->disp == AOOCT_REF_DISP_COEFFS && (!isfinite (p->a2)
+          || !isfinite (p->a3))) {
+    REF_ERROR (error, "a2/a3 not finite");
+    return FALSE;
+  }
+  if (!aooct_ref_crop (p, &g, &s, &e, error))
+    return FALSE;
+  if (!isfinite (p->dynamic_range) || p->dynamic_range < 0) {
+    REF_ERROR (error, "dynamic range %g", p->dynamic_range);
+    return FALSE;
+  }
+  if (!p->auto_range && !(isfinite (p->range_min) && isfinite (p->range_max)
+          && p->range_max > p->range_min)) {
+    REF_ERROR (error, "manual range %g..%g", p->range_min, p->range_max);
+    return FALSE;
+  }
+  if (p->bits != 8 && p->bits != 16) {
+    REF_ERROR (error, "bits=%d", p->bits);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ---- steps ---- */
+
+void
+aooct_ref_dcsub (const AooctRefParams * p, double *x)
+{
+  int m, n;
+
+  if (p->dc_mode == AOOCT_REF_DC_NONE)
+    return;
+  for (n = 0; n < p->n; n++) {
+    double d;
+
+    if (p->dc_mode == AOOCT_REF_DC_BACKGROUND) {
+      d = p->background[n];
+    } else {
+      d = 0;
+      for (m = 0; m < p->m; m++)
+        d += x[(size_t) m * p->n + n];
+      d /= p->m;
+    }
+    for (m = 0; m < p->m; m++)
+      x[(size_t) m * p->n + n] -= d;
+  }
+}
+
+void
+aooct_ref_pad (const AooctRefGrid * g, const double *x, double *z)
+{
+  double *y = fftw_alloc_real (g->p1);
+  double *zz = fftw_alloc_real (g->p2);
+  fftw_complex *Y = fftw_alloc_complex (g->p1 / 2 + 1);
+  fftw_complex *Z = fftw_alloc_complex (g->p2 / 2 + 1);
+  fftw_plan fwd = fftw_plan_dft_r2c_1d (g->p1, y, Y, FFTW_ESTIMATE);
+  fftw_plan inv = fftw_plan_dft_c2r_1d (g->p2, Z, zz, FFTW_ESTIMATE);
+  int i, k;
+
+  for (i = 0; i < g->p1; i++)
+    y[i] = 0;
+  for (i = 0; i < g->n; i++)
+    y[g->o + i] = x[i];
+  fftw_execute (fwd);
+  for (k = 0; k <= g->p2 / 2; k++) {
+    /* the Nyquist bin k = P1/2 is copied, not halved */
+    Z[k][0] = k <= g->p1 / 2 ? Y[k][0] : 0;
+    Z[k][1] = k <= g->p1 / 2 ? Y[k][1] : 0;
+  }
+  fftw_execute (inv);
+  for (i = 0; i < g->p2; i++)
+    z[i] = (i < g->j0 || i > g->j1) ? 0 : zz[i] / g->p1;
+
+  fftw_destroy_plan (fwd);
+  fftw_destroy_plan (inv);
+  fftw_free (y);
+  fftw_free (zz);
+  fftw_free (Y);
+  fftw_free (Z);
+}
+
+void
+aooct_ref_kmap (const AooctRefParams * p, const AooctRefGrid * g,
+    const double *z, double *out)
+{
+  const int j0 = g->j0, j1 = g->j1;
+  double *lam, k0, k1;
+  int i, up;
+
+  if (p->kmap == AOOCT_REF_KMAP_SKIP) {
+    memcpy (out, z, sizeof (double) * g->p2);
+    return;
+  }
+  lam = g_new (double, g->p2);
+  for (i = j0; i <= j1; i++)
+    lam[i] = aooct_ref_lambda (p, (double) i / g->f - g->o);
+  k0 = 2 * G_PI / aooct_ref_lambda (p, 0);
+  k1 = 2 * G_PI / aooct_ref_lambda (p, p->n - 1);
+  up = lam[j1] > lam[j0];
+
+  for (i = 0; i < g->p2; i++) {
+    double kt, lt;
+    int lo, hi, l;
+
+    if (i < j0 || i > j1) {
+      out[i] = 0;
+      continue;
+    }
+    kt = k0 + (double) (i - j0) * (k1 - k0) / (j1 - j0);
+    lt = 2 * G_PI / kt;
+    /* largest l in [j0, j1 - 1] with lam[l] at or before lt (in the
+     * direction of the calibration); j0 if lt is before all of them */
+    lo = j0;
+    hi = j1 - 1;
+    while (lo < hi) {
+      int mid = lo + (hi - lo + 1) / 2;
+      if (up ? lam[mid] <= lt : lam[mid] >= lt)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    l = lo;
+    out[i] = z[l] + (z[l + 1] - z[l]) * (lt - lam[l]) / (lam[l + 1] - lam[l]);
+  }
+  g_free (lam);
+}
+
+void
+aooct_ref_disp_weights (const AooctRefParams * p, const AooctRefGrid * g,
+    double *w)
+{
+  int i;
+
+  for (i = 0; i < g->p2; i++) {
+    if (p->disp == AOOCT_REF_DISP_WEIGHTS) {
+      w[2 * i] = p->weights[2 * i];
+      w[2 * i + 1] = p->weights[2 * i + 1];
+    } else if (p->disp == AOOCT_REF_DISP_COEFFS) {
+      double u = 2.0 * (i - g->j0) / (g->j1 - g->j0) - 1.0;
+      double phi = p->a2 * u * u + p->a3 * u * u * u;
+      w[2 * i] = cos (phi);
+      w[2 * i + 1] = sin (phi);
+    } else {
+      w[2 * i] = 1;
+      w[2 * i + 1] = 0;
+    }
+  }
+}
+
+void
+aooct_ref_disp (const AooctRefParams * p, const AooctRefGrid * g,
+    const double *x, double *c)
+{
+  double *w = g_new (double, 2 * (size_t) g->p2);
+  int i;
+
+  aooct_ref_disp_weights (p, g, w);
+  for (i = 0; i < g->p2; i++) {
+    c[2 * i] = x[i] * w[2 * i];
+    c[2 * i + 1] = x[i] * w[2 * i + 1];
+  }
+  g_free (w);
+}
+
+void
+aooct_ref_window (AooctRefWindow window, const AooctRefGrid * g, double *win)
+{
+  int i;
+
+  for (i = 0; i < g->p2; i++) {
+    double t = (double) (i - g->j0) / (g->j1 - g->j0);
+
+    if (window == AOOCT_REF_WINDOW_NONE) {
+      win[i] = 1;
+      continue;
+    }
+    if (i < g->j0 || i > g->j1) {
+      win[i] = 0;
+      continue;
+    }
+    switch (window) {
+      case AOOCT_REF_WINDOW_HANN:
+        win[i] = 0.5 - 0.5 * cos (2 * G_PI * t);
+        break;
+      case AOOCT_REF_WINDOW_HAMMING:
+        win[i] = 0.54 - 0.46 * cos (2 * G_PI * t);
+        break;
+      case AOOCT_REF_WINDOW_BLACKMAN:
+        win[i] = 0.42 - 0.5 * cos (2 * G_PI * t) + 0.08 * cos (4 * G_PI * t);
+        break;
+      case AOOCT_REF_WINDOW_GAUSSIAN:
+        win[i] = exp (-0.5 * pow ((2 * t - 1) / 0.4, 2));
+        break;
+      default:
+        win[i] = 1;
+        break;
+    }
+  }
+}
+
+void
+aooct_ref_fft (AooctRefWindow window, const AooctRefGrid * g, const double *c,
+    double *X)
+{
+  fftw_complex *a = fftw_alloc_complex (g->p2);
+  fftw_complex *b = fftw_alloc_complex (g->p2);
+  fftw_plan plan = fftw_plan_dft_1d (g->p2, a, b, FFTW_FORWARD,
+      FFTW_ESTIMATE);
+  double *win = g_new (double, g->p2);
+  int i;
+
+  aooct_ref_window (window, g, win);
+  for (i = 0; i < g->p2; i++) {
+    a[i][0] = c[2 * i] * win[i];
+    a[i][1] = c[2 * i + 1] * win[i];
+  }
+  fftw_execute (plan);
+  for (i = 0; i < g->p2; i++) {
+    X[2 * i] = b[i][0];
+    X[2 * i + 1] = b[i][1];
+  }
+  g_free (win);
+  fftw_destroy_plan (plan);
+  fftw_free (a);
+  fftw_free (b);
+}
+
+static double
+norm_value (const AooctRefParams * p, const double *c)
+{
+  double in = c[0] * c[0] + c[1] * c[1];
+
+  return p->log ? 10.0 * log10 (MAX (in, 1e-30)) : in;
+}
+
+void
+aooct_ref_norm (const AooctRefParams * p, const AooctRefGrid * g,
+    const double *depth, size_t depth_stride, void *out, size_t out_stride,
+    double *lo_out, double *hi_out)
+{
+  const double q = p->bits == 16 ? 65535.0 : 255.0;
+  double vmin = INFINITY, vmax = -INFINITY, lo, hi;
+  int start, end, r, m;
+
+  if (depth_stride == 0)
+    depth_stride = 2 * (size_t) g->p2;
+  if (!aooct_ref_crop (p, g, &start, &end, NULL))
+    g_error ("aooct_ref_norm: impossible crop");
+
+  for (m = 0; m < p->m; m++)
+    for (r = start; r < end; r++) {
+      double v = norm_value (p, depth + m * depth_stride + 2 * r);
+      vmin = MIN (vmin, v);
+      vmax = MAX (vmax, v);
+    }
+  if (!p->auto_range) {
+    lo = p->range_min;
+    hi = p->range_max;
+  } else if (p->log) {
+    hi = vmax;
+    lo = p->dynamic_range == 0 ? vmin : vmax - p->dynamic_range;
+  } else {
+    lo = vmin;
+    hi = vmax;
+  }
+  if (lo_out)
+    *lo_out = lo;
+  if (hi_out)
+    *hi_out = hi;
+
+  for (r = start; r < end; r++) {
+    guint8 *row = (guint8 *) out + (size_t) (r - start) * out_stride;
+
+    for (m = 0; m < p->m; m++) {
+      double v = norm_value (p, depth + m * depth_stride + 2 * r);
+      double t = hi == lo ? 0 : (v - lo) * q / (hi - lo);
+      double px;
+
+      t = t < 0 ? 0 : (t > q ? q : t);
+      px = floor (t + 0.5);
+      if (p->bits == 16)
+        ((guint16 *) row)[m] = (guint16) px;
+      else
+        row[m] = (guint8) px;
+    }
+  }
+}
+
+/* ---- the chain ---- */
+
+gboolean
+aooct_ref_depth (const AooctRefParams * p, const guint16 * raw,
+    double *depth, GError ** error)
+{
+  AooctRefGrid g;
+  double *x, *z, *k;
+  int b, m, n;
+
+  if (!aooct_ref_check (p, error) || !aooct_ref_grid (p, &g, error))
+    return FALSE;
+  x = g_new (double, (size_t) p->m * p->n);
+  z = g_new (double, g.p2);
+  k = g_new (double, g.p2);
+  for (b = 0; b < p->bscans; b++) {
+    const guint16 *rb = raw + (size_t) b * p->m * p->n;
+
+    for (m = 0; m < p->m; m++)
+      for (n = 0; n < p->n; n++)
+        x[(size_t) m * p->n + n] = rb[(size_t) m * p->n + n];
+    aooct_ref_dcsub (p, x);
+    for (m = 0; m < p->m; m++) {
+      double *c = depth + 2 * (size_t) g.p2 * ((size_t) b * p->m + m);
+
+      if (p->pad)
+        aooct_ref_pad (&g, x + (size_t) m * p->n, z);
+      else
+        memcpy (z, x + (size_t) m * p->n, sizeof (double) * p->n);
+      aooct_ref_kmap (p, &g, z, k);
+      aooct_ref_disp (p, &g, k, c);
+      aooct_ref_fft (p->window, &g, c, c);
+    }
+  }
+  g_free (x);
+  g_free (z);
+  g_free (k);
+  return TRUE;
+}
+
+gboolean
+aooct_ref_process (const AooctRefParams * p, const guint16 * raw, void *out,
+    size_t out_stride, GError ** error)
+{
+  AooctRefGrid g;
+  double *depth;
+  int b, start, end;
+
+  if (!aooct_ref_check (p, error) || !aooct_ref_grid (p, &g, error)
+      || !aooct_ref_crop (p, &g, &start, &end, error))
+    return FALSE;
+  depth = g_new (double, 2 * (size_t) g.p2 * p->m * p->bscans);
+  if (!aooct_ref_depth (p, raw, depth, error)) {
+    g_free (depth);
+    return FALSE;
+  }
+  for (b = 0; b < p->bscans; b++)
+    aooct_ref_norm (p, &g, depth + 2 * (size_t) g.p2 * p->m * b, 0,
+        (guint8 *) out + (size_t) b * (end - start) * out_stride, out_stride,
+        NULL, NULL);
+  g_free (depth);
+  return TRUE;
+}
+
+double *
+aooct_ref_read_phase_file (const char *path, int p2, GError ** error)
+{
+  gsize n_rec, i;
+  AooctRecord *rec = aooct_text_read (path, 1, 2, p2, &n_rec, error);
+  double *w;
+
+  if (rec == NULL)
+    return NULL;
+  w = g_new (double, 2 * (size_t) p2);
+  for (i = 0; i < n_rec; i++) {
+    if (rec[i].n_values == 1) {
+      w[2 * i] = cos (rec[i].v[0]);
+      w[2 * i + 1] = sin (rec[i].v[0]);
+    } else {
+      w[2 * i] = rec[i].v[0];
+      w[2 * i + 1] = rec[i].v[1];
+    }
+  }
+  g_free (rec);
+  return w;
+}
