@@ -9,6 +9,7 @@
 #include <gst/gst.h>
 
 #include "gstaooctdcsub.h"
+#include "gstaooctsrc.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -16,6 +17,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (aooctdcsub, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
   return ret;
 }
 
