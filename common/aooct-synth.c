@@ -312,7 +312,7 @@ aooct_synth_check_coeffs (const gchar * property, const gdouble * c,
 #define CHECK_RANGE(val, name, lo, hi, unit) G_STMT_START {             \
   if (!isfinite (val) || (val) < (lo) || (val) > (hi)) {                \
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,              \
-        name "=%g is not a finite number in %g..%g " unit, (gdouble) (val), \
+        name "=%g: expected a finite number in %g..%g " unit, (gdouble) (val), \
         (gdouble) (lo), (gdouble) (hi));                                \
     return FALSE;                                                       \
   }                                                                     \

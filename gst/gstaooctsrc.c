@@ -27,7 +27,7 @@
  *
  * A reflector at depth z um appears at depth bin
  * z |K1 - K0| P1 / (pi (N - 1)) with K = 2 pi / lambda at the first and last
- * pixel (bin 166.4 of P1 = 2048 for the default mirror).  The output depends
+ * pixel (bin 192.36 of P1 = 2048 for the default mirror).  The output depends
  * only on the properties, `seed` and the frame number; with seed=-1 (the
  * default) a random seed is chosen at start and logged.
  *
