@@ -14,6 +14,7 @@
 #include "gstaooctkmap.h"
 #include "gstaooctdisp.h"
 #include "gstaooctnorm.h"
+#include "gstaooctsrc.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -26,6 +27,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctkmap, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
   return ret;
 }
 

@@ -1,0 +1,201 @@
+/* aooct: synthetic spectral-domain OCT camera (the model behind aooctsrc).
+ *
+ * GStreamer-free: given AooctSynthParams, aooct_synth_fill() writes one raw
+ * B-scan of M A-lines x N uint16 samples (12 bit, 0..4095), exactly what a
+ * line-scan spectrometer camera in area mode delivers.  Tests use the
+ * helpers below to know what the reconstruction must show.
+ *
+ * The model
+ * ---------
+ * Spectrometer: camera pixel p (0..N-1) sees the wavelength
+ *   lambda(p) = c0 + c1 p + c2 p^2 + c3 p^3   (nm, wavelength-coeffs)
+ * i.e. the wavenumber k(p) = 2 pi / lambda(p) is not linear in p.  The
+ * polynomial must be finite, positive and strictly monotonic on [0, N-1]
+ * (the same rule and string format as aooctkmap's wavelength-coeffs).
+ * Below, K0 = k(0), K1 = k(N-1); k is in rad/um and depths in um.
+ *
+ * Source: Gaussian power spectrum in k, centre kc = 2 pi / center-wavelength,
+ * FWHM dk = 2 pi bandwidth / center-wavelength^2, S(k) = exp (-4 ln2
+ * ((k - kc) / dk)^2).  The axial resolution (FWHM of the depth PSF
+ * amplitude |X|, single-pass optical path) is 2 ln2 / pi * lambda_c^2 /
+ * bandwidth (6.2 um for the defaults); the intensity |X|^2 is sqrt(2)
+ * narrower, a little wider again where the camera truncates the spectrum.
+ *
+ * Interferometer: the reference arm gives reference-level * S(k) counts at
+ * the pixel; the sample field relative to the reference field is
+ *   g(k) = e^{j phi(k)} sum_n r_n e^{j 2 k z_n}
+ * for reflectors of complex amplitude r_n (|r_n|^2 = power relative to the
+ * reference) at single-pass optical path difference z_n, so the camera sees
+ *   I(k) = dark + reference-level * S(k) * |1 + g(k)|^2 + noise,
+ * which holds the DC spectrum, the cross-correlation fringes
+ * 2 Re g(k) and the (weak) sample autocorrelation |g|^2.  A reflector at z
+ * appears after aooctkmap and the FFT at depth bin
+ *   m = z |K1 - K0| P1 / (pi (N - 1))   (aooct_synth_depth_bin()).
+ *
+ * Dispersion: phi(k) = s (a2 u(k)^2 + a3 u(k)^3) with
+ * u(k) = 2 (k - K0) / (K1 - K0) - 1 (the u of aooctdisp, spec section 5),
+ * a2/a3 = dispersion-a2/-a3 and s = +1 when lambda increases along the
+ * pixels, -1 when it decreases.  Derivation (why aooctdisp a2=a2 a3=a3
+ * cancels it): after aooctkmap sample i holds k_i = K0 + (i - j0) dk_s with
+ * dk_s = (K1 - K0) / (j1 - j0), so u(k_i) is exactly aooctdisp's u_i.  The
+ * real fringe cos (2 k z + phi) = (e^{+j(2kz+phi)} + e^{-j(2kz+phi)}) / 2 has
+ * the phase +-2 z dk_s i along i; the forward FFT puts e^{+2 pi j m i / L} at
+ * bin m >= 0, so the displayed half (bins 0..P1/2) receives the component
+ * whose phase increases with i: e^{+j(2kz+phi)} when dk_s > 0 (lambda
+ * decreasing, s = -1) and e^{-j(2kz+phi)} when dk_s < 0 (lambda increasing,
+ * s = +1).  That component carries the phase -s phi(k_i) = -(a2 u_i^2 +
+ * a3 u_i^3), which aooctdisp's w_i = e^{j (a2 u_i^2 + a3 u_i^3)} removes
+ * exactly.  For the same optics (the same physical phi(k)) a camera with
+ * the opposite direction thus needs the opposite a2 and the same a3, as the
+ * spec says: with u -> -u, s -> -s, a2 -> -a2 keeps phi, a3 stays.
+ *
+ * Phantoms:
+ * - mirror: one reflector of power ratio reflectivity at mirror-depth um,
+ *   tilted so that its path difference changes linearly by mirror-tilt um
+ *   across the B-scan (centred on mirror-depth): a perpendicular mirror
+ *   gives the same fringe in every A-line and the B-scan mean DC subtraction
+ *   would remove it (spec, Notes).  Evaluated exactly per pixel.
+ * - retina: layers NFL, GCL, IPL, INL, OPL, ONL, ELM, IS, IS/OS, OS, COST,
+ *   RPE, choroid with relative reflectivities from the AO-OCT literature;
+ *   each layer is filled with sub-resolution scatterers on a lattice of
+ *   about a quarter of the axial resolution, each of random complex
+ *   amplitude (circular Gaussian, so the image shows fully developed
+ *   speckle), total power reflectivity relative to the reference at the
+ *   volume centre; photoreceptor layers are modulated per cone (3 A-lines).
+ *   The retina is curved across A-lines (x) and B-scans (y), and has a
+ *   foveal pit at the volume centre that thins the inner layers: consecutive
+ *   B-scans of a volume of bscans-per-volume change slowly; B-scan b of the
+ *   stream is position b mod bscans-per-volume, and the same position gives
+ *   the same tissue (only the noise differs).  For speed the scatterer sum
+ *   sum_n r_n e^{j 2 k z_n} is computed by one FFT per A-line on a uniform
+ *   k grid that over-samples its highest depth frequency >= 12 times, and
+ *   read at each pixel's exact k by 4-point Lagrange interpolation (relative
+ *   error < 2e-3); the carrier, dispersion and spectrum are applied per
+ *   pixel exactly.
+ *
+ * Noise: Gaussian, variance noise^2 (0.2 + 0.8 I / reference-level) where I
+ * is the noiseless signal above dark: a read-noise floor plus a shot-like
+ * part proportional to the signal; noise is the RMS at the reference peak.
+ * The result is rounded and clipped to 0..4095 (12-bit camera).
+ *
+ * Randomness: every A-line has its own random stream derived from the seed,
+ * the B-scan number and the A-line, so the output depends only on the
+ * parameters, the seed and the frame number, not on the thread count. */
+#ifndef __AOOCT_SYNTH_H__
+#define __AOOCT_SYNTH_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Defaults; pipelines, tests and documentation use these values.
+ * The calibration is a grating spectrometer of 832 pixels spanning
+ * 785.0 .. 894.633 nm (about linear in lambda, hence non-linear in k),
+ * for an 840 nm / 50 nm SLD. */
+#define AOOCT_SYNTH_DEFAULT_SAMPLES            832
+#define AOOCT_SYNTH_DEFAULT_ALINES             240
+#define AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS  "785,0.125,1e-05,-2e-09"
+#define AOOCT_SYNTH_DEFAULT_CENTER_WAVELENGTH  840.0
+#define AOOCT_SYNTH_DEFAULT_BANDWIDTH          50.0
+/* what aooctdisp needs (a2=, a3=) to cancel the default dispersion */
+#define AOOCT_SYNTH_DEFAULT_DISPERSION_A2      8.0
+#define AOOCT_SYNTH_DEFAULT_DISPERSION_A3      (-2.0)
+#define AOOCT_SYNTH_DEFAULT_REFERENCE_LEVEL    2500.0
+#define AOOCT_SYNTH_DEFAULT_REFLECTIVITY       1e-3
+#define AOOCT_SYNTH_DEFAULT_NOISE              6.0
+#define AOOCT_SYNTH_DEFAULT_MIRROR_DEPTH       250.0
+#define AOOCT_SYNTH_DEFAULT_MIRROR_TILT        2.0
+#define AOOCT_SYNTH_DEFAULT_BSCANS_PER_VOLUME  100
+#define AOOCT_SYNTH_DEFAULT_FPS_N              100
+#define AOOCT_SYNTH_DEFAULT_FPS_D              1
+
+/* camera black level (counts) and full scale */
+#define AOOCT_SYNTH_DARK_LEVEL                 64.0
+#define AOOCT_SYNTH_MAX_VALUE                  4095
+
+/* the most samples per A-line the model supports */
+#define AOOCT_SYNTH_MAX_SAMPLES                16384
+
+typedef enum
+{
+  AOOCT_SYNTH_PHANTOM_MIRROR,
+  AOOCT_SYNTH_PHANTOM_RETINA
+} AooctSynthPhantom;
+
+typedef struct
+{
+  gint samples;                 /* N */
+  gint alines;                  /* M */
+  gdouble coeffs[4];            /* lambda(p) in nm */
+  gint n_coeffs;                /* 1..4 */
+  gdouble center_wavelength;    /* nm */
+  gdouble bandwidth;            /* nm, FWHM */
+  gdouble reference_level;      /* counts at the spectrum peak */
+  gdouble reflectivity;         /* power ratio sample / reference */
+  gdouble noise;                /* counts RMS at the reference peak */
+  gdouble dispersion_a2;        /* rad, as aooctdisp a2 cancels it */
+  gdouble dispersion_a3;        /* rad, as aooctdisp a3 cancels it */
+  AooctSynthPhantom phantom;
+  gdouble mirror_depth;         /* um, single-pass optical path */
+  gdouble mirror_tilt;          /* um of path change across the B-scan */
+  gint bscans_per_volume;
+  guint32 seed;
+} AooctSynthParams;
+
+typedef struct _AooctSynth AooctSynth;
+
+/* Fills @p with the defaults above (seed 0). */
+void aooct_synth_params_init (AooctSynthParams * p);
+
+/* Parses "c0,c1[,c2[,c3]]" (C locale) into @coeffs / @n_coeffs.  Errors
+ * (AOOCT_ERROR_SETTINGS) name @property. */
+gboolean aooct_synth_parse_coeffs (const gchar * property, const gchar * str,
+    gdouble coeffs[4], gint * n_coeffs, GError ** error);
+
+/* lambda(p) in nm. */
+gdouble aooct_synth_wavelength (const gdouble * coeffs, gint n_coeffs,
+    gdouble p);
+
+/* Checks that lambda is finite, positive and strictly monotonic on the
+ * whole interval [0, @samples - 1] (not only at the pixels).  Errors name
+ * @property. */
+gboolean aooct_synth_check_coeffs (const gchar * property,
+    const gdouble * coeffs, gint n_coeffs, gint samples, GError ** error);
+
+/* Checks every parameter (finite, in range, consistent); the error message
+ * names the aooctsrc property at fault. */
+gboolean aooct_synth_params_validate (const AooctSynthParams * p,
+    GError ** error);
+
+/* Depth bin (of an FFT of length P2 after aooctpad size=@p1, any factor,
+ * and aooctkmap) where a reflector at single-pass optical path difference
+ * @z_um appears: z |K1 - K0| P1 / (pi (N - 1)).  Without aooctpad use
+ * @p1 = N. */
+gdouble aooct_synth_depth_bin (const AooctSynthParams * p, gdouble z_um,
+    gint p1);
+
+/* Axial resolution (FWHM of the depth PSF amplitude |X| in um of
+ * single-pass optical path) of the untruncated source spectrum. */
+gdouble aooct_synth_axial_resolution (const AooctSynthParams * p);
+
+/* Writes the N pixel wavelengths (nm, one per line, C locale, round-trip
+ * precision, a '#' header) to @path: a file for aooctkmap wavelength-file=.
+ * Errors (AOOCT_ERROR_FILE) name the file. */
+gboolean aooct_synth_write_calibration (const AooctSynthParams * p,
+    const gchar * path, GError ** error);
+
+/* Builds the tables of a validated parameter set.  Creates FFTW plans:
+ * call it (and aooct_synth_free()) with the FFTW planner lock held
+ * (aooct_fftw_lock() in cpu/aooct-fftw.h). */
+AooctSynth *aooct_synth_new (const AooctSynthParams * p, GError ** error);
+void aooct_synth_free (AooctSynth * s);
+const AooctSynthParams *aooct_synth_get_params (const AooctSynth * s);
+
+/* Writes B-scan number @frame (0, 1, ... of the stream): M rows of N
+ * samples, row m at @out + m * @stride_samples. */
+void aooct_synth_fill (AooctSynth * s, guint64 frame, guint16 * out,
+    gsize stride_samples);
+
+G_END_DECLS
+
+#endif /* __AOOCT_SYNTH_H__ */
