@@ -82,6 +82,7 @@ gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error)
   }
 }
 
+#ifdef HAVE_CUDA
 static gboolean
 structure_is_aooct (GstCaps * caps, guint i)
 {
@@ -89,7 +90,6 @@ structure_is_aooct (GstCaps * caps, guint i)
       AOOCT_CAPS_NAME);
 }
 
-#ifdef HAVE_CUDA
 static gboolean
 structure_is_cuda (GstCaps * caps, guint i)
 {
