@@ -132,7 +132,8 @@ with_memory_features (GstCaps * caps, gboolean cuda)
         f ? gst_caps_features_copy (f) : NULL);
   }
   gst_caps_unref (caps);
-  return gst_caps_simplify (res);
+  /* not simplified: the order is the preference */
+  return res;
 }
 
 void
@@ -250,11 +251,16 @@ setup (GstAooctFilter * self, GError ** error)
     if (!aooct_cuda_filter_push (self->cuda, error))
       return FALSE;
     ok = klass->setup (self, error);
+    /* a half-built setup is freed at once, not at the next caps */
+    if (!ok && klass->teardown)
+      klass->teardown (self);
     aooct_cuda_filter_pop (self->cuda);
     return ok;
   }
 #endif
   ok = klass->setup (self, error);
+  if (!ok && klass->teardown)
+    klass->teardown (self);
   return ok;
 }
 
