@@ -144,6 +144,8 @@ gst_aooct_dcsub_derive_output (GstAooctFilter * filter,
   return TRUE;
 }
 
+static void gst_aooct_dcsub_teardown (GstAooctFilter * filter);
+
 static gboolean
 gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
 {
@@ -190,14 +192,16 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
     gsize n = filter->in_geom.raw_samples;
 
     if (!aooct_cuda_malloc (aooct_cuda_dcsub_scratch_bytes (&filter->in_geom),
-            &self->cuda_scratch, error))
+            &self->cuda_scratch, error)
+        || (mode == AOOCT_DC_BACKGROUND
+            && (!aooct_cuda_malloc (n * sizeof (gfloat),
+                    (gpointer *) & self->cuda_background, error)
+                || !aooct_cuda_upload (self->cuda_background,
+                    self->background, n * sizeof (gfloat), error)))) {
+      /* the base class calls teardown() only after a complete setup() */
+      gst_aooct_dcsub_teardown (filter);
       return FALSE;
-    if (mode == AOOCT_DC_BACKGROUND
-        && (!aooct_cuda_malloc (n * sizeof (gfloat),
-                (gpointer *) & self->cuda_background, error)
-            || !aooct_cuda_upload (self->cuda_background, self->background,
-                n * sizeof (gfloat), error)))
-      return FALSE;
+    }
   }
 #endif
   return TRUE;

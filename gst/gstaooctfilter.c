@@ -251,16 +251,11 @@ setup (GstAooctFilter * self, GError ** error)
     if (!aooct_cuda_filter_push (self->cuda, error))
       return FALSE;
     ok = klass->setup (self, error);
-    /* a half-built setup is freed at once, not at the next caps */
-    if (!ok && klass->teardown)
-      klass->teardown (self);
     aooct_cuda_filter_pop (self->cuda);
     return ok;
   }
 #endif
   ok = klass->setup (self, error);
-  if (!ok && klass->teardown)
-    klass->teardown (self);
   return ok;
 }
 
