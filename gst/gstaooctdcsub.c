@@ -11,6 +11,13 @@
  * nothing.  With alines-per-bscan set, one frame may carry several B-scans;
  * the mean is then taken per B-scan.
  *
+ * On the CUDA backend the element is where B-scans enter the GPU: each
+ * frame is copied into page-locked staging and uploaded asynchronously in
+ * its raw 8/16-bit form; one pass of kernels then sums the columns of each
+ * B-scan exactly and writes the float32 spectra minus their mean straight
+ * into a pooled device buffer (memory:CUDAMemory) for the next element.
+ * The result is bit-identical to the CPU path.
+ *
  * ## Example launch line
  * |[
  * gst-launch-1.0 aooctsrc num-buffers=10 ! aooctdcsub ! aooctpad ! \
@@ -27,6 +34,9 @@
 #include "aooct-error.h"
 #include "aooct-textfile.h"
 #include "aooct-cpu-dcsub.h"
+#ifdef HAVE_CUDA
+#include "aooct-cuda-dcsub.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_dcsub_debug);
 #define GST_CAT_DEFAULT gst_aooct_dcsub_debug
@@ -45,6 +55,10 @@ struct _GstAooctDcsub
   AooctDcMode active_mode;
   gfloat *background;
   gint raw_bytes;
+
+  /* CUDA backend, from setup(): device copies, allocated once per caps */
+  gfloat *cuda_background;
+  gpointer cuda_scratch;
 };
 
 enum
@@ -130,6 +144,8 @@ gst_aooct_dcsub_derive_output (GstAooctFilter * filter,
   return TRUE;
 }
 
+static void gst_aooct_dcsub_teardown (GstAooctFilter * filter);
+
 static gboolean
 gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
 {
@@ -171,8 +187,38 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
     g_free (file);
   }
   self->active_mode = mode;
+#ifdef HAVE_CUDA
+  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
+    gsize n = filter->in_geom.raw_samples;
+
+    if (!aooct_cuda_malloc (aooct_cuda_dcsub_scratch_bytes (&filter->in_geom),
+            &self->cuda_scratch, error)
+        || (mode == AOOCT_DC_BACKGROUND
+            && (!aooct_cuda_malloc (n * sizeof (gfloat),
+                    (gpointer *) & self->cuda_background, error)
+                || !aooct_cuda_upload (self->cuda_background,
+                    self->background, n * sizeof (gfloat), error)))) {
+      /* the base class calls teardown() only after a complete setup() */
+      gst_aooct_dcsub_teardown (filter);
+      return FALSE;
+    }
+  }
+#endif
   return TRUE;
 }
+
+#ifdef HAVE_CUDA
+static gboolean
+gst_aooct_dcsub_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, AooctCudaStream stream, GError ** error)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+
+  return aooct_cuda_dcsub (&filter->in_geom, in->data, in->stride,
+      self->raw_bytes, self->active_mode, self->cuda_background,
+      self->cuda_scratch, (gfloat *) out->data, stream, error);
+}
+#endif
 
 static gboolean
 gst_aooct_dcsub_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
@@ -191,6 +237,11 @@ gst_aooct_dcsub_teardown (GstAooctFilter * filter)
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
 
   g_clear_pointer (&self->background, g_free);
+#ifdef HAVE_CUDA
+  /* the base class has made the context current and waited for the GPU */
+  g_clear_pointer (&self->cuda_background, aooct_cuda_free);
+  g_clear_pointer (&self->cuda_scratch, aooct_cuda_free);
+#endif
 }
 
 static void
@@ -299,6 +350,9 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_setup);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_teardown);
+#ifdef HAVE_CUDA
+  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cuda);
+#endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_DC_MODE, 0);
 }

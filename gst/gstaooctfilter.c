@@ -7,6 +7,12 @@
 #include "aooct-caps.h"
 #include "aooct-error.h"
 
+#ifdef HAVE_CUDA
+#include "aooct-cuda-filter.h"
+#include "aooct-cuda-memory.h"
+#include "aooct-cuda-pool.h"
+#endif
+
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_filter_debug);
 #define GST_CAT_DEFAULT gst_aooct_filter_debug
 
@@ -76,18 +82,81 @@ gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error)
   }
 }
 
+#ifdef HAVE_CUDA
+static gboolean
+structure_is_aooct (GstCaps * caps, guint i)
+{
+  return gst_structure_has_name (gst_caps_get_structure (caps, i),
+      AOOCT_CAPS_NAME);
+}
+
+static gboolean
+structure_is_cuda (GstCaps * caps, guint i)
+{
+  GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+  return f && gst_caps_features_contains (f, AOOCT_CAPS_FEATURE_CUDA_MEMORY);
+}
+
+static gboolean
+caps_are_cuda (GstCaps * caps)
+{
+  return caps && gst_caps_get_size (caps) > 0 && structure_is_cuda (caps, 0);
+}
+#endif
+
+/* @caps (transfer full) with the memory variants this element can take or
+ * give now: each application/x-aooct structure in CUDA memory first, then
+ * in system memory, when @cuda; in system memory only otherwise.  Other
+ * structures (video/x-raw) stay in system memory. */
+static GstCaps *
+with_memory_features (GstCaps * caps, gboolean cuda)
+{
+  GstCaps *res = gst_caps_new_empty ();
+  guint i;
+
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *f = gst_caps_get_features (caps, i);
+
+    if (f && !gst_caps_features_is_any (f)
+        && !gst_caps_features_is_equal (f,
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+      continue;                 /* re-added below when wanted */
+#ifdef HAVE_CUDA
+    if (cuda && structure_is_aooct (caps, i))
+      gst_caps_append_structure_full (res, gst_structure_copy (s),
+          gst_caps_features_new (AOOCT_CAPS_FEATURE_CUDA_MEMORY, NULL));
+#endif
+    gst_caps_append_structure_full (res, gst_structure_copy (s),
+        f ? gst_caps_features_copy (f) : NULL);
+  }
+  gst_caps_unref (caps);
+  /* not simplified: the order is the preference */
+  return res;
+}
+
 void
 gst_aooct_filter_class_add_pad_templates (GstAooctFilterClass * klass,
     const gchar * sink_caps, const gchar * src_caps)
 {
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
 
+  /* A CUDA build advertises application/x-aooct in CUDA memory too. */
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-          gst_caps_from_string (sink_caps)));
+          with_memory_features (gst_caps_from_string (sink_caps), TRUE)));
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-          gst_caps_from_string (src_caps)));
+          with_memory_features (gst_caps_from_string (src_caps), TRUE)));
+}
+
+/* CUDA memory can flow through this element's aooct pads: it started on
+ * the CUDA backend. */
+static gboolean
+cuda_active (GstAooctFilter * self)
+{
+  return self->active_backend == GST_AOOCT_BACKEND_CUDA;
 }
 
 static gboolean
@@ -125,6 +194,9 @@ gst_aooct_filter_transform_caps (GstBaseTransform * bt,
     GstPad *other = direction == GST_PAD_SINK ? bt->srcpad : bt->sinkpad;
     result = gst_pad_get_pad_template_caps (other);
   }
+  /* CUDA memory first when running on CUDA, so that negotiation prefers
+   * it; system memory only on the CPU backend. */
+  result = with_memory_features (result, cuda_active (self));
   if (filter) {
     tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (result);
@@ -140,27 +212,104 @@ teardown (GstAooctFilter * self)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
 
-  if (self->configured && klass->teardown)
+  if (!self->configured)
+    return;
+#ifdef HAVE_CUDA
+  if (cuda_active (self)) {
+    AooctCudaFilter *cf = self->cuda;
+    GError *error = NULL;
+
+    /* kernels still in flight may read the tables teardown() frees */
+    if (aooct_cuda_filter_push (cf, &error)) {
+      aooct_cuda_filter_release_staging (cf);
+      if (klass->teardown)
+        klass->teardown (self);
+      aooct_cuda_filter_pop (cf);
+    } else {
+      GST_ERROR_OBJECT (self, "%s", error->message);
+      g_clear_error (&error);
+    }
+    self->configured = FALSE;
+    return;
+  }
+#endif
+  if (klass->teardown)
     klass->teardown (self);
   self->configured = FALSE;
 }
 
 static gboolean
-choose_backend (GstAooctFilter * self, GError ** error)
+setup (GstAooctFilter * self, GError ** error)
 {
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gboolean ok;
+
+  if (klass->setup == NULL)
+    return TRUE;
+#ifdef HAVE_CUDA
+  if (cuda_active (self)) {
+    if (!aooct_cuda_filter_push (self->cuda, error))
+      return FALSE;
+    ok = klass->setup (self, error);
+    aooct_cuda_filter_pop (self->cuda);
+    return ok;
+  }
+#endif
+  ok = klass->setup (self, error);
+  return ok;
+}
+
+/* Picks the backend when the element starts (backend is
+ * GST_PARAM_MUTABLE_READY). */
+static gboolean
+open_backend (GstAooctFilter * self, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   GstAooctBackend backend;
+  gint device_id;
+  gchar *reason;
 
   GST_OBJECT_LOCK (self);
   backend = self->backend;
+  device_id = self->device_id;
   GST_OBJECT_UNLOCK (self);
 
+  self->active_backend = GST_AOOCT_BACKEND_CPU;
+  if (backend == GST_AOOCT_BACKEND_CPU)
+    return TRUE;
+
+#ifdef HAVE_CUDA
+  if (klass->process_cuda == NULL) {
+    reason = g_strdup_printf ("%s has no CUDA implementation yet",
+        G_OBJECT_TYPE_NAME (self));
+  } else {
+    GError *cerr = NULL;
+
+    if (aooct_cuda_filter_open (self->cuda, GST_ELEMENT (self), device_id,
+            &cerr)) {
+      self->active_backend = GST_AOOCT_BACKEND_CUDA;
+      GST_INFO_OBJECT (self, "running on CUDA");
+      return TRUE;
+    }
+    aooct_cuda_filter_close (self->cuda);
+    reason = g_strdup (cerr->message);
+    g_clear_error (&cerr);
+  }
+#else
+  (void) klass;
+  (void) device_id;
+  reason = g_strdup ("this build of aooct has no CUDA backend (it was "
+      "built without nvcc, cuFFT or gstreamer-cuda-1.0)");
+#endif
+
   if (backend == GST_AOOCT_BACKEND_CUDA) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-        "backend=cuda was requested, but this build of aooct has no CUDA "
-        "backend; use backend=cpu or auto");
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "backend=cuda was requested, but %s; use backend=cpu or auto", reason);
+    g_free (reason);
     return FALSE;
   }
-  self->active_backend = GST_AOOCT_BACKEND_CPU;
+  GST_INFO_OBJECT (self, "backend=auto runs on the CPU: %s", reason);
+  g_free (reason);
   return TRUE;
 }
 
@@ -228,9 +377,11 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
 
   self->in_geom = in;
   self->out_geom = out;
-  if (!choose_backend (self, &error))
-    goto failed;
-  if (klass->setup && !klass->setup (self, &error))
+#ifdef HAVE_CUDA
+  self->in_cuda_memory = caps_are_cuda (incaps);
+  self->out_cuda_memory = caps_are_cuda (outcaps);
+#endif
+  if (!setup (self, &error))
     goto failed;
   self->configured = TRUE;
   return TRUE;
@@ -302,6 +453,107 @@ unmap_plane (gboolean video, GstBuffer * buf, GstVideoFrame * frame,
     gst_buffer_unmap (buf, map);
 }
 
+#ifdef HAVE_CUDA
+/* Rows and device row stride of the input / output plane (A-lines for
+ * application/x-aooct, video rows for video/x-raw). */
+static void
+plane_layout (gboolean video, const GstVideoInfo * vinfo,
+    const AooctGeometry * geom, gsize * rows, gsize * stride)
+{
+  if (video) {
+    *rows = GST_VIDEO_INFO_HEIGHT (vinfo);
+    *stride = GST_VIDEO_INFO_PLANE_STRIDE (vinfo, 0);
+  } else {
+    *rows = aooct_geometry_total_alines (geom);
+    *stride = aooct_geometry_aline_bytes (geom);
+  }
+}
+
+/* One buffer on the GPU.  Memory of ours on our context is used in place,
+ * ordered by the rule of aooct-cuda-memory.h; anything else is mapped on
+ * the host and goes through page-locked staging. */
+static gboolean
+transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
+    GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  AooctCudaFilter *cf = self->cuda;
+  AooctCudaMemory *in_mem = aooct_cuda_buffer_get_memory (inbuf, cf->context);
+  AooctCudaMemory *out_mem = aooct_cuda_buffer_get_memory (outbuf, cf->context);
+  GstVideoFrame frame;
+  GstMapInfo map;
+  AooctPlane in, out, host;
+  gsize in_rows, in_stride, out_rows, out_stride;
+  gboolean ok = FALSE;
+
+  plane_layout (klass->sink_is_video, &self->in_vinfo, &self->in_geom,
+      &in_rows, &in_stride);
+  plane_layout (klass->src_is_video, &self->out_vinfo, &self->out_geom,
+      &out_rows, &out_stride);
+  if (!aooct_cuda_filter_push (cf, error))
+    return FALSE;
+
+  if (in_mem) {
+    if (!aooct_cuda_memory_begin_access (in_mem, cf->stream, error))
+      goto done;
+    in.data = in_mem->dptr;
+    in.stride = in_stride;
+  } else {
+    gboolean up;
+
+    if (!map_plane (self, inbuf, klass->sink_is_video, &self->in_vinfo,
+            &self->in_geom, GST_MAP_READ, &frame, &map, &host)) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "cannot map the input buffer for reading");
+      goto done;
+    }
+    up = aooct_cuda_filter_upload (cf, &host, in_rows, in_stride, &in, error);
+    unmap_plane (klass->sink_is_video, inbuf, &frame, &map);
+    if (!up)
+      goto done;
+  }
+
+  if (out_mem) {
+    if (!aooct_cuda_memory_begin_access (out_mem, cf->stream, error))
+      goto done;
+    out.data = out_mem->dptr;
+    out.stride = out_stride;
+  } else if (!aooct_cuda_filter_output_plane (cf, out_rows, out_stride, &out,
+          error)) {
+    goto done;
+  }
+
+  if (!klass->process_cuda (self, &in, &out, cf->stream, error))
+    goto done;
+
+  if (out_mem) {
+    if (!aooct_cuda_memory_end_access (out_mem, cf->stream, TRUE, error))
+      goto done;
+  } else {
+    gboolean down;
+
+    if (!map_plane (self, outbuf, klass->src_is_video, &self->out_vinfo,
+            &self->out_geom, GST_MAP_WRITE, &frame, &map, &host)) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+          "cannot map the output buffer for writing");
+      goto done;
+    }
+    down = aooct_cuda_filter_download (cf, &out, out_rows, &host, error);
+    unmap_plane (klass->src_is_video, outbuf, &frame, &map);
+    if (!down)
+      goto done;
+  }
+  if (in_mem && !aooct_cuda_memory_end_access (in_mem, cf->stream, FALSE,
+          error))
+    goto done;
+  ok = TRUE;
+
+done:
+  aooct_cuda_filter_pop (cf);
+  return ok;
+}
+#endif
+
 static GstFlowReturn
 gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     GstBuffer * outbuf)
@@ -335,6 +587,13 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
         "buffer too long");
     goto error;
   }
+#ifdef HAVE_CUDA
+  if (cuda_active (self)) {
+    if (!transform_cuda (self, inbuf, outbuf, &error))
+      goto error;
+    return GST_FLOW_OK;
+  }
+#endif
 
   if (!map_plane (self, inbuf, klass->sink_is_video, &self->in_vinfo,
           &self->in_geom, GST_MAP_READ, &in_frame, &in_map, &in)) {
@@ -365,10 +624,113 @@ error:
 }
 
 static gboolean
+gst_aooct_filter_start (GstBaseTransform * bt)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GError *error = NULL;
+
+  if (!open_backend (self, &error)) {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
 gst_aooct_filter_stop (GstBaseTransform * bt)
 {
-  teardown (GST_AOOCT_FILTER (bt));
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+
+  teardown (self);
+#ifdef HAVE_CUDA
+  aooct_cuda_filter_close (self->cuda);
+#endif
+  self->active_backend = GST_AOOCT_BACKEND_CPU;
   return TRUE;
+}
+
+/* On CUDA with CUDA-memory output: a pool of our device memory (allocated
+ * when the pool starts, reused after; no allocation per buffer). */
+static gboolean
+gst_aooct_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+
+  if (cuda_active (self) && self->out_cuda_memory) {
+    AooctCudaFilter *cf = self->cuda;
+    GstCaps *caps = NULL;
+    GstBufferPool *pool;
+    GstStructure *config;
+    guint size = output_size (self), min = 0, max = 0;
+    gboolean have_pool = gst_query_get_n_allocation_pools (query) > 0;
+
+    gst_query_parse_allocation (query, &caps, NULL);
+    if (have_pool)
+      gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
+    /* one in flight downstream while the next is being written */
+    min = MAX (min, 2);
+    if (max != 0)
+      max = MAX (max, min);
+    pool = aooct_cuda_buffer_pool_new (cf->context);
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("cannot configure the CUDA buffer pool (%u bytes per buffer)",
+              size), (NULL));
+      gst_object_unref (pool);
+      return FALSE;
+    }
+    if (have_pool)
+      gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+    else
+      gst_query_add_allocation_pool (query, pool, size, min, max);
+    gst_object_unref (pool);
+    return TRUE;
+  }
+#endif
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query);
+}
+
+static gboolean
+gst_aooct_filter_query (GstBaseTransform * bt, GstPadDirection direction,
+    GstQuery * query)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+
+  if (aooct_cuda_filter_handle_query (self->cuda, GST_ELEMENT (self), query))
+    return TRUE;
+#endif
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
+}
+
+static void
+gst_aooct_filter_set_context (GstElement * element, GstContext * context)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (element);
+  gint device_id;
+
+  GST_OBJECT_LOCK (self);
+  device_id = self->device_id;
+  GST_OBJECT_UNLOCK (self);
+  aooct_cuda_filter_set_context (self->cuda, element, context, device_id);
+#endif
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static void
+gst_aooct_filter_finalize (GObject * object)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (object);
+
+  g_clear_pointer (&self->cuda, aooct_cuda_filter_free);
+#endif
+  G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
 void
@@ -423,10 +785,13 @@ static void
 gst_aooct_filter_class_init (GstAooctFilterClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
 
   gobject_class->set_property = gst_aooct_filter_set_property;
   gobject_class->get_property = gst_aooct_filter_get_property;
+  gobject_class->finalize = gst_aooct_filter_finalize;
+  element_class->set_context = GST_DEBUG_FUNCPTR (gst_aooct_filter_set_context);
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
       g_param_spec_enum ("backend", "Backend",
@@ -448,7 +813,11 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
   bt_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_aooct_filter_transform_size);
   bt_class->transform = GST_DEBUG_FUNCPTR (gst_aooct_filter_transform);
+  bt_class->start = GST_DEBUG_FUNCPTR (gst_aooct_filter_start);
   bt_class->stop = GST_DEBUG_FUNCPTR (gst_aooct_filter_stop);
+  bt_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_aooct_filter_decide_allocation);
+  bt_class->query = GST_DEBUG_FUNCPTR (gst_aooct_filter_query);
   bt_class->passthrough_on_same_caps = FALSE;
 
   klass->parse_sink_caps = parse_sink_caps_default;
@@ -464,4 +833,7 @@ gst_aooct_filter_init (GstAooctFilter * self)
   self->backend = DEFAULT_BACKEND;
   self->device_id = DEFAULT_DEVICE_ID;
   self->active_backend = GST_AOOCT_BACKEND_CPU;
+#ifdef HAVE_CUDA
+  self->cuda = aooct_cuda_filter_new ();
+#endif
 }

@@ -7,7 +7,31 @@
  * agree, the size check of every buffer, mapping, backend dispatch and
  * turning core errors into element errors.  A subclass implements only its
  * step: derive_output(), setup() for the negotiated geometry, process_cpu(),
- * and teardown(). */
+ * and teardown(); and, for the CUDA backend, process_cuda().
+ *
+ * Backends (property backend=auto|cpu|cuda, chosen when the element
+ * starts): cuda runs process_cuda() on the pipeline's shared GstCudaContext
+ * (one per device, found through the GstContext query/set mechanism, shared
+ * with nvcodec elements), and application/x-aooct pads then prefer
+ * application/x-aooct(memory:CUDAMemory), so B-scans stay in GPU memory
+ * from element to element (see docs/cuda-memory.md).  auto picks cuda when
+ * the build has CUDA, the subclass has process_cuda() and a device is
+ * usable, else the CPU; cuda without a usable device is an error naming the
+ * reason.  The base class moves data between host and device where a pad
+ * carries system memory (camera frames in, video out, a CPU neighbour), so
+ * process_cuda() always sees device pointers.
+ *
+ * Adding the CUDA path to an element (one kernel file):
+ *   1. cuda/aooct-cuda-STEP.{h,cu}: a plain-C launch function taking the
+ *      geometry, device pointers and an AooctCudaStream, enqueueing its
+ *      kernels on that stream and checking every call (aooct-cuda-check.h);
+ *      add the .cu to cuda/meson.build.
+ *   2. In the element, under #ifdef HAVE_CUDA: setup() allocates its device
+ *      tables and scratch when active_backend is GST_AOOCT_BACKEND_CUDA
+ *      (aooct_cuda_malloc / aooct_cuda_upload from aooct-cuda.h; the base
+ *      class makes the context current around setup, teardown and
+ *      process_cuda, and waits for the stream before teardown), teardown()
+ *      frees them, and class_init sets process_cuda. */
 #ifndef __GST_AOOCT_FILTER_H__
 #define __GST_AOOCT_FILTER_H__
 
@@ -24,6 +48,10 @@ G_BEGIN_DECLS
 #define GST_AOOCT_FILTER_CLASS(klass)    (G_TYPE_CHECK_CLASS_CAST((klass),GST_TYPE_AOOCT_FILTER,GstAooctFilterClass))
 #define GST_AOOCT_FILTER_GET_CLASS(obj)  (G_TYPE_INSTANCE_GET_CLASS((obj),GST_TYPE_AOOCT_FILTER,GstAooctFilterClass))
 #define GST_IS_AOOCT_FILTER(obj)         (G_TYPE_CHECK_INSTANCE_TYPE((obj),GST_TYPE_AOOCT_FILTER))
+
+/* CUstream (cudaStream_t) without the CUDA headers, so that this header
+ * builds where CUDA is absent. */
+struct CUstream_st;
 
 typedef struct _GstAooctFilter GstAooctFilter;
 typedef struct _GstAooctFilterClass GstAooctFilterClass;
@@ -56,11 +84,14 @@ struct _GstAooctFilter
   AooctGeometry out_geom;       /* as derived by derive_output() */
   GstVideoInfo in_vinfo;        /* when the sink caps are video/x-raw */
   GstVideoInfo out_vinfo;       /* when the src caps are video/x-raw */
-  GstAooctBackend active_backend;       /* backend chosen at set_caps() */
+  GstAooctBackend active_backend;       /* CPU or CUDA, chosen at start */
+  gboolean in_cuda_memory;      /* sink caps carry memory:CUDAMemory */
+  gboolean out_cuda_memory;     /* src caps carry memory:CUDAMemory */
 
   /*< private >*/
   GstAooctBackend backend;      /* property */
   gint device_id;               /* property */
+  gpointer cuda;                /* AooctCudaFilter, NULL without CUDA */
 };
 
 struct _GstAooctFilterClass
@@ -94,6 +125,17 @@ struct _GstAooctFilterClass
   /* Process one buffer (in_geom.bscans B-scans) on the CPU. */
   gboolean (*process_cpu) (GstAooctFilter * self, const AooctPlane * in,
       AooctPlane * out, GError ** error);
+
+  /* Process one buffer on the GPU: @in and @out are device pointers on the
+   * element's CUDA context (current during the call), with rows (A-lines,
+   * or video rows) @stride bytes apart: application/x-aooct planes are
+   * contiguous, video/x-raw planes have the GstVideoInfo stride.  Enqueue
+   * the work on @stream and return without waiting for it; the base class
+   * orders it after the producer of @in and before every consumer of
+   * @out.  NULL: the element has no CUDA implementation (auto then runs on
+   * the CPU, cuda is an error). */
+  gboolean (*process_cuda) (GstAooctFilter * self, const AooctPlane * in,
+      AooctPlane * out, struct CUstream_st * stream, GError ** error);
 
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);

@@ -1,0 +1,36 @@
+/* aooct CUDA core: conversion to float32 and DC subtraction (spec 1 and 2),
+ * the CUDA twin of cpu/aooct-cpu-dcsub.h.
+ *
+ * The result is bit-identical to the CPU core: the per-column sums of the
+ * integer samples are exact (64-bit integer atomics, so their order does
+ * not matter), the mean is the correctly rounded double quotient converted
+ * to float, and the subtraction is one float32 operation, as on the CPU. */
+#ifndef __AOOCT_CUDA_DCSUB_H__
+#define __AOOCT_CUDA_DCSUB_H__
+
+#include <glib.h>
+
+#include "aooct-cuda.h"
+#include "aooct-geometry.h"
+#include "aooct-cpu-dcsub.h"
+
+G_BEGIN_DECLS
+
+/* Device scratch that aooct_cuda_dcsub() needs for @geom (allocate it once
+ * at setup, not per buffer). */
+gsize aooct_cuda_dcsub_scratch_bytes (const AooctGeometry * geom);
+
+/* Enqueues the step on @stream.  All pointers are device pointers:
+ * @raw: geom->alines * geom->bscans rows of geom->raw_samples unsigned
+ * samples of @raw_bytes (1 or 2, little-endian), @raw_stride bytes apart;
+ * @background: raw_samples floats (AOOCT_DC_BACKGROUND only);
+ * @scratch: aooct_cuda_dcsub_scratch_bytes() bytes;
+ * @out: contiguous float32, A-line after A-line. */
+gboolean aooct_cuda_dcsub (const AooctGeometry * geom, gconstpointer raw,
+    gsize raw_stride, gint raw_bytes, AooctDcMode mode,
+    const gfloat * background, gpointer scratch, gfloat * out,
+    AooctCudaStream stream, GError ** error);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_DCSUB_H__ */

@@ -1,0 +1,262 @@
+/* aooct CUDA core: runtime wrappers with checked errors (see aooct-cuda.h). */
+#include <stdarg.h>
+
+#include "aooct-cuda.h"
+#include "aooct-cuda-check.h"
+
+static gboolean
+set_error_va (GError ** error, const gchar * name, const gchar * text,
+    const gchar * format, va_list args)
+{
+  gchar *what = g_strdup_vprintf (format, args);
+
+  g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED, "%s failed: %s (%s)",
+      what, name, text);
+  g_free (what);
+  return FALSE;
+}
+
+gboolean
+aooct_cuda_set_error (cudaError_t err, GError ** error, const gchar * format,
+    ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  set_error_va (error, cudaGetErrorName (err), cudaGetErrorString (err),
+      format, args);
+  va_end (args);
+  return FALSE;
+}
+
+const gchar *
+aooct_cufft_result_name (cufftResult res)
+{
+  switch (res) {
+    case CUFFT_SUCCESS:
+      return "CUFFT_SUCCESS";
+    case CUFFT_INVALID_PLAN:
+      return "CUFFT_INVALID_PLAN";
+    case CUFFT_ALLOC_FAILED:
+      return "CUFFT_ALLOC_FAILED";
+    case CUFFT_INVALID_TYPE:
+      return "CUFFT_INVALID_TYPE";
+    case CUFFT_INVALID_VALUE:
+      return "CUFFT_INVALID_VALUE";
+    case CUFFT_INTERNAL_ERROR:
+      return "CUFFT_INTERNAL_ERROR";
+    case CUFFT_EXEC_FAILED:
+      return "CUFFT_EXEC_FAILED";
+    case CUFFT_SETUP_FAILED:
+      return "CUFFT_SETUP_FAILED";
+    case CUFFT_INVALID_SIZE:
+      return "CUFFT_INVALID_SIZE";
+    case CUFFT_INVALID_DEVICE:
+      return "CUFFT_INVALID_DEVICE";
+    case CUFFT_NO_WORKSPACE:
+      return "CUFFT_NO_WORKSPACE";
+    case CUFFT_NOT_IMPLEMENTED:
+      return "CUFFT_NOT_IMPLEMENTED";
+    case CUFFT_NOT_SUPPORTED:
+      return "CUFFT_NOT_SUPPORTED";
+    default:
+      return "unknown cuFFT result";
+  }
+}
+
+gboolean
+aooct_cufft_set_error (cufftResult res, GError ** error, const gchar * format,
+    ...)
+{
+  va_list args;
+  gchar *code = g_strdup_printf ("cuFFT result %d", (gint) res);
+
+  va_start (args, format);
+  set_error_va (error, aooct_cufft_result_name (res), code, format, args);
+  va_end (args);
+  g_free (code);
+  return FALSE;
+}
+
+gint
+aooct_cuda_runtime_device_count (const gchar ** why)
+{
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount (&count);
+
+  if (err != cudaSuccess) {
+    /* cudaErrorInsufficientDriver also covers "no libcuda at all" */
+    if (why)
+      *why = cudaGetErrorString (err);
+    cudaGetLastError ();
+    return 0;
+  }
+  if (count == 0 && why)
+    *why = "no CUDA device found";
+  return count;
+}
+
+gboolean
+aooct_cuda_malloc (gsize size, gpointer * dptr, GError ** error)
+{
+  *dptr = NULL;
+  AOOCT_CUDA_CHECK (cudaMalloc (dptr, size), error,
+      "cudaMalloc of %" G_GSIZE_FORMAT " bytes", size);
+  return TRUE;
+}
+
+void
+aooct_cuda_free (gpointer dptr)
+{
+  cudaError_t err;
+
+  if (dptr == NULL)
+    return;
+  err = cudaFree (dptr);
+  if (err != cudaSuccess)
+    g_warning ("aooct: cudaFree failed: %s (%s)", cudaGetErrorName (err),
+        cudaGetErrorString (err));
+}
+
+gboolean
+aooct_cuda_malloc_host (gsize size, gpointer * hptr, GError ** error)
+{
+  *hptr = NULL;
+  AOOCT_CUDA_CHECK (cudaMallocHost (hptr, size), error,
+      "cudaMallocHost (page-locked staging) of %" G_GSIZE_FORMAT " bytes",
+      size);
+  return TRUE;
+}
+
+void
+aooct_cuda_free_host (gpointer hptr)
+{
+  cudaError_t err;
+
+  if (hptr == NULL)
+    return;
+  err = cudaFreeHost (hptr);
+  if (err != cudaSuccess)
+    g_warning ("aooct: cudaFreeHost failed: %s (%s)", cudaGetErrorName (err),
+        cudaGetErrorString (err));
+}
+
+gboolean
+aooct_cuda_stream_new (AooctCudaStream * stream, GError ** error)
+{
+  cudaStream_t s = NULL;
+
+  *stream = NULL;
+  AOOCT_CUDA_CHECK (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking),
+      error, "cudaStreamCreateWithFlags");
+  *stream = s;
+  return TRUE;
+}
+
+void
+aooct_cuda_stream_free (AooctCudaStream stream)
+{
+  if (stream)
+    cudaStreamDestroy (stream);
+}
+
+gboolean
+aooct_cuda_stream_sync (AooctCudaStream stream, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaStreamSynchronize (stream), error,
+      "cudaStreamSynchronize (GPU work of this element)");
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_event_new (AooctCudaEvent * event, GError ** error)
+{
+  cudaEvent_t e = NULL;
+
+  *event = NULL;
+  AOOCT_CUDA_CHECK (cudaEventCreateWithFlags (&e, cudaEventDisableTiming),
+      error, "cudaEventCreateWithFlags");
+  *event = e;
+  return TRUE;
+}
+
+void
+aooct_cuda_event_free (AooctCudaEvent event)
+{
+  if (event)
+    cudaEventDestroy (event);
+}
+
+gboolean
+aooct_cuda_event_record (AooctCudaEvent event, AooctCudaStream stream,
+    GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaEventRecord (event, stream), error,
+      "cudaEventRecord");
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_stream_wait (AooctCudaStream stream, AooctCudaEvent event,
+    GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaStreamWaitEvent (stream, event, 0), error,
+      "cudaStreamWaitEvent");
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_event_sync (AooctCudaEvent event, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaEventSynchronize (event), error,
+      "cudaEventSynchronize (waiting for the GPU work on a buffer)");
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_upload_async (gpointer dst, gconstpointer src, gsize size,
+    AooctCudaStream stream, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaMemcpyAsync (dst, src, size, cudaMemcpyHostToDevice,
+          stream), error, "upload of %" G_GSIZE_FORMAT " bytes to the GPU",
+      size);
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_download_async (gpointer dst, gconstpointer src, gsize size,
+    AooctCudaStream stream, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaMemcpyAsync (dst, src, size, cudaMemcpyDeviceToHost,
+          stream), error, "download of %" G_GSIZE_FORMAT " bytes from the GPU",
+      size);
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_copy_async (gpointer dst, gconstpointer src, gsize size,
+    AooctCudaStream stream, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaMemcpyAsync (dst, src, size,
+          cudaMemcpyDeviceToDevice, stream), error,
+      "device copy of %" G_GSIZE_FORMAT " bytes", size);
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_memset_async (gpointer dst, gint value, gsize size,
+    AooctCudaStream stream, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaMemsetAsync (dst, value, size, stream), error,
+      "cudaMemsetAsync of %" G_GSIZE_FORMAT " bytes", size);
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_upload (gpointer dst, gconstpointer src, gsize size,
+    GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaMemcpy (dst, src, size, cudaMemcpyHostToDevice),
+      error, "upload of a %" G_GSIZE_FORMAT "-byte table to the GPU", size);
+  return TRUE;
+}

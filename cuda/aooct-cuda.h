@@ -1,0 +1,76 @@
+/* aooct CUDA core: the small plain-C API the elements use.
+ *
+ * Everything here runs on the CUDA context that is current on the calling
+ * thread (the elements push their GstCudaContext around every call, so the
+ * runtime API works on the pipeline's shared context, not on a primary
+ * context of its own).  Every CUDA and cuFFT call is checked: a failure
+ * returns FALSE with an AOOCT_ERROR_FAILED GError that names the operation
+ * and carries the CUDA error name and string, e.g.
+ * "cudaMalloc of 33554432 bytes failed: cudaErrorMemoryAllocation (out of
+ * memory)".
+ *
+ * Stream handles are CUstream (struct CUstream_st *, which the runtime calls
+ * cudaStream_t); events likewise CUevent.  The header declares the structs
+ * only, so that it builds without CUDA headers.
+ *
+ * Per-step kernels live in aooct-cuda-STEP.{h,cu}: each exports one launch
+ * function taking device pointers, the geometry and a stream, enqueues its
+ * work on that stream and returns without synchronising. */
+#ifndef __AOOCT_CUDA_H__
+#define __AOOCT_CUDA_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+struct CUstream_st;
+struct CUevent_st;
+typedef struct CUstream_st *AooctCudaStream;
+typedef struct CUevent_st *AooctCudaEvent;
+
+/* Number of usable CUDA devices as the runtime sees them; 0 with a reason
+ * in @why (static string) when there is no driver or no device.  Never
+ * aborts. */
+gint aooct_cuda_runtime_device_count (const gchar ** why);
+
+/* Device memory (cudaMalloc) and page-locked host memory (cudaMallocHost).
+ * The free functions accept NULL; a failure there has nobody to report to
+ * and is logged with g_warning. */
+gboolean aooct_cuda_malloc (gsize size, gpointer * dptr, GError ** error);
+void aooct_cuda_free (gpointer dptr);
+gboolean aooct_cuda_malloc_host (gsize size, gpointer * hptr, GError ** error);
+void aooct_cuda_free_host (gpointer hptr);
+
+/* A non-blocking stream (does not synchronise with the legacy stream). */
+gboolean aooct_cuda_stream_new (AooctCudaStream * stream, GError ** error);
+void aooct_cuda_stream_free (AooctCudaStream stream);
+gboolean aooct_cuda_stream_sync (AooctCudaStream stream, GError ** error);
+
+/* Events without timing, for ordering work between streams. */
+gboolean aooct_cuda_event_new (AooctCudaEvent * event, GError ** error);
+void aooct_cuda_event_free (AooctCudaEvent event);
+gboolean aooct_cuda_event_record (AooctCudaEvent event,
+    AooctCudaStream stream, GError ** error);
+/* Work enqueued on @stream after this waits for @event (no host wait). */
+gboolean aooct_cuda_stream_wait (AooctCudaStream stream,
+    AooctCudaEvent event, GError ** error);
+gboolean aooct_cuda_event_sync (AooctCudaEvent event, GError ** error);
+
+/* Copies.  The _async variants enqueue on @stream; their host side must be
+ * page-locked (aooct_cuda_malloc_host) for the copy to be asynchronous and
+ * must stay untouched until the stream has passed the copy. */
+gboolean aooct_cuda_upload_async (gpointer dst, gconstpointer src,
+    gsize size, AooctCudaStream stream, GError ** error);
+gboolean aooct_cuda_download_async (gpointer dst, gconstpointer src,
+    gsize size, AooctCudaStream stream, GError ** error);
+gboolean aooct_cuda_copy_async (gpointer dst, gconstpointer src, gsize size,
+    AooctCudaStream stream, GError ** error);
+gboolean aooct_cuda_memset_async (gpointer dst, gint value, gsize size,
+    AooctCudaStream stream, GError ** error);
+/* Synchronous upload of a table (setup time only). */
+gboolean aooct_cuda_upload (gpointer dst, gconstpointer src, gsize size,
+    GError ** error);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_H__ */

@@ -1,0 +1,86 @@
+/* aooct: CUDA device check and context helpers (see aooct-cuda-device.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/cuda-gst.h>
+
+#include "aooct-cuda-device.h"
+#include "aooct-error.h"
+
+static gint device_count = -1;
+static gchar *no_device_reason;
+
+static void
+probe_devices (void)
+{
+  CUresult res;
+  int count = 0;
+
+  /* libgstcuda dlopen()s libcuda; without a driver this fails cleanly.
+   * It must also precede gst_cuda_context_new() (1.22 aborts otherwise). */
+  if (!gst_cuda_load_library ()) {
+    no_device_reason = g_strdup ("the NVIDIA driver library libcuda could "
+        "not be loaded (no NVIDIA driver installed?)");
+    device_count = 0;
+    return;
+  }
+  res = CuInit (0);
+  if (res == CUDA_SUCCESS)
+    res = CuDeviceGetCount (&count);
+  if (res != CUDA_SUCCESS) {
+    const gchar *name = NULL, *text = NULL;
+
+    CuGetErrorName (res, &name);
+    CuGetErrorString (res, &text);
+    no_device_reason = g_strdup_printf ("CUDA driver initialisation failed: "
+        "%s (%s)", name ? name : "?", text ? text : "?");
+    count = 0;
+  } else if (count == 0) {
+    no_device_reason = g_strdup ("the NVIDIA driver reports no CUDA device");
+  }
+  device_count = count;
+}
+
+gboolean
+aooct_cuda_device_usable (gint device_id, gchar ** why)
+{
+  static gsize probed = 0;
+
+  if (g_once_init_enter (&probed)) {
+    probe_devices ();
+    g_once_init_leave (&probed, 1);
+  }
+  if (device_count <= 0) {
+    if (why)
+      *why = g_strdup (no_device_reason);
+    return FALSE;
+  }
+  if (device_id >= device_count) {
+    if (why)
+      *why = g_strdup_printf ("cuda-device-id=%d, but there %s only %d CUDA "
+          "device%s (ids 0 to %d)", device_id, device_count == 1 ? "is" :
+          "are", device_count, device_count == 1 ? "" : "s", device_count - 1);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_context_push (GstCudaContext * context, const gchar * what,
+    GError ** error)
+{
+  if (context == NULL || !gst_cuda_context_push (context)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
+        "cannot make the CUDA context current for %s", what);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+aooct_cuda_context_pop (void)
+{
+  gst_cuda_context_pop (NULL);
+}

@@ -1,0 +1,25 @@
+/* aooct: is a CUDA device usable here, and the GstCudaContext helpers.
+ *
+ * The check is cheap (done once per process and cached) and never aborts:
+ * CI machines have neither an NVIDIA driver nor a GPU, and backend=auto
+ * must then quietly pick the CPU. */
+#ifndef __AOOCT_CUDA_DEVICE_H__
+#define __AOOCT_CUDA_DEVICE_H__
+
+#include <gst/gst.h>
+#include <gst/cuda/gstcudacontext.h>
+
+G_BEGIN_DECLS
+
+/* TRUE when the driver loads and device @device_id (-1: any) exists;
+ * otherwise FALSE with the reason in @why (g_free). */
+gboolean aooct_cuda_device_usable (gint device_id, gchar ** why);
+
+/* gst_cuda_context_push() with a GError naming @what on failure. */
+gboolean aooct_cuda_context_push (GstCudaContext * context, const gchar * what,
+    GError ** error);
+void aooct_cuda_context_pop (void);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_DEVICE_H__ */

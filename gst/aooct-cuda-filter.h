@@ -1,0 +1,81 @@
+/* aooct: the CUDA half of GstAooctFilter (private to the base class).
+ *
+ * Holds an element's GstCudaContext (shared with every CUDA element of the
+ * pipeline through the GstContext mechanism), its CUDA stream, and the
+ * staging needed when a buffer on a CUDA-backend element is in system
+ * memory: the first element's camera frames, a CPU-only neighbour, or a
+ * video/x-raw output.  Staging is page-locked, allocated once per caps and
+ * reused; uploads are asynchronous copies on the element's stream. */
+#ifndef __AOOCT_CUDA_FILTER_H__
+#define __AOOCT_CUDA_FILTER_H__
+
+#include <gst/gst.h>
+#include <gst/cuda/gstcudacontext.h>
+
+#include "aooct-cuda.h"
+#include "gstaooctfilter.h"
+
+G_BEGIN_DECLS
+
+#define AOOCT_CUDA_STAGING_SLOTS 2
+
+typedef struct
+{
+  GstCudaContext *context;
+  AooctCudaStream stream;
+
+  /* host-memory input: a ring of page-locked slots, so that the host copy
+   * of buffer i+1 overlaps the upload and kernels of buffer i */
+  gpointer in_staging[AOOCT_CUDA_STAGING_SLOTS];
+  AooctCudaEvent in_staging_free[AOOCT_CUDA_STAGING_SLOTS];
+  guint in_slot;
+  gpointer in_dev;
+  gsize in_size;
+
+  /* host-memory output */
+  gpointer out_dev;
+  gpointer out_staging;
+  gsize out_size;
+} AooctCudaFilter;
+
+AooctCudaFilter *aooct_cuda_filter_new (void);
+void aooct_cuda_filter_free (AooctCudaFilter * cf);
+
+/* GstContext sharing: the element's set_context and context query. */
+void aooct_cuda_filter_set_context (AooctCudaFilter * cf, GstElement * element,
+    GstContext * context, gint device_id);
+gboolean aooct_cuda_filter_handle_query (AooctCudaFilter * cf,
+    GstElement * element, GstQuery * query);
+
+/* At start: checks the device, finds or creates the shared context and
+ * creates the stream.  FALSE with the reason when CUDA cannot be used. */
+gboolean aooct_cuda_filter_open (AooctCudaFilter * cf, GstElement * element,
+    gint device_id, GError ** error);
+/* Waits for the stream, frees staging, stream and context. */
+void aooct_cuda_filter_close (AooctCudaFilter * cf);
+
+gboolean aooct_cuda_filter_push (AooctCudaFilter * cf, GError ** error);
+void aooct_cuda_filter_pop (AooctCudaFilter * cf);
+
+/* Frees the staging (context current; stream synchronised first). */
+void aooct_cuda_filter_release_staging (AooctCudaFilter * cf);
+
+/* Enqueues the upload of @rows rows of @host (host->stride apart) into
+ * device memory with rows @dev_stride apart; @dev receives the device
+ * plane.  Context current. */
+gboolean aooct_cuda_filter_upload (AooctCudaFilter * cf,
+    const AooctPlane * host, gsize rows, gsize dev_stride, AooctPlane * dev,
+    GError ** error);
+
+/* A device plane of @rows rows @dev_stride apart for host-memory output. */
+gboolean aooct_cuda_filter_output_plane (AooctCudaFilter * cf, gsize rows,
+    gsize dev_stride, AooctPlane * dev, GError ** error);
+
+/* Downloads @dev (from aooct_cuda_filter_output_plane) into @host and
+ * waits for it. */
+gboolean aooct_cuda_filter_download (AooctCudaFilter * cf,
+    const AooctPlane * dev, gsize rows, AooctPlane * host, GError ** error);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_FILTER_H__ */

@@ -1,0 +1,97 @@
+/* aooct tests: CUDA helpers (see aooct-cuda-test-util.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <unistd.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include "aooct-cuda-test-util.h"
+
+#ifdef HAVE_CUDA
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/cuda-gst.h>
+#endif
+
+#ifdef HAVE_CUDA
+static gboolean
+probe (gchar ** why)
+{
+  CUresult res;
+  int count = 0;
+
+  /* the same probe as the elements', done independently so that a wrong
+   * answer there cannot hide a GPU test here */
+  if (!gst_cuda_load_library ()) {
+    *why = g_strdup ("libcuda cannot be loaded (no NVIDIA driver)");
+    return FALSE;
+  }
+  res = CuInit (0);
+  if (res == CUDA_SUCCESS)
+    res = CuDeviceGetCount (&count);
+  if (res != CUDA_SUCCESS) {
+    const gchar *name = NULL;
+    CuGetErrorName (res, &name);
+    *why = g_strdup_printf ("CUDA driver initialisation failed: %s",
+        name ? name : "?");
+    return FALSE;
+  }
+  if (count == 0) {
+    *why = g_strdup ("no CUDA device");
+    return FALSE;
+  }
+  return TRUE;
+}
+#endif
+
+gboolean
+aooct_test_cuda_available (gchar ** why)
+{
+#ifdef HAVE_CUDA
+  /* gst-check forks a child per test, and CUDA initialised before a fork
+   * is unusable in the child (CUDA_ERROR_NOT_INITIALIZED): probe in a
+   * child of our own so that this process never initialises CUDA. */
+  int fds[2];
+  pid_t pid;
+  gchar buf[512];
+  gssize len = 0, n;
+  int status = 0;
+
+  if (pipe (fds) != 0) {
+    *why = g_strdup ("pipe() failed");
+    return FALSE;
+  }
+  pid = fork ();
+  if (pid == 0) {
+    gchar *reason = NULL;
+    gboolean ok = probe (&reason);
+    gchar *msg = g_strdup_printf ("%c%s", ok ? '1' : '0',
+        reason ? reason : "");
+
+    close (fds[0]);
+    if (write (fds[1], msg, strlen (msg)) < 0)
+      _exit (2);
+    _exit (0);
+  }
+  close (fds[1]);
+  if (pid < 0) {
+    close (fds[0]);
+    *why = g_strdup ("fork() failed");
+    return FALSE;
+  }
+  while ((n = read (fds[0], buf + len, sizeof (buf) - 1 - len)) > 0)
+    len += n;
+  close (fds[0]);
+  waitpid (pid, &status, 0);
+  buf[MAX (len, 0)] = '\0';
+  if (len >= 1 && buf[0] == '1')
+    return TRUE;
+  *why = g_strdup (len > 1 ? buf + 1 : "the CUDA probe process failed");
+  return FALSE;
+#else
+  *why = g_strdup ("this build has no CUDA backend");
+  return FALSE;
+#endif
+}

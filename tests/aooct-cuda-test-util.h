@@ -1,0 +1,19 @@
+/* aooct tests: CUDA helpers (device presence, meson's skip code). */
+#ifndef __AOOCT_CUDA_TEST_UTIL_H__
+#define __AOOCT_CUDA_TEST_UTIL_H__
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* meson counts a test that exits with this code as skipped */
+#define AOOCT_TEST_SKIP_CODE 77
+
+/* TRUE when this build has the CUDA backend and a CUDA device is usable;
+ * otherwise FALSE with the reason in @why (g_free).  Never aborts (CI has
+ * no driver). */
+gboolean aooct_test_cuda_available (gchar ** why);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_TEST_UTIL_H__ */

@@ -1,0 +1,443 @@
+/* aooct tests: aooctdcsub on the CUDA backend, and backend selection.
+ *
+ * Two parts, chosen by the first argument (meson runs both):
+ *   gpu      CUDA output against CPU output and a float64 reference, memory
+ *            type, context sharing; exits 77 (meson: skipped) where no CUDA
+ *            device is usable.
+ *   backend  backend=auto|cpu|cuda and cuda-device-id with or without a GPU:
+ *            without one (CI), cuda must fail with a clear error and auto
+ *            must run on the CPU; with one, auto must pick CUDA. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+
+#include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
+
+#define CUDA_FEATURE "memory:CUDAMemory"
+
+static gboolean have_gpu;
+static gchar *no_gpu_reason;
+
+/* Realistic raw spectra: a Gaussian source spectrum common to all A-lines,
+ * an A-line-dependent interference fringe, per-B-scan level changes and
+ * noise, scaled to @max_value (4095: a 12-bit camera in GRAY16; 65535 to
+ * use the whole 16-bit range; 255 for GRAY8). */
+static guint16 *
+make_spectra (GRand * rand, gint n, gint alines, gint bscans, gint max_value)
+{
+  gsize rows = (gsize) alines * bscans;
+  guint16 *raw = g_new (guint16, rows * n);
+  gdouble phase = g_rand_double_range (rand, 0, 2 * G_PI);
+  gsize r;
+  gint i;
+
+  for (r = 0; r < rows; r++) {
+    gdouble level = 0.9 + 0.1 * (r / alines) + g_rand_double_range (rand,
+        -0.02, 0.02);
+    gdouble depth = g_rand_double_range (rand, 0.05, 0.6);
+
+    for (i = 0; i < n; i++) {
+      gdouble t = (i - n / 2.0) / (n / 3.5);
+      gdouble dc = 0.55 * exp (-t * t);
+      gdouble fringe = 0.12 * exp (-t * t) * cos (depth * i + phase);
+      gdouble v = level * (dc + fringe) + 0.04 +
+          g_rand_double_range (rand, -0.01, 0.01);
+
+      raw[r * n + i] = (guint16) CLAMP (floor (v * max_value + 0.5), 0,
+          max_value);
+    }
+  }
+  return raw;
+}
+
+/* The frame as the camera delivers it: rows stride bytes apart (GRAY8 and
+ * odd GRAY16 widths have padded rows), padding filled with garbage. */
+static GstBuffer *
+make_frame (const guint16 * raw, gint n, gsize rows, gint bytes, gsize stride)
+{
+  guint8 *data = g_malloc (stride * rows);
+  GstBuffer *buf;
+  gsize r;
+  gint i;
+
+  memset (data, 0xA5, stride * rows);
+  for (r = 0; r < rows; r++)
+    for (i = 0; i < n; i++) {
+      guint16 v = raw[r * n + i];
+      if (bytes == 1)
+        data[r * stride + i] = (guint8) v;
+      else {
+        data[r * stride + 2 * i] = v & 0xff;
+        data[r * stride + 2 * i + 1] = v >> 8;
+      }
+    }
+  buf = gst_buffer_new_wrapped (data, stride * rows);
+  return buf;
+}
+
+static gsize
+frame_stride (gint n, gint bytes)
+{
+  return GST_ROUND_UP_4 ((gsize) n * bytes);
+}
+
+/* float64 reference (spec 1-2): x - mean of the column over the B-scan */
+static void
+check_reference (const guint16 * raw, const gfloat * out, gint n,
+    gint alines, gint bscans)
+{
+  gint b, m, i;
+
+  for (b = 0; b < bscans; b++)
+    for (i = 0; i < n; i++) {
+      gdouble mean = 0;
+      for (m = 0; m < alines; m++)
+        mean += raw[((gsize) b * alines + m) * n + i];
+      mean /= alines;
+      for (m = 0; m < alines; m++) {
+        gsize idx = ((gsize) b * alines + m) * n + i;
+        gdouble expect = raw[idx] - mean;
+        /* rounding of the mean and of the difference to float32 */
+        gdouble tol = 2 * FLT_EPSILON * MAX (raw[idx], mean) + 1e-6;
+
+        fail_unless (fabs (out[idx] - expect) <= tol,
+            "bscan %d aline %d sample %d: %.9g, float64 reference %.9g", b, m,
+            i, out[idx], expect);
+      }
+    }
+}
+
+/* CUDA against CPU: the kernels are designed to be bit-identical (exact
+ * integer sums, the same float rounding steps); allow one float32 ulp of
+ * the larger operand in case a compiler reorders, and report exactness. */
+static void
+check_same (const gfloat * cpu, const gfloat * gpu, gsize count,
+    const guint16 * raw)
+{
+  gsize i, exact = 0;
+
+  for (i = 0; i < count; i++) {
+    gdouble tol = FLT_EPSILON * MAX (fabsf (cpu[i]), raw[i]);
+
+    fail_unless (fabs ((gdouble) cpu[i] - gpu[i]) <= tol,
+        "value %" G_GSIZE_FORMAT ": CUDA %.9g, CPU %.9g", i, gpu[i], cpu[i]);
+    exact += cpu[i] == gpu[i];
+  }
+  g_print ("  %" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT
+      " values bit-identical to the CPU path\n", exact, count);
+}
+
+static gboolean
+caps_have_cuda_feature (GstHarness * h)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  gboolean ret;
+
+  fail_unless (caps != NULL);
+  ret = gst_caps_features_contains (gst_caps_get_features (caps, 0),
+      CUDA_FEATURE);
+  gst_caps_unref (caps);
+  return ret;
+}
+
+/* Runs @n_buffers frames through aooctdcsub with @props on the CPU and on
+ * CUDA and compares.  All frames are pushed before any is pulled, so that
+ * several pooled device buffers are in flight. */
+static void
+compare_backends (const gchar * format, gint bytes, gint n, gint alines,
+    gint bscans, gint max_value, const gchar * props, gboolean reference)
+{
+  enum
+  { N_BUFFERS = 4 };
+  GRand *rand = aooct_test_rand_new ();
+  gsize rows = (gsize) alines * bscans, stride = frame_stride (n, bytes);
+  guint16 *raw[N_BUFFERS];
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%"
+      G_GSIZE_FORMAT ",framerate=25/1", format, n, rows);
+  gchar *launch_cpu = g_strdup_printf ("aooctdcsub backend=cpu "
+      "alines-per-bscan=%d %s", alines, props);
+  gchar *launch_gpu = g_strdup_printf ("aooctdcsub backend=cuda "
+      "alines-per-bscan=%d %s", alines, props);
+  GstHarness *hc = aooct_test_harness_new (launch_cpu);
+  GstHarness *hg = aooct_test_harness_new (launch_gpu);
+  gint k;
+
+  g_print ("%s %dx%" G_GSIZE_FORMAT " (%d B-scans) max %d %s\n", format, n,
+      rows, bscans, max_value, props);
+  gst_harness_set_src_caps_str (hc, g_strdup (caps));
+  gst_harness_set_src_caps_str (hg, g_strdup (caps));
+  for (k = 0; k < N_BUFFERS; k++) {
+    raw[k] = make_spectra (rand, n, alines, bscans, max_value);
+    fail_unless_equals_int (gst_harness_push (hc, make_frame (raw[k], n,
+                rows, bytes, stride)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (hg, make_frame (raw[k], n,
+                rows, bytes, stride)), GST_FLOW_OK);
+  }
+  fail_unless (caps_have_cuda_feature (hg),
+      "backend=cuda did not negotiate " CUDA_FEATURE);
+  fail_if (caps_have_cuda_feature (hc));
+
+  for (k = 0; k < N_BUFFERS; k++) {
+    GstBuffer *oc = gst_harness_pull (hc), *og = gst_harness_pull (hg);
+    GstMapInfo mc, mg;
+
+    fail_unless (oc != NULL && og != NULL);
+    fail_unless_equals_int (gst_buffer_n_memory (og), 1);
+    fail_unless (gst_memory_is_type (gst_buffer_peek_memory (og, 0),
+            "aooct.cuda.memory"), "CUDA output is not in aooct device memory");
+    fail_unless (gst_buffer_map (oc, &mc, GST_MAP_READ));
+    fail_unless (gst_buffer_map (og, &mg, GST_MAP_READ));
+    fail_unless_equals_int (mg.size, rows * n * sizeof (gfloat));
+    fail_unless_equals_int (mc.size, mg.size);
+    check_same ((const gfloat *) mc.data, (const gfloat *) mg.data, rows * n,
+        raw[k]);
+    if (reference)
+      check_reference (raw[k], (const gfloat *) mg.data, n, alines, bscans);
+    gst_buffer_unmap (oc, &mc);
+    gst_buffer_unmap (og, &mg);
+    gst_buffer_unref (oc);
+    gst_buffer_unref (og);
+    g_free (raw[k]);
+  }
+  gst_harness_teardown (hc);
+  gst_harness_teardown (hg);
+  g_free (caps);
+  g_free (launch_cpu);
+  g_free (launch_gpu);
+  g_rand_free (rand);
+}
+
+GST_START_TEST (test_gray16_odd_width)
+{
+  /* odd width: padded rows; a 12-bit camera, three B-scans per frame */
+  compare_backends ("GRAY16_LE", 2, 1023, 200, 3, 4095, "", TRUE);
+  /* the whole 16-bit range, many A-lines (several row blocks per column) */
+  compare_backends ("GRAY16_LE", 2, 2049, 300, 2, 65535, "", TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_gray8_odd_width)
+{
+  compare_backends ("GRAY8", 1, 833, 128, 4, 255, "", TRUE);
+  compare_backends ("GRAY8", 1, 33, 7, 1, 255, "", TRUE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_background_and_none)
+{
+  gint n = 257, i;
+  GRand *rand = aooct_test_rand_new ();
+  GString *text = g_string_new (NULL);
+  gchar *path, *props;
+
+  for (i = 0; i < n; i++)
+    g_string_append_printf (text, "%.9g\n", g_rand_double_range (rand, 100,
+            3000));
+  path = aooct_test_write_temp (text->str);
+  props = g_strdup_printf ("mode=background background-file=%s", path);
+  compare_backends ("GRAY16_LE", 2, n, 50, 2, 4095, props, FALSE);
+  compare_backends ("GRAY16_LE", 2, n, 50, 2, 4095, "mode=none", FALSE);
+  g_unlink (path);
+  g_free (path);
+  g_free (props);
+  g_string_free (text, TRUE);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* Two aooctdcsub behind a tee must end up on one GstCudaContext (found
+ * through the GstContext mechanism), and both produce the CPU result. */
+GST_START_TEST (test_context_shared)
+{
+  GError *err = NULL;
+  GstElement *pipeline = gst_parse_launch ("videotestsrc num-buffers=3 "
+      "pattern=snow ! video/x-raw,format=GRAY16_LE,width=301,height=64 ! "
+      "tee name=t ! queue ! aooctdcsub name=a backend=cuda ! fakesink "
+      "t. ! queue ! aooctdcsub name=b backend=cuda ! fakesink", &err);
+  GstElement *a, *b;
+  GstContext *ca, *cb;
+  GstMessage *msg;
+  GstBus *bus;
+  const GValue *va, *vb;
+
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "?");
+  a = gst_bin_get_by_name (GST_BIN (pipeline), "a");
+  b = gst_bin_get_by_name (GST_BIN (pipeline), "b");
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "pipeline did not reach EOS");
+  gst_message_unref (msg);
+
+  ca = gst_element_get_context (a, "gst.cuda.context");
+  cb = gst_element_get_context (b, "gst.cuda.context");
+  fail_unless (ca != NULL && cb != NULL, "no gst.cuda.context on the "
+      "elements");
+  va = gst_structure_get_value (gst_context_get_structure (ca),
+      "gst.cuda.context");
+  vb = gst_structure_get_value (gst_context_get_structure (cb),
+      "gst.cuda.context");
+  fail_unless (va != NULL && vb != NULL);
+  fail_unless (g_value_get_object (va) == g_value_get_object (vb),
+      "the two elements use different CUDA contexts");
+  gst_context_unref (ca);
+  gst_context_unref (cb);
+
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (a);
+  gst_object_unref (b);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+}
+
+GST_END_TEST;
+
+/* ---- backend selection, with or without a GPU ---- */
+
+static gfloat *
+run_harness (const gchar * launch, const guint16 * raw, gint n, gint rows,
+    gboolean * cuda_caps)
+{
+  GstHarness *h = aooct_test_harness_new (launch);
+  GstBuffer *out;
+  GstMapInfo map;
+  gfloat *res;
+
+  gst_harness_set_src_caps_str (h, g_strdup_printf ("video/x-raw,format="
+          "GRAY16_LE,width=%d,height=%d,framerate=0/1", n, rows));
+  out = gst_harness_push_and_pull (h, make_frame (raw, n, rows, 2,
+          frame_stride (n, 2)));
+  fail_unless (out != NULL, "%s produced nothing", launch);
+  *cuda_caps = caps_have_cuda_feature (h);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  res = g_memdup2 (map.data, map.size);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  return res;
+}
+
+GST_START_TEST (test_auto_backend)
+{
+  const gint n = 211, rows = 40;
+  GRand *rand = aooct_test_rand_new ();
+  guint16 *raw = make_spectra (rand, n, rows, 1, 4095);
+  gboolean cuda_cpu, cuda_auto, cuda_auto99;
+  gfloat *cpu = run_harness ("aooctdcsub backend=cpu", raw, n, rows,
+      &cuda_cpu);
+  gfloat *autob = run_harness ("aooctdcsub", raw, n, rows, &cuda_auto);
+  /* a device id that does not exist: auto still works, on the CPU */
+  gfloat *auto99 = run_harness ("aooctdcsub cuda-device-id=99", raw, n, rows,
+      &cuda_auto99);
+
+  fail_if (cuda_cpu, "backend=cpu negotiated CUDA memory");
+  fail_if (cuda_auto99, "cuda-device-id=99 negotiated CUDA memory");
+  fail_unless_equals_int (cuda_auto, have_gpu);
+  check_reference (raw, cpu, n, rows, 1);
+  /* auto, on whatever it picked, gives the CPU's floats */
+  if (!have_gpu)
+    fail_unless (memcmp (cpu, autob, sizeof (gfloat) * n * rows) == 0);
+  check_same (cpu, autob, (gsize) n * rows, raw);
+  fail_unless (memcmp (cpu, auto99, sizeof (gfloat) * n * rows) == 0);
+  g_free (cpu);
+  g_free (autob);
+  g_free (auto99);
+  g_free (raw);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+#define FORCED_LAUNCH \
+  "videotestsrc num-buffers=2 ! video/x-raw,format=GRAY16_LE,width=65," \
+  "height=16 ! aooctdcsub backend=cuda %s ! fakesink"
+
+GST_START_TEST (test_forced_cuda)
+{
+  gchar *launch = g_strdup_printf (FORCED_LAUNCH, "");
+  gchar *error = aooct_test_run_pipeline (launch, 20);
+
+  if (have_gpu) {
+    fail_unless (error == NULL, "backend=cuda failed with a GPU: %s", error);
+  } else {
+    /* a clear error: what was asked, why it cannot be, what to do */
+    fail_unless (error != NULL, "backend=cuda ran without a usable GPU");
+    g_print ("backend=cuda without GPU: %s\n", error);
+    fail_unless (strstr (error, "backend=cuda") != NULL, "%s", error);
+    fail_unless (strstr (error, "backend=cpu or auto") != NULL, "%s", error);
+#ifdef HAVE_CUDA
+    fail_unless (strstr (error, "CUDA") != NULL, "%s", error);
+#else
+    fail_unless (strstr (error, "no CUDA backend") != NULL, "%s", error);
+#endif
+  }
+  g_free (error);
+  g_free (launch);
+
+  launch = g_strdup_printf (FORCED_LAUNCH, "cuda-device-id=99");
+  error = aooct_test_run_pipeline (launch, 20);
+  fail_unless (error != NULL, "cuda-device-id=99 ran");
+  g_print ("backend=cuda cuda-device-id=99: %s\n", error);
+  fail_unless (strstr (error, "backend=cuda") != NULL, "%s", error);
+  if (have_gpu)
+    fail_unless (strstr (error, "cuda-device-id=99") != NULL, "%s", error);
+  g_free (error);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+static Suite *
+gpu_suite (void)
+{
+  Suite *s = suite_create ("aooctdcsub-cuda");
+  TCase *tc = tcase_create ("gpu");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_gray16_odd_width);
+  tcase_add_test (tc, test_gray8_odd_width);
+  tcase_add_test (tc, test_background_and_none);
+  tcase_add_test (tc, test_context_shared);
+  return s;
+}
+
+static Suite *
+backend_suite (void)
+{
+  Suite *s = suite_create ("aooct-backend");
+  TCase *tc = tcase_create ("backend");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_auto_backend);
+  tcase_add_test (tc, test_forced_cuda);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean gpu_part = argc > 1 && strcmp (argv[1], "gpu") == 0;
+  Suite *s;
+
+  gst_check_init (&argc, &argv);
+  have_gpu = aooct_test_cuda_available (&no_gpu_reason);
+  g_print ("CUDA device: %s\n", have_gpu ? "yes" : no_gpu_reason);
+  if (gpu_part && !have_gpu) {
+    g_print ("SKIP: %s\n", no_gpu_reason);
+    return AOOCT_TEST_SKIP_CODE;
+  }
+  s = gpu_part ? gpu_suite () : backend_suite ();
+  return gst_check_run_suite (s, gpu_part ? "cuda-dcsub" : "cuda-backend",
+      __FILE__);
+}
