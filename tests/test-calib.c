@@ -37,12 +37,16 @@ GST_START_TEST (test_parse_coeffs)
     {" 812.5 , 0.05 ", 2, {812.5, 0.05, 0, 0}, NULL},
     {"800", 1, {800, 0, 0, 0}, NULL},
     {"", 0, {0}, "empty"},
-    {"1,2,3,4,5", 0, {0}, "has 5 coefficients"},
+    {" \t ", 0, {0}, "empty"},
+    {"1,2,3,4,5", 0, {0}, "has 5 coefficients; expected 1 to 4"},
     {"800,abc", 0, {0}, "c1 ('abc') is not a number"},
     {"800,,1", 0, {0}, "c1 ('') is not a number"},
+    {"800,0.1,", 0, {0}, "c2 ('') is not a number"},
     {"800,0.1x", 0, {0}, "not a number"},
     {"800,nan", 0, {0}, "c1 is not finite"},
     {"inf,1", 0, {0}, "c0 is not finite"},
+    {"nan,1", 0, {0}, "c0 is not finite"},
+    {"800,1e400", 0, {0}, "c1 is not finite"},
     {"800;0.1", 0, {0}, "not a number"},
   };
   guint k;
