@@ -9,8 +9,8 @@
 
 /* ---- wavelength calibration ------------------------------------------ */
 
-static gdouble
-poly_eval (const gdouble * c, gint n_coeffs, gdouble p)
+gdouble
+aooct_calib_poly_eval (const gdouble * c, gint n_coeffs, gdouble p)
 {
   gdouble v = 0.0;
   gint k;
@@ -28,7 +28,8 @@ aooct_calib_parse_coeffs (const gchar * str,
   gint n, k;
   gboolean ok = FALSE;
 
-  if (str == NULL || str[0] == '\0') {
+  /* blanks only count as empty, not as a blank first coefficient */
+  if (str == NULL || strspn (str, " \t") == strlen (str)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
         "wavelength-coeffs is empty; expected \"c0,c1[,c2[,c3]]\" in nm");
     return FALSE;
@@ -37,8 +38,8 @@ aooct_calib_parse_coeffs (const gchar * str,
   n = g_strv_length (tokens);
   if (n > AOOCT_CALIB_MAX_COEFFS) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "wavelength-coeffs=\"%s\" has %d coefficients; expected one to "
-        "four, \"c0,c1[,c2[,c3]]\" in nm", str, n);
+        "wavelength-coeffs=\"%s\" has %d coefficients; expected 1 to 4, "
+        "\"c0,c1[,c2[,c3]]\" in nm", str, n);
     goto done;
   }
   for (k = 0; k < n; k++) {
@@ -131,7 +132,7 @@ aooct_calib_check_poly (const gdouble * coeffs, gint n_coeffs, gint n,
     pts[n_pts++] = roots[k];
   pts[n_pts++] = hi;
   for (k = 0; k < n_pts; k++) {
-    vals[k] = poly_eval (c, n_coeffs, pts[k]);
+    vals[k] = aooct_calib_poly_eval (c, n_coeffs, pts[k]);
     if (!isfinite (vals[k])) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
           "wavelength-coeffs: lambda(%.9g) is not finite", pts[k]);
@@ -180,7 +181,7 @@ aooct_wavelength_new_from_coeffs (const gchar * str, gint n, GError ** error)
   memcpy (cal->coeffs, c, sizeof (c));
   cal->lambda = g_new (gdouble, n);
   for (p = 0; p < n; p++)
-    cal->lambda[p] = poly_eval (c, n_coeffs, p);
+    cal->lambda[p] = aooct_calib_poly_eval (c, n_coeffs, p);
   return cal;
 }
 
@@ -253,7 +254,7 @@ aooct_wavelength_at (const AooctWavelength * cal, gdouble p)
   gint i;
 
   if (cal->n_coeffs > 0)
-    return poly_eval (cal->coeffs, cal->n_coeffs, p);
+    return aooct_calib_poly_eval (cal->coeffs, cal->n_coeffs, p);
   /* tabulated: linear between neighbouring pixels, exact at the pixels */
   if (p <= 0.0)
     return cal->lambda[0];
@@ -399,7 +400,7 @@ aooct_disp_weights_new (const AooctGeometry * g, const gchar * phase_file,
 
   w = g_new (gfloat, 2 * (gsize) g->samples);
   for (i = 0; i < g->samples; i++) {
-    gdouble u = aooct_disp_u (g, i), phi = a2 * u * u + a3 * u * u * u;
+    gdouble phi = aooct_disp_phase (a2, a3, aooct_disp_u (g, i));
 
     w[2 * i] = (gfloat) cos (phi);
     w[2 * i + 1] = (gfloat) sin (phi);

@@ -33,9 +33,10 @@ typedef struct
 } AooctWavelength;
 
 /* Parses "c0,c1[,c2[,c3]]" (C locale, spaces around numbers allowed) into
- * @coeffs; fails (AOOCT_ERROR_SETTINGS) on an empty, non-numeric or
- * non-finite coefficient or more than four of them.  Messages start with
- * "wavelength-coeffs". */
+ * @coeffs (unused ones set to 0); fails (AOOCT_ERROR_SETTINGS) on an empty
+ * or blank string, an empty, non-numeric or non-finite coefficient or more
+ * than four of them.  Messages start with "wavelength-coeffs": aooctkmap and
+ * aooctsrc both call the property so. */
 gboolean aooct_calib_parse_coeffs (const gchar * str,
     gdouble coeffs[AOOCT_CALIB_MAX_COEFFS], gint * n_coeffs, GError ** error);
 
@@ -45,6 +46,10 @@ gboolean aooct_calib_parse_coeffs (const gchar * str,
  * whose end values must be strictly ordered one way). */
 gboolean aooct_calib_check_poly (const gdouble * coeffs, gint n_coeffs,
     gint n, GError ** error);
+
+/* c0 + c1 p + c2 p^2 + c3 p^3 (the first @n_coeffs terms), by Horner. */
+gdouble aooct_calib_poly_eval (const gdouble * coeffs, gint n_coeffs,
+    gdouble p);
 
 AooctWavelength *aooct_wavelength_new_from_coeffs (const gchar * str, gint n,
     GError ** error);
@@ -98,6 +103,15 @@ aooct_disp_u (const AooctGeometry * g, gint i)
   gint j0 = aooct_geometry_data_start (g), j1 = aooct_geometry_data_end (g);
 
   return 2.0 * (i - j0) / (gdouble) (j1 - j0) - 1.0;
+}
+
+/* The dispersion phase a2 u^2 + a3 u^3 (rad) of the spec, section 5; the
+ * synthetic camera applies the same expression, so aooctdisp cancels it
+ * to the last bit. */
+static inline gdouble
+aooct_disp_phase (gdouble a2, gdouble a3, gdouble u)
+{
+  return a2 * u * u + a3 * u * u * u;
 }
 
 G_END_DECLS

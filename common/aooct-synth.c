@@ -2,7 +2,6 @@
  * model. */
 #include <math.h>
 #include <string.h>
-#include <errno.h>
 #include <fftw3.h>
 
 #ifdef _OPENMP
@@ -162,8 +161,8 @@ aooct_synth_params_init (AooctSynthParams * p)
   memset (p, 0, sizeof (*p));
   p->samples = AOOCT_SYNTH_DEFAULT_SAMPLES;
   p->alines = AOOCT_SYNTH_DEFAULT_ALINES;
-  aooct_synth_parse_coeffs ("wavelength-coeffs",
-      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, p->coeffs, &p->n_coeffs, NULL);
+  aooct_calib_parse_coeffs (AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, p->coeffs,
+      &p->n_coeffs, NULL);
   p->center_wavelength = AOOCT_SYNTH_DEFAULT_CENTER_WAVELENGTH;
   p->bandwidth = AOOCT_SYNTH_DEFAULT_BANDWIDTH;
   p->reference_level = AOOCT_SYNTH_DEFAULT_REFERENCE_LEVEL;
@@ -176,137 +175,6 @@ aooct_synth_params_init (AooctSynthParams * p)
   p->mirror_tilt = AOOCT_SYNTH_DEFAULT_MIRROR_TILT;
   p->bscans_per_volume = AOOCT_SYNTH_DEFAULT_BSCANS_PER_VOLUME;
   p->seed = 0;
-}
-
-gboolean
-aooct_synth_parse_coeffs (const gchar * property, const gchar * str,
-    gdouble coeffs[4], gint * n_coeffs, GError ** error)
-{
-  gchar **parts;
-  gint n, i;
-
-  if (str == NULL || strspn (str, " \t") == strlen (str)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "%s is empty: expected \"c0,c1[,c2[,c3]]\" in nm", property);
-    return FALSE;
-  }
-  parts = g_strsplit (str, ",", -1);
-  n = g_strv_length (parts);
-  if (n > 4) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "%s=\"%s\" has %d coefficients, expected 1 to 4 (\"c0,c1,c2,c3\" "
-        "in nm)", property, str, n);
-    g_strfreev (parts);
-    return FALSE;
-  }
-  for (i = 0; i < 4; i++)
-    coeffs[i] = 0.0;
-  for (i = 0; i < n; i++) {
-    gchar *s = g_strstrip (parts[i]);
-    gchar *end = NULL;
-    gdouble v;
-
-    errno = 0;
-    v = g_ascii_strtod (s, &end);
-    if (*s == '\0' || end == s || *end != '\0' || errno == ERANGE ||
-        !isfinite (v)) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-          "%s=\"%s\": coefficient %d (\"%s\") is not a finite number",
-          property, str, i, s);
-      g_strfreev (parts);
-      return FALSE;
-    }
-    coeffs[i] = v;
-  }
-  *n_coeffs = n;
-  g_strfreev (parts);
-  return TRUE;
-}
-
-gdouble
-aooct_synth_wavelength (const gdouble * c, gint n, gdouble p)
-{
-  gdouble v = 0.0;
-  gint i;
-
-  for (i = n - 1; i >= 0; i--)
-    v = v * p + c[i];
-  return v;
-}
-
-static gdouble
-slope (const gdouble * c, gint n, gdouble p)
-{
-  gdouble d = 0.0;
-  gint i;
-
-  for (i = n - 1; i >= 1; i--)
-    d = d * p + i * c[i];
-  return d;
-}
-
-gboolean
-aooct_synth_check_coeffs (const gchar * property, const gdouble * c,
-    gint n, gint samples, GError ** error)
-{
-  gdouble last = samples - 1;
-  gdouble pts[4];
-  gint n_pts = 0, i, sign = 0;
-  gdouble c1 = n > 1 ? c[1] : 0, c2 = n > 2 ? c[2] : 0, c3 = n > 3 ? c[3] : 0;
-  gdouble l0 = aooct_synth_wavelength (c, n, 0);
-  gdouble l1 = aooct_synth_wavelength (c, n, last);
-
-  /* lambda is strictly monotonic on [0, last] iff its slope keeps one sign
-   * between consecutive roots of the slope (a double root that only
-   * touches zero is allowed); so look at the slope between 0, the roots
-   * inside the interval and last. */
-  pts[n_pts++] = 0;
-  if (c3 != 0) {
-    gdouble a = 3 * c3, b = 2 * c2, disc = b * b - 4 * a * c1;
-    if (disc > 0) {
-      gdouble q = -0.5 * (b + copysign (sqrt (disc), b));
-      gdouble r1 = q / a, r2 = q != 0 ? c1 / q : r1;
-      if (r1 > r2) {
-        gdouble t = r1;
-        r1 = r2;
-        r2 = t;
-      }
-      if (r1 > 0 && r1 < last)
-        pts[n_pts++] = r1;
-      if (r2 > 0 && r2 < last && r2 != r1)
-        pts[n_pts++] = r2;
-    }
-  } else if (c2 != 0) {
-    gdouble r = -c1 / (2 * c2);
-    if (r > 0 && r < last)
-      pts[n_pts++] = r;
-  }
-  pts[n_pts++] = last;
-  for (i = 0; i + 1 < n_pts; i++) {
-    gdouble d = slope (c, n, 0.5 * (pts[i] + pts[i + 1]));
-    gint s = d > 0 ? 1 : (d < 0 ? -1 : 0);
-    if (s == 0 || (sign != 0 && s != sign) || !isfinite (d)) {
-      if (n_pts > 2)
-        g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-            "%s=\"%g,%g,%g,%g\": lambda(p) is not strictly monotonic on "
-            "[0, %d] (its slope changes sign at p = %.6g)", property, c[0],
-            c1, c2, c3, samples - 1, pts[1]);
-      else
-        g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-            "%s=\"%g,%g,%g,%g\": lambda(p) is constant, it must be strictly "
-            "monotonic on [0, %d]", property, c[0], c1, c2, c3, samples - 1);
-      return FALSE;
-    }
-    sign = s;
-  }
-  if (!isfinite (l0) || !isfinite (l1) || l0 <= 0 || l1 <= 0) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "%s=\"%g,%g,%g,%g\": lambda(p) must be finite and positive on "
-        "[0, %d] (lambda(0) = %g nm, lambda(%d) = %g nm)", property, c[0],
-        c1, c2, c3, samples - 1, l0, samples - 1, l1);
-    return FALSE;
-  }
-  return TRUE;
 }
 
 #define CHECK_RANGE(val, name, lo, hi, unit) G_STMT_START {             \
@@ -343,8 +211,7 @@ aooct_synth_params_validate (const AooctSynthParams * p, GError ** error)
         "wavelength-coeffs has %d coefficients, expected 1 to 4", p->n_coeffs);
     return FALSE;
   }
-  if (!aooct_synth_check_coeffs ("wavelength-coeffs", p->coeffs, p->n_coeffs,
-          p->samples, error))
+  if (!aooct_calib_check_poly (p->coeffs, p->n_coeffs, p->samples, error))
     return FALSE;
   CHECK_RANGE (p->center_wavelength, "center-wavelength", 1.0, 100000.0, "nm");
   CHECK_RANGE (p->bandwidth, "bandwidth", 0.01, 0.5 * p->center_wavelength,
@@ -358,8 +225,8 @@ aooct_synth_params_validate (const AooctSynthParams * p, GError ** error)
   CHECK_RANGE (p->mirror_tilt, "mirror-tilt", -1e4, 1e4, "um");
 
   /* a source the camera cannot see is a configuration mistake */
-  l0 = aooct_synth_wavelength (p->coeffs, p->n_coeffs, 0);
-  l1 = aooct_synth_wavelength (p->coeffs, p->n_coeffs, p->samples - 1);
+  l0 = aooct_calib_poly_eval (p->coeffs, p->n_coeffs, 0);
+  l1 = aooct_calib_poly_eval (p->coeffs, p->n_coeffs, p->samples - 1);
   lmin = MIN (l0, l1);
   lmax = MAX (l0, l1);
   if (p->center_wavelength < lmin || p->center_wavelength > lmax) {
@@ -378,13 +245,18 @@ wavenumber (gdouble lambda_nm)
   return 2000.0 * G_PI / lambda_nm;
 }
 
+/* k(p) in rad/um of camera pixel @pixel */
+static inline gdouble
+pixel_wavenumber (const AooctSynthParams * p, gdouble pixel)
+{
+  return wavenumber (aooct_calib_poly_eval (p->coeffs, p->n_coeffs, pixel));
+}
+
 gdouble
 aooct_synth_depth_bin (const AooctSynthParams * p, gdouble z_um, gint p1)
 {
-  gdouble k0 = wavenumber (aooct_synth_wavelength (p->coeffs, p->n_coeffs,
-          0));
-  gdouble k1 = wavenumber (aooct_synth_wavelength (p->coeffs, p->n_coeffs,
-          p->samples - 1));
+  gdouble k0 = pixel_wavenumber (p, 0);
+  gdouble k1 = pixel_wavenumber (p, p->samples - 1);
 
   return z_um * fabs (k1 - k0) * p1 / (G_PI * (p->samples - 1));
 }
@@ -417,7 +289,7 @@ aooct_synth_write_calibration (const AooctSynthParams * p,
   g_string_append (s, "\"\n# use as: aooctkmap wavelength-file=<this file>\n");
   for (i = 0; i < p->samples; i++) {
     g_string_append (s, g_ascii_dtostr (buf, sizeof (buf),
-            aooct_synth_wavelength (p->coeffs, p->n_coeffs, i)));
+            aooct_calib_poly_eval (p->coeffs, p->n_coeffs, i)));
     g_string_append_c (s, '\n');
   }
   ok = g_file_set_contents (path, s->str, s->len, &err);
@@ -551,8 +423,8 @@ aooct_synth_new (const AooctSynthParams * p, GError ** error)
   s = g_new0 (AooctSynth, 1);
   s->p = *p;
   n = p->samples;
-  k0 = wavenumber (aooct_synth_wavelength (p->coeffs, p->n_coeffs, 0));
-  k1 = wavenumber (aooct_synth_wavelength (p->coeffs, p->n_coeffs, n - 1));
+  k0 = pixel_wavenumber (p, 0);
+  k1 = pixel_wavenumber (p, n - 1);
   kc = wavenumber (p->center_wavelength);
   dkc = 2000.0 * G_PI * p->bandwidth / (p->center_wavelength *
       p->center_wavelength);
@@ -563,14 +435,12 @@ aooct_synth_new (const AooctSynthParams * p, GError ** error)
   s->phi = g_new (gdouble, n);
   s->amp = g_new (gfloat, n);
   for (i = 0; i < n; i++) {
-    gdouble k = wavenumber (aooct_synth_wavelength (p->coeffs, p->n_coeffs,
-            i));
+    gdouble k = pixel_wavenumber (p, i);
     gdouble u = 2 * (k - k0) / (k1 - k0) - 1;
     gdouble e = (k - kc) / dkc;
 
     s->two_k[i] = 2 * k;
-    s->phi[i] = sign * (p->dispersion_a2 * u * u +
-        p->dispersion_a3 * u * u * u);
+    s->phi[i] = sign * aooct_disp_phase (p->dispersion_a2, p->dispersion_a3, u);
     s->amp[i] = p->reference_level * exp (-4 * G_LN2 * e * e);
   }
   kmin = MIN (k0, k1);

@@ -85,6 +85,7 @@
 #define __AOOCT_SYNTH_H__
 
 #include <glib.h>
+#include "aooct-calib.h"
 
 G_BEGIN_DECLS
 
@@ -126,7 +127,9 @@ typedef struct
 {
   gint samples;                 /* N */
   gint alines;                  /* M */
-  gdouble coeffs[4];            /* lambda(p) in nm */
+  gdouble coeffs[AOOCT_CALIB_MAX_COEFFS]; /* lambda(p) in nm: parse and
+                                 * check with aooct_calib_parse_coeffs() and
+                                 * aooct_calib_check_poly() */
   gint n_coeffs;                /* 1..4 */
   gdouble center_wavelength;    /* nm */
   gdouble bandwidth;            /* nm, FWHM */
@@ -146,21 +149,6 @@ typedef struct _AooctSynth AooctSynth;
 
 /* Fills @p with the defaults above (seed 0). */
 void aooct_synth_params_init (AooctSynthParams * p);
-
-/* Parses "c0,c1[,c2[,c3]]" (C locale) into @coeffs / @n_coeffs.  Errors
- * (AOOCT_ERROR_SETTINGS) name @property. */
-gboolean aooct_synth_parse_coeffs (const gchar * property, const gchar * str,
-    gdouble coeffs[4], gint * n_coeffs, GError ** error);
-
-/* lambda(p) in nm. */
-gdouble aooct_synth_wavelength (const gdouble * coeffs, gint n_coeffs,
-    gdouble p);
-
-/* Checks that lambda is finite, positive and strictly monotonic on the
- * whole interval [0, @samples - 1] (not only at the pixels).  Errors name
- * @property. */
-gboolean aooct_synth_check_coeffs (const gchar * property,
-    const gdouble * coeffs, gint n_coeffs, gint samples, GError ** error);
 
 /* Checks every parameter (finite, in range, consistent); the error message
  * names the aooctsrc property at fault. */

@@ -49,6 +49,7 @@
 #include <gst/video/video.h>
 
 #include "gstaooctsrc.h"
+#include "aooct-calib.h"
 #include "aooct-error.h"
 #include "aooct-fftw.h"
 #include "aooct-synth.h"
@@ -398,8 +399,7 @@ gst_aooct_src_start (GstBaseSrc * src)
   seed = self->seed;
   GST_OBJECT_UNLOCK (self);
 
-  if (!aooct_synth_parse_coeffs ("wavelength-coeffs", coeffs, p.coeffs,
-          &p.n_coeffs, &err))
+  if (!aooct_calib_parse_coeffs (coeffs, p.coeffs, &p.n_coeffs, &err))
     goto failed;
   p.seed = seed >= 0 ? (guint32) seed : g_random_int ();
   GST_INFO_OBJECT (self, "seed %u (set seed=%u to replay)", p.seed, p.seed);

@@ -38,22 +38,30 @@ aooct_test_pop_error (GstHarness * h)
   return text;
 }
 
-void
-aooct_test_assert_error (GstHarness * h, const gchar * first_substring, ...)
+static void
+assert_error_valist (GstHarness * h, const gchar * first_substring,
+    va_list args)
 {
   gchar *text = aooct_test_pop_error (h);
   const gchar *sub;
-  va_list args;
 
   fail_unless (text != NULL, "expected an element error containing '%s'",
       first_substring);
-  va_start (args, first_substring);
   for (sub = first_substring; sub; sub = va_arg (args, const gchar *))
-    fail_unless (strstr (text, sub) != NULL,
+      fail_unless (strstr (text, sub) != NULL,
         "element error '%s' does not mention '%s'", text, sub);
-  va_end (args);
   GST_INFO ("got expected error: %s", text);
   g_free (text);
+}
+
+void
+aooct_test_assert_error (GstHarness * h, const gchar * first_substring, ...)
+{
+  va_list args;
+
+  va_start (args, first_substring);
+  assert_error_valist (h, first_substring, args);
+  va_end (args);
 }
 
 gchar *
@@ -77,8 +85,7 @@ aooct_test_run_pipeline (const gchar * launch, gint timeout_s)
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     gchar *dbg = NULL;
     gst_message_parse_error (msg, &err, &dbg);
-    text = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (msg->src),
-        err->message);
+    text = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (msg->src), err->message);
     GST_INFO ("pipeline error: %s (%s)", text, dbg);
     g_free (dbg);
     g_clear_error (&err);
@@ -120,4 +127,173 @@ aooct_test_rand_new (void)
 
   g_print ("random seed %u (set AOOCT_TEST_SEED=%u to replay)\n", seed, seed);
   return g_rand_new_with_seed (seed);
+}
+
+void
+aooct_test_geometry (AooctGeometry * g, gint n, gint alines, gint bscans,
+    gint size, gint factor)
+{
+  aooct_geometry_init_raw (g, n, alines, bscans, 10, 1);
+  if (factor > 0) {
+    gint p1 = n, p2 = n, o = 0;
+
+    fail_unless (aooct_pad_sizes (n, size, factor, &p1, &p2, &o, NULL));
+    g->samples = p2;
+    g->pad_size = p1;
+    g->pad_offset = o;
+    g->pad_factor = factor;
+  }
+  fail_unless (aooct_geometry_validate (g, NULL));
+}
+
+void
+aooct_test_geometry_grid (AooctGeometry * g, gint n, gint alines,
+    gint bscans, gint p1, gint p2, gint o, gint f)
+{
+  aooct_geometry_init_raw (g, n, alines, bscans, 10, 1);
+  g->samples = p2;
+  g->pad_size = p1;
+  g->pad_offset = o;
+  g->pad_factor = f;
+}
+
+void
+aooct_test_assert_caps (GstHarness * h, const AooctGeometry * expect)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GString *diff = g_string_new (NULL);
+  AooctGeometry got;
+  GError *err = NULL;
+
+  fail_unless (caps != NULL, "no output caps");
+  fail_unless (aooct_caps_to_geometry (caps, &got, &err), "%s",
+      err ? err->message : "?");
+  gst_caps_unref (caps);
+  fail_unless (aooct_geometry_equal (&got, expect, diff),
+      "output caps differ (got vs expected): %s", diff->str);
+  g_string_free (diff, TRUE);
+}
+
+gsize
+aooct_test_total_samples (const AooctGeometry * g)
+{
+  return (gsize) g->samples * aooct_geometry_total_alines (g);
+}
+
+GstElement *
+aooct_test_element (GstHarness * h, const gchar * factory_name)
+{
+  GstElement *e = gst_harness_find_element (h, factory_name);
+
+  fail_unless (e != NULL, "no %s in the harness", factory_name);
+  gst_object_unref (e);
+  return e;
+}
+
+gpointer
+aooct_test_push_pull (GstHarness * h, GstCaps * caps, gconstpointer in,
+    gsize in_bytes, gsize out_bytes)
+{
+  GstBuffer *out;
+  GstMapInfo map;
+  gpointer res;
+
+  if (caps)
+    gst_harness_set_src_caps (h, caps);
+  out = gst_harness_push_and_pull (h, aooct_test_buffer_new (in, in_bytes));
+  fail_unless (out != NULL, "no output buffer");
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless_equals_int (map.size, out_bytes);
+  res = g_memdup2 (map.data, map.size);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  return res;
+}
+
+static void
+push_expect_error_valist (GstHarness * h, GstCaps * caps, gsize n_bytes,
+    const gchar * first_substring, va_list args)
+{
+  gpointer zeros = g_malloc0 (n_bytes);
+
+  gst_harness_set_src_caps (h, caps);
+  fail_unless (gst_harness_push (h, aooct_test_buffer_new (zeros,
+              n_bytes)) != GST_FLOW_OK, "accepted; expected an error "
+      "mentioning '%s'", first_substring);
+  assert_error_valist (h, first_substring, args);
+  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  g_free (zeros);
+}
+
+void
+aooct_test_push_expect_error (GstHarness * h, GstCaps * caps, gsize n_bytes,
+    const gchar * first_substring, ...)
+{
+  va_list args;
+
+  va_start (args, first_substring);
+  push_expect_error_valist (h, caps, n_bytes, first_substring, args);
+  va_end (args);
+}
+
+void
+aooct_test_expect_error (const gchar * launch, GstCaps * caps,
+    const gchar * first_substring, ...)
+{
+  GstHarness *h = aooct_test_harness_new (launch);
+  va_list args;
+
+  fail_unless (caps != NULL);
+  va_start (args, first_substring);
+  push_expect_error_valist (h, caps, 64, first_substring, args);
+  va_end (args);
+  gst_harness_teardown (h);
+}
+
+gchar *
+aooct_test_write_values (const gchar * header, const gdouble * v, gint n)
+{
+  GString *s = g_string_new (NULL);
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gchar *path;
+  gint i;
+
+  g_string_append_printf (s, "# %s\n", header);
+  for (i = 0; i < n; i++)
+    g_string_append_printf (s, "%s\n", g_ascii_dtostr (buf, sizeof (buf),
+            v[i]));
+  path = aooct_test_write_temp (s->str);
+  g_string_free (s, TRUE);
+  return path;
+}
+
+static const AooctTestBadFile bad_text_files[] = {
+  {"", "", "empty"},
+  {"   \n# only a comment\n", "", "no records"},
+  {"1\n2\n3\n", ":3:", "too few"},
+  {"1\n2\n3\n4\n5\n", ":5:", "too many"},
+  {"1\n2\nthree\n4\n", ":3:", "not a number"},
+  {"1\nnan\n3\n4\n", ":2:", "not finite"},
+  {"1\n2\n-inf\n4\n", ":3:", "not finite"},
+  {NULL, "", "cannot read"},
+};
+
+void
+aooct_test_for_each_bad_file (const AooctTestBadFile * extra, guint n_extra,
+    AooctTestBadFileFunc func, gpointer user_data)
+{
+  guint k, n = G_N_ELEMENTS (bad_text_files) + n_extra;
+
+  for (k = 0; k < n; k++) {
+    const AooctTestBadFile *bad = k < G_N_ELEMENTS (bad_text_files) ?
+        &bad_text_files[k] : &extra[k - G_N_ELEMENTS (bad_text_files)];
+    gchar *path = bad->text ? aooct_test_write_temp (bad->text) :
+        g_strdup ("/nonexistent/aooct-calibration.txt");
+
+    GST_INFO ("bad file case %u: %s", k, bad->what);
+    func (path, bad, user_data);
+    if (bad->text)
+      g_unlink (path);
+    g_free (path);
+  }
 }

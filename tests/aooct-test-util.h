@@ -6,6 +6,8 @@
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
 
+#include "aooct-caps.h"
+
 G_BEGIN_DECLS
 
 /* A harness around @launch (a gst_harness_new_parse() description) whose
@@ -36,6 +38,75 @@ GstBuffer *aooct_test_buffer_new (gconstpointer data, gsize n_bytes);
 /* Deterministic per-test random generator (seed printed for replay; set
  * AOOCT_TEST_SEED to replay a failure). */
 GRand *aooct_test_rand_new (void);
+
+/* A valid real spectral geometry of @n raw samples, @alines x @bscans
+ * (framerate 10/1, k-linear=false): the raw grid when @factor is 0, else
+ * the grid aooctpad size=@size factor=@factor makes (aooct_pad_sizes()). */
+void aooct_test_geometry (AooctGeometry * g, gint n, gint alines,
+    gint bscans, gint size, gint factor);
+
+/* A real spectral geometry whose grid is given field by field, for
+ * expected values that must not come from the code under test: @p2
+ * samples, pad-size @p1, pad-offset @o, pad-factor @f (framerate 10/1,
+ * k-linear=false). */
+void aooct_test_geometry_grid (AooctGeometry * g, gint n, gint alines,
+    gint bscans, gint p1, gint p2, gint o, gint f);
+
+/* Samples (real or complex) of one buffer of @g. */
+gsize aooct_test_total_samples (const AooctGeometry * g);
+
+/* The element of factory @factory_name inside @h (the harness keeps it
+ * alive; no reference is returned). */
+GstElement *aooct_test_element (GstHarness * h, const gchar * factory_name);
+
+/* Sets @caps (taken; NULL keeps the current ones), pushes a copy of @in
+ * (@in_bytes), pulls the output, checks that it has @out_bytes and
+ * returns a copy of its data (g_free). */
+gpointer aooct_test_push_pull (GstHarness * h, GstCaps * caps,
+    gconstpointer in, gsize in_bytes, gsize out_bytes);
+
+/* Sets @caps (taken) on @h, pushes @n_bytes of zeros and asserts that the
+ * push fails with an element error that mentions every NULL-terminated
+ * substring, and that no buffer came out. */
+void aooct_test_push_expect_error (GstHarness * h, GstCaps * caps,
+    gsize n_bytes, const gchar * first_substring, ...) G_GNUC_NULL_TERMINATED;
+
+/* The same with a new harness around @launch and a 64-byte buffer: for
+ * errors that the caps (taken) or the properties cause before any data is
+ * looked at. */
+void aooct_test_expect_error (const gchar * launch, GstCaps * caps,
+    const gchar * first_substring, ...) G_GNUC_NULL_TERMINATED;
+
+/* Asserts that the caps @h's element negotiated on its source pad describe
+ * @expect (the framerate aside). */
+void aooct_test_assert_caps (GstHarness * h, const AooctGeometry * expect);
+
+/* Writes @n values (round-trip precision, C locale, one per line) after a
+ * '#' comment line @header to a new temporary file; returns its path. */
+gchar *aooct_test_write_values (const gchar * header, const gdouble * v,
+    gint n);
+
+/* A defective calibration text file: @text (NULL: a file that does not
+ * exist), and what the error must say: @line (":3:", or "" when no line is
+ * at fault) and @what. */
+typedef struct
+{
+  const gchar *text;
+  const gchar *line;
+  const gchar *what;
+} AooctTestBadFile;
+
+/* Checks the error for one defective file at @path (already written). */
+typedef void (*AooctTestBadFileFunc) (const gchar * path,
+    const AooctTestBadFile * bad, gpointer user_data);
+
+/* Calls @func for every defect of the spec's text format that any
+ * calibration file of four records of one value can have (empty, no
+ * records, too few, too many, not a number, not finite, missing file),
+ * then for the @n_extra element-specific @extra cases; writes and removes
+ * the temporary files. */
+void aooct_test_for_each_bad_file (const AooctTestBadFile * extra,
+    guint n_extra, AooctTestBadFileFunc func, gpointer user_data);
 
 G_END_DECLS
 

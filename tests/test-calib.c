@@ -37,12 +37,16 @@ GST_START_TEST (test_parse_coeffs)
     {" 812.5 , 0.05 ", 2, {812.5, 0.05, 0, 0}, NULL},
     {"800", 1, {800, 0, 0, 0}, NULL},
     {"", 0, {0}, "empty"},
-    {"1,2,3,4,5", 0, {0}, "has 5 coefficients"},
+    {" \t ", 0, {0}, "empty"},
+    {"1,2,3,4,5", 0, {0}, "has 5 coefficients; expected 1 to 4"},
     {"800,abc", 0, {0}, "c1 ('abc') is not a number"},
     {"800,,1", 0, {0}, "c1 ('') is not a number"},
+    {"800,0.1,", 0, {0}, "c2 ('') is not a number"},
     {"800,0.1x", 0, {0}, "not a number"},
     {"800,nan", 0, {0}, "c1 is not finite"},
     {"inf,1", 0, {0}, "c0 is not finite"},
+    {"nan,1", 0, {0}, "c0 is not finite"},
+    {"800,1e400", 0, {0}, "c1 is not finite"},
     {"800;0.1", 0, {0}, "not a number"},
   };
   guint k;
@@ -185,29 +189,28 @@ GST_END_TEST;
 static gchar *
 write_values (const gdouble * v, gint n)
 {
-  GString *s = g_string_new ("# wavelengths in nm\n");
-  gchar *path;
-  gint i;
+  return aooct_test_write_values ("wavelengths in nm", v, n);
+}
 
-  for (i = 0; i < n; i++)
-    g_string_append_printf (s, "%.17g\n", v[i]);
-  path = aooct_test_write_temp (s->str);
-  g_string_free (s, TRUE);
-  return path;
+static void
+check_file_error (const gchar * path, const AooctTestBadFile * bad,
+    gpointer unused)
+{
+  GError *err = NULL;
+  AooctWavelength *cal = aooct_wavelength_new (path, NULL, 4, &err);
+
+  fail_unless (cal == NULL, "%s (%s) accepted", path, bad->what);
+  assert_gerror (err, AOOCT_ERROR_FILE, path, bad->what);
+  fail_unless (strstr (err->message, "wavelength-file") != NULL, "%s",
+      err->message);
+  fail_unless (strstr (err->message, bad->line) != NULL, "%s lacks %s",
+      err->message, bad->line);
+  g_clear_error (&err);
 }
 
 GST_START_TEST (test_wavelength_file)
 {
-  struct
-  {
-    const gchar *text;
-    const gchar *what1, *what2;
-  } bad[] = {
-    {"", "empty", NULL},
-    {"800\n801\n802\n", ":3:", "too few"},
-    {"800\n801\n802\n803\n804\n", ":5:", "too many"},
-    {"800\n801\nabc\n803\n", ":3:", "not a number"},
-    {"800\nnan\n802\n803\n", ":2:", "not finite"},
+  const AooctTestBadFile bad[] = {
     {"800\n801\n800.5\n803\n", ":3:", "strictly increasing"},
     {"803\n802\n802\n801\n", ":3:", "strictly decreasing"},
     {"800\n800\n802\n803\n", ":2:", "strictly"},
@@ -220,24 +223,8 @@ GST_START_TEST (test_wavelength_file)
   gchar *path;
   guint k;
 
-  for (k = 0; k < G_N_ELEMENTS (bad); k++) {
-    path = aooct_test_write_temp (bad[k].text);
-    cal = aooct_wavelength_new (path, NULL, 4, &err);
-    fail_unless (cal == NULL, "case %u accepted", k);
-    assert_gerror (err, AOOCT_ERROR_FILE, path, bad[k].what1);
-    fail_unless (strstr (err->message, "wavelength-file") != NULL);
-    if (bad[k].what2)
-      fail_unless (strstr (err->message, bad[k].what2) != NULL, "%s",
-          err->message);
-    g_clear_error (&err);
-    g_unlink (path);
-    g_free (path);
-  }
-  cal = aooct_wavelength_new ("/nonexistent/lambda.txt", "", 4, &err);
-  fail_unless (cal == NULL);
-  assert_gerror (err, AOOCT_ERROR_FILE, "/nonexistent/lambda.txt",
-      "cannot read");
-  g_clear_error (&err);
+  aooct_test_for_each_bad_file (bad, G_N_ELEMENTS (bad), check_file_error,
+      NULL);
 
   path = write_values (good, 4);
   cal = aooct_wavelength_new (path, "800,1", 4, &err);
@@ -264,21 +251,6 @@ GST_START_TEST (test_wavelength_file)
 }
 
 GST_END_TEST;
-
-static void
-make_geometry (AooctGeometry * g, gint n, gint factor, gboolean padded)
-{
-  gint p1 = n, p2 = n, o = 0;
-
-  if (padded)
-    fail_unless (aooct_pad_sizes (n, 0, factor, &p1, &p2, &o, NULL));
-  aooct_geometry_init_raw (g, n, 8, 1, 10, 1);
-  g->samples = padded ? p2 : n;
-  g->pad_size = p1;
-  g->pad_offset = o;
-  g->pad_factor = padded ? factor : 1;
-  fail_unless (aooct_geometry_validate (g, NULL));
-}
 
 /* The table against an independent brute-force search in float64. */
 static void
@@ -340,11 +312,11 @@ GST_START_TEST (test_kmap_table)
   for (k = 0; k < (gint) G_N_ELEMENTS (coeffs); k++) {
     cal = aooct_wavelength_new (NULL, coeffs[k], n, NULL);
     fail_unless (cal != NULL);
-    make_geometry (&g, n, 1, FALSE);
+    aooct_test_geometry (&g, n, 8, 1, 0, 0);
     check_table (cal, &g);
-    make_geometry (&g, n, 2, TRUE);
+    aooct_test_geometry (&g, n, 8, 1, 0, 2);
     check_table (cal, &g);
-    make_geometry (&g, n, 4, TRUE);
+    aooct_test_geometry (&g, n, 8, 1, 0, 4);
     check_table (cal, &g);
     aooct_wavelength_free (cal);
   }
@@ -355,9 +327,9 @@ GST_START_TEST (test_kmap_table)
   path = write_values (v, n);
   cal = aooct_wavelength_new (path, NULL, n, NULL);
   fail_unless (cal != NULL);
-  make_geometry (&g, n, 1, FALSE);
+  aooct_test_geometry (&g, n, 8, 1, 0, 0);
   check_table (cal, &g);
-  make_geometry (&g, n, 2, TRUE);
+  aooct_test_geometry (&g, n, 8, 1, 0, 2);
   check_table (cal, &g);
   aooct_wavelength_free (cal);
   g_unlink (path);
@@ -382,7 +354,7 @@ GST_START_TEST (test_disp_weights)
   gchar *path;
   gint i, j0, j1;
 
-  make_geometry (&g, 300, 2, TRUE);
+  aooct_test_geometry (&g, 300, 8, 1, 0, 2);
   j0 = aooct_geometry_data_start (&g);
   j1 = aooct_geometry_data_end (&g);
   fail_unless (aooct_disp_u (&g, j0) == -1.0 && aooct_disp_u (&g, j1) == 1.0);
@@ -401,7 +373,7 @@ GST_START_TEST (test_disp_weights)
   g_free (w);
 
   /* mixed phase / re im records with comments, on the raw grid */
-  make_geometry (&g, 16, 1, FALSE);
+  aooct_test_geometry (&g, 16, 8, 1, 0, 0);
   for (i = 0; i < 16; i++) {
     is_phase[i] = g_rand_boolean (rand);
     rec[2 * i] = g_rand_double_range (rand, -4, 4);

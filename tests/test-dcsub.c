@@ -191,56 +191,33 @@ GST_START_TEST (test_background_and_none)
 
 GST_END_TEST;
 
-static void
-expect_caps_error (const gchar * launch, const gchar * caps,
-    const gchar * what, const gchar * what2)
-{
-  GstHarness *h = aooct_test_harness_new (launch);
-  guint8 data[64] = { 0 };
+#define BG_CAPS "video/x-raw,format=GRAY16_LE,width=4,height=2,framerate=0/1"
 
-  gst_harness_set_src_caps_str (h, g_strdup (caps));
-  fail_unless (gst_harness_push (h, aooct_test_buffer_new (data, 64)) !=
-      GST_FLOW_OK);
-  aooct_test_assert_error (h, what, what2, NULL);
-  gst_harness_teardown (h);
+static void
+expect_background_error (const gchar * path, const AooctTestBadFile * bad,
+    gpointer unused)
+{
+  gchar *launch =
+      g_strdup_printf ("aooctdcsub mode=background background-file=%s", path);
+
+  aooct_test_expect_error (launch, gst_caps_from_string (BG_CAPS),
+      "background-file", path, bad->line, bad->what, NULL);
+  g_free (launch);
 }
 
 GST_START_TEST (test_bad_background_files)
 {
-  struct
-  {
-    const gchar *text;
-    const gchar *what;
-  } cases[] = {
-    {"", "empty"},
-    {"1\n2\n3\n", "too few"},
-    {"1\n2\nthree\n4\n", "not a number"},
-    {"1\n2\nnan\n4\n", "not finite"},
-    {"1\n2\n3\n4\n5\n", "too many"},
-    {"1\n2 2\n3\n4\n", "more than 1"},
+  const AooctTestBadFile extra[] = {
+    {"1\n2 2\n3\n4\n", ":2:", "more than 1"},
   };
-  guint c;
 
-  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
-    gchar *path = aooct_test_write_temp (cases[c].text);
-    gchar *launch =
-        g_strdup_printf ("aooctdcsub mode=background background-file=%s",
-        path);
-    expect_caps_error (launch, "video/x-raw,format=GRAY16_LE,width=4,height=2,"
-        "framerate=0/1", path, cases[c].what);
-    g_unlink (path);
-    g_free (path);
-    g_free (launch);
-  }
-  expect_caps_error ("aooctdcsub mode=background background-file="
-      "/nonexistent/bg.txt", "video/x-raw,format=GRAY16_LE,width=4,height=2,"
-      "framerate=0/1", "/nonexistent/bg.txt", "cannot read");
-  expect_caps_error ("aooctdcsub mode=background",
-      "video/x-raw,format=GRAY16_LE,width=4,height=2,framerate=0/1",
-      "background-file", NULL);
-  expect_caps_error ("aooctdcsub alines-per-bscan=3",
-      "video/x-raw,format=GRAY16_LE,width=4,height=4,framerate=0/1",
-      "multiple", "alines-per-bscan=3");
+  aooct_test_for_each_bad_file (extra, G_N_ELEMENTS (extra),
+      expect_background_error, NULL);
+  aooct_test_expect_error ("aooctdcsub mode=background",
+      gst_caps_from_string (BG_CAPS), "background-file", NULL);
+  aooct_test_expect_error ("aooctdcsub alines-per-bscan=3",
+      gst_caps_from_string ("video/x-raw,format=GRAY16_LE,width=4,height=4,"
+          "framerate=0/1"), "multiple", "alines-per-bscan=3", NULL);
 }
 
 GST_END_TEST;

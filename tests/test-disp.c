@@ -7,47 +7,27 @@
 #include "aooct-test-util.h"
 #include "aooct-caps.h"
 
+/* aooctdisp works on k-linear spectra. */
 static void
 make_geometry (AooctGeometry * g, gint n, gint alines, gint bscans, gint factor)
 {
-  gint p1 = n, p2 = n, o = 0;
-
-  aooct_geometry_init_raw (g, n, alines, bscans, 10, 1);
+  aooct_test_geometry (g, n, alines, bscans, 0, factor);
   g->k_linear = TRUE;
-  if (factor > 0) {
-    fail_unless (aooct_pad_sizes (n, 0, factor, &p1, &p2, &o, NULL));
-    g->samples = p2;
-    g->pad_size = p1;
-    g->pad_offset = o;
-    g->pad_factor = factor;
-  }
-  fail_unless (aooct_geometry_validate (g, NULL));
 }
 
-/* The element inside the harness's bin (the bin keeps it alive). */
 static GObject *
-element_of (GstHarness * h)
+disp_of (GstHarness * h)
 {
-  GstElement *e = gst_harness_find_element (h, "aooctdisp");
-
-  fail_unless (e != NULL);
-  gst_object_unref (e);
-  return G_OBJECT (e);
-}
-
-static gsize
-total_samples (const AooctGeometry * g)
-{
-  return (gsize) g->samples * g->alines * g->bscans;
+  return G_OBJECT (aooct_test_element (h, "aooctdisp"));
 }
 
 static gfloat *
 random_spectra (GRand * rand, const AooctGeometry * g)
 {
-  gfloat *x = g_new (gfloat, total_samples (g));
+  gfloat *x = g_new (gfloat, aooct_test_total_samples (g));
   gsize i;
 
-  for (i = 0; i < total_samples (g); i++)
+  for (i = 0; i < aooct_test_total_samples (g); i++)
     x[i] = 800 * cos (0.37 * (i % g->samples)) + g_rand_double_range (rand,
         -50, 50);
   return x;
@@ -59,25 +39,18 @@ static void
 push_and_check (GstHarness * h, const AooctGeometry * g, const gfloat * x,
     const gdouble * re, const gdouble * im)
 {
-  GstBuffer *out = gst_harness_push_and_pull (h, aooct_test_buffer_new (x,
-          total_samples (g) * sizeof (gfloat)));
-  GstCaps *caps;
-  AooctGeometry og;
-  GstMapInfo map;
+  const gsize total = aooct_test_total_samples (g);
+  gfloat *out = aooct_test_push_pull (h, NULL, x, total * sizeof (gfloat),
+      total * 2 * sizeof (gfloat));
+  AooctGeometry og = *g;
   gsize k;
 
-  fail_unless (out != NULL);
-  caps = gst_pad_get_current_caps (h->sinkpad);
-  fail_unless (aooct_caps_to_geometry (caps, &og, NULL));
-  gst_caps_unref (caps);
-  fail_unless (og.sample_type == AOOCT_SAMPLE_COMPLEX);
-  og.sample_type = AOOCT_SAMPLE_REAL;
-  fail_unless (aooct_geometry_equal (&og, g, NULL));
+  /* only the sample type changes */
+  og.sample_type = AOOCT_SAMPLE_COMPLEX;
+  aooct_test_assert_caps (h, &og);
 
-  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
-  fail_unless_equals_int (map.size, total_samples (g) * 8);
-  for (k = 0; k < total_samples (g); k++) {
-    const gfloat *c = (const gfloat *) map.data + 2 * k;
+  for (k = 0; k < total; k++) {
+    const gfloat *c = out + 2 * k;
     gint i = k % g->samples;
     gdouble er = x[k] * re[i], ei = x[k] * im[i];
     /* float32 weight and product: a few ulp of |x| */
@@ -87,8 +60,7 @@ push_and_check (GstHarness * h, const AooctGeometry * g, const gfloat * x,
         "sample %d of row %d: (%.9g, %.9g), expected (%.9g, %.9g)", i,
         (gint) (k / g->samples), c[0], c[1], er, ei);
   }
-  gst_buffer_unmap (out, &map);
-  gst_buffer_unref (out);
+  g_free (out);
 }
 
 static void
@@ -131,8 +103,8 @@ GST_START_TEST (test_coefficients_and_change_while_playing)
   for (round = 0; round < 3; round++) {
     a2 = g_rand_double_range (rand, -60, 60);
     a3 = g_rand_double_range (rand, -30, 30);
-    g_object_set (element_of (h), "a2", a2, "a3", a3, NULL);
-    fail_unless_equals_int (GST_STATE (element_of (h)), GST_STATE_PLAYING);
+    g_object_set (disp_of (h), "a2", a2, "a3", a3, NULL);
+    fail_unless_equals_int (GST_STATE (disp_of (h)), GST_STATE_PLAYING);
     x = random_spectra (rand, &g);
     coeff_weights (&g, a2, a3, re, im);
     push_and_check (h, &g, x, re, im);
@@ -181,19 +153,19 @@ GST_START_TEST (test_phase_file_mixed_records)
   }
   fail_unless (n_phase > 10 && n_phase < g.samples - 10);
   path = aooct_test_write_temp (text->str);
-  g_object_set (element_of (h), "phase-file", path, NULL);
+  g_object_set (disp_of (h), "phase-file", path, NULL);
   gst_harness_set_src_caps (h, aooct_geometry_to_caps (&g));
   x = random_spectra (rand, &g);
   push_and_check (h, &g, x, re, im);
 
   /* a2 set while a phase file is in use: an error at the next buffer */
-  g_object_set (element_of (h), "a2", 1.5, NULL);
+  g_object_set (disp_of (h), "a2", 1.5, NULL);
   fail_unless (gst_harness_push (h, aooct_test_buffer_new (x,
-              total_samples (&g) * 4)) != GST_FLOW_OK);
+              aooct_test_total_samples (&g) * 4)) != GST_FLOW_OK);
   aooct_test_assert_error (h, "phase-file", path, "a2=1.5", NULL);
   /* and again at the one after: no silent fallback to the old weights */
   fail_unless (gst_harness_push (h, aooct_test_buffer_new (x,
-              total_samples (&g) * 4)) != GST_FLOW_OK);
+              aooct_test_total_samples (&g) * 4)) != GST_FLOW_OK);
   aooct_test_assert_error (h, "phase-file", NULL);
   fail_unless_equals_int (gst_harness_buffers_received (h), 1);
 
@@ -209,39 +181,37 @@ GST_START_TEST (test_phase_file_mixed_records)
 
 GST_END_TEST;
 
-/* Pushes one buffer into aooctdisp configured by @setup_props and expects
- * an element error mentioning @what1 and @what2. */
+/* Pushes one buffer into aooctdisp with @file, @a2, @a3 and expects an
+ * element error mentioning @what1 and @what2. */
 static void
 expect_error (const AooctGeometry * g, const gchar * file, gdouble a2,
     gdouble a3, const gchar * what1, const gchar * what2)
 {
   GstHarness *h = aooct_test_harness_new ("aooctdisp");
-  gfloat *x = g_new0 (gfloat, total_samples (g) * 2);
 
-  g_object_set (element_of (h), "phase-file", file, "a2", a2, "a3", a3, NULL);
-  gst_harness_set_src_caps (h, aooct_geometry_to_caps (g));
-  fail_unless (gst_harness_push (h, aooct_test_buffer_new (x,
-              total_samples (g) * aooct_geometry_sample_bytes (g))) !=
-      GST_FLOW_OK);
-  aooct_test_assert_error (h, what1, what2, NULL);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  g_object_set (disp_of (h), "phase-file", file, "a2", a2, "a3", a3, NULL);
+  aooct_test_push_expect_error (h, aooct_geometry_to_caps (g),
+      aooct_geometry_buffer_bytes (g), what1, what2, NULL);
   gst_harness_teardown (h);
-  g_free (x);
+}
+
+static void
+expect_file_error (const gchar * path, const AooctTestBadFile * bad,
+    gpointer geom)
+{
+  GstHarness *h = aooct_test_harness_new ("aooctdisp");
+
+  g_object_set (disp_of (h), "phase-file", path, NULL);
+  aooct_test_push_expect_error (h, aooct_geometry_to_caps (geom),
+      aooct_geometry_buffer_bytes (geom), "phase-file", path, bad->line,
+      bad->what, NULL);
+  gst_harness_teardown (h);
 }
 
 GST_START_TEST (test_errors)
 {
-  struct
-  {
-    const gchar *text;
-    const gchar *what1, *what2;
-  } files[] = {
-    {"", "empty", NULL},
-    {"0.1\n0.2\n", ":2:", "too few"},
-    {"0.1\n0.2\n0.3\n0.4\n0.5\n", ":5:", "too many"},
+  const AooctTestBadFile files[] = {
     {"0.1\n0.2 0.3 0.4\n0.3\n0.4\n", ":2:", "more than 2"},
-    {"0.1\nphi\n0.3\n0.4\n", ":2:", "not a number"},
-    {"0.1\n0.2\n1 nan\n0.4\n", ":3:", "not finite"},
   };
   AooctGeometry g;
   GParamSpec *pspec;
@@ -250,16 +220,8 @@ GST_START_TEST (test_errors)
   guint k;
 
   make_geometry (&g, 4, 2, 1, 0);
-  for (k = 0; k < G_N_ELEMENTS (files); k++) {
-    gchar *path = aooct_test_write_temp (files[k].text);
-    expect_error (&g, path, 0, 0, path, files[k].what1);
-    if (files[k].what2)
-      expect_error (&g, path, 0, 0, "phase-file", files[k].what2);
-    g_unlink (path);
-    g_free (path);
-  }
-  expect_error (&g, "/nonexistent/phase.txt", 0, 0, "/nonexistent/phase.txt",
-      "cannot read");
+  aooct_test_for_each_bad_file (files, G_N_ELEMENTS (files),
+      expect_file_error, &g);
   {
     gchar *path = aooct_test_write_temp ("0\n0\n0\n0\n");
     expect_error (&g, path, 0, -2, "phase-file", "a3=-2");

@@ -10,73 +10,28 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-static void
-make_geometry (AooctGeometry * g, gint n, gint alines, gint bscans, gint factor)
-{
-  gint p1 = n, p2 = n, o = 0;
-
-  aooct_geometry_init_raw (g, n, alines, bscans, 10, 1);
-  if (factor > 0) {
-    fail_unless (aooct_pad_sizes (n, 0, factor, &p1, &p2, &o, NULL));
-    g->samples = p2;
-    g->pad_size = p1;
-    g->pad_offset = o;
-    g->pad_factor = factor;
-  }
-  fail_unless (aooct_geometry_validate (g, NULL));
-}
-
-/* The element inside the harness's bin (the bin keeps it alive). */
-static GObject *
-element_of (GstHarness * h)
-{
-  GstElement *e = gst_harness_find_element (h, "aooctkmap");
-
-  fail_unless (e != NULL);
-  gst_object_unref (e);
-  return G_OBJECT (e);
-}
-
-static gsize
-total_samples (const AooctGeometry * g)
-{
-  return (gsize) g->samples * g->alines * g->bscans;
-}
-
 /* Pushes @in through @h (caps from @g) and returns a copy of the output. */
 static gfloat *
 push_pull (GstHarness * h, const AooctGeometry * g, const gfloat * in)
 {
-  gsize bytes = total_samples (g) * sizeof (gfloat);
-  GstBuffer *out;
-  GstMapInfo map;
-  gfloat *res;
-
-  gst_harness_set_src_caps (h, aooct_geometry_to_caps (g));
-  out = gst_harness_push_and_pull (h, aooct_test_buffer_new (in, bytes));
-  fail_unless (out != NULL);
-  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
-  fail_unless_equals_int (map.size, bytes);
-  res = g_memdup2 (map.data, bytes);
-  gst_buffer_unmap (out, &map);
-  gst_buffer_unref (out);
-  return res;
+  return aooct_test_push_pull (h, aooct_geometry_to_caps (g), in,
+      aooct_geometry_buffer_bytes (g), aooct_geometry_buffer_bytes (g));
 }
 
+static GObject *
+kmap_of (GstHarness * h)
+{
+  return G_OBJECT (aooct_test_element (h, "aooctkmap"));
+}
+
+/* aooctkmap only marks its output k-linear. */
 static void
 assert_k_linear_caps (GstHarness * h, const AooctGeometry * g)
 {
-  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
-  AooctGeometry out;
-  gboolean ok;
+  AooctGeometry out = *g;
 
-  fail_unless (caps != NULL);
-  ok = aooct_caps_to_geometry (caps, &out, NULL);
-  gst_caps_unref (caps);
-  fail_unless (ok);
-  fail_unless (out.k_linear);
-  out.k_linear = g->k_linear;
-  fail_unless (aooct_geometry_equal (&out, g, NULL));
+  out.k_linear = TRUE;
+  aooct_test_assert_caps (h, &out);
 }
 
 /* lambda(p) as the spec defines it: polynomial, or linear between the
@@ -140,20 +95,6 @@ ref_kmap (const RefCal * rc, const AooctGeometry * g, const gfloat * z,
   g_free (lam);
 }
 
-static gchar *
-write_values (const gdouble * v, gint n)
-{
-  GString *s = g_string_new ("# wavelength per raw pixel, nm\n");
-  gchar *path;
-  gint i;
-
-  for (i = 0; i < n; i++)
-    g_string_append_printf (s, "%.17g\n", v[i]);
-  path = aooct_test_write_temp (s->str);
-  g_string_free (s, TRUE);
-  return path;
-}
-
 /* Realistic OCT fringes: a few reflectors (cosines in k(p)) of random
  * depth and strength, plus noise, at every sample of the data region;
  * random garbage in the margins (kmap must zero them). */
@@ -162,7 +103,7 @@ make_fringes (GRand * rand, const RefCal * rc, const AooctGeometry * g)
 {
   const gint j0 = aooct_geometry_data_start (g);
   const gint j1 = aooct_geometry_data_end (g);
-  gfloat *z = g_new (gfloat, total_samples (g));
+  gfloat *z = g_new (gfloat, aooct_test_total_samples (g));
   gsize row;
   gint i, r;
 
@@ -217,13 +158,13 @@ check_against_reference (GRand * rand, const RefCal * rc, const gchar * file,
   gsize row;
   gint i;
 
-  g_object_set (element_of (h), "wavelength-file", file, "wavelength-coeffs",
+  g_object_set (kmap_of (h), "wavelength-file", file, "wavelength-coeffs",
       coeffs, NULL);
   out = push_pull (h, g, z);
   assert_k_linear_caps (h, g);
   /* float32 data and fraction: rounding of t (6e-8 of z[l+1] - z[l]) and
    * of three float operations, a few ulp of the signal's scale */
-  tol = 4e-7 * max_abs (z, total_samples (g));
+  tol = 4e-7 * max_abs (z, aooct_test_total_samples (g));
   for (row = 0; row < (gsize) g->alines * g->bscans; row++) {
     const gfloat *o = out + row * g->samples;
 
@@ -264,7 +205,7 @@ GST_START_TEST (test_identity_on_k_linear_calibration)
 
   for (p = 0; p < n; p++)
     lam[p] = 2 * G_PI / (ka + p * (kb - ka) / (n - 1));
-  path = write_values (lam, n);
+  path = aooct_test_write_values ("wavelength per raw pixel, nm", lam, n);
 
   for (f = 0; f <= 2; f += 2) {
     AooctGeometry g;
@@ -274,12 +215,12 @@ GST_START_TEST (test_identity_on_k_linear_calibration)
     gint j0, j1;
     gsize row;
 
-    make_geometry (&g, n, 5, 1, f);
+    aooct_test_geometry (&g, n, 5, 1, 0, f);
     j0 = aooct_geometry_data_start (&g);
     j1 = aooct_geometry_data_end (&g);
     z = make_fringes (rand, &rc, &g);
-    scale = max_abs (z, total_samples (&g));
-    g_object_set (element_of (h), "wavelength-file", path, NULL);
+    scale = max_abs (z, aooct_test_total_samples (&g));
+    g_object_set (kmap_of (h), "wavelength-file", path, NULL);
     out = push_pull (h, &g, z);
     for (row = 0; row < (gsize) g.alines; row++) {
       for (i = 0; i < g.samples; i++) {
@@ -309,7 +250,7 @@ GST_START_TEST (test_identity_on_k_linear_calibration)
     g_free (out);
 
     /* and exactly what the float64 reference of the spec gives */
-    make_geometry (&g, n, 3, 2, f);
+    aooct_test_geometry (&g, n, 3, 2, 0, f);
     check_against_reference (rand, &rc, path, NULL, &g);
   }
   g_unlink (path);
@@ -342,7 +283,7 @@ GST_START_TEST (test_nonlinear_against_reference)
     };
     memcpy (rc.c, polys[k].c, sizeof (rc.c));
     for (f = 0; f <= 4; f += 2) {
-      make_geometry (&g, n, 6, 2, f);
+      aooct_test_geometry (&g, n, 6, 2, 0, f);
       check_against_reference (rand, &rc, NULL, polys[k].coeffs, &g);
     }
   }
@@ -356,9 +297,9 @@ GST_START_TEST (test_nonlinear_against_reference)
     for (p = 0; p < n; p++)
       lam[p] = (dir > 0 ? 790 : 890) + dir * (0.1 * p - 8e-6 * p * p) +
           0.01 * g_rand_double_range (rand, -1, 1);
-    path = write_values (lam, n);
+    path = aooct_test_write_values ("wavelength per raw pixel, nm", lam, n);
     for (f = 0; f <= 2; f += 2) {
-      make_geometry (&g, n, 6, 2, f);
+      aooct_test_geometry (&g, n, 6, 2, 0, f);
       check_against_reference (rand, &rc, path, NULL, &g);
     }
     g_unlink (path);
@@ -417,8 +358,8 @@ GST_START_TEST (test_tone_becomes_sharp_peak)
   gdouble dk = (2 * G_PI / ref_lambda (&rc, n - 1) - k0) / (n - 1);
   gint r, p;
 
-  make_geometry (&g, n, G_N_ELEMENTS (bins), 1, 0);
-  z = g_new (gfloat, total_samples (&g));
+  aooct_test_geometry (&g, n, G_N_ELEMENTS (bins), 1, 0, 0);
+  z = g_new (gfloat, aooct_test_total_samples (&g));
   for (r = 0; r < (gint) G_N_ELEMENTS (bins); r++) {
     /* depth z0 whose fringe 2 k z0 advances by 2 pi bins[r] / N per
      * k-linear sample */
@@ -426,7 +367,7 @@ GST_START_TEST (test_tone_becomes_sharp_peak)
     for (p = 0; p < n; p++)
       z[r * n + p] = 1000 * cos (2 * (2 * G_PI / ref_lambda (&rc, p)) * z0);
   }
-  g_object_set (element_of (h), "wavelength-coeffs", coeffs, NULL);
+  g_object_set (kmap_of (h), "wavelength-coeffs", coeffs, NULL);
   out = push_pull (h, &g, z);
   for (r = 0; r < (gint) G_N_ELEMENTS (bins); r++) {
     gint peak_in = 0, peak_out = 0;
@@ -455,19 +396,19 @@ GST_START_TEST (test_passthrough)
   AooctGeometry g;
   gint round;
 
-  make_geometry (&g, 300, 4, 1, 2);
+  aooct_test_geometry (&g, 300, 4, 1, 0, 2);
   for (round = 0; round < 2; round++) {
     GstHarness *h = aooct_test_harness_new ("aooctkmap");
-    gsize bytes = total_samples (&g) * sizeof (gfloat), i;
-    gfloat *z = g_new (gfloat, total_samples (&g));
+    gsize bytes = aooct_test_total_samples (&g) * sizeof (gfloat), i;
+    gfloat *z = g_new (gfloat, aooct_test_total_samples (&g));
     GstBuffer *in, *out;
 
-    for (i = 0; i < total_samples (&g); i++)
+    for (i = 0; i < aooct_test_total_samples (&g); i++)
       z[i] = g_rand_double_range (rand, -1000, 1000);
     /* round 0: passthrough=true on non-k-linear input;
      * round 1: k-linear input; neither needs a calibration */
     if (round == 0)
-      g_object_set (element_of (h), "passthrough", TRUE, NULL);
+      g_object_set (kmap_of (h), "passthrough", TRUE, NULL);
     g.k_linear = round == 1;
     gst_harness_set_src_caps (h, aooct_geometry_to_caps (&g));
     in = aooct_test_buffer_new (z, bytes);
@@ -495,37 +436,34 @@ expect_error (gint n, const gchar * file, const gchar * coeffs,
 {
   GstHarness *h = aooct_test_harness_new ("aooctkmap");
   AooctGeometry g;
-  gfloat *z;
 
-  make_geometry (&g, n, 2, 1, 0);
-  z = g_new0 (gfloat, total_samples (&g));
-  g_object_set (element_of (h), "wavelength-file", file, "wavelength-coeffs",
+  aooct_test_geometry (&g, n, 2, 1, 0, 0);
+  g_object_set (kmap_of (h), "wavelength-file", file, "wavelength-coeffs",
       coeffs, NULL);
-  gst_harness_set_src_caps (h, aooct_geometry_to_caps (&g));
-  fail_unless (gst_harness_push (h, aooct_test_buffer_new (z,
-              total_samples (&g) * sizeof (gfloat))) != GST_FLOW_OK,
-      "file %s coeffs %s accepted", file, coeffs);
-  aooct_test_assert_error (h, what1, what2, NULL);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  aooct_test_push_expect_error (h, aooct_geometry_to_caps (&g),
+      aooct_geometry_buffer_bytes (&g), what1, what2, NULL);
   gst_harness_teardown (h);
-  g_free (z);
+}
+
+static void
+expect_file_error (const gchar * path, const AooctTestBadFile * bad,
+    gpointer unused)
+{
+  GstHarness *h = aooct_test_harness_new ("aooctkmap");
+  AooctGeometry g;
+
+  aooct_test_geometry (&g, 4, 2, 1, 0, 0);
+  g_object_set (kmap_of (h), "wavelength-file", path, NULL);
+  aooct_test_push_expect_error (h, aooct_geometry_to_caps (&g),
+      aooct_geometry_buffer_bytes (&g), "wavelength-file", path, bad->line,
+      bad->what, NULL);
+  gst_harness_teardown (h);
 }
 
 GST_START_TEST (test_bad_calibrations)
 {
-  struct
-  {
-    const gchar *text;
-    const gchar *what1, *what2;
-  } files[] = {
-    {"", "empty", NULL},
-    {"   \n# only a comment\n", "no records", NULL},
-    {"800\n801\nabc\n803\n", ":3:", "not a number"},
-    {"800\n801\n802\n", ":3:", "too few"},
-    {"800\n801\n802\n803\n804\n", ":5:", "too many"},
+  const AooctTestBadFile files[] = {
     {"800\n802\n801\n803\n", ":3:", "strictly increasing"},
-    {"800\nnan\n802\n803\n", ":2:", "not finite"},
-    {"800\n801\ninf\n803\n", ":3:", "not finite"},
     {"0\n801\n802\n803\n", ":1:", "not positive"},
   };
   struct
@@ -543,17 +481,8 @@ GST_START_TEST (test_bad_calibrations)
   };
   guint k;
 
-  for (k = 0; k < G_N_ELEMENTS (files); k++) {
-    gchar *path = aooct_test_write_temp (files[k].text);
-
-    expect_error (4, path, NULL, path, files[k].what1);
-    if (files[k].what2)
-      expect_error (4, path, NULL, "wavelength-file", files[k].what2);
-    g_unlink (path);
-    g_free (path);
-  }
-  expect_error (4, "/nonexistent/lambda.txt", NULL,
-      "/nonexistent/lambda.txt", "cannot read");
+  aooct_test_for_each_bad_file (files, G_N_ELEMENTS (files),
+      expect_file_error, NULL);
   for (k = 0; k < G_N_ELEMENTS (coeffs); k++)
     expect_error (64, NULL, coeffs[k].coeffs, "wavelength-coeffs",
         coeffs[k].what);
@@ -568,15 +497,12 @@ GST_START_TEST (test_wrong_input)
 {
   GstHarness *h = aooct_test_harness_new ("aooctkmap");
   AooctGeometry g;
-  guint8 data[64 * 2 * 8] = { 0 };
 
-  make_geometry (&g, 64, 2, 1, 0);
+  aooct_test_geometry (&g, 64, 2, 1, 0, 0);
   g.sample_type = AOOCT_SAMPLE_COMPLEX;
-  g_object_set (element_of (h), "wavelength-coeffs", "800,0.1", NULL);
-  gst_harness_set_src_caps (h, aooct_geometry_to_caps (&g));
-  fail_unless (gst_harness_push (h, aooct_test_buffer_new (data,
-              sizeof (data))) != GST_FLOW_OK);
-  aooct_test_assert_error (h, "aooctkmap", "spectral real",
+  g_object_set (kmap_of (h), "wavelength-coeffs", "800,0.1", NULL);
+  aooct_test_push_expect_error (h, aooct_geometry_to_caps (&g),
+      aooct_geometry_buffer_bytes (&g), "aooctkmap", "spectral real",
       "sample-type=complex", NULL);
   gst_harness_teardown (h);
 }

@@ -8,20 +8,29 @@
 #include "aooct-test-util.h"
 #include "aooct-ref64.h"
 
-#define DEPTH_CAPS "application/x-aooct,domain=depth,sample-type=complex," \
-  "samples=%d,alines=%d,bscans=%d,raw-samples=%d,pad-offset=%d," \
-  "pad-factor=%d,pad-size=%d,k-linear=true,framerate=10/1"
-
 typedef struct
 {
   gint m, bscans, n, p1, f;     /* geometry; P2 = f * P1, o = (P1 - n) / 2 */
 } Geom;
 
-static gchar *
+/* aooctfft's output for @g: P2 = f P1, o = (P1 - N) / 2. */
+static void
+depth_geometry (const Geom * g, AooctGeometry * geom)
+{
+  aooct_test_geometry_grid (geom, g->n, g->m, g->bscans, g->p1, g->f * g->p1,
+      (g->p1 - g->n) / 2, g->f);
+  geom->domain = AOOCT_DOMAIN_DEPTH;
+  geom->sample_type = AOOCT_SAMPLE_COMPLEX;
+  geom->k_linear = TRUE;
+}
+
+static GstCaps *
 depth_caps (const Geom * g)
 {
-  return g_strdup_printf (DEPTH_CAPS, g->f * g->p1, g->m, g->bscans, g->n,
-      (g->p1 - g->n) / 2, g->f, g->p1);
+  AooctGeometry geom;
+
+  depth_geometry (g, &geom);
+  return aooct_geometry_to_caps (&geom);
 }
 
 static gdouble
@@ -60,14 +69,6 @@ make_depth (GRand * rand, const Geom * g, gdouble scale)
       }
     }
   return d;
-}
-
-static GstElement *
-get_norm (GstHarness * h)
-{
-  if (GST_IS_BIN (h->element))
-    return gst_bin_get_by_name (GST_BIN (h->element), "norm");
-  return gst_object_ref (h->element);
 }
 
 /* Pushes @data and returns the output frame's pixels as a packed copy
@@ -227,7 +228,7 @@ run_config (GRand * rand, const Geom * g, const Config * c)
       "auto-range=%d range-min=%.17g range-max=%.17g", c->log, c->dr,
       c->auto_range, rmin, rmax);
   h = aooct_test_harness_new (launch);
-  gst_harness_set_src_caps_str (h, depth_caps (g));
+  gst_harness_set_src_caps (h, depth_caps (g));
   if (c->bits == 16)
     gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY16_LE");
   got = push_and_get (h, g, data, c->bits, rows);
@@ -299,7 +300,7 @@ GST_START_TEST (test_multi_bscan)
     memcpy (data + per * b, d, per * sizeof (gfloat));
     g_free (d);
   }
-  gst_harness_set_src_caps_str (h, depth_caps (&g));
+  gst_harness_set_src_caps (h, depth_caps (&g));
   got = push_and_get (h, &g, data, 8, rows);
   ref_params (&p, &g, TRUE, 60, TRUE, 0, 100, 8, 0, 0, &grid);
   want = reference_image (&p, &grid, data, rows);
@@ -361,7 +362,7 @@ run_hand (const gchar * props, gint bits, const gfloat * data)
   GstHarness *h = aooct_test_harness_new (launch);
   gpointer got;
 
-  gst_harness_set_src_caps_str (h, depth_caps (&g));
+  gst_harness_set_src_caps (h, depth_caps (&g));
   if (bits == 16)
     gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY16_LE");
   got = push_and_get (h, &g, data, bits, 1);
@@ -450,7 +451,7 @@ GST_START_TEST (test_orientation)
       for (r = 0; r < 64; r++)
         d[2 * (64 * (b * g.m + m) + r) + 1] =
             sqrtf ((gfloat) ((3 * m + 7 * r + 101 * b) % 256));
-  gst_harness_set_src_caps_str (h, depth_caps (&g));
+  gst_harness_set_src_caps (h, depth_caps (&g));
   got = push_and_get (h, &g, d, 8, rows);
   for (b = 0; b < 2; b++)
     for (r = 0; r < rows; r++)
@@ -474,7 +475,7 @@ negotiated_height (const gchar * launch, const Geom * g)
   GstCaps *caps;
   GstVideoInfo vinfo;
 
-  gst_harness_set_src_caps_str (h, depth_caps (g));
+  gst_harness_set_src_caps (h, depth_caps (g));
   out = gst_harness_push_and_pull (h, aooct_test_buffer_new (d, size));
   fail_unless (out != NULL);
   gst_buffer_unref (out);
@@ -511,14 +512,14 @@ GST_START_TEST (test_change_while_playing)
   const gint rows = 128;
   gfloat *data = make_depth (rand, &g, 1e3);
   GstHarness *h = aooct_test_harness_new ("aooctnorm name=norm");
-  GstElement *norm = get_norm (h);
+  GstElement *norm = aooct_test_element (h, "aooctnorm");
   AooctRefParams p;
   AooctRefGrid grid;
   gpointer got, want;
   gsize n_diff, n_levels, n = (gsize) g.m * rows;
   gdouble vmin, vmax;
 
-  gst_harness_set_src_caps_str (h, depth_caps (&g));
+  gst_harness_set_src_caps (h, depth_caps (&g));
   got = push_and_get (h, &g, data, 8, rows);
   ref_params (&p, &g, TRUE, 60, TRUE, 0, 100, 8, 0, 0, &grid);
   want = reference_image (&p, &grid, data, rows);
@@ -560,7 +561,6 @@ GST_START_TEST (test_change_while_playing)
               2 * sizeof (gfloat) * g.f * g.p1 * g.m)), GST_FLOW_ERROR);
   aooct_test_assert_error (h, "range-max=7", "range-min=7", NULL);
 
-  gst_object_unref (norm);
   gst_harness_teardown (h);
   g_free (data);
   g_rand_free (rand);
@@ -568,58 +568,47 @@ GST_START_TEST (test_change_while_playing)
 
 GST_END_TEST;
 
-static void
-expect_error (const gchar * launch, const gchar * caps, const gchar * what,
-    const gchar * what2)
-{
-  GstHarness *h = aooct_test_harness_new (launch);
-  guint8 data[64] = { 0 };
-
-  gst_harness_set_src_caps_str (h, g_strdup (caps));
-  fail_unless (gst_harness_push (h, aooct_test_buffer_new (data, 64)) !=
-      GST_FLOW_OK);
-  aooct_test_assert_error (h, what, what2, NULL);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
-  gst_harness_teardown (h);
-}
-
 GST_START_TEST (test_errors)
 {
   const Geom g = { 4, 1, 6, 8, 1 };
-  gchar *ok = depth_caps (&g);
+  GstCaps *ok = depth_caps (&g);
+  AooctGeometry bad;
   GstElement *norm;
   gdouble v;
 
-  expect_error ("aooctnorm", "application/x-aooct,domain=spectral,"
-      "sample-type=real,samples=8,alines=4,bscans=1,raw-samples=6,"
-      "pad-offset=1,pad-factor=1,pad-size=8,k-linear=true",
-      "needs depth-domain complex input", "domain=spectral");
-  expect_error ("aooctnorm", "application/x-aooct,domain=depth,"
-      "sample-type=real,samples=8,alines=4,bscans=1,raw-samples=6,"
-      "pad-offset=1,pad-factor=1,pad-size=8,k-linear=true",
-      "aooctfft", "sample-type=real");
-  expect_error ("aooctnorm", "application/x-aooct,domain=spectral,"
-      "sample-type=complex,samples=8,alines=4,bscans=1,raw-samples=6,"
-      "pad-offset=1,pad-factor=1,pad-size=8,k-linear=true",
-      "depth-domain", "domain=spectral");
+  depth_geometry (&g, &bad);
+  bad.domain = AOOCT_DOMAIN_SPECTRAL;
+  bad.sample_type = AOOCT_SAMPLE_REAL;
+  aooct_test_expect_error ("aooctnorm", aooct_geometry_to_caps (&bad),
+      "needs depth-domain complex input", "domain=spectral", NULL);
+  bad.domain = AOOCT_DOMAIN_DEPTH;
+  aooct_test_expect_error ("aooctnorm", aooct_geometry_to_caps (&bad),
+      "aooctfft", "sample-type=real", NULL);
+  bad.domain = AOOCT_DOMAIN_SPECTRAL;
+  bad.sample_type = AOOCT_SAMPLE_COMPLEX;
+  aooct_test_expect_error ("aooctnorm", aooct_geometry_to_caps (&bad),
+      "depth-domain", "domain=spectral", NULL);
   /* crop-end 0 = pad-size / 2 = 4 here */
-  expect_error ("aooctnorm crop-start=4", ok, "crop-start=4", "crop-end=0");
-  expect_error ("aooctnorm crop-start=5 crop-end=5", ok, "crop-start=5",
-      "crop-end=5");
-  expect_error ("aooctnorm crop-start=6 crop-end=2", ok, "crop-start=6",
-      "crop-end=2");
-  expect_error ("aooctnorm crop-end=9", ok, "crop-end=9", "samples=8");
-  expect_error ("aooctnorm auto-range=false range-min=3 range-max=3", ok,
-      "range-max=3", "range-min=3");
-  expect_error ("aooctnorm auto-range=false range-min=3 range-max=-1", ok,
-      "range-max=-1", "auto-range=false");
+  aooct_test_expect_error ("aooctnorm crop-start=4", gst_caps_ref (ok),
+      "crop-start=4", "crop-end=0", NULL);
+  aooct_test_expect_error ("aooctnorm crop-start=5 crop-end=5",
+      gst_caps_ref (ok), "crop-start=5", "crop-end=5", NULL);
+  aooct_test_expect_error ("aooctnorm crop-start=6 crop-end=2",
+      gst_caps_ref (ok), "crop-start=6", "crop-end=2", NULL);
+  aooct_test_expect_error ("aooctnorm crop-end=9", gst_caps_ref (ok),
+      "crop-end=9", "samples=8", NULL);
+  aooct_test_expect_error ("aooctnorm auto-range=false range-min=3 range-max=3",
+      gst_caps_ref (ok), "range-max=3", "range-min=3", NULL);
+  aooct_test_expect_error
+      ("aooctnorm auto-range=false range-min=3 range-max=-1", gst_caps_ref (ok),
+      "range-max=-1", "auto-range=false", NULL);
   /* a reversed manual range does not matter while auto-range is on */
   {
     GstHarness *h = aooct_test_harness_new ("aooctnorm range-min=3 "
         "range-max=-1");
     gfloat d[2 * 8 * 4] = { 1, 2, 3 };
     GstBuffer *out;
-    gst_harness_set_src_caps_str (h, g_strdup (ok));
+    gst_harness_set_src_caps (h, gst_caps_ref (ok));
     out = gst_harness_push_and_pull (h, aooct_test_buffer_new (d, sizeof (d)));
     fail_unless (out != NULL);
     gst_buffer_unref (out);
@@ -641,7 +630,7 @@ GST_START_TEST (test_errors)
   g_object_get (norm, "range-max", &v, NULL);
   fail_unless_equals_float (v, 100.0);
   gst_object_unref (norm);
-  g_free (ok);
+  gst_caps_unref (ok);
 }
 
 GST_END_TEST;

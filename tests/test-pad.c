@@ -6,14 +6,14 @@
 
 #include "aooct-test-util.h"
 
-#define SPECTRAL_CAPS "application/x-aooct,domain=spectral,sample-type=%s," \
-  "samples=%d,alines=%d,bscans=%d,raw-samples=%d,pad-offset=%d," \
-  "pad-factor=%d,pad-size=%d,k-linear=false,framerate=10/1"
-
-static gchar *
+/* The raw grid aooctpad takes. */
+static GstCaps *
 raw_caps (gint n, gint alines, gint bscans)
 {
-  return g_strdup_printf (SPECTRAL_CAPS, "real", n, alines, bscans, n, 0, 1, n);
+  AooctGeometry g;
+
+  aooct_test_geometry (&g, n, alines, bscans, 0, 0);
+  return aooct_geometry_to_caps (&g);
 }
 
 /* DC-subtracted spectra as aooctdcsub delivers them: a few reflector
@@ -87,33 +87,6 @@ reference_pad (const PadGeom * g, const gfloat * x, gint rows, gdouble * z)
   fftw_free (out);
 }
 
-static void
-check_out_caps (GstHarness * h, const PadGeom * g, gint alines, gint bscans)
-{
-  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
-  GstStructure *s;
-  gint v;
-
-  fail_unless (caps != NULL);
-  s = gst_caps_get_structure (caps, 0);
-  fail_unless_equals_string (gst_structure_get_string (s, "domain"),
-      "spectral");
-  fail_unless_equals_string (gst_structure_get_string (s, "sample-type"),
-      "real");
-#define CHECK_FIELD(name, expect) \
-  fail_unless (gst_structure_get_int (s, name, &v), "no " name); \
-  fail_unless_equals_int (v, expect);
-  CHECK_FIELD ("samples", g->p2);
-  CHECK_FIELD ("pad-size", g->p1);
-  CHECK_FIELD ("pad-offset", g->o);
-  CHECK_FIELD ("pad-factor", g->f);
-  CHECK_FIELD ("raw-samples", g->n);
-  CHECK_FIELD ("alines", alines);
-  CHECK_FIELD ("bscans", bscans);
-#undef CHECK_FIELD
-  gst_caps_unref (caps);
-}
-
 /* Pads @rows A-lines through aooctpad with @props; returns the output
  * (g_free) after checking the caps against @g. */
 static gfloat *
@@ -123,20 +96,14 @@ run_pad (const gchar * props, const PadGeom * g, const gfloat * x,
   gchar *launch = g_strdup_printf ("aooctpad %s", props);
   GstHarness *h = aooct_test_harness_new (launch);
   gsize rows = (gsize) alines * bscans;
-  GstBuffer *buf;
-  GstMapInfo map;
+  AooctGeometry out;
   gfloat *z;
 
-  gst_harness_set_src_caps_str (h, raw_caps (g->n, alines, bscans));
-  buf = gst_harness_push_and_pull (h, aooct_test_buffer_new (x,
-          rows * g->n * sizeof (gfloat)));
-  fail_unless (buf != NULL, "aooctpad %s produced no buffer", props);
-  check_out_caps (h, g, alines, bscans);
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
-  fail_unless_equals_int (map.size, rows * g->p2 * sizeof (gfloat));
-  z = g_memdup2 (map.data, map.size);
-  gst_buffer_unmap (buf, &map);
-  gst_buffer_unref (buf);
+  z = aooct_test_push_pull (h, raw_caps (g->n, alines, bscans), x,
+      rows * g->n * sizeof (gfloat), rows * g->p2 * sizeof (gfloat));
+  aooct_test_geometry_grid (&out, g->n, alines, bscans, g->p1, g->p2, g->o,
+      g->f);
+  aooct_test_assert_caps (h, &out);
   gst_harness_teardown (h);
   g_free (launch);
   return z;
@@ -297,33 +264,18 @@ GST_START_TEST (test_pad_reproduces_input)
 
 GST_END_TEST;
 
-static void
-expect_caps_error (const gchar * launch, gchar * caps, const gchar * what,
-    const gchar * what2)
-{
-  GstHarness *h = aooct_test_harness_new (launch);
-  gfloat data[16] = { 0 };
-
-  gst_harness_set_src_caps_str (h, caps);
-  fail_unless (gst_harness_push (h, aooct_test_buffer_new (data,
-              sizeof (data))) != GST_FLOW_OK, "%s accepted %s", launch, caps);
-  aooct_test_assert_error (h, what, what2, NULL);
-  fail_unless_equals_int (gst_harness_buffers_received (h), 0);
-  gst_harness_teardown (h);
-}
-
 GST_START_TEST (test_pad_bad_properties)
 {
-  expect_caps_error ("aooctpad size=1000", raw_caps (832, 4, 1), "size=1000",
-      "power of two");
-  expect_caps_error ("aooctpad size=512", raw_caps (832, 4, 1), "size=512",
-      ">= the 832 samples");
-  expect_caps_error ("aooctpad factor=3", raw_caps (832, 4, 1), "factor=3",
-      "power of two");
-  expect_caps_error ("aooctpad factor=48", raw_caps (832, 4, 1), "factor=48",
-      "power of two");
-  expect_caps_error ("aooctpad size=1048576 factor=2", raw_caps (832, 4, 1),
-      "size 1048576 x factor 2", "exceeds");
+  aooct_test_expect_error ("aooctpad size=1000", raw_caps (832, 4, 1),
+      "size=1000", "power of two", NULL);
+  aooct_test_expect_error ("aooctpad size=512", raw_caps (832, 4, 1),
+      "size=512", ">= the 832 samples", NULL);
+  aooct_test_expect_error ("aooctpad factor=3", raw_caps (832, 4, 1),
+      "factor=3", "power of two", NULL);
+  aooct_test_expect_error ("aooctpad factor=48", raw_caps (832, 4, 1),
+      "factor=48", "power of two", NULL);
+  aooct_test_expect_error ("aooctpad size=1048576 factor=2", raw_caps (832, 4,
+          1), "size 1048576 x factor 2", "exceeds", NULL);
 }
 
 GST_END_TEST;
@@ -332,19 +284,21 @@ GST_END_TEST;
  * input cannot be padded. */
 GST_START_TEST (test_pad_rejects_wrong_input)
 {
-  expect_caps_error ("aooctpad", g_strdup_printf (SPECTRAL_CAPS, "real",
-          4096, 4, 1, 832, 608, 2, 2048), "un-padded real spectral",
-      "pad-factor=2");
-  expect_caps_error ("aooctpad", g_strdup_printf (SPECTRAL_CAPS, "real",
-          2048, 4, 1, 832, 608, 1, 2048), "un-padded real spectral",
-      "samples=2048");
-  expect_caps_error ("aooctpad", g_strdup_printf (SPECTRAL_CAPS, "complex",
-          832, 4, 1, 832, 0, 1, 832), "un-padded real spectral",
-      "sample-type=complex");
-  expect_caps_error ("aooctpad", g_strdup ("application/x-aooct,"
-          "domain=depth,sample-type=complex,samples=832,alines=4,bscans=1,"
-          "raw-samples=832,pad-offset=0,pad-factor=1,pad-size=832,"
-          "k-linear=false"), "un-padded real spectral", "domain=depth");
+  AooctGeometry g;
+
+  aooct_test_geometry_grid (&g, 832, 4, 1, 2048, 4096, 608, 2);
+  aooct_test_expect_error ("aooctpad", aooct_geometry_to_caps (&g),
+      "un-padded real spectral", "pad-factor=2", NULL);
+  aooct_test_geometry_grid (&g, 832, 4, 1, 2048, 2048, 608, 1);
+  aooct_test_expect_error ("aooctpad", aooct_geometry_to_caps (&g),
+      "un-padded real spectral", "samples=2048", NULL);
+  aooct_test_geometry (&g, 832, 4, 1, 0, 0);
+  g.sample_type = AOOCT_SAMPLE_COMPLEX;
+  aooct_test_expect_error ("aooctpad", aooct_geometry_to_caps (&g),
+      "un-padded real spectral", "sample-type=complex", NULL);
+  g.domain = AOOCT_DOMAIN_DEPTH;
+  aooct_test_expect_error ("aooctpad", aooct_geometry_to_caps (&g),
+      "un-padded real spectral", "domain=depth", NULL);
 }
 
 GST_END_TEST;

@@ -60,7 +60,7 @@ pixel_of_wavelength (const AooctSynthParams * p, gdouble lambda, gdouble p0)
   gint it, i;
 
   for (it = 0; it < 50; it++) {
-    gdouble f = aooct_synth_wavelength (p->coeffs, p->n_coeffs, x) - lambda;
+    gdouble f = aooct_calib_poly_eval (p->coeffs, p->n_coeffs, x) - lambda;
     gdouble d = 0;
     for (i = p->n_coeffs - 1; i >= 1; i--)
       d = d * x + i * p->coeffs[i];
@@ -98,8 +98,8 @@ reconstruct (const AooctSynthParams * p, const guint16 * raw, gint aline,
   gint n = p->samples, m, i;
   gdouble *x = g_new0 (gdouble, n);
   gdouble *power = g_new (gdouble, p1 / 2 + 1);
-  gdouble l0 = aooct_synth_wavelength (p->coeffs, p->n_coeffs, 0);
-  gdouble l1 = aooct_synth_wavelength (p->coeffs, p->n_coeffs, n - 1);
+  gdouble l0 = aooct_calib_poly_eval (p->coeffs, p->n_coeffs, 0);
+  gdouble l1 = aooct_calib_poly_eval (p->coeffs, p->n_coeffs, n - 1);
   gdouble k0 = 2 * G_PI / l0, k1 = 2 * G_PI / l1;
   fftw_complex *in = fftw_alloc_complex (p1), *out = fftw_alloc_complex (p1);
   fftw_plan plan;
@@ -165,8 +165,8 @@ GST_START_TEST (test_defaults)
   aooct_synth_params_init (&p);
   fail_unless (aooct_synth_params_validate (&p, &err));
   fail_unless_equals_int (p.n_coeffs, 4);
-  fail_unless_equals_float (aooct_synth_wavelength (p.coeffs, 4, 0), 785.0);
-  fail_unless (fabs (aooct_synth_wavelength (p.coeffs, 4, 831) - 894.633)
+  fail_unless_equals_float (aooct_calib_poly_eval (p.coeffs, 4, 0), 785.0);
+  fail_unless (fabs (aooct_calib_poly_eval (p.coeffs, 4, 831) - 894.633)
       < 1e-3);
   res = aooct_synth_axial_resolution (&p);
   fail_unless (res > 6.0 && res < 6.5, "resolution %f um", res);
@@ -180,6 +180,20 @@ GST_START_TEST (test_defaults)
 
 GST_END_TEST;
 
+/* aooct_synth_params_validate() applies aooctkmap's polynomial check
+ * (aooct_calib_check_poly(), tested on its own with the string parsing in
+ * test-calib) to wavelength-coeffs on the whole pixel interval. */
+static gboolean
+validate_coeffs (const gchar * coeffs, GError ** err)
+{
+  AooctSynthParams p;
+
+  aooct_synth_params_init (&p);
+  fail_unless (aooct_calib_parse_coeffs (coeffs, p.coeffs, &p.n_coeffs, err),
+      "%s", *err ? (*err)->message : "");
+  return aooct_synth_params_validate (&p, err);
+}
+
 GST_START_TEST (test_coeff_validation)
 {
   struct
@@ -187,18 +201,11 @@ GST_START_TEST (test_coeff_validation)
     const gchar *coeffs;
     const gchar *what;
   } bad[] = {
-    {"", "empty"},
-    {"   ", "empty"},
     {"800", "constant"},
     {"800,0", "constant"},
     {"800,0.1,-0.0002", "monotonic"},   /* slope 0 at p = 250 */
     {"800,0.3,-0.0006,2e-7", "monotonic"},
     {"100,-0.2", "positive"},   /* lambda(831) < 0 */
-    {"nan,1", "finite"},
-    {"800,inf", "finite"},
-    {"800,abc", "finite"},
-    {"800,0.1,", "finite"},
-    {"1,2,3,4,5", "1 to 4"},
   };
   const gchar *good[] = { "800,0.1", "895,-0.132", "785,0.125,1e-05,-2e-09",
     "800,0.1,-0.00006"          /* slope 0 at p = 833, outside */
@@ -207,13 +214,9 @@ GST_START_TEST (test_coeff_validation)
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
     GError *err = NULL;
-    gdouble c[4];
-    gint n;
-    gboolean ok = aooct_synth_parse_coeffs ("wavelength-coeffs",
-        bad[i].coeffs, c, &n, &err);
-    if (ok)
-      ok = aooct_synth_check_coeffs ("wavelength-coeffs", c, n, 832, &err);
-    fail_unless (!ok, "'%s' accepted", bad[i].coeffs);
+
+    fail_unless (!validate_coeffs (bad[i].coeffs, &err), "'%s' accepted",
+        bad[i].coeffs);
     fail_unless (g_error_matches (err, AOOCT_ERROR, AOOCT_ERROR_SETTINGS));
     fail_unless (strstr (err->message, "wavelength-coeffs") != NULL,
         "%s", err->message);
@@ -223,12 +226,9 @@ GST_START_TEST (test_coeff_validation)
   }
   for (i = 0; i < G_N_ELEMENTS (good); i++) {
     GError *err = NULL;
-    gdouble c[4];
-    gint n;
-    fail_unless (aooct_synth_parse_coeffs ("wavelength-coeffs", good[i], c,
-            &n, &err), "%s", err ? err->message : "");
-    fail_unless (aooct_synth_check_coeffs ("wavelength-coeffs", c, n, 832,
-            &err), "%s", err ? err->message : "");
+
+    fail_unless (validate_coeffs (good[i], &err), "'%s': %s", good[i],
+        err ? err->message : "");
   }
 }
 
@@ -272,14 +272,14 @@ GST_START_TEST (test_calibration_file)
 
   aooct_synth_params_init (&p);
   p.samples = 1500;
-  fail_unless (aooct_synth_parse_coeffs ("wavelength-coeffs",
-          "790.123456789,0.0712345678901,3.3e-6,-1.1e-9", p.coeffs,
+  fail_unless (aooct_calib_parse_coeffs
+      ("790.123456789,0.0712345678901,3.3e-6,-1.1e-9", p.coeffs,
           &p.n_coeffs, NULL));
   fail_unless (aooct_synth_write_calibration (&p, path, &err));
   values = aooct_text_read_values (path, 1500, &err);
   fail_unless (values != NULL, "%s", err ? err->message : "");
   for (i = 0; i < 1500; i++)
-    fail_unless (values[i] == aooct_synth_wavelength (p.coeffs, 4, i),
+    fail_unless (values[i] == aooct_calib_poly_eval (p.coeffs, 4, i),
         "pixel %d: %.17g", i, values[i]);
   g_free (values);
   /* too few for another N: the file really has N records */
@@ -316,8 +316,7 @@ check_dispersion (const gchar * coeffs, gdouble a2, gdouble a3, gdouble depth)
   p.mirror_depth = depth;
   p.dispersion_a2 = a2;
   p.dispersion_a3 = a3;
-  fail_unless (aooct_synth_parse_coeffs ("wavelength-coeffs", coeffs,
-          p.coeffs, &p.n_coeffs, NULL));
+  fail_unless (aooct_calib_parse_coeffs (coeffs, p.coeffs, &p.n_coeffs, NULL));
   p0 = p;
   p0.dispersion_a2 = p0.dispersion_a3 = 0;
   raw = synth_bscan (&p, 7);
@@ -410,8 +409,8 @@ GST_START_TEST (test_levels_and_noise)
   raw = synth_bscan (&p, 3);
   lc = p.center_wavelength;
   for (i = 0; i < n; i++)
-    if (fabs (aooct_synth_wavelength (p.coeffs, 4, i) - lc) <
-        fabs (aooct_synth_wavelength (p.coeffs, 4, peak) - lc))
+    if (fabs (aooct_calib_poly_eval (p.coeffs, 4, i) - lc) <
+        fabs (aooct_calib_poly_eval (p.coeffs, 4, peak) - lc))
       peak = i;
   for (m = 0; m < p.alines; m++)
     mean += raw[m * n + peak];
