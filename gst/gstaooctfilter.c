@@ -59,6 +59,19 @@ gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error)
   gint code = (error && error->domain == AOOCT_ERROR) ? error->code :
       AOOCT_ERROR_FAILED;
 
+  /* Upstream retries a refused negotiation (reconfigure, new caps query)
+   * and every retry fails the same way: one message on the bus per cause
+   * is what the user needs. */
+  GST_OBJECT_LOCK (self);
+  if (g_strcmp0 (self->last_error, msg) == 0) {
+    GST_OBJECT_UNLOCK (self);
+    GST_DEBUG_OBJECT (self, "not posting again: %s", msg);
+    return;
+  }
+  g_free (self->last_error);
+  self->last_error = g_strdup (msg);
+  GST_OBJECT_UNLOCK (self);
+
   GST_WARNING_OBJECT (self, "%s", msg);
   switch (code) {
     case AOOCT_ERROR_CAPS:
@@ -384,6 +397,9 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
   if (!setup (self, &error))
     goto failed;
   self->configured = TRUE;
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->last_error, g_free);
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 
 failed:
@@ -629,6 +645,9 @@ gst_aooct_filter_start (GstBaseTransform * bt)
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
   GError *error = NULL;
 
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->last_error, g_free);
+  GST_OBJECT_UNLOCK (self);
   if (!open_backend (self, &error)) {
     gst_aooct_filter_post_error (self, error);
     g_clear_error (&error);
@@ -725,11 +744,12 @@ gst_aooct_filter_set_context (GstElement * element, GstContext * context)
 static void
 gst_aooct_filter_finalize (GObject * object)
 {
-#ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER (object);
 
+#ifdef HAVE_CUDA
   g_clear_pointer (&self->cuda, aooct_cuda_filter_free);
 #endif
+  g_free (self->last_error);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 

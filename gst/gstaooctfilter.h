@@ -92,6 +92,7 @@ struct _GstAooctFilter
   GstAooctBackend backend;      /* property */
   gint device_id;               /* property */
   gpointer cuda;                /* AooctCudaFilter, NULL without CUDA */
+  gchar *last_error;            /* last message posted, to post it once */
 };
 
 struct _GstAooctFilterClass
