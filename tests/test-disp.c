@@ -163,10 +163,11 @@ GST_START_TEST (test_phase_file_mixed_records)
   fail_unless (gst_harness_push (h, aooct_test_buffer_new (x,
               aooct_test_total_samples (&g) * 4)) != GST_FLOW_OK);
   aooct_test_assert_error (h, "phase-file", path, "a2=1.5", NULL);
-  /* and again at the one after: no silent fallback to the old weights */
+  /* and again at the one after: no silent fallback to the old weights
+   * (the same message is on the bus once, the flow fails each time) */
   fail_unless (gst_harness_push (h, aooct_test_buffer_new (x,
               aooct_test_total_samples (&g) * 4)) != GST_FLOW_OK);
-  aooct_test_assert_error (h, "phase-file", NULL);
+  fail_unless (aooct_test_pop_error (h) == NULL);
   fail_unless_equals_int (gst_harness_buffers_received (h), 1);
 
   gst_harness_teardown (h);
