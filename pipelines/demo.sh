@@ -6,10 +6,11 @@
 #
 #   pipelines/demo.sh [OUTDIR]     (default: out/demo)
 #   AOOCT_BSCANS=N                 number of B-scans (default 100)
+#   AOOCT_SKIP_BOOTSTRAP=1         use the aooct already on GST_PLUGIN_PATH
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../scripts/bootstrap.sh
-source "$root/scripts/bootstrap.sh"
+[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
 
 out=${1:-$root/out/demo}
 n=${AOOCT_BSCANS:-100}
@@ -18,13 +19,14 @@ rm -f "$out"/bscan-*.png "$out/demo.mp4"
 
 # aooctsrc writes its wavelength calibration to calibration.txt when it
 # starts; aooctkmap reads it when the caps arrive, so one pipeline does both.
-# a2/a3 are the values that cancel aooctsrc's default dispersion mismatch.
+# a2=8 a3=-2 are aooctsrc's default dispersion-a2/-a3: they cancel its
+# dispersion mismatch.
 gst-launch-1.0 -q -e \
   aooctsrc num-buffers="$n" calibration-file="$out/calibration.txt" \
   ! aooctdcsub \
   ! aooctpad size=2048 factor=2 \
   ! aooctkmap wavelength-file="$out/calibration.txt" \
-  ! aooctdisp a2=@A2@ a3=@A3@ \
+  ! aooctdisp a2=8 a3=-2 \
   ! aooctfft \
   ! aooctnorm dynamic-range=50 \
   ! tee name=t \
