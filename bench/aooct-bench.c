@@ -106,8 +106,7 @@ wait_eos (GstElement * pipeline, const gchar * what)
   if (msg && !ok) {
     GError *err = NULL;
     gst_message_parse_error (msg, &err, NULL);
-    g_printerr ("%s: %s: %s\n", what, GST_OBJECT_NAME (msg->src),
-        err->message);
+    g_printerr ("%s: %s: %s\n", what, GST_OBJECT_NAME (msg->src), err->message);
     g_error_free (err);
   } else if (!msg) {
     g_printerr ("%s: timed out\n", what);
@@ -182,7 +181,7 @@ time_chain (const gchar * desc, GstSample * input, gint n)
       "max-buffers", (guint64) 4, NULL);
   gst_element_set_state (p, GST_STATE_PLAYING);
   for (i = 0; i < n + WARMUP; i++) {
-    GstBuffer *b = gst_buffer_copy (buf);     /* shares the memory */
+    GstBuffer *b = gst_buffer_copy (buf);       /* shares the memory */
     GST_BUFFER_PTS (b) = i * GST_MSECOND;
     if (gst_app_src_push_buffer (GST_APP_SRC (src), b) != GST_FLOW_OK)
       break;

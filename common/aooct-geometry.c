@@ -57,8 +57,7 @@ aooct_geometry_validate (const AooctGeometry * g, GError ** error)
         g->pad_size, g->raw_samples, AOOCT_MAX_SAMPLES);
     return FALSE;
   }
-  if (g->pad_offset < 0
-      || g->pad_offset + g->raw_samples > g->pad_size) {
+  if (g->pad_offset < 0 || g->pad_offset + g->raw_samples > g->pad_size) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "pad-offset=%d puts raw-samples=%d outside pad-size=%d",
         g->pad_offset, g->raw_samples, g->pad_size);
@@ -145,8 +144,7 @@ aooct_pad_sizes (gint n, gint size, gint factor, gint * p1, gint * p2,
 
   if (n < 2 || n > AOOCT_MAX_SAMPLES) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "%d samples per A-line cannot be padded (2..%d)", n,
-        AOOCT_MAX_SAMPLES);
+        "%d samples per A-line cannot be padded (2..%d)", n, AOOCT_MAX_SAMPLES);
     return FALSE;
   }
   if (factor < 1 || factor > AOOCT_MAX_FACTOR || !is_pow2 (factor)) {

@@ -88,8 +88,7 @@ aooct_text_parse (const gchar * name, const gchar * data, gsize len,
     g_strchomp (line);          /* trailing CR, spaces and tabs */
     g_strchug (line);
     if (line[0] != '\0') {
-      if (!parse_line (name, lineno, line, min_values, max_values, &rec,
-              error)) {
+      if (!parse_line (name, lineno, line, min_values, max_values, &rec, error)) {
         g_free (line);
         goto fail;
       }

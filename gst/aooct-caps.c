@@ -30,7 +30,8 @@ aooct_structure_to_geometry (const GstStructure * s, AooctGeometry * g,
 
   if (!gst_structure_has_name (s, AOOCT_CAPS_NAME)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "expected %s caps, got %s", AOOCT_CAPS_NAME, gst_structure_get_name (s));
+        "expected %s caps, got %s", AOOCT_CAPS_NAME,
+        gst_structure_get_name (s));
     return FALSE;
   }
   str = gst_structure_get_string (s, "domain");
@@ -91,14 +92,11 @@ aooct_geometry_to_caps (const AooctGeometry * g)
 {
   return gst_caps_new_simple (AOOCT_CAPS_NAME,
       "domain", G_TYPE_STRING, aooct_domain_to_string (g->domain),
-      "sample-type", G_TYPE_STRING, aooct_sample_type_to_string (g->sample_type),
-      "samples", G_TYPE_INT, g->samples,
-      "alines", G_TYPE_INT, g->alines,
-      "bscans", G_TYPE_INT, g->bscans,
-      "raw-samples", G_TYPE_INT, g->raw_samples,
-      "pad-offset", G_TYPE_INT, g->pad_offset,
-      "pad-factor", G_TYPE_INT, g->pad_factor,
-      "pad-size", G_TYPE_INT, g->pad_size,
-      "k-linear", G_TYPE_BOOLEAN, g->k_linear,
-      "framerate", GST_TYPE_FRACTION, g->fps_n, g->fps_d, NULL);
+      "sample-type", G_TYPE_STRING,
+      aooct_sample_type_to_string (g->sample_type), "samples", G_TYPE_INT,
+      g->samples, "alines", G_TYPE_INT, g->alines, "bscans", G_TYPE_INT,
+      g->bscans, "raw-samples", G_TYPE_INT, g->raw_samples, "pad-offset",
+      G_TYPE_INT, g->pad_offset, "pad-factor", G_TYPE_INT, g->pad_factor,
+      "pad-size", G_TYPE_INT, g->pad_size, "k-linear", G_TYPE_BOOLEAN,
+      g->k_linear, "framerate", GST_TYPE_FRACTION, g->fps_n, g->fps_d, NULL);
 }

@@ -50,6 +50,13 @@ else
 fi
 export MESON
 
+# gst-indent (GStreamer's C style checker, PyPI) for the style test
+if ! command -v gst-indent-1.0 >/dev/null && [ ! -x "$root/.venv/bin/gst-indent-1.0" ]; then
+  log "installing gst-indent into $root/.venv"
+  [ -x "$root/.venv/bin/pip" ] || python3 -m venv "$root/.venv"
+  "$root/.venv/bin/pip" install -q gst-indent || log "gst-indent not installed: style test skipped"
+fi
+
 # --- CUDA toolkit (optional: without it only the CPU path is built) ---------
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) export PATH="$PATH:/usr/local/cuda/bin";; esac

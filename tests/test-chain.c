@@ -154,8 +154,7 @@ run_case (const ChainCase * c)
   } else {
     rp.kmap = AOOCT_REF_KMAP_COEFFS;
     fail_unless (aooct_calib_parse_coeffs
-        (AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, rp.coeffs, &rp.n_coeffs,
-            NULL));
+        (AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, rp.coeffs, &rp.n_coeffs, NULL));
   }
   rp.disp = AOOCT_REF_DISP_COEFFS;
   rp.a2 = a2;
@@ -336,7 +335,8 @@ GST_START_TEST (test_mirror_every_aline)
   gchar *launch = g_strdup_printf ("aooctsrc phantom=mirror alines=%d "
       "num-buffers=1 seed=3 ! aooctdcsub ! aooctpad ! "
       "aooctkmap wavelength-coeffs=\"%s\" ! aooctdisp a2=%g a3=%g ! "
-      "aooctfft ! aooctnorm log=false ! appsink name=img sync=false wait-on-eos=false", alines,
+      "aooctfft ! aooctnorm log=false ! appsink name=img sync=false wait-on-eos=false",
+      alines,
       AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
       AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3);
   GstElement *p = run_to_eos (launch);
@@ -385,15 +385,15 @@ GST_START_TEST (test_timestamps_preserved)
       "framerate=250/1 ! tee name=t t. ! queue ! appsink name=raw sync=false wait-on-eos=false "
       "t. ! queue ! aooctdcsub ! aooctpad ! aooctkmap "
       "wavelength-coeffs=\"%s\" ! aooctdisp ! aooctfft ! aooctnorm ! "
-      "appsink name=img sync=false wait-on-eos=false", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS);
+      "appsink name=img sync=false wait-on-eos=false",
+      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS);
   GstElement *p = run_to_eos (launch);
   GList *raws = pull_all (p, "raw"), *imgs = pull_all (p, "img"), *a, *b;
   gint fps_n, fps_d;
 
   fail_unless_equals_int (g_list_length (imgs), 5);
   fail_unless (gst_structure_get_fraction (gst_caps_get_structure
-          (gst_sample_get_caps (imgs->data), 0), "framerate", &fps_n,
-          &fps_d));
+          (gst_sample_get_caps (imgs->data), 0), "framerate", &fps_n, &fps_d));
   fail_unless_equals_int (fps_n, 250);
   fail_unless_equals_int (fps_d, 1);
   for (a = raws, b = imgs; a && b; a = a->next, b = b->next) {
