@@ -13,6 +13,7 @@
 #include "aooct-synth.h"
 #include "aooct-calib.h"
 #include "aooct-textfile.h"
+#include "aooct-caps.h"
 
 typedef struct
 {
@@ -452,6 +453,44 @@ GST_START_TEST (test_chain_errors)
 
 GST_END_TEST;
 
+/* Every processing element refuses a buffer shorter or longer than its caps
+ * say, with an error naming the sizes, and outputs nothing for it. */
+GST_START_TEST (test_wrong_size_buffers)
+{
+  struct
+  {
+    const gchar *launch;
+    AooctDomain domain;
+    AooctSampleType type;
+  } elements[] = {
+    {"aooctpad", AOOCT_DOMAIN_SPECTRAL, AOOCT_SAMPLE_REAL},
+    {"aooctkmap wavelength-coeffs=\"800,0.1\"", AOOCT_DOMAIN_SPECTRAL,
+        AOOCT_SAMPLE_REAL},
+    {"aooctdisp a2=1", AOOCT_DOMAIN_SPECTRAL, AOOCT_SAMPLE_REAL},
+    {"aooctfft", AOOCT_DOMAIN_SPECTRAL, AOOCT_SAMPLE_COMPLEX},
+    {"aooctnorm", AOOCT_DOMAIN_DEPTH, AOOCT_SAMPLE_COMPLEX},
+  };
+  guint e, k;
+
+  for (e = 0; e < G_N_ELEMENTS (elements); e++)
+    for (k = 0; k < 2; k++) {
+      GstHarness *h = aooct_test_harness_new (elements[e].launch);
+      AooctGeometry g;
+      gsize bytes;
+
+      aooct_test_geometry (&g, 64, 8, 2, 0, 0);
+      g.domain = elements[e].domain;
+      g.sample_type = elements[e].type;
+      bytes = aooct_geometry_buffer_bytes (&g);
+      aooct_test_push_expect_error (h, aooct_geometry_to_caps (&g),
+          k == 0 ? bytes - 4 : bytes + 8, "bytes", k == 0 ? "too short" :
+          "too long", NULL);
+      gst_harness_teardown (h);
+    }
+}
+
+GST_END_TEST;
+
 static Suite *
 chain_suite (void)
 {
@@ -465,6 +504,7 @@ chain_suite (void)
   tcase_add_test (tc, test_mirror_every_aline);
   tcase_add_test (tc, test_timestamps_preserved);
   tcase_add_test (tc, test_chain_errors);
+  tcase_add_test (tc, test_wrong_size_buffers);
   return s;
 }
 
