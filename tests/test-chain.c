@@ -14,6 +14,25 @@
 #include "aooct-calib.h"
 #include "aooct-textfile.h"
 #include "aooct-caps.h"
+#include "aooct-cuda-test-util.h"
+
+/* "cpu" or "cuda": the backend every aooct processing element is forced
+ * to (argv[1]); the CUDA run is skipped where no CUDA device is usable. */
+static const gchar *backend = "cpu";
+
+/* @launch with backend=... after every aooct processing element. */
+static gchar *
+with_backend (const gchar * launch)
+{
+  GRegex *re = g_regex_new ("\\b(aooct(dcsub|pad|kmap|disp|fft|norm))\\b",
+      0, 0, NULL);
+  gchar *repl = g_strdup_printf ("\\1 backend=%s", backend);
+  gchar *out = g_regex_replace (re, launch, -1, 0, repl, 0, NULL);
+
+  g_free (repl);
+  g_regex_unref (re);
+  return out;
+}
 
 typedef struct
 {
@@ -44,6 +63,8 @@ static const ChainCase cases[] = {
       "gaussian", TRUE, 0, 8},
   {"gray16-log", 832, 120, 1, 2, "retina", TRUE, 2048, 2, TRUE, FALSE,
       "blackman", TRUE, 60, 16},
+  {"2048x1000-log", 2048, 1000, 1, 1, "retina", TRUE, 2048, 2, FALSE, TRUE,
+      "none", TRUE, 60, 8},
 };
 
 static GList *
@@ -62,9 +83,10 @@ pull_all (GstElement * pipeline, const gchar * name)
 /* Runs @launch to EOS (failing on error or timeout); returns the pipeline in
  * PAUSED so that its appsinks can be drained. */
 static GstElement *
-run_to_eos (const gchar * launch)
+run_to_eos (const gchar * plain_launch)
 {
   GError *err = NULL;
+  gchar *launch = with_backend (plain_launch);
   GstElement *p = gst_parse_launch (launch, &err);
   GstBus *bus;
   GstMessage *msg;
@@ -81,6 +103,7 @@ run_to_eos (const gchar * launch)
   }
   gst_message_unref (msg);
   gst_object_unref (bus);
+  g_free (launch);
   return p;
 }
 
@@ -438,7 +461,8 @@ GST_START_TEST (test_chain_errors)
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
     gchar *launch = g_strdup_printf ("aooctsrc num-buffers=2 alines=16 ! %s ! "
         "fakesink", bad[i].chain);
-    gchar *msg = aooct_test_run_pipeline (launch, 30);
+    gchar *full = with_backend (launch);
+    gchar *msg = aooct_test_run_pipeline (full, 30);
 
     fail_unless (msg != NULL, "'%s' did not fail", launch);
     fail_unless (strstr (msg, bad[i].what) != NULL,
@@ -447,6 +471,7 @@ GST_START_TEST (test_chain_errors)
     fail_unless (g_str_has_prefix (msg, bad[i].element),
         "'%s': error from '%s', expected %s", launch, msg, bad[i].element);
     g_free (msg);
+    g_free (full);
     g_free (launch);
   }
 }
@@ -474,7 +499,8 @@ GST_START_TEST (test_wrong_size_buffers)
 
   for (e = 0; e < G_N_ELEMENTS (elements); e++)
     for (k = 0; k < 2; k++) {
-      GstHarness *h = aooct_test_harness_new (elements[e].launch);
+      gchar *launch = with_backend (elements[e].launch);
+      GstHarness *h = aooct_test_harness_new (launch);
       AooctGeometry g;
       gsize bytes;
 
@@ -486,6 +512,7 @@ GST_START_TEST (test_wrong_size_buffers)
           k == 0 ? bytes - 4 : bytes + 8, "bytes", k == 0 ? "too short" :
           "too long", NULL);
       gst_harness_teardown (h);
+      g_free (launch);
     }
 }
 
@@ -508,4 +535,25 @@ chain_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (chain);
+int
+main (int argc, char **argv)
+{
+  gchar *why = NULL;
+  SRunner *sr;
+  gint failed;
+
+  gst_check_init (&argc, &argv);
+  if (argc > 1)
+    backend = argv[1];
+  if (g_str_equal (backend, "cuda") && !aooct_test_cuda_available (&why)) {
+    g_print ("skipped: %s\n", why);
+    g_free (why);
+    return AOOCT_TEST_SKIP_CODE;
+  }
+  g_print ("backend=%s\n", backend);
+  sr = srunner_create (chain_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
