@@ -687,8 +687,8 @@ GST_START_TEST (test_fft_window_playing)
     g_free (what);
   }
   /* back to none: the first output again (same input, same plan) */
-  fail_unless (memcmp (gpu[0], gpu[N - 1],
-          aooct_geometry_buffer_bytes (&out)) == 0);
+  fail_unless (relative_change (gpu[0], gpu[N - 1],
+          2 * aooct_test_total_samples (&in)) < 1e-6);
   pair_free (&p);
   g_free (x[0]);
   free_all (cpu, N);
