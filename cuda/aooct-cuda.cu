@@ -258,5 +258,10 @@ aooct_cuda_upload (gpointer dst, gconstpointer src, gsize size,
 {
   AOOCT_CUDA_CHECK (cudaMemcpy (dst, src, size, cudaMemcpyHostToDevice),
       error, "upload of a %" G_GSIZE_FORMAT "-byte table to the GPU", size);
+  /* From pageable memory cudaMemcpy may return before the DMA has landed,
+   * and the elements' non-blocking streams do not wait for the legacy
+   * stream: finish the copy here (tables are uploaded at setup, rarely). */
+  AOOCT_CUDA_CHECK (cudaStreamSynchronize (0), error,
+      "waiting for a table upload to the GPU");
   return TRUE;
 }

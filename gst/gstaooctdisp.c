@@ -13,7 +13,10 @@
  * A phase file and a non-zero a2/a3 together are an error.
  *
  * a2 and a3 can be tuned while the pipeline plays: a change takes effect at
- * the next buffer.
+ * the next buffer.  On the CUDA backend the weights stay in device memory
+ * and are uploaded again only after such a change, ordered with the
+ * buffers on the element's CUDA stream; the product is bit-identical to
+ * the CPU path.
  *
  * ## Example launch line
  * |[
@@ -31,6 +34,9 @@
 #include "aooct-calib.h"
 #include "aooct-error.h"
 #include "aooct-cpu-disp.h"
+#ifdef HAVE_CUDA
+#include "aooct-cuda-disp.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_disp_debug);
 #define GST_CAT_DEFAULT gst_aooct_disp_debug
@@ -47,6 +53,10 @@ struct _GstAooctDisp
 
   /* streaming thread only */
   gfloat *weights;              /* 2 * P2, re/im interleaved */
+#ifdef HAVE_CUDA
+  AooctCudaDisp *cuda;          /* device copy of the weights */
+  gboolean cuda_stale;          /* weights changed since the last upload */
+#endif
 };
 
 enum
@@ -115,13 +125,47 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
   }
   g_free (self->weights);
   self->weights = w;
+#ifdef HAVE_CUDA
+  /* uploaded by the next process_cuda(), ordered on the element's stream */
+  self->cuda_stale = TRUE;
+#endif
   return TRUE;
 }
 
 static gboolean
 gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
 {
-  return rebuild_weights (GST_AOOCT_DISP (filter), error);
+  GstAooctDisp *self = GST_AOOCT_DISP (filter);
+
+  if (!rebuild_weights (self, error))
+    return FALSE;
+#ifdef HAVE_CUDA
+  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
+    /* device weights allocated once per geometry; a change while playing
+     * only re-uploads */
+    self->cuda = aooct_cuda_disp_new (filter->in_geom.samples,
+        aooct_geometry_total_alines (&filter->in_geom), error);
+    if (self->cuda == NULL) {
+      /* the base class calls teardown() only after a complete setup() */
+      g_clear_pointer (&self->weights, g_free);
+      return FALSE;
+    }
+  }
+#endif
+  return TRUE;
+}
+
+/* a2/a3/phase-file changed since the weights were built: rebuild them in
+ * the streaming thread, so that a change applies from one buffer on */
+static gboolean
+update_weights (GstAooctDisp * self, GError ** error)
+{
+  gboolean dirty;
+
+  GST_OBJECT_LOCK (self);
+  dirty = self->dirty;
+  GST_OBJECT_UNLOCK (self);
+  return !dirty || rebuild_weights (self, error);
 }
 
 static gboolean
@@ -129,18 +173,34 @@ gst_aooct_disp_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, GError ** error)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
-  gboolean dirty;
 
-  GST_OBJECT_LOCK (self);
-  dirty = self->dirty;
-  GST_OBJECT_UNLOCK (self);
-  if (dirty && !rebuild_weights (self, error))
+  if (!update_weights (self, error))
     return FALSE;
-
   aooct_cpu_disp (&filter->in_geom, self->weights, in->data, in->stride,
       out->data, out->stride);
   return TRUE;
 }
+
+#ifdef HAVE_CUDA
+static gboolean
+gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, AooctCudaStream stream, GError ** error)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (filter);
+
+  if (!update_weights (self, error))
+    return FALSE;
+  /* the copy runs after the kernels of earlier buffers (same stream), so
+   * they keep the weights they were enqueued with */
+  if (self->cuda_stale) {
+    if (!aooct_cuda_disp_set_weights (self->cuda, self->weights, stream, error))
+      return FALSE;
+    self->cuda_stale = FALSE;
+  }
+  return aooct_cuda_disp_process (self->cuda, (const gfloat *) in->data,
+      (gfloat *) out->data, stream, error);
+}
+#endif
 
 static void
 gst_aooct_disp_teardown (GstAooctFilter * filter)
@@ -148,6 +208,10 @@ gst_aooct_disp_teardown (GstAooctFilter * filter)
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
   g_clear_pointer (&self->weights, g_free);
+#ifdef HAVE_CUDA
+  /* context current, GPU idle (base class) */
+  g_clear_pointer (&self->cuda, aooct_cuda_disp_free);
+#endif
 }
 
 static void
@@ -258,6 +322,9 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_disp_setup);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_disp_teardown);
+#ifdef HAVE_CUDA
+  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cuda);
+#endif
 }
 
 static void

@@ -11,7 +11,9 @@
  * "c0,c1[,c2[,c3]]" in nm); exactly one must be given.  Works on the raw
  * grid and after aooctpad (the padded grid's data region is resampled, the
  * margins are set to 0).  The brackets of the linear interpolation are
- * computed once when the caps are set.
+ * computed once when the caps are set; on the CUDA backend they are
+ * uploaded to the GPU then, and each buffer is one gather kernel whose
+ * result is bit-identical to the CPU path.
  *
  * A swept source with a k-clock is already linear in k: set passthrough=true
  * (or send caps with k-linear=true) and buffers pass unchanged.
@@ -32,6 +34,9 @@
 #include "aooct-calib.h"
 #include "aooct-error.h"
 #include "aooct-cpu-kmap.h"
+#ifdef HAVE_CUDA
+#include "aooct-cuda-kmap.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_kmap_debug);
 #define GST_CAT_DEFAULT gst_aooct_kmap_debug
@@ -53,6 +58,9 @@ struct _GstAooctKmap
 
   /* from setup() */
   AooctKmapTable *table;
+#ifdef HAVE_CUDA
+  AooctCudaKmap *cuda;          /* the table in device memory */
+#endif
 };
 
 enum
@@ -144,7 +152,21 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
     return FALSE;
   self->table = aooct_kmap_table_new (cal, &filter->in_geom, error);
   aooct_wavelength_free (cal);
-  return self->table != NULL;
+  if (self->table == NULL)
+    return FALSE;
+#ifdef HAVE_CUDA
+  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
+    /* uploaded once per calibration and geometry */
+    self->cuda = aooct_cuda_kmap_new (self->table,
+        aooct_geometry_total_alines (&filter->in_geom), error);
+    if (self->cuda == NULL) {
+      /* the base class calls teardown() only after a complete setup() */
+      g_clear_pointer (&self->table, aooct_kmap_table_free);
+      return FALSE;
+    }
+  }
+#endif
+  return TRUE;
 }
 
 static gboolean
@@ -158,12 +180,29 @@ gst_aooct_kmap_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
   return TRUE;
 }
 
+#ifdef HAVE_CUDA
+static gboolean
+gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, AooctCudaStream stream, GError ** error)
+{
+  GstAooctKmap *self = GST_AOOCT_KMAP (filter);
+
+  /* passthrough never gets here: GstBaseTransform forwards the buffers */
+  return aooct_cuda_kmap_process (self->cuda, (const gfloat *) in->data,
+      (gfloat *) out->data, stream, error);
+}
+#endif
+
 static void
 gst_aooct_kmap_teardown (GstAooctFilter * filter)
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
 
   g_clear_pointer (&self->table, aooct_kmap_table_free);
+#ifdef HAVE_CUDA
+  /* context current, GPU idle (base class) */
+  g_clear_pointer (&self->cuda, aooct_cuda_kmap_free);
+#endif
 }
 
 static void
@@ -284,6 +323,9 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_kmap_setup);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_kmap_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_kmap_teardown);
+#ifdef HAVE_CUDA
+  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_kmap_process_cuda);
+#endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_KMAP_INTERPOLATION, 0);
 }

@@ -1,0 +1,61 @@
+/* aooct CUDA core: batched cuFFT plans (see aooct-cuda-cufft.h). */
+#include "aooct-cuda-cufft.h"
+#include "aooct-cuda-check.h"
+
+gboolean
+aooct_cufft_plan_make (AooctCufftPlan * plan, gint n, cufftType type,
+    gint64 batch, gint64 idist, gint64 odist, const gchar * what,
+    GError ** error)
+{
+  long long len = n;
+  size_t work = 0;
+
+  plan->valid = FALSE;
+  plan->work_bytes = 0;
+  AOOCT_CUFFT_CHECK (cufftCreate (&plan->handle), error,
+      "cufftCreate for %s", what);
+  plan->valid = TRUE;
+  /* one work area allocated by us at setup, never per buffer */
+  AOOCT_CUFFT_CHECK (cufftSetAutoAllocation (plan->handle, 0), error,
+      "cufftSetAutoAllocation for %s", what);
+  /* 64-bit plan: batch x length may exceed 2^31 elements on big buffers;
+   * NULL embeds = contiguous rows idist / odist elements apart */
+  AOOCT_CUFFT_CHECK (cufftMakePlanMany64 (plan->handle, 1, &len, NULL, 1,
+          idist, NULL, 1, odist, type, batch, &work), error,
+      "cufftMakePlanMany64 for %s (batch of %" G_GINT64_FORMAT ")", what,
+      batch);
+  plan->work_bytes = work;
+  return TRUE;
+}
+
+gboolean
+aooct_cufft_plan_set_work (AooctCufftPlan * plan, gpointer work,
+    GError ** error)
+{
+  AOOCT_CUFFT_CHECK (cufftSetWorkArea (plan->handle, work), error,
+      "cufftSetWorkArea");
+  return TRUE;
+}
+
+gboolean
+aooct_cufft_plan_set_stream (AooctCufftPlan * plan, cudaStream_t stream,
+    GError ** error)
+{
+  AOOCT_CUFFT_CHECK (cufftSetStream (plan->handle, stream), error,
+      "cufftSetStream");
+  return TRUE;
+}
+
+void
+aooct_cufft_plan_destroy (AooctCufftPlan * plan)
+{
+  cufftResult res;
+
+  if (!plan->valid)
+    return;
+  res = cufftDestroy (plan->handle);
+  if (res != CUFFT_SUCCESS)
+    g_warning ("aooct: cufftDestroy failed: %s",
+        aooct_cufft_result_name (res));
+  plan->valid = FALSE;
+}

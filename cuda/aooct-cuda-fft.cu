@@ -1,0 +1,80 @@
+/* aooct CUDA core: spectral window and forward FFT (see aooct-cuda-fft.h). */
+#include "aooct-cuda-fft.h"
+#include "aooct-cuda-cufft.h"
+#include "aooct-cuda-check.h"
+#include "aooct-cuda-steps.h"
+
+struct _AooctCudaFft
+{
+  gint samples, rows;
+  AooctCufftPlan plan;
+  gpointer work;
+  float *window;                /* device table, always allocated */
+  gboolean have_window;         /* what the last set_window() enqueued */
+};
+
+AooctCudaFft *
+aooct_cuda_fft_new (gint samples, gsize rows, GError ** error)
+{
+  AooctCudaFft *f = g_new0 (AooctCudaFft, 1);
+  gchar *what = g_strdup_printf ("aooctfft C2C of %d points", samples);
+  gboolean ok;
+
+  f->samples = samples;
+  f->rows = (gint) rows;
+  ok = aooct_cufft_plan_make (&f->plan, samples, CUFFT_C2C, rows, samples,
+      samples, what, error);
+  g_free (what);
+  /* the window table is allocated even without a window: a window chosen
+   * while playing then needs no allocation */
+  if (!ok
+      || !aooct_cuda_malloc (MAX (f->plan.work_bytes, 1), &f->work, error)
+      || !aooct_cufft_plan_set_work (&f->plan, f->work, error)
+      || !aooct_cuda_malloc ((gsize) samples * sizeof (float),
+          (gpointer *) & f->window, error)) {
+    aooct_cuda_fft_free (f);
+    return NULL;
+  }
+  return f;
+}
+
+gboolean
+aooct_cuda_fft_set_window (AooctCudaFft * f, const gfloat * window,
+    AooctCudaStream stream, GError ** error)
+{
+  f->have_window = window != NULL;
+  if (window == NULL)
+    return TRUE;
+  /* pageable source: copied to driver staging before this returns; the
+   * copy runs after the kernels already enqueued that read the old table */
+  return aooct_cuda_upload_async (f->window, window,
+      (gsize) f->samples * sizeof (float), stream, error);
+}
+
+gboolean
+aooct_cuda_fft_process (AooctCudaFft * f, gconstpointer in,
+    gboolean complex_in, gfloat * out, AooctCudaStream stream,
+    GError ** error)
+{
+  cufftComplex *c = (cufftComplex *) out;
+
+  AOOCT_CUDA_CHECK (aooct_cuda_window (in, complex_in, c,
+          f->have_window ? f->window : NULL, f->samples, f->rows, stream),
+      error, "aooctfft: window kernel");
+  if (!aooct_cufft_plan_set_stream (&f->plan, stream, error))
+    return FALSE;
+  AOOCT_CUFFT_CHECK (cufftExecC2C (f->plan.handle, c, c, CUFFT_FORWARD),
+      error, "aooctfft: cufftExecC2C of %d x %d points", f->rows, f->samples);
+  return TRUE;
+}
+
+void
+aooct_cuda_fft_free (AooctCudaFft * f)
+{
+  if (f == NULL)
+    return;
+  aooct_cufft_plan_destroy (&f->plan);
+  aooct_cuda_free (f->work);
+  aooct_cuda_free (f->window);
+  g_free (f);
+}

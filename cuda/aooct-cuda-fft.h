@@ -1,0 +1,41 @@
+/* aooct CUDA core: spectral window and forward FFT (spec section 6), the
+ * CUDA twin of cpu/aooct-cpu-fft.h.
+ *
+ * Per buffer: one kernel multiplies the real or complex spectra by the
+ * window (or only converts them to complex) into the output buffer, then a
+ * batched cuFFT C2C forward transform runs in place there.  The plan, its
+ * work area and the device window table are made once per geometry; a new
+ * window is uploaded with a copy ordered on the stream.  The windowed
+ * input equals the CPU core's bit for bit; the FFT agrees within float32
+ * rounding. */
+#ifndef __AOOCT_CUDA_FFT_H__
+#define __AOOCT_CUDA_FFT_H__
+
+#include <glib.h>
+
+#include "aooct-cuda.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AooctCudaFft AooctCudaFft;
+
+/* Plan for @rows transforms of @samples points (context current). */
+AooctCudaFft *aooct_cuda_fft_new (gint samples, gsize rows, GError ** error);
+
+/* Enqueues the upload of @window (samples floats, host memory that may be
+ * freed on return) on @stream; NULL: no window from now on. */
+gboolean aooct_cuda_fft_set_window (AooctCudaFft * fft,
+    const gfloat * window, AooctCudaStream stream, GError ** error);
+
+/* @in: rows x samples float32 (@complex_in FALSE) or interleaved complex;
+ * @out: rows x samples interleaved complex, the unscaled forward DFT of
+ * the windowed input.  Device pointers. */
+gboolean aooct_cuda_fft_process (AooctCudaFft * fft, gconstpointer in,
+    gboolean complex_in, gfloat * out, AooctCudaStream stream,
+    GError ** error);
+
+void aooct_cuda_fft_free (AooctCudaFft * fft);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_FFT_H__ */

@@ -1,0 +1,33 @@
+/* aooct CUDA core: lambda-to-k resampling (spec section 4), the CUDA twin
+ * of cpu/aooct-cpu-kmap.h.
+ *
+ * The brackets of AooctKmapTable (index int32, fraction float) are
+ * uploaded once per calibration; each buffer is then one gather kernel.
+ * The arithmetic is the CPU core's, z[l] + (z[l+1] - z[l]) * t in float32
+ * without contraction, so the result is bit-identical. */
+#ifndef __AOOCT_CUDA_KMAP_H__
+#define __AOOCT_CUDA_KMAP_H__
+
+#include <glib.h>
+
+#include "aooct-cuda.h"
+#include "aooct-calib.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AooctCudaKmap AooctCudaKmap;
+
+/* Uploads @table for buffers of @rows A-lines (context current). */
+AooctCudaKmap *aooct_cuda_kmap_new (const AooctKmapTable * table, gsize rows,
+    GError ** error);
+
+/* Enqueues the gather on @stream: @in and @out are rows x samples float32,
+ * contiguous, device pointers. */
+gboolean aooct_cuda_kmap_process (AooctCudaKmap * kmap, const gfloat * in,
+    gfloat * out, AooctCudaStream stream, GError ** error);
+
+void aooct_cuda_kmap_free (AooctCudaKmap * kmap);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_KMAP_H__ */

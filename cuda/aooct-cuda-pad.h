@@ -1,0 +1,40 @@
+/* aooct CUDA core: zero-padding by FFT interpolation (spec section 3), the
+ * CUDA twin of cpu/aooct-cpu-pad.h.
+ *
+ * Per buffer, on one stream: place each A-line at o in P1 zeros, batched
+ * R2C of length P1, keep bins 0..P1/2 (Nyquist copied) and zero up to
+ * P2/2, batched C2R of length P2 straight into the output, scale by 1/P1
+ * and zero the margins.  Plans, their work area and the scratch are made
+ * once per geometry; nothing is allocated per buffer.  The result equals
+ * the CPU core's within float32 FFT rounding (cuFFT and FFTW order their
+ * sums differently); placing, scaling (by a power of two) and the margins
+ * are exact. */
+#ifndef __AOOCT_CUDA_PAD_H__
+#define __AOOCT_CUDA_PAD_H__
+
+#include <glib.h>
+
+#include "aooct-cuda.h"
+#include "aooct-geometry.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AooctCudaPad AooctCudaPad;
+
+/* Plans and scratch for buffers of the padded geometry @out (raw_samples
+ * N, pad_offset o, pad_size P1, samples P2, total A-lines per buffer).
+ * The caller's CUDA context must be current. */
+AooctCudaPad *aooct_cuda_pad_new (const AooctGeometry * out, GError ** error);
+
+/* Enqueues the step on @stream: @in, total A-lines of N float32,
+ * contiguous; @out, the same number of A-lines of P2 float32.  Device
+ * pointers; returns without waiting. */
+gboolean aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in,
+    gfloat * out, AooctCudaStream stream, GError ** error);
+
+/* Context current, no work of @pad in flight. */
+void aooct_cuda_pad_free (AooctCudaPad * pad);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_PAD_H__ */
