@@ -119,29 +119,59 @@ caps_are_cuda (GstCaps * caps)
 #endif
 
 #ifdef HAVE_CUDA
-/* @s (a video/x-raw structure) in GstCudaMemory with @formats. */
+/* @s (a video/x-raw structure) in GstCudaMemory with those of @formats
+ * whose YUV-ness is @yuv.  The grey image is the luma with neutral chroma,
+ * so YUV says full range: grey level g shows as R = G = B = g, not
+ * stretched from 16..235. */
 static void
-append_cuda_video (GstCaps * res, const GstStructure * s,
-    const gchar * const *formats)
+append_cuda_video_group (GstCaps * res, const GstStructure * s,
+    const gchar * const *formats, gboolean yuv)
 {
-  GstStructure *c = gst_structure_copy (s);
+  GstStructure *c;
   GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
-  guint i;
+  guint i, n = 0;
 
   g_value_init (&list, GST_TYPE_LIST);
   g_value_init (&v, G_TYPE_STRING);
   for (i = 0; formats[i]; i++) {
-    g_value_set_static_string (&v, formats[i]);
-    gst_value_list_append_value (&list, &v);
+    const GstVideoFormatInfo *finfo =
+        gst_video_format_get_info (gst_video_format_from_string (formats[i]));
+
+    if (finfo && !!GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) == yuv) {
+      g_value_set_static_string (&v, formats[i]);
+      gst_value_list_append_value (&list, &v);
+      n++;
+    }
   }
-  if (i == 1)
-    gst_structure_set_value (c, "format", &v);
-  else
-    gst_structure_set_value (c, "format", &list);
+  if (n > 0) {
+    c = gst_structure_copy (s);
+    if (n == 1)
+      gst_structure_set_value (c, "format", &v);
+    else
+      gst_structure_set_value (c, "format", &list);
+    if (yuv) {
+      GstVideoColorimetry full = { GST_VIDEO_COLOR_RANGE_0_255,
+        GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_TRANSFER_BT709,
+        GST_VIDEO_COLOR_PRIMARIES_BT709
+      };
+      gchar *str = gst_video_colorimetry_to_string (&full);
+
+      gst_structure_set (c, "colorimetry", G_TYPE_STRING, str, NULL);
+      g_free (str);
+    }
+    gst_caps_append_structure_full (res, c,
+        gst_caps_features_new (AOOCT_CAPS_FEATURE_CUDA_MEMORY, NULL));
+  }
   g_value_unset (&v);
   g_value_unset (&list);
-  gst_caps_append_structure_full (res, c,
-      gst_caps_features_new (AOOCT_CAPS_FEATURE_CUDA_MEMORY, NULL));
+}
+
+static void
+append_cuda_video (GstCaps * res, const GstStructure * s,
+    const gchar * const *formats)
+{
+  append_cuda_video_group (res, s, formats, TRUE);
+  append_cuda_video_group (res, s, formats, FALSE);
 }
 #endif
 
