@@ -25,6 +25,18 @@
  *     aooctdisp a2=3.5 ! aooctfft window=hann ! \
  *     aooctnorm dynamic-range=50 crop-start=10 ! videoconvert ! autovideosink
  * ]|
+ *
+ * On the CUDA backend the image can also stay on the GPU for nvcodec
+ * elements, as video/x-raw(memory:CUDAMemory) NV12 or I420 (the image as
+ * full-range luma, neutral chroma) or RGBA (grey, opaque); GRAY8 and
+ * GRAY16_LE in system memory remain the default (see docs/cuda-memory.md):
+ * |[
+ * gst-launch-1.0 aooctsrc num-buffers=500 ! aooctdcsub ! aooctpad ! \
+ *     aooctkmap wavelength-coeffs="785,0.125,1e-05,-2e-09" ! aooctdisp ! \
+ *     aooctfft ! aooctnorm backend=cuda ! \
+ *     video/x-raw(memory:CUDAMemory),format=NV12 ! nvh264enc ! h264parse ! \
+ *     mp4mux ! filesink location=bscans.mp4
+ * ]|
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
