@@ -242,6 +242,28 @@ cuda_active (GstAooctFilter * self)
   return self->active_backend == GST_AOOCT_BACKEND_CUDA;
 }
 
+/* What transform_caps offers: before the element has started (linking in
+ * NULL or READY, e.g. gst_parse_launch linking to a memory:CUDAMemory
+ * capsfilter), whatever the backend property may give; once started, what
+ * the chosen backend gives. */
+static gboolean
+cuda_offered (GstAooctFilter * self)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gboolean may;
+
+  if (self->started)
+    return cuda_active (self);
+  GST_OBJECT_LOCK (self);
+  may = self->backend != GST_AOOCT_BACKEND_CPU && klass->process_cuda;
+  GST_OBJECT_UNLOCK (self);
+  return may;
+#else
+  return FALSE;
+#endif
+}
+
 static gboolean
 parse_sink_caps_default (GstAooctFilter * self, const GstCaps * caps,
     AooctGeometry * in, GError ** error)
@@ -280,7 +302,7 @@ gst_aooct_filter_transform_caps (GstBaseTransform * bt,
   /* CUDA memory first when running on CUDA, so that negotiation prefers
    * it; system memory only on the CPU backend.  @result is the src side
    * when @direction is the sink. */
-  result = with_memory_features (result, cuda_active (self),
+  result = with_memory_features (result, cuda_offered (self),
       direction == GST_PAD_SINK ? klass->cuda_video_formats : NULL);
   if (filter) {
     tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
@@ -746,6 +768,7 @@ gst_aooct_filter_start (GstBaseTransform * bt)
     g_clear_error (&error);
     return FALSE;
   }
+  self->started = TRUE;
   return TRUE;
 }
 
@@ -759,6 +782,7 @@ gst_aooct_filter_stop (GstBaseTransform * bt)
   aooct_cuda_filter_close (self->cuda);
 #endif
   self->active_backend = GST_AOOCT_BACKEND_CPU;
+  self->started = FALSE;
   return TRUE;
 }
 

@@ -93,6 +93,7 @@ struct _GstAooctFilter
   gint device_id;               /* property */
   gpointer cuda;                /* AooctCudaFilter, NULL without CUDA */
   gchar *last_error;            /* last message posted, to post it once */
+  gboolean started;             /* between start() and stop() */
 };
 
 struct _GstAooctFilterClass

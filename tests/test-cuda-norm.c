@@ -530,7 +530,7 @@ GST_START_TEST (test_nvcodec_pipeline)
       "video/x-raw(memory:CUDAMemory),format=RGBA ! cudadownload ! "
       "video/x-raw,format=RGBA ! appsink name=sink sync=false", caps_str);
   pipeline = gst_parse_launch (launch, &err);
-  fail_unless (pipeline != NULL, "%s", err ? err->message : "?");
+  fail_unless (pipeline != NULL && err == NULL, "%s", err ? err->message : "?");
   g_free (launch);
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
@@ -648,7 +648,7 @@ GST_START_TEST (test_device_memory_steady)
       "appsink name=sink sync=false max-buffers=4", caps_str,
       4 * input_bytes (&g));
   pipeline = gst_parse_launch (launch, &err);
-  fail_unless (pipeline != NULL, "%s", err ? err->message : "?");
+  fail_unless (pipeline != NULL && err == NULL, "%s", err ? err->message : "?");
   g_free (launch);
   src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
@@ -720,7 +720,8 @@ GST_START_TEST (test_whole_chain)
     GstElement *pipeline = gst_parse_launch (launch, &err);
     GstElement *sink;
 
-    fail_unless (pipeline != NULL, "%s", err ? err->message : "?");
+    fail_unless (pipeline != NULL && err == NULL, "%s",
+        err ? err->message : "?");
     sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
     gst_element_set_state (pipeline, GST_STATE_PLAYING);
     for (k = 0; k < 4; k++) {
