@@ -187,8 +187,23 @@ time_chain (const gchar * desc, GstSample * input, gint n)
       break;
   }
   gst_app_src_end_of_stream (GST_APP_SRC (src));
-  if (wait_eos (p, desc) && c.count == n + WARMUP)
+  if (wait_eos (p, desc) && c.count == n + WARMUP) {
+    GstSample *last = NULL;
+
+    /* On CUDA the elements enqueue GPU work and return: the last buffer
+     * reaching the sink does not mean the GPU is done.  Mapping it on the
+     * host waits for the last GPU work on it, which every earlier step of
+     * every earlier buffer is ordered before. */
+    g_object_get (sink, "last-sample", &last, NULL);
+    if (last) {
+      GstMapInfo map;
+      if (gst_buffer_map (gst_sample_get_buffer (last), &map, GST_MAP_READ))
+        gst_buffer_unmap (gst_sample_get_buffer (last), &map);
+      c.t_end = g_get_monotonic_time ();
+      gst_sample_unref (last);
+    }
     ms = (c.t_end - c.t_start) / 1000.0 / (n);
+  }
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (pad);
   gst_object_unref (sink);

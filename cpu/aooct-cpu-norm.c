@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aooct-cpu-norm.h"
+#include "aooct-norm-range.h"
 #include "aooct-error.h"
 
 /* Transpose tile: TILE_ROWS depth rows x TILE_COLS A-lines.  The scratch
@@ -79,24 +80,9 @@ void
 aooct_norm_range (const AooctNormSettings * s, gdouble vmin, gdouble vmax,
     gdouble * lo, gdouble * hi, gdouble * scale)
 {
-  const gdouble q = s->bits == 16 ? 65535.0 : 255.0;
-  gdouble l, h;
-
-  if (!s->auto_range) {
-    l = s->range_min;
-    h = s->range_max;
-  } else if (s->log && s->dynamic_range > 0) {
-    h = vmax;
-    l = vmax - s->dynamic_range;
-  } else {
-    h = vmax;
-    l = vmin;
-  }
-  *lo = l;
-  *hi = h;
-  /* hi == lo gives 0 (spec); so does a range that is not finite (an
-   * all-NaN or overflowing B-scan): a black image rather than garbage */
-  *scale = (h > l && isfinite (h - l)) ? q / (h - l) : 0.0;
+  aooct_norm_range_compute (s->auto_range, s->log, s->dynamic_range,
+      s->range_min, s->range_max, s->bits == 16 ? 65535.0 : 255.0, vmin,
+      vmax, lo, hi, scale);
 }
 
 AooctCpuNorm *
@@ -141,15 +127,11 @@ values_and_range (AooctCpuNorm * norm, gboolean log_mode, const gfloat * in,
     gint r;
 
     for (r = 0; r < rows; r++) {
-      gfloat re = c[2 * r], im = c[2 * r + 1];
-      v[r] = re * re + im * im;
+      v[r] = aooct_norm_intensity (c[2 * r], c[2 * r + 1]);
     }
     if (log_mode) {
-      for (r = 0; r < rows; r++) {
-        gfloat i = v[r] > (gfloat) AOOCT_NORM_LOG_FLOOR ? v[r] :
-            (gfloat) AOOCT_NORM_LOG_FLOOR;
-        v[r] = 10.0f * log10f (i);
-      }
+      for (r = 0; r < rows; r++)
+        v[r] = aooct_norm_db (v[r]);
     }
     for (r = 0; r < rows; r++) {
       lmin = v[r] < lmin ? v[r] : lmin;
@@ -160,17 +142,6 @@ values_and_range (AooctCpuNorm * norm, gboolean log_mode, const gfloat * in,
   }
   *vmin_out = vmin;
   *vmax_out = vmax;
-}
-
-static inline gfloat
-grey (gfloat v, gfloat lo, gfloat scale, gfloat q)
-{
-  gfloat t = (v - lo) * scale;
-
-  /* written so that NaN ends up as 0 */
-  t = t > 0.0f ? t : 0.0f;
-  t = t < q ? t : q;
-  return t + 0.5f;
 }
 
 /* Pass 2: map and transpose one B-scan into rows of @out. */
@@ -197,11 +168,13 @@ map_transpose (AooctCpuNorm * norm, gint bits, gfloat lo, gfloat scale,
         if (bits == 16) {
           guint16 *p = (guint16 *) row;
           for (m = m0; m < m1; m++)
-            p[m] = GUINT16_TO_LE ((guint16) grey (v[(gsize) m * rows], lo,
-                    scale, q));
+            p[m] =
+                GUINT16_TO_LE ((guint16) aooct_norm_grey (v[(gsize) m * rows],
+                    lo, scale, q));
         } else {
           for (m = m0; m < m1; m++)
-            row[m] = (guint8) grey (v[(gsize) m * rows], lo, scale, q);
+            row[m] =
+                (guint8) aooct_norm_grey (v[(gsize) m * rows], lo, scale, q);
         }
       }
     }

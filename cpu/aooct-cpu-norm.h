@@ -22,6 +22,7 @@
 
 #include <glib.h>
 #include "aooct-geometry.h"
+#include "aooct-norm-range.h"
 
 G_BEGIN_DECLS
 
@@ -35,8 +36,6 @@ typedef struct
   gdouble range_min, range_max; /* manual range (dB in log mode) */
   gint bits;                    /* 8 (GRAY8) or 16 (GRAY16_LE) */
 } AooctNormSettings;
-
-#define AOOCT_NORM_LOG_FLOOR 1e-30      /* I below this is taken as this */
 
 /* Checks what the spec forbids: a non-finite or negative dynamic range,
  * a non-finite manual range, range_max <= range_min with manual range.

@@ -1,4 +1,5 @@
-/* aooct CUDA cores: the device kernels of pad, kmap, disp, fft and norm.
+/* aooct CUDA cores: the device kernels of pad, kmap, disp and fft
+ * (aooctnorm's are in aooct-cuda-norm.h).
  *
  * Plain C API (callable from the GStreamer elements), GStreamer-free.  All
  * pointers are device pointers; every function only enqueues work on
@@ -46,30 +47,6 @@ cudaError_t aooct_cuda_kmap_disp (const float *in, float2 * out,
  * (window may be NULL = none); out is complex */
 cudaError_t aooct_cuda_window (const void *in, int in_complex, float2 * out,
     const float *window, int p2, int rows, cudaStream_t stream);
-
-/* aooctnorm.  @range: 2 floats per B-scan of device scratch.  Pass 1 finds
- * each B-scan's automatic range over the crop; pass 2 maps and transposes
- * into the image (row r = depth bin crop_start + r, column = A-line).
- * With @auto_range FALSE, lo/hi are taken from @manual_lo/@manual_hi. */
-typedef struct
-{
-  int samples;                  /* P2 */
-  int alines;                   /* M */
-  int bscans;
-  int crop_start, crop_end;
-  int log_mode;
-  float dynamic_range;          /* dB, 0 = use the minimum */
-  int auto_range;
-  float manual_lo, manual_hi;
-  int bits;                     /* 8 or 16 */
-  size_t out_stride;            /* bytes between image rows */
-} AooctCudaNormParams;
-
-/* bytes of device scratch norm needs for @p */
-size_t aooct_cuda_norm_scratch_size (const AooctCudaNormParams * p);
-
-cudaError_t aooct_cuda_norm (const float2 * in, void *out, void *scratch,
-    const AooctCudaNormParams * p, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -253,6 +253,16 @@ aooct_cuda_memset_async (gpointer dst, gint value, gsize size,
 }
 
 gboolean
+aooct_cuda_memset_2d_async (gpointer dst, gsize pitch, gint value,
+    gsize width, gsize rows, AooctCudaStream stream, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaMemset2DAsync (dst, pitch, value, width, rows,
+          stream), error, "cudaMemset2DAsync of %" G_GSIZE_FORMAT " rows of %"
+      G_GSIZE_FORMAT " bytes", rows, width);
+  return TRUE;
+}
+
+gboolean
 aooct_cuda_upload (gpointer dst, gconstpointer src, gsize size,
     GError ** error)
 {

@@ -67,6 +67,9 @@ gboolean aooct_cuda_copy_async (gpointer dst, gconstpointer src, gsize size,
     AooctCudaStream stream, GError ** error);
 gboolean aooct_cuda_memset_async (gpointer dst, gint value, gsize size,
     AooctCudaStream stream, GError ** error);
+/* @rows rows of @width bytes, @pitch bytes apart, set to @value. */
+gboolean aooct_cuda_memset_2d_async (gpointer dst, gsize pitch, gint value,
+    gsize width, gsize rows, AooctCudaStream stream, GError ** error);
 /* Synchronous upload of a table (setup time only). */
 gboolean aooct_cuda_upload (gpointer dst, gconstpointer src, gsize size,
     GError ** error);

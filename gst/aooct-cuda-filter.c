@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudabufferpool.h>
 
 #include "aooct-cuda-filter.h"
 #include "aooct-cuda-device.h"
@@ -217,5 +219,96 @@ aooct_cuda_filter_download (AooctCudaFilter * cf, const AooctPlane * dev,
       || !aooct_cuda_stream_sync (cf->stream, error))
     return FALSE;
   copy_rows (host->data, host->stride, cf->out_staging, dev->stride, rows);
+  return TRUE;
+}
+
+GstBufferPool *
+aooct_cuda_filter_video_pool_new (AooctCudaFilter * cf, GstCaps * caps,
+    guint min, guint max, guint * size, GError ** error)
+{
+  GstBufferPool *pool;
+  GstStructure *config;
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "cannot parse the CUDA video caps %" GST_PTR_FORMAT, caps);
+    return NULL;
+  }
+  /* the 1.22 pool finds its allocator by name: register it first */
+  gst_cuda_memory_init_once ();
+  pool = gst_cuda_buffer_pool_new (cf->context);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps,
+      (guint) GST_VIDEO_INFO_SIZE (&info), min, max);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "cannot configure a CUDA video buffer pool for %s %dx%d",
+        GST_VIDEO_INFO_NAME (&info), GST_VIDEO_INFO_WIDTH (&info),
+        GST_VIDEO_INFO_HEIGHT (&info));
+    gst_object_unref (pool);
+    return NULL;
+  }
+  /* the pool sets the size of its pitched layout */
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_get_params (config, NULL, size, NULL, NULL);
+  gst_structure_free (config);
+  return pool;
+}
+
+gboolean
+aooct_cuda_filter_map_video_output (AooctCudaFilter * cf, GstBuffer * buf,
+    GstVideoFrame * frame, GError ** error)
+{
+  GstMemory *mem = gst_buffer_n_memory (buf) == 1 ?
+      gst_buffer_peek_memory (buf, 0) : NULL;
+  GstCudaMemory *cmem;
+
+  if (mem == NULL || !gst_is_cuda_memory (mem)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "the output buffer for memory:CUDAMemory caps does not hold one "
+        "GstCudaMemory");
+    return FALSE;
+  }
+  cmem = GST_CUDA_MEMORY_CAST (mem);
+  if (cmem->context != cf->context) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "the output GstCudaMemory belongs to another CUDA context than the "
+        "pipeline's shared one");
+    return FALSE;
+  }
+  /* the memory's own layout (pitch, plane offsets), not the caps' */
+  if (!gst_video_frame_map (frame, &cmem->info, buf,
+          GST_MAP_WRITE | GST_MAP_CUDA)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "cannot map the output GstCudaMemory on the device");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_filter_neutral_chroma (AooctCudaFilter * cf,
+    const GstVideoFrame * frame, GError ** error)
+{
+  const GstVideoFormatInfo *finfo = frame->info.finfo;
+  guint plane, c;
+
+  if (!GST_VIDEO_FORMAT_INFO_IS_YUV (finfo))
+    return TRUE;
+  g_return_val_if_fail (GST_VIDEO_FORMAT_INFO_DEPTH (finfo, 0) == 8, FALSE);
+  for (plane = 1; plane < GST_VIDEO_FRAME_N_PLANES (frame); plane++) {
+    /* the plane's width in bytes and height, from its first component */
+    for (c = 1; c < GST_VIDEO_FRAME_N_COMPONENTS (frame); c++)
+      if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) == plane)
+        break;
+    if (!aooct_cuda_memset_2d_async (GST_VIDEO_FRAME_PLANE_DATA (frame,
+                plane), GST_VIDEO_FRAME_PLANE_STRIDE (frame, plane), 128,
+            (gsize) GST_VIDEO_FRAME_COMP_WIDTH (frame, c) *
+            GST_VIDEO_FRAME_COMP_PSTRIDE (frame, c),
+            GST_VIDEO_FRAME_COMP_HEIGHT (frame, c), cf->stream, error))
+      return FALSE;
+  }
   return TRUE;
 }

@@ -11,6 +11,7 @@
 
 #include <gst/gst.h>
 #include <gst/cuda/gstcudacontext.h>
+#include <gst/video/video.h>
 
 #include "aooct-cuda.h"
 #include "gstaooctfilter.h"
@@ -75,6 +76,30 @@ gboolean aooct_cuda_filter_output_plane (AooctCudaFilter * cf, gsize rows,
  * waits for it. */
 gboolean aooct_cuda_filter_download (AooctCudaFilter * cf,
     const AooctPlane * dev, gsize rows, AooctPlane * host, GError ** error);
+
+/* Video output in libgstcuda's own GstCudaMemory, for nvcodec elements
+ * (cudaconvert, cudadownload, the NVENC encoders), which take nothing else
+ * on their memory:CUDAMemory pads.  In GStreamer 1.22 that memory carries
+ * no stream: the data must be complete when the buffer is pushed, so the
+ * base class waits for the element's stream after writing it. */
+
+/* A GstCudaBufferPool on the shared context for @caps (video/x-raw in
+ * memory:CUDAMemory); @size receives its buffer size (pitched planes, so
+ * larger than the caps' plain size). */
+GstBufferPool *aooct_cuda_filter_video_pool_new (AooctCudaFilter * cf,
+    GstCaps * caps, guint min, guint max, guint * size, GError ** error);
+
+/* Maps @buf, which must hold one GstCudaMemory on the element's context,
+ * for writing on the device (GST_MAP_CUDA): @frame's plane pointers are
+ * device pointers, with the memory's own plane offsets and strides. */
+gboolean aooct_cuda_filter_map_video_output (AooctCudaFilter * cf,
+    GstBuffer * buf, GstVideoFrame * frame, GError ** error);
+
+/* Enqueues setting the chroma planes of @frame (8-bit YUV, mapped by
+ * aooct_cuda_filter_map_video_output) to 128, so that the luma plane
+ * shows as a grey image; nothing for other formats. */
+gboolean aooct_cuda_filter_neutral_chroma (AooctCudaFilter * cf,
+    const GstVideoFrame * frame, GError ** error);
 
 G_END_DECLS
 

@@ -118,12 +118,72 @@ caps_are_cuda (GstCaps * caps)
 }
 #endif
 
+#ifdef HAVE_CUDA
+/* @s (a video/x-raw structure) in GstCudaMemory with those of @formats
+ * whose YUV-ness is @yuv.  The grey image is the luma with neutral chroma,
+ * so YUV says full range: grey level g shows as R = G = B = g, not
+ * stretched from 16..235. */
+static void
+append_cuda_video_group (GstCaps * res, const GstStructure * s,
+    const gchar * const *formats, gboolean yuv)
+{
+  GstStructure *c;
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+  guint i, n = 0;
+
+  g_value_init (&list, GST_TYPE_LIST);
+  g_value_init (&v, G_TYPE_STRING);
+  for (i = 0; formats[i]; i++) {
+    const GstVideoFormatInfo *finfo =
+        gst_video_format_get_info (gst_video_format_from_string (formats[i]));
+
+    if (finfo && !!GST_VIDEO_FORMAT_INFO_IS_YUV (finfo) == yuv) {
+      g_value_set_static_string (&v, formats[i]);
+      gst_value_list_append_value (&list, &v);
+      n++;
+    }
+  }
+  if (n > 0) {
+    c = gst_structure_copy (s);
+    if (n == 1)
+      gst_structure_set_value (c, "format", &v);
+    else
+      gst_structure_set_value (c, "format", &list);
+    if (yuv) {
+      GstVideoColorimetry full = { GST_VIDEO_COLOR_RANGE_0_255,
+        GST_VIDEO_COLOR_MATRIX_BT709, GST_VIDEO_TRANSFER_BT709,
+        GST_VIDEO_COLOR_PRIMARIES_BT709
+      };
+      gchar *str = gst_video_colorimetry_to_string (&full);
+
+      gst_structure_set (c, "colorimetry", G_TYPE_STRING, str, NULL);
+      g_free (str);
+    }
+    gst_caps_append_structure_full (res, c,
+        gst_caps_features_new (AOOCT_CAPS_FEATURE_CUDA_MEMORY, NULL));
+  }
+  g_value_unset (&v);
+  g_value_unset (&list);
+}
+
+static void
+append_cuda_video (GstCaps * res, const GstStructure * s,
+    const gchar * const *formats)
+{
+  append_cuda_video_group (res, s, formats, TRUE);
+  append_cuda_video_group (res, s, formats, FALSE);
+}
+#endif
+
 /* @caps (transfer full) with the memory variants this element can take or
  * give now: each application/x-aooct structure in CUDA memory first, then
  * in system memory, when @cuda; in system memory only otherwise.  Other
- * structures (video/x-raw) stay in system memory. */
+ * structures (video/x-raw) stay in system memory; with @cuda and
+ * @video_formats (the src side of an element with cuda_video_formats),
+ * each is followed by its GstCudaMemory variant in those formats. */
 static GstCaps *
-with_memory_features (GstCaps * caps, gboolean cuda)
+with_memory_features (GstCaps * caps, gboolean cuda,
+    const gchar * const *video_formats)
 {
   GstCaps *res = gst_caps_new_empty ();
   guint i;
@@ -143,6 +203,15 @@ with_memory_features (GstCaps * caps, gboolean cuda)
 #endif
     gst_caps_append_structure_full (res, gst_structure_copy (s),
         f ? gst_caps_features_copy (f) : NULL);
+#ifdef HAVE_CUDA
+    /* after the grey system-memory formats: a sink that takes anything
+     * (appsink, filesink) keeps getting those, while nvcodec elements,
+     * which take no grey format, get the CUDA memory */
+    if (cuda && video_formats && gst_structure_has_name (s, "video/x-raw"))
+      append_cuda_video (res, s, video_formats);
+#else
+    (void) video_formats;
+#endif
   }
   gst_caps_unref (caps);
   /* not simplified: the order is the preference */
@@ -158,10 +227,11 @@ gst_aooct_filter_class_add_pad_templates (GstAooctFilterClass * klass,
   /* A CUDA build advertises application/x-aooct in CUDA memory too. */
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-          with_memory_features (gst_caps_from_string (sink_caps), TRUE)));
+          with_memory_features (gst_caps_from_string (sink_caps), TRUE, NULL)));
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
-          with_memory_features (gst_caps_from_string (src_caps), TRUE)));
+          with_memory_features (gst_caps_from_string (src_caps), TRUE,
+              klass->cuda_video_formats)));
 }
 
 /* CUDA memory can flow through this element's aooct pads: it started on
@@ -170,6 +240,28 @@ static gboolean
 cuda_active (GstAooctFilter * self)
 {
   return self->active_backend == GST_AOOCT_BACKEND_CUDA;
+}
+
+/* What transform_caps offers: before the element has started (linking in
+ * NULL or READY, e.g. gst_parse_launch linking to a memory:CUDAMemory
+ * capsfilter), whatever the backend property may give; once started, what
+ * the chosen backend gives. */
+static gboolean
+cuda_offered (GstAooctFilter * self)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gboolean may;
+
+  if (self->started)
+    return cuda_active (self);
+  GST_OBJECT_LOCK (self);
+  may = self->backend != GST_AOOCT_BACKEND_CPU && klass->process_cuda;
+  GST_OBJECT_UNLOCK (self);
+  return may;
+#else
+  return FALSE;
+#endif
 }
 
 static gboolean
@@ -208,8 +300,10 @@ gst_aooct_filter_transform_caps (GstBaseTransform * bt,
     result = gst_pad_get_pad_template_caps (other);
   }
   /* CUDA memory first when running on CUDA, so that negotiation prefers
-   * it; system memory only on the CPU backend. */
-  result = with_memory_features (result, cuda_active (self));
+   * it; system memory only on the CPU backend.  @result is the src side
+   * when @direction is the sink. */
+  result = with_memory_features (result, cuda_offered (self),
+      direction == GST_PAD_SINK ? klass->cuda_video_formats : NULL);
   if (filter) {
     tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (result);
@@ -351,7 +445,8 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
     goto failed;
 
   if (klass->src_is_video) {
-    GstCaps *expected = klass->output_caps (self, &out);
+    GstCaps *expected = with_memory_features (klass->output_caps (self, &out),
+        cuda_active (self), klass->cuda_video_formats);
     gboolean ok = gst_caps_can_intersect (expected, outcaps);
 
     if (!ok) {
@@ -496,7 +591,9 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   AooctCudaFilter *cf = self->cuda;
   AooctCudaMemory *in_mem = aooct_cuda_buffer_get_memory (inbuf, cf->context);
   AooctCudaMemory *out_mem = aooct_cuda_buffer_get_memory (outbuf, cf->context);
-  GstVideoFrame frame;
+  gboolean out_video_cuda = klass->src_is_video && self->out_cuda_memory;
+  GstVideoFrame frame, out_frame;
+  gboolean out_frame_mapped = FALSE;
   GstMapInfo map;
   AooctPlane in, out, host;
   gsize in_rows, in_stride, out_rows, out_stride;
@@ -529,7 +626,17 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
       goto done;
   }
 
-  if (out_mem) {
+  if (out_video_cuda) {
+    /* libgstcuda memory for nvcodec: plane 0 to the element, the chroma
+     * of a YUV format neutral */
+    if (!aooct_cuda_filter_map_video_output (cf, outbuf, &out_frame, error))
+      goto done;
+    out_frame_mapped = TRUE;
+    out.data = GST_VIDEO_FRAME_PLANE_DATA (&out_frame, 0);
+    out.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, 0);
+    if (!aooct_cuda_filter_neutral_chroma (cf, &out_frame, error))
+      goto done;
+  } else if (out_mem) {
     if (!aooct_cuda_memory_begin_access (out_mem, cf->stream, error))
       goto done;
     out.data = out_mem->dptr;
@@ -542,7 +649,9 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   if (!klass->process_cuda (self, &in, &out, cf->stream, error))
     goto done;
 
-  if (out_mem) {
+  if (out_video_cuda) {
+    /* nothing to do here: the wait below completes the frame */
+  } else if (out_mem) {
     if (!aooct_cuda_memory_end_access (out_mem, cf->stream, TRUE, error))
       goto done;
   } else {
@@ -562,9 +671,15 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   if (in_mem && !aooct_cuda_memory_end_access (in_mem, cf->stream, FALSE,
           error))
     goto done;
+  /* GStreamer 1.22's GstCudaMemory has no stream and nvcodec elements
+   * use their own: the frame must be complete before it is pushed */
+  if (out_video_cuda && !aooct_cuda_stream_sync (cf->stream, error))
+    goto done;
   ok = TRUE;
 
 done:
+  if (out_frame_mapped)
+    gst_video_frame_unmap (&out_frame);
   aooct_cuda_filter_pop (cf);
   return ok;
 }
@@ -653,6 +768,7 @@ gst_aooct_filter_start (GstBaseTransform * bt)
     g_clear_error (&error);
     return FALSE;
   }
+  self->started = TRUE;
   return TRUE;
 }
 
@@ -666,8 +782,44 @@ gst_aooct_filter_stop (GstBaseTransform * bt)
   aooct_cuda_filter_close (self->cuda);
 #endif
   self->active_backend = GST_AOOCT_BACKEND_CPU;
+  self->started = FALSE;
   return TRUE;
 }
+
+#ifdef HAVE_CUDA
+/* Video in memory:CUDAMemory: always a GstCudaBufferPool of our own on the
+ * shared context, so that every output buffer is libgstcuda memory of the
+ * layout we map (a pool proposed downstream could be another kind). */
+static gboolean
+decide_allocation_cuda_video (GstAooctFilter * self, GstQuery * query)
+{
+  GstCaps *caps = NULL;
+  GstBufferPool *pool;
+  GError *error = NULL;
+  guint size = 0, min = 0, max = 0;
+  gboolean have_pool = gst_query_get_n_allocation_pools (query) > 0;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (have_pool)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
+  min = MAX (min, 2);
+  if (max != 0)
+    max = MAX (max, min);
+  pool = aooct_cuda_filter_video_pool_new (self->cuda, caps, min, max, &size,
+      &error);
+  if (pool == NULL) {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  if (have_pool)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+#endif
 
 /* On CUDA with CUDA-memory output: a pool of our device memory (allocated
  * when the pool starts, reused after; no allocation per buffer). */
@@ -677,6 +829,9 @@ gst_aooct_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
 #ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
 
+  if (cuda_active (self) && self->out_cuda_memory
+      && GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video)
+    return decide_allocation_cuda_video (self, query);
   if (cuda_active (self) && self->out_cuda_memory) {
     AooctCudaFilter *cf = self->cuda;
     GstCaps *caps = NULL;

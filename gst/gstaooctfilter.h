@@ -93,6 +93,7 @@ struct _GstAooctFilter
   gint device_id;               /* property */
   gpointer cuda;                /* AooctCudaFilter, NULL without CUDA */
   gchar *last_error;            /* last message posted, to post it once */
+  gboolean started;             /* between start() and stop() */
 };
 
 struct _GstAooctFilterClass
@@ -103,6 +104,18 @@ struct _GstAooctFilterClass
    * GRAY16_LE instead of application/x-aooct. */
   gboolean sink_is_video;
   gboolean src_is_video;
+
+  /* For a src_is_video element that makes a grey image: NULL-terminated
+   * video format names (e.g. "NV12", "I420", "RGBA") that the src pad also
+   * offers in libgstcuda's GstCudaMemory (video/x-raw(memory:CUDAMemory)),
+   * for nvcodec elements, when the element runs on CUDA; listed after the
+   * system-memory formats, so that a sink accepting anything still gets
+   * the grey formats.  process_cuda() then gets plane 0 of the frame: for
+   * a YUV format the luma, written like GRAY8 (the base class sets the
+   * chroma to neutral); for RGBA the RGBA pixels (read the format from
+   * out_vinfo).  Set it before gst_aooct_filter_class_add_pad_templates().
+   * NULL: system memory only. */
+  const gchar *const *cuda_video_formats;
 
   /* Input geometry from fixed sink caps.  Default: application/x-aooct
    * parsing.  Subclasses with video/x-raw sink caps override it. */

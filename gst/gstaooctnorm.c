@@ -25,6 +25,18 @@
  *     aooctdisp a2=3.5 ! aooctfft window=hann ! \
  *     aooctnorm dynamic-range=50 crop-start=10 ! videoconvert ! autovideosink
  * ]|
+ *
+ * On the CUDA backend the image can also stay on the GPU for nvcodec
+ * elements, as video/x-raw(memory:CUDAMemory) NV12 or I420 (the image as
+ * full-range luma, neutral chroma) or RGBA (grey, opaque); GRAY8 and
+ * GRAY16_LE in system memory remain the default (see docs/cuda-memory.md):
+ * |[
+ * gst-launch-1.0 aooctsrc num-buffers=500 ! aooctdcsub ! aooctpad ! \
+ *     aooctkmap wavelength-coeffs="785,0.125,1e-05,-2e-09" ! aooctdisp ! \
+ *     aooctfft ! aooctnorm backend=cuda ! \
+ *     video/x-raw(memory:CUDAMemory),format=NV12 ! nvh264enc ! h264parse ! \
+ *     mp4mux ! filesink location=bscans.mp4
+ * ]|
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -36,6 +48,10 @@
 #include "aooct-caps.h"
 #include "aooct-error.h"
 #include "aooct-cpu-norm.h"
+
+#ifdef HAVE_CUDA
+#include "aooct-cuda-norm.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_norm_debug);
 #define GST_CAT_DEFAULT gst_aooct_norm_debug
@@ -52,6 +68,10 @@ struct _GstAooctNorm
   /* from setup() */
   AooctCpuNorm *cpu;
   gint bits;
+#ifdef HAVE_CUDA
+  AooctCudaNormParams cuda_params;
+  gpointer cuda_scratch;
+#endif
 };
 
 enum
@@ -82,7 +102,9 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctnorm, "aooctnorm",
         "aooct crop, log and normalisation"));
 
 /* GRAY8 first: it is what a display wants and what downstream gets
- * unless it asks for GRAY16_LE. */
+ * unless it asks for GRAY16_LE.  On CUDA the base class adds these in
+ * GstCudaMemory, for nvcodec elements (which take no grey format): the
+ * image as the luma of NV12 / I420 with neutral chroma, or as grey RGBA. */
 #define SRC_CAPS \
   "video/x-raw, format = (string) { GRAY8, GRAY16_LE }, " \
   "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], " \
@@ -143,24 +165,41 @@ read_settings (GstAooctNorm * self, AooctNormSettings * s)
   s->bits = self->bits;
 }
 
+static const gchar *const cuda_video_formats[] = { "NV12", "I420", "RGBA",
+  NULL
+};
+
 static gboolean
 gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
 {
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
+  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
   AooctNormSettings s;
   gint crop_start, crop_end, start, end;
 
-  switch (GST_VIDEO_INFO_FORMAT (&filter->out_vinfo)) {
+  switch (format) {
     case GST_VIDEO_FORMAT_GRAY8:
       self->bits = 8;
       break;
     case GST_VIDEO_FORMAT_GRAY16_LE:
       self->bits = 16;
       break;
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_I420:
+    case GST_VIDEO_FORMAT_RGBA:
+      /* negotiated in CUDA memory only (see cuda_video_formats) */
+      if (filter->active_backend == GST_AOOCT_BACKEND_CUDA
+          && filter->out_cuda_memory) {
+        self->bits = 8;
+        break;
+      }
+      /* fall through */
     default:
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-          "aooctnorm produces GRAY8 or GRAY16_LE, not %s",
-          GST_VIDEO_INFO_NAME (&filter->out_vinfo));
+          "aooctnorm produces GRAY8 or GRAY16_LE (and, on CUDA, NV12, I420 "
+          "or RGBA in CUDA memory), not %s%s",
+          GST_VIDEO_INFO_NAME (&filter->out_vinfo),
+          filter->out_cuda_memory ? " in CUDA memory" : "");
       return FALSE;
   }
 
@@ -182,8 +221,25 @@ gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
         "crop-start / crop-end changed during negotiation");
     return FALSE;
   }
+  GST_DEBUG_OBJECT (self, "crop [%d, %d), %s", start, end,
+      GST_VIDEO_INFO_NAME (&filter->out_vinfo));
+#ifdef HAVE_CUDA
+  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
+    AooctCudaNormParams *p = &self->cuda_params;
+
+    p->samples = filter->in_geom.samples;
+    p->alines = filter->in_geom.alines;
+    p->bscans = filter->in_geom.bscans;
+    p->crop_start = start;
+    p->crop_end = end;
+    p->format = format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :
+        format == GST_VIDEO_FORMAT_RGBA ? AOOCT_CUDA_NORM_RGBA :
+        AOOCT_CUDA_NORM_GRAY8;
+    return aooct_cuda_malloc (aooct_cuda_norm_scratch_size (p),
+        &self->cuda_scratch, error);
+  }
+#endif
   self->cpu = aooct_cpu_norm_new (&filter->in_geom, start, end);
-  GST_DEBUG_OBJECT (self, "crop [%d, %d), %d bit", start, end, self->bits);
   return TRUE;
 }
 
@@ -205,12 +261,33 @@ gst_aooct_norm_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
   return TRUE;
 }
 
+#ifdef HAVE_CUDA
+static gboolean
+gst_aooct_norm_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, struct CUstream_st *stream, GError ** error)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (filter);
+  AooctNormSettings s;
+
+  /* as on the CPU: one consistent copy of the settings per buffer */
+  read_settings (self, &s);
+  if (!aooct_norm_settings_check (&s, error))
+    return FALSE;
+  return aooct_cuda_norm (&self->cuda_params, &s, (const gfloat *) in->data,
+      out->data, out->stride, self->cuda_scratch, stream, error);
+}
+#endif
+
 static void
 gst_aooct_norm_teardown (GstAooctFilter * filter)
 {
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
 
   g_clear_pointer (&self->cpu, aooct_cpu_norm_free);
+#ifdef HAVE_CUDA
+  /* the base class made the context current and waited for the stream */
+  g_clear_pointer (&self->cuda_scratch, aooct_cuda_free);
+#endif
 }
 
 static void
@@ -351,6 +428,7 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
       "AO-OCT normalisation", "Filter/Converter/Video",
       "Crops depth-domain OCT A-lines, takes their intensity (optionally in "
       "dB) and maps it to grey levels", "aooct developers");
+  filter_class->cuda_video_formats = cuda_video_formats;
   gst_aooct_filter_class_add_pad_templates (filter_class,
       AOOCT_CAPS_TEMPLATE, SRC_CAPS);
 
@@ -361,6 +439,9 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_norm_setup);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_norm_teardown);
+#ifdef HAVE_CUDA
+  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cuda);
+#endif
 }
 
 static void

@@ -59,8 +59,11 @@ static const ChainCase cases[] = {
       "hann", TRUE, 50, 8},
   {"nopad-linear", 1024, 96, 1, 2, "mirror", FALSE, 0, 1, FALSE, TRUE,
       "none", FALSE, 60, 8},
+  /* dynamic-range 0 (lo = the B-scan's minimum dB) is left out on purpose:
+   * that minimum sits in float32 round-off noise, so the spec's accuracy
+   * bound covers linear mode and log mode with the default range only */
   {"stacked-bscans", 832, 40, 3, 2, "retina", TRUE, 0, 4, FALSE, TRUE,
-      "gaussian", TRUE, 0, 8},
+      "gaussian", TRUE, 60, 8},
   {"gray16-log", 832, 120, 1, 2, "retina", TRUE, 2048, 2, TRUE, FALSE,
       "blackman", TRUE, 60, 16},
   {"2048x1000-log", 2048, 1000, 1, 1, "retina", TRUE, 2048, 2, FALSE, TRUE,

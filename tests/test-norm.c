@@ -7,69 +7,9 @@
 
 #include "aooct-test-util.h"
 #include "aooct-ref64.h"
+#include "aooct-test-depth.h"
 
-typedef struct
-{
-  gint m, bscans, n, p1, f;     /* geometry; P2 = f * P1, o = (P1 - n) / 2 */
-} Geom;
-
-/* aooctfft's output for @g: P2 = f P1, o = (P1 - N) / 2. */
-static void
-depth_geometry (const Geom * g, AooctGeometry * geom)
-{
-  aooct_test_geometry_grid (geom, g->n, g->m, g->bscans, g->p1, g->f * g->p1,
-      (g->p1 - g->n) / 2, g->f);
-  geom->domain = AOOCT_DOMAIN_DEPTH;
-  geom->sample_type = AOOCT_SAMPLE_COMPLEX;
-  geom->k_linear = TRUE;
-}
-
-static GstCaps *
-depth_caps (const Geom * g)
-{
-  AooctGeometry geom;
-
-  depth_geometry (g, &geom);
-  return aooct_geometry_to_caps (&geom);
-}
-
-static gdouble
-gauss (GRand * rand)
-{
-  gdouble u = g_rand_double_range (rand, 1e-300, 1), v = g_rand_double (rand);
-  return sqrt (-2 * log (u)) * cos (2 * G_PI * v);
-}
-
-/* A retina-like depth profile: a noise floor, a strong DC/autocorrelation
- * term near bin 0 and a few curved layers 15 to 50 dB above the floor,
- * each A-line with fully developed speckle (complex Gaussian field).  The
- * B-scan's overall level is @scale. */
-static gfloat *
-make_depth (GRand * rand, const Geom * g, gdouble scale)
-{
-  const gint p2 = g->f * g->p1;
-  gfloat *d = g_new (gfloat, 2 * (gsize) p2 * g->m * g->bscans);
-  const gdouble depth[] = { 0.12, 0.2, 0.23, 0.31, 0.4 };
-  const gdouble db[] = { 35, 20, 50, 28, 15 };
-  gint b, m, i, k;
-
-  for (b = 0; b < g->bscans; b++)
-    for (m = 0; m < g->m; m++) {
-      gfloat *c = d + 2 * (gsize) p2 * (b * g->m + m);
-      gdouble bend = 0.02 * sin (2 * G_PI * m / g->m + b);
-      for (i = 0; i < p2; i++) {
-        gdouble env = 1 + 1e6 * exp (-i / 3.0), a;
-        for (k = 0; k < 5; k++) {
-          gdouble z = (depth[k] + bend) * g->p1;
-          env += pow (10, db[k] / 10) * exp (-pow ((i - z) / 4.0, 2));
-        }
-        a = sqrt (scale * env / 2);
-        c[2 * i] = (gfloat) (a * gauss (rand));
-        c[2 * i + 1] = (gfloat) (a * gauss (rand));
-      }
-    }
-  return d;
-}
+typedef AooctTestDepthGeom Geom;
 
 /* Pushes @data and returns the output frame's pixels as a packed copy
  * (rows of width * bytes-per-pixel), checking the negotiated caps. */
@@ -204,7 +144,7 @@ static void
 run_config (GRand * rand, const Geom * g, const Config * c)
 {
   const gint rows = g->p1 / 2;
-  gfloat *data = make_depth (rand, g, 1e4);
+  gfloat *data = aooct_test_make_depth (rand, g, 1e4);
   AooctRefParams p;
   AooctRefGrid grid;
   GstHarness *h;
@@ -228,7 +168,7 @@ run_config (GRand * rand, const Geom * g, const Config * c)
       "auto-range=%d range-min=%.17g range-max=%.17g", c->log, c->dr,
       c->auto_range, rmin, rmax);
   h = aooct_test_harness_new (launch);
-  gst_harness_set_src_caps (h, depth_caps (g));
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (g));
   if (c->bits == 16)
     gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY16_LE");
   got = push_and_get (h, g, data, c->bits, rows);
@@ -296,11 +236,11 @@ GST_START_TEST (test_multi_bscan)
 
   one.bscans = 1;
   for (b = 0; b < 3; b++) {
-    gfloat *d = make_depth (rand, &one, pow (10, 3 * b));
+    gfloat *d = aooct_test_make_depth (rand, &one, pow (10, 3 * b));
     memcpy (data + per * b, d, per * sizeof (gfloat));
     g_free (d);
   }
-  gst_harness_set_src_caps (h, depth_caps (&g));
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (&g));
   got = push_and_get (h, &g, data, 8, rows);
   ref_params (&p, &g, TRUE, 60, TRUE, 0, 100, 8, 0, 0, &grid);
   want = reference_image (&p, &grid, data, rows);
@@ -362,7 +302,7 @@ run_hand (const gchar * props, gint bits, const gfloat * data)
   GstHarness *h = aooct_test_harness_new (launch);
   gpointer got;
 
-  gst_harness_set_src_caps (h, depth_caps (&g));
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (&g));
   if (bits == 16)
     gst_harness_set_sink_caps_str (h, "video/x-raw,format=GRAY16_LE");
   got = push_and_get (h, &g, data, bits, 1);
@@ -451,7 +391,7 @@ GST_START_TEST (test_orientation)
       for (r = 0; r < 64; r++)
         d[2 * (64 * (b * g.m + m) + r) + 1] =
             sqrtf ((gfloat) ((3 * m + 7 * r + 101 * b) % 256));
-  gst_harness_set_src_caps (h, depth_caps (&g));
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (&g));
   got = push_and_get (h, &g, d, 8, rows);
   for (b = 0; b < 2; b++)
     for (r = 0; r < rows; r++)
@@ -475,7 +415,7 @@ negotiated_height (const gchar * launch, const Geom * g)
   GstCaps *caps;
   GstVideoInfo vinfo;
 
-  gst_harness_set_src_caps (h, depth_caps (g));
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (g));
   out = gst_harness_push_and_pull (h, aooct_test_buffer_new (d, size));
   fail_unless (out != NULL);
   gst_buffer_unref (out);
@@ -510,7 +450,7 @@ GST_START_TEST (test_change_while_playing)
   GRand *rand = aooct_test_rand_new ();
   const Geom g = { 50, 1, 200, 256, 2 };
   const gint rows = 128;
-  gfloat *data = make_depth (rand, &g, 1e3);
+  gfloat *data = aooct_test_make_depth (rand, &g, 1e3);
   GstHarness *h = aooct_test_harness_new ("aooctnorm name=norm");
   GstElement *norm = aooct_test_element (h, "aooctnorm");
   AooctRefParams p;
@@ -519,7 +459,7 @@ GST_START_TEST (test_change_while_playing)
   gsize n_diff, n_levels, n = (gsize) g.m * rows;
   gdouble vmin, vmax;
 
-  gst_harness_set_src_caps (h, depth_caps (&g));
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (&g));
   got = push_and_get (h, &g, data, 8, rows);
   ref_params (&p, &g, TRUE, 60, TRUE, 0, 100, 8, 0, 0, &grid);
   want = reference_image (&p, &grid, data, rows);
@@ -571,12 +511,12 @@ GST_END_TEST;
 GST_START_TEST (test_errors)
 {
   const Geom g = { 4, 1, 6, 8, 1 };
-  GstCaps *ok = depth_caps (&g);
+  GstCaps *ok = aooct_test_depth_caps (&g);
   AooctGeometry bad;
   GstElement *norm;
   gdouble v;
 
-  depth_geometry (&g, &bad);
+  aooct_test_depth_geometry (&g, &bad);
   bad.domain = AOOCT_DOMAIN_SPECTRAL;
   bad.sample_type = AOOCT_SAMPLE_REAL;
   aooct_test_expect_error ("aooctnorm", aooct_geometry_to_caps (&bad),

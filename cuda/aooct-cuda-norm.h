@@ -1,0 +1,60 @@
+/* aooct CUDA core: crop, intensity, log and normalisation to grey levels
+ * (spec section 7), the CUDA twin of cpu/aooct-cpu-norm.h.
+ *
+ * Two passes on one stream: the per-B-scan value range over the crop
+ * (automatic range only; float minimum / maximum through order-preserving
+ * integer atomics, so the result does not depend on the order of the
+ * blocks), then lo and the scale per B-scan on the device with the CPU's
+ * very function (aooct-norm-range.h), then map and transpose through
+ * shared-memory tiles into the image.  The per-pixel float32 arithmetic is
+ * the CPU core's (aooct-norm-range.h, no FMA contraction): linear mode is
+ * bit-identical to the CPU; in log mode CUDA's log10f may differ from
+ * glibc's by an ulp or two, which moves a pixel by one grey level where
+ * 255 * v (or 65535 * v) lies that close to a .5 boundary, and the
+ * automatic range's maximum by as little. */
+#ifndef __AOOCT_CUDA_NORM_H__
+#define __AOOCT_CUDA_NORM_H__
+
+#include <glib.h>
+
+#include "aooct-cuda.h"
+#include "aooct-cpu-norm.h"
+
+G_BEGIN_DECLS
+
+/* How the grey image is written: one byte per pixel (GRAY8, and the luma
+ * plane of NV12 / I420), two (GRAY16_LE), or four (RGBA: the grey level
+ * in R, G and B, alpha 255). */
+typedef enum
+{
+  AOOCT_CUDA_NORM_GRAY8,
+  AOOCT_CUDA_NORM_GRAY16,
+  AOOCT_CUDA_NORM_RGBA,
+} AooctCudaNormFormat;
+
+/* What is fixed from setup to teardown. */
+typedef struct
+{
+  gint samples;                 /* P2 complex samples per input A-line */
+  gint alines;                  /* M, image columns */
+  gint bscans;                  /* B-scans per buffer, stacked vertically */
+  gint crop_start, crop_end;    /* resolved crop (aooct_norm_resolve_crop) */
+  AooctCudaNormFormat format;
+} AooctCudaNormParams;
+
+/* Device scratch aooct_cuda_norm() needs (allocate it once at setup). */
+gsize aooct_cuda_norm_scratch_size (const AooctCudaNormParams * p);
+
+/* Enqueues the step on @stream.  @in: bscans * alines A-lines of samples
+ * interleaved complex float32 (device); @out: bscans * (crop_end -
+ * crop_start) image rows @out_stride bytes apart (device); @settings: this
+ * buffer's display settings, checked by aooct_norm_settings_check(), with
+ * bits matching @p->format (16 for GRAY16, else 8). */
+gboolean aooct_cuda_norm (const AooctCudaNormParams * p,
+    const AooctNormSettings * settings, const gfloat * in, guint8 * out,
+    gsize out_stride, gpointer scratch, AooctCudaStream stream,
+    GError ** error);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_NORM_H__ */
