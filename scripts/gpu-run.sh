@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The GPU machine's whole job in one call (see shared/device/README.md):
+# build with CUDA, run the whole test suite (GPU tests included, and
+# compute-sanitizer memcheck on the whole chain), then the benchmark on
+# both backends.  Logs and tables go to OUTDIR.
+#
+#   scripts/gpu-run.sh OUTDIR        (from the repository root)
+set -u
+out=${1:?usage: scripts/gpu-run.sh OUTDIR}
+mkdir -p "$out"
+# shellcheck disable=SC1091
+source .gstkit/enter.sh || exit 1
+B=/tmp/gpu-build
+rm -rf "$B"
+{ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  nvcc --version | tail -1; date -u; } > "$out/gpu.txt" 2>&1
+if ! (meson setup "$B" . -Dcuda=enabled && meson compile -C "$B") > "$out/build.log" 2>&1; then
+  tail -n 40 "$out/build.log"; exit 1
+fi
+meson test -C "$B" --print-errorlogs > "$out/test.log" 2>&1
+rc=$?
+cp "$B/meson-logs/testlog.txt" "$out/"
+export GST_PLUGIN_PATH_1_0="$B/gst"
+(cd /tmp && "$B/bench/aooct-bench" --backend cuda --shape all --buffers 200 \
+  --output "$out/bench-cuda.md") > "$out/bench.log" 2>&1
+(cd /tmp && "$B/bench/aooct-bench" --backend cpu --shape thesis --buffers 40 \
+  --output "$out/bench-cpu.md") >> "$out/bench.log" 2>&1
+cat "$out/gpu.txt"; grep -E "^(Ok|Fail|Skipped|Timeout):" "$out/test.log"
+grep -E " (FAIL|TIMEOUT) " "$out/test.log"
+cat "$out/bench-cuda.md"
+exit $rc
