@@ -5,11 +5,11 @@
 # both backends.  Logs and tables go to OUTDIR.
 #
 #   scripts/gpu-run.sh OUTDIR        (from the repository root)
-set -u
 out=${1:?usage: scripts/gpu-run.sh OUTDIR}
 mkdir -p "$out"
 # shellcheck disable=SC1091
 source .gstkit/enter.sh || exit 1
+set -u
 B=/tmp/gpu-build
 rm -rf "$B"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
