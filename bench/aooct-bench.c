@@ -41,6 +41,37 @@ static const gchar *stage_names[N_STAGES] = {
 
 static gchar *backend = NULL;
 
+/* One CUDA context for every pipeline of the run (taken from the first
+ * pipeline that made one): device memory captured in one pipeline is then
+ * used in place by the next, as it would be inside one pipeline. */
+static GstContext *shared_cuda = NULL;
+
+static gboolean
+on_cuda (void)
+{
+  return g_strcmp0 (backend, "cuda") == 0;
+}
+
+static void
+take_cuda_context (GstElement * pipeline)
+{
+  GstIterator *it;
+  GValue v = G_VALUE_INIT;
+
+  if (shared_cuda)
+    return;
+  it = gst_bin_iterate_recurse (GST_BIN (pipeline));
+  while (!shared_cuda && gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstContext *c = gst_element_get_context (g_value_get_object (&v),
+        "gst.cuda.context");
+    if (c)
+      shared_cuda = c;
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+}
+
 static gchar *
 stage_desc (const Shape * shape, gint stage)
 {
@@ -92,6 +123,8 @@ launch (const gchar * desc)
     g_printerr ("cannot build '%s': %s\n", desc, err->message);
     exit (1);
   }
+  if (shared_cuda)
+    gst_element_set_context (p, shared_cuda);
   return p;
 }
 
@@ -122,9 +155,11 @@ static GstSample *
 capture_input (const Shape * shape, gint stage)
 {
   gchar *chain = stage > 0 ? chain_desc (shape, 0, stage - 1) : g_strdup ("");
+  /* on CUDA, keep the captured buffer in device memory */
   gchar *desc = g_strdup_printf ("aooctsrc samples=%d alines=%d "
-      "num-buffers=1 ! %s%s appsink name=sink sync=false", shape->samples,
-      shape->alines, chain, stage > 0 ? " !" : "");
+      "num-buffers=1 ! %s%s appsink name=sink sync=false%s", shape->samples,
+      shape->alines, chain, stage > 0 ? " !" : "", stage > 0 && on_cuda ()?
+      " caps=application/x-aooct(memory:CUDAMemory)" : "");
   GstElement *p = launch (desc);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   GstSample *sample;
@@ -135,6 +170,7 @@ capture_input (const Shape * shape, gint stage)
     g_printerr ("no output from '%s'\n", desc);
     exit (1);
   }
+  take_cuda_context (p);
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (sink);
   gst_object_unref (p);
@@ -295,6 +331,13 @@ main (int argc, char **argv)
         continue;
       in = capture_input (shape, i);
       d = stage_desc (shape, i);
+      if (on_cuda () && i < N_STAGES - 1) {
+        /* the output stays on the GPU, as it does inside a chain */
+        gchar *t = g_strdup_printf ("%s ! application/x-aooct"
+            "(memory:CUDAMemory)", d);
+        g_free (d);
+        d = t;
+      }
       ms = time_chain (d, in, buffers);
       sum += ms;
       emit (table, out, "| %s | %.3f | %.3g |\n", stage_names[i], ms,
@@ -313,6 +356,8 @@ main (int argc, char **argv)
     gst_sample_unref (raw);
   }
   fclose (out);
+  if (shared_cuda)
+    gst_context_unref (shared_cuda);
   g_print ("table written to %s\n", output);
   g_string_free (table, TRUE);
   return 0;

@@ -1,17 +1,31 @@
-#!/bin/sh
+#!/bin/bash
 # Runs an aooct CUDA test under compute-sanitizer's memcheck, e.g.
 #   tests/cuda-memcheck.sh BUILD/tests/test-cuda-norm chain
 # (meson runs exactly that as the test 'cuda-norm-memcheck').  Exits 77
 # (meson: skipped) without a CUDA device or without compute-sanitizer;
 # otherwise 1 on any memcheck error (out-of-bounds or misaligned access,
-# invalid API use) or device memory leak, else the test's own status.
+# invalid API use) or device memory leak of ours, else the test's status.
 # CK_FORK=no keeps the whole test in one process, which the sanitizer
 # follows from start to end.
+#
+# One report is not ours and is accepted: cuFFT keeps one block of about
+# 7 MB per CUDA context for itself (the same size for every plan type and
+# batch), which it frees when the library unloads.  Where a GstCudaContext
+# is destroyed before that (every pipeline in the test makes its own), the
+# sanitizer reports that block as leaked, with an allocation backtrace that
+# starts inside libcufft (cuMemAlloc called from libcufft, not from our
+# cudaMalloc).  A standalone cufftMakePlanMany + cufftDestroy +
+# cudaDeviceReset reproduces it exactly (docs/cuda-memory.md).
 exe=$1
 "$exe" probe >/dev/null 2>&1
 status=$?
 [ $status -eq 0 ] || { echo "SKIP: no usable CUDA device"; exit 77; }
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 [ -x "$san" ] || { echo "SKIP: compute-sanitizer not found"; exit 77; }
-CK_FORK=no exec "$san" --tool memcheck --leak-check full --error-exitcode 1 \
-  --target-processes all "$@"
+log=$(mktemp); trap 'rm -f "$log"' EXIT
+CK_FORK=no "$san" --tool memcheck --leak-check full --target-processes all \
+  "$@" >"$log" 2>&1
+status=$?
+cat "$log"
+awk -f "$(dirname "$0")/memcheck-filter.awk" "$log" || exit 1
+exit $status
