@@ -60,6 +60,10 @@ take_cuda_context (GstElement * pipeline)
 
   if (shared_cuda)
     return;
+  /* the pipeline keeps the context its elements announced */
+  shared_cuda = gst_element_get_context (pipeline, "gst.cuda.context");
+  if (shared_cuda)
+    return;
   it = gst_bin_iterate_recurse (GST_BIN (pipeline));
   while (!shared_cuda && gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
     GstContext *c = gst_element_get_context (g_value_get_object (&v),
