@@ -339,10 +339,12 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
       "AO-OCT DC subtraction", "Filter/Converter/Video",
       "Converts raw spectral-domain OCT spectra to float32 and subtracts "
       "the DC spectrum", "aooct developers");
+  /* frames may also arrive in GPU memory: read there on CUDA */
+  filter_class->sink_is_video = TRUE;
+  filter_class->sink_video_cuda_memory = TRUE;
   gst_aooct_filter_class_add_pad_templates (filter_class, SINK_CAPS,
       AOOCT_CAPS_TEMPLATE);
 
-  filter_class->sink_is_video = TRUE;
   filter_class->parse_sink_caps =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_parse_sink_caps);
   filter_class->derive_output =
