@@ -16,7 +16,10 @@
  * its raw 8/16-bit form; one pass of kernels then sums the columns of each
  * B-scan exactly and writes the float32 spectra minus their mean straight
  * into a pooled device buffer (memory:CUDAMemory) for the next element.
- * The result is bit-identical to the CPU path.
+ * The result is bit-identical to the CPU path.  Frames already on the GPU
+ * (`video/x-raw(memory:CUDAMemory)`: libgstcuda's GstCudaMemory, or the
+ * aooct device memory of the pool this element proposes upstream) are read
+ * in place; see docs/cuda-memory.md, "Video input in GPU memory".
  *
  * ## Example launch line
  * |[

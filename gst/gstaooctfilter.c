@@ -100,12 +100,14 @@ gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error)
   }
 }
 
+#ifdef HAVE_CUDA
 static gboolean
 structure_is_aooct (GstCaps * caps, guint i)
 {
   return gst_structure_has_name (gst_caps_get_structure (caps, i),
       AOOCT_CAPS_NAME);
 }
+#endif
 
 static gboolean
 structure_is_cuda (GstCaps * caps, guint i)
