@@ -8,16 +8,23 @@
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudabufferpool.h>
+#ifdef HAVE_GST_CUDA_STREAM
+#include <gst/cuda/gstcudastream.h>
+#endif
 
 #include "aooct-cuda-filter.h"
 #include "aooct-cuda-device.h"
 #include "aooct-cuda-memory.h"
 #include "aooct-error.h"
 
+GST_DEBUG_CATEGORY_STATIC (aooct_cuda_filter_debug);
+#define GST_CAT_DEFAULT aooct_cuda_filter_debug
+
 AooctCudaFilter *
 aooct_cuda_filter_new (void)
 {
   aooct_cuda_memory_init_once ();
+  GST_DEBUG_CATEGORY_GET (aooct_cuda_filter_debug, "aooctfilter");
   return g_new0 (AooctCudaFilter, 1);
 }
 
@@ -99,6 +106,8 @@ aooct_cuda_filter_release_staging (AooctCudaFilter * cf)
     cf->in_staging[i] = NULL;
     cf->in_staging_free[i] = NULL;
   }
+  aooct_cuda_event_free (cf->in_foreign);
+  cf->in_foreign = NULL;
   aooct_cuda_free (cf->in_dev);
   aooct_cuda_free (cf->out_dev);
   aooct_cuda_free_host (cf->out_staging);
@@ -311,4 +320,101 @@ aooct_cuda_filter_neutral_chroma (AooctCudaFilter * cf,
       return FALSE;
   }
   return TRUE;
+}
+
+static GstCudaMemory *
+single_cuda_memory (GstBuffer * buf)
+{
+  GstMemory *mem = gst_buffer_n_memory (buf) == 1 ?
+      gst_buffer_peek_memory (buf, 0) : NULL;
+
+  return mem && gst_is_cuda_memory (mem) ? GST_CUDA_MEMORY_CAST (mem) : NULL;
+}
+
+const GstVideoInfo *
+aooct_cuda_filter_video_layout (GstBuffer * buf, const GstVideoInfo * caps_info)
+{
+  GstCudaMemory *cmem = single_cuda_memory (buf);
+
+  return cmem ? &cmem->info : caps_info;
+}
+
+gboolean
+aooct_cuda_filter_map_video_input (AooctCudaFilter * cf, GstBuffer * buf,
+    const GstVideoInfo * caps_info, AooctCudaVideoInput * vin,
+    AooctPlane * plane, GError ** error)
+{
+  GstCudaMemory *cmem = single_cuda_memory (buf);
+  const GstVideoInfo *mi;
+
+  memset (vin, 0, sizeof (*vin));
+  if (cmem == NULL)
+    return TRUE;
+  if (cmem->context != cf->context) {
+    /* correct, not fast: libgstcuda downloads it for the host map */
+    GST_DEBUG ("input GstCudaMemory belongs to another CUDA context than "
+        "the pipeline's shared one: reading it through system memory");
+    return TRUE;
+  }
+  mi = &cmem->info;
+  if (GST_VIDEO_INFO_FORMAT (mi) != GST_VIDEO_INFO_FORMAT (caps_info)
+      || GST_VIDEO_INFO_WIDTH (mi) != GST_VIDEO_INFO_WIDTH (caps_info)
+      || GST_VIDEO_INFO_HEIGHT (mi) != GST_VIDEO_INFO_HEIGHT (caps_info)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input GstCudaMemory holds a %s %dx%d frame but the caps say "
+        "%s %dx%d", GST_VIDEO_INFO_NAME (mi), GST_VIDEO_INFO_WIDTH (mi),
+        GST_VIDEO_INFO_HEIGHT (mi), GST_VIDEO_INFO_NAME (caps_info),
+        GST_VIDEO_INFO_WIDTH (caps_info), GST_VIDEO_INFO_HEIGHT (caps_info));
+    return FALSE;
+  }
+  /* the memory's own layout (pitch), not the caps' default strides */
+  if (!gst_video_frame_map (&vin->frame, mi, buf, GST_MAP_READ | GST_MAP_CUDA)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "cannot map the input GstCudaMemory on the device");
+    return FALSE;
+  }
+  vin->mapped = TRUE;
+  plane->data = GST_VIDEO_FRAME_PLANE_DATA (&vin->frame, 0);
+  plane->stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vin->frame, 0);
+#ifdef HAVE_GST_CUDA_STREAM
+  {
+    GstCudaStream *stream = gst_cuda_memory_get_stream (cmem);
+
+    if (stream)
+      vin->stream = (struct CUstream_st *) gst_cuda_stream_get_handle (stream);
+  }
+#endif
+  if (vin->stream) {
+    /* the producer's work on its stream, up to now, before ours */
+    if ((cf->in_foreign == NULL
+            && !aooct_cuda_event_new (&cf->in_foreign, error))
+        || !aooct_cuda_event_record (cf->in_foreign, vin->stream, error)
+        || !aooct_cuda_stream_wait (cf->stream, cf->in_foreign, error)) {
+      aooct_cuda_filter_unmap_video_input (cf, vin, NULL);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_filter_unmap_video_input (AooctCudaFilter * cf,
+    AooctCudaVideoInput * vin, GError ** error)
+{
+  gboolean ok;
+
+  if (!vin->mapped)
+    return TRUE;
+  if (vin->stream) {
+    /* whatever the producer enqueues next on its stream (a rewrite of
+     * this pooled memory) waits for our reads */
+    ok = aooct_cuda_event_record (cf->in_foreign, cf->stream, error)
+        && aooct_cuda_stream_wait (vin->stream, cf->in_foreign, error);
+  } else {
+    /* nothing orders the producer after us once the buffer is released */
+    ok = aooct_cuda_stream_sync (cf->stream, error);
+  }
+  gst_video_frame_unmap (&vin->frame);
+  vin->mapped = FALSE;
+  return ok;
 }

@@ -33,6 +33,9 @@ typedef struct
   gpointer in_dev;
   gsize in_size;
 
+  /* orders our stream with the stream of a GstCudaMemory input */
+  AooctCudaEvent in_foreign;
+
   /* host-memory output */
   gpointer out_dev;
   gpointer out_staging;
@@ -100,6 +103,39 @@ gboolean aooct_cuda_filter_map_video_output (AooctCudaFilter * cf,
  * shows as a grey image; nothing for other formats. */
 gboolean aooct_cuda_filter_neutral_chroma (AooctCudaFilter * cf,
     const GstVideoFrame * frame, GError ** error);
+
+/* Video input in libgstcuda's GstCudaMemory, read in place on the device.
+ * Ordering (docs/cuda-memory.md): memory without a CUDA stream (GStreamer
+ * 1.22, or a 1.24 producer that set none) is complete when pushed, and
+ * our stream is waited for before the buffer is released, since its
+ * producer may then reuse it; memory with a stream (1.24) is ordered on
+ * the GPU both ways, with an event and no host wait. */
+typedef struct
+{
+  GstVideoFrame frame;
+  gboolean mapped;              /* in place: frame mapped with GST_MAP_CUDA */
+  struct CUstream_st *stream;   /* the memory's stream, NULL if none */
+} AooctCudaVideoInput;
+
+/* The layout of @buf's frames: the GstVideoInfo of its GstCudaMemory when
+ * it holds one (pitched planes), else @caps_info. */
+const GstVideoInfo *aooct_cuda_filter_video_layout (GstBuffer * buf,
+    const GstVideoInfo * caps_info);
+
+/* If @buf holds one GstCudaMemory on the element's context whose frame
+ * is @caps_info's, maps it for reading on the device and makes the
+ * element's stream wait for its producer: @vin->mapped is then TRUE and
+ * @plane is plane 0 (device pointer, the memory's stride).  Otherwise
+ * @vin->mapped is FALSE and the caller reads @buf on the host.  FALSE
+ * on an error (a frame of another format or size, a failed map). */
+gboolean aooct_cuda_filter_map_video_input (AooctCudaFilter * cf,
+    GstBuffer * buf, const GstVideoInfo * caps_info, AooctCudaVideoInput * vin,
+    AooctPlane * plane, GError ** error);
+
+/* After the work reading @vin is enqueued: orders its release after that
+ * work (see above) and unmaps it.  Nothing when it was not mapped. */
+gboolean aooct_cuda_filter_unmap_video_input (AooctCudaFilter * cf,
+    AooctCudaVideoInput * vin, GError ** error);
 
 G_END_DECLS
 

@@ -16,7 +16,10 @@
  * its raw 8/16-bit form; one pass of kernels then sums the columns of each
  * B-scan exactly and writes the float32 spectra minus their mean straight
  * into a pooled device buffer (memory:CUDAMemory) for the next element.
- * The result is bit-identical to the CPU path.
+ * The result is bit-identical to the CPU path.  Frames already on the GPU
+ * (`video/x-raw(memory:CUDAMemory)`: libgstcuda's GstCudaMemory, or the
+ * aooct device memory of the pool this element proposes upstream) are read
+ * in place; see docs/cuda-memory.md, "Video input in GPU memory".
  *
  * ## Example launch line
  * |[
@@ -339,10 +342,12 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
       "AO-OCT DC subtraction", "Filter/Converter/Video",
       "Converts raw spectral-domain OCT spectra to float32 and subtracts "
       "the DC spectrum", "aooct developers");
+  /* frames may also arrive in GPU memory: read there on CUDA */
+  filter_class->sink_is_video = TRUE;
+  filter_class->sink_video_cuda_memory = TRUE;
   gst_aooct_filter_class_add_pad_templates (filter_class, SINK_CAPS,
       AOOCT_CAPS_TEMPLATE);
 
-  filter_class->sink_is_video = TRUE;
   filter_class->parse_sink_caps =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_parse_sink_caps);
   filter_class->derive_output =

@@ -3,6 +3,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "gstaooctfilter.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
@@ -11,6 +13,9 @@
 #include "aooct-cuda-filter.h"
 #include "aooct-cuda-memory.h"
 #include "aooct-cuda-pool.h"
+#else
+/* only to name it in caps: see sink_video_cuda_memory */
+#define AOOCT_CAPS_FEATURE_CUDA_MEMORY "memory:CUDAMemory"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_filter_debug);
@@ -102,6 +107,7 @@ structure_is_aooct (GstCaps * caps, guint i)
   return gst_structure_has_name (gst_caps_get_structure (caps, i),
       AOOCT_CAPS_NAME);
 }
+#endif
 
 static gboolean
 structure_is_cuda (GstCaps * caps, guint i)
@@ -116,7 +122,6 @@ caps_are_cuda (GstCaps * caps)
 {
   return caps && gst_caps_get_size (caps) > 0 && structure_is_cuda (caps, 0);
 }
-#endif
 
 #ifdef HAVE_CUDA
 /* @s (a video/x-raw structure) in GstCudaMemory with those of @formats
@@ -180,10 +185,12 @@ append_cuda_video (GstCaps * res, const GstStructure * s,
  * in system memory, when @cuda; in system memory only otherwise.  Other
  * structures (video/x-raw) stay in system memory; with @cuda and
  * @video_formats (the src side of an element with cuda_video_formats),
- * each is followed by its GstCudaMemory variant in those formats. */
+ * each is followed by its GstCudaMemory variant in those formats; with
+ * @cuda and @video_in_cuda (the sink side of an element with
+ * sink_video_cuda_memory), each is preceded by itself in CUDA memory. */
 static GstCaps *
 with_memory_features (GstCaps * caps, gboolean cuda,
-    const gchar * const *video_formats)
+    const gchar * const *video_formats, gboolean video_in_cuda)
 {
   GstCaps *res = gst_caps_new_empty ();
   guint i;
@@ -196,6 +203,11 @@ with_memory_features (GstCaps * caps, gboolean cuda,
         && !gst_caps_features_is_equal (f,
             GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
       continue;                 /* re-added below when wanted */
+    /* CUDA memory first: an upstream that can give it gets it; one that
+     * gives system memory only (a camera, filesrc) still finds that */
+    if (cuda && video_in_cuda && gst_structure_has_name (s, "video/x-raw"))
+      gst_caps_append_structure_full (res, gst_structure_copy (s),
+          gst_caps_features_new (AOOCT_CAPS_FEATURE_CUDA_MEMORY, NULL));
 #ifdef HAVE_CUDA
     if (cuda && structure_is_aooct (caps, i))
       gst_caps_append_structure_full (res, gst_structure_copy (s),
@@ -224,14 +236,19 @@ gst_aooct_filter_class_add_pad_templates (GstAooctFilterClass * klass,
 {
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
 
-  /* A CUDA build advertises application/x-aooct in CUDA memory too. */
+  /* A CUDA build advertises application/x-aooct in CUDA memory too.  Video
+   * input in CUDA memory is in the template of every build, so that an
+   * upstream that insists on it reaches set_caps(), which says why it
+   * cannot be taken, instead of a bare not-negotiated; the caps queries
+   * offer it only on the CUDA backend. */
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
-          with_memory_features (gst_caps_from_string (sink_caps), TRUE, NULL)));
+          with_memory_features (gst_caps_from_string (sink_caps), TRUE, NULL,
+              klass->sink_video_cuda_memory)));
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
           with_memory_features (gst_caps_from_string (src_caps), TRUE,
-              klass->cuda_video_formats)));
+              klass->cuda_video_formats, FALSE)));
 }
 
 /* CUDA memory can flow through this element's aooct pads: it started on
@@ -303,7 +320,8 @@ gst_aooct_filter_transform_caps (GstBaseTransform * bt,
    * it; system memory only on the CPU backend.  @result is the src side
    * when @direction is the sink. */
   result = with_memory_features (result, cuda_offered (self),
-      direction == GST_PAD_SINK ? klass->cuda_video_formats : NULL);
+      direction == GST_PAD_SINK ? klass->cuda_video_formats : NULL,
+      direction == GST_PAD_SRC && klass->sink_video_cuda_memory);
   if (filter) {
     tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (result);
@@ -382,9 +400,11 @@ open_backend (GstAooctFilter * self, GError ** error)
   GST_OBJECT_UNLOCK (self);
 
   self->active_backend = GST_AOOCT_BACKEND_CPU;
-  if (backend == GST_AOOCT_BACKEND_CPU)
+  g_clear_pointer (&self->cpu_reason, g_free);
+  if (backend == GST_AOOCT_BACKEND_CPU) {
+    self->cpu_reason = g_strdup ("backend=cpu was requested");
     return TRUE;
-
+  }
 #ifdef HAVE_CUDA
   if (klass->process_cuda == NULL) {
     reason = g_strdup_printf ("%s has no CUDA implementation yet",
@@ -416,6 +436,8 @@ open_backend (GstAooctFilter * self, GError ** error)
     return FALSE;
   }
   GST_INFO_OBJECT (self, "backend=auto runs on the CPU: %s", reason);
+  self->cpu_reason = g_strdup_printf ("backend=auto found no CUDA to run "
+      "on: %s", reason);
   g_free (reason);
   return TRUE;
 }
@@ -439,6 +461,16 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
         "cannot parse input caps %" GST_PTR_FORMAT, incaps);
     goto failed;
   }
+  if (klass->sink_is_video && caps_are_cuda (incaps) && !cuda_active (self)) {
+    /* the template lists it in every build; only the CUDA path reads it */
+    g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "upstream gives video in CUDA memory (memory:CUDAMemory), which %s "
+        "reads only when it runs on CUDA, but it runs on the CPU (%s); give "
+        "it frames in system memory (e.g. through cudadownload) or run it "
+        "on a CUDA device", GST_ELEMENT_NAME (self),
+        self->cpu_reason ? self->cpu_reason : "the CUDA backend is off");
+    goto failed;
+  }
   if (!klass->parse_sink_caps (self, incaps, &in, &error))
     goto failed;
   if (!klass->derive_output (self, &in, &out, &error))
@@ -446,7 +478,7 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
 
   if (klass->src_is_video) {
     GstCaps *expected = with_memory_features (klass->output_caps (self, &out),
-        cuda_active (self), klass->cuda_video_formats);
+        cuda_active (self), klass->cuda_video_formats, FALSE);
     gboolean ok = gst_caps_can_intersect (expected, outcaps);
 
     if (!ok) {
@@ -485,10 +517,8 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
 
   self->in_geom = in;
   self->out_geom = out;
-#ifdef HAVE_CUDA
   self->in_cuda_memory = caps_are_cuda (incaps);
   self->out_cuda_memory = caps_are_cuda (outcaps);
-#endif
   if (!setup (self, &error))
     goto failed;
   self->configured = TRUE;
@@ -537,7 +567,7 @@ gst_aooct_filter_transform_size (GstBaseTransform * bt,
 
 static gboolean
 map_plane (GstAooctFilter * self, GstBuffer * buf, gboolean video,
-    GstVideoInfo * vinfo, const AooctGeometry * geom, GstMapFlags flags,
+    const GstVideoInfo * vinfo, const AooctGeometry * geom, GstMapFlags flags,
     GstVideoFrame * frame, GstMapInfo * map, AooctPlane * plane)
 {
   if (video) {
@@ -581,8 +611,10 @@ plane_layout (gboolean video, const GstVideoInfo * vinfo,
 }
 
 /* One buffer on the GPU.  Memory of ours on our context is used in place,
- * ordered by the rule of aooct-cuda-memory.h; anything else is mapped on
- * the host and goes through page-locked staging. */
+ * ordered by the rule of aooct-cuda-memory.h, and so is video input in
+ * libgstcuda's GstCudaMemory on our context (aooct-cuda-filter.h says how
+ * it is ordered); anything else is mapped on the host and goes through
+ * page-locked staging. */
 static gboolean
 transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     GError ** error)
@@ -594,10 +626,13 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   gboolean out_video_cuda = klass->src_is_video && self->out_cuda_memory;
   GstVideoFrame frame, out_frame;
   gboolean out_frame_mapped = FALSE;
+  AooctCudaVideoInput vin;
   GstMapInfo map;
   AooctPlane in, out, host;
   gsize in_rows, in_stride, out_rows, out_stride;
   gboolean ok = FALSE;
+
+  memset (&vin, 0, sizeof (vin));
 
   plane_layout (klass->sink_is_video, &self->in_vinfo, &self->in_geom,
       &in_rows, &in_stride);
@@ -607,14 +642,28 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     return FALSE;
 
   if (in_mem) {
+    GstVideoMeta *meta = klass->sink_is_video ?
+        gst_buffer_get_video_meta (inbuf) : NULL;
+
     if (!aooct_cuda_memory_begin_access (in_mem, cf->stream, error))
       goto done;
-    in.data = in_mem->dptr;
-    in.stride = in_stride;
-  } else {
+    /* video frames in our memory: the caps' layout unless a meta says */
+    in.data = (guint8 *) in_mem->dptr + (meta ? meta->offset[0] : 0);
+    in.stride = meta ? (gsize) meta->stride[0] : in_stride;
+  } else if (klass->sink_is_video && self->in_cuda_memory
+      && !aooct_cuda_filter_map_video_input (cf, inbuf, &self->in_vinfo,
+          &vin, &in, error)) {
+    goto done;
+  } else if (!vin.mapped) {
     gboolean up;
 
-    if (!map_plane (self, inbuf, klass->sink_is_video, &self->in_vinfo,
+    if (self->in_cuda_memory)
+      GST_DEBUG_OBJECT (self, "input in CUDA memory that cannot be used in "
+          "place (another CUDA context, or not one device block): reading "
+          "it through system memory");
+    if (!map_plane (self, inbuf, klass->sink_is_video,
+            klass->sink_is_video ?
+            aooct_cuda_filter_video_layout (inbuf, &self->in_vinfo) : NULL,
             &self->in_geom, GST_MAP_READ, &frame, &map, &host)) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
           "cannot map the input buffer for reading");
@@ -671,6 +720,8 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   if (in_mem && !aooct_cuda_memory_end_access (in_mem, cf->stream, FALSE,
           error))
     goto done;
+  if (!aooct_cuda_filter_unmap_video_input (cf, &vin, error))
+    goto done;
   /* GStreamer 1.22's GstCudaMemory has no stream and nvcodec elements
    * use their own: the frame must be complete before it is pushed */
   if (out_video_cuda && !aooct_cuda_stream_sync (cf->stream, error))
@@ -680,6 +731,7 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
 done:
   if (out_frame_mapped)
     gst_video_frame_unmap (&out_frame);
+  aooct_cuda_filter_unmap_video_input (cf, &vin, NULL);
   aooct_cuda_filter_pop (cf);
   return ok;
 }
@@ -706,10 +758,13 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
 
   /* A buffer whose size is not what its caps promise would be read out of
    * bounds or produce a wrong image: stop with a clear message instead.
-   * Video input with a GstVideoMeta may legitimately carry other strides. */
+   * Video input with a GstVideoMeta, or in GstCudaMemory (pitched rows,
+   * its layout in the memory's GstVideoInfo), may legitimately carry
+   * other strides. */
   expected = expected_input_size (self);
   if (size != expected && !(klass->sink_is_video
-          && gst_buffer_get_video_meta (inbuf) && size >= expected)) {
+          && (gst_buffer_get_video_meta (inbuf) || self->in_cuda_memory)
+          && size >= expected)) {
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "input buffer has %" G_GSIZE_FORMAT " bytes but its caps say %"
         G_GSIZE_FORMAT " (%d A-lines of %d samples x %d B-scans); "
@@ -868,6 +923,43 @@ gst_aooct_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query);
 }
 
+/* Video input in CUDA memory on CUDA: a pool of our device memory on the
+ * shared context for an upstream that writes frames on the GPU (mapping
+ * them with AOOCT_MAP_CUDA and following the rule of aooct-cuda-memory.h),
+ * so that they are read in place.  An upstream with its own pool
+ * (nvcodec's GstCudaBufferPool) keeps it. */
+static gboolean
+gst_aooct_filter_propose_allocation (GstBaseTransform * bt,
+    GstQuery * decide_query, GstQuery * query)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GstCaps *caps = NULL;
+  GstVideoInfo info;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (cuda_active (self)
+      && GST_AOOCT_FILTER_GET_CLASS (self)->sink_video_cuda_memory
+      && caps_are_cuda (caps) && gst_video_info_from_caps (&info, caps)) {
+    AooctCudaFilter *cf = self->cuda;
+    GstBufferPool *pool = aooct_cuda_buffer_pool_new (cf->context);
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    guint size = (guint) GST_VIDEO_INFO_SIZE (&info);
+
+    gst_buffer_pool_config_set_params (config, caps, size, 2, 0);
+    if (gst_buffer_pool_set_config (pool, config))
+      gst_query_add_allocation_pool (query, pool, size, 2, 0);
+    else
+      GST_WARNING_OBJECT (self, "cannot configure a CUDA buffer pool for %"
+          GST_PTR_FORMAT, caps);
+    gst_object_unref (pool);
+    return TRUE;
+  }
+#endif
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
+      decide_query, query);
+}
+
 static gboolean
 gst_aooct_filter_query (GstBaseTransform * bt, GstPadDirection direction,
     GstQuery * query)
@@ -905,6 +997,7 @@ gst_aooct_filter_finalize (GObject * object)
   g_clear_pointer (&self->cuda, aooct_cuda_filter_free);
 #endif
   g_free (self->last_error);
+  g_free (self->cpu_reason);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -992,6 +1085,8 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
   bt_class->stop = GST_DEBUG_FUNCPTR (gst_aooct_filter_stop);
   bt_class->decide_allocation =
       GST_DEBUG_FUNCPTR (gst_aooct_filter_decide_allocation);
+  bt_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_aooct_filter_propose_allocation);
   bt_class->query = GST_DEBUG_FUNCPTR (gst_aooct_filter_query);
   bt_class->passthrough_on_same_caps = FALSE;
 

@@ -93,6 +93,7 @@ struct _GstAooctFilter
   gint device_id;               /* property */
   gpointer cuda;                /* AooctCudaFilter, NULL without CUDA */
   gchar *last_error;            /* last message posted, to post it once */
+  gchar *cpu_reason;            /* why the element runs on the CPU */
   gboolean started;             /* between start() and stop() */
 };
 
@@ -104,6 +105,17 @@ struct _GstAooctFilterClass
    * GRAY16_LE instead of application/x-aooct. */
   gboolean sink_is_video;
   gboolean src_is_video;
+
+  /* For a sink_is_video element: its video input may also be in GPU
+   * memory.  When the element runs on CUDA its sink pad offers each
+   * video/x-raw structure in memory:CUDAMemory too, before the same in
+   * system memory, and the base class reads such frames in place on the
+   * device: libgstcuda's GstCudaMemory (with the layout of its own
+   * GstVideoInfo) or aooct's own device memory (the pool the element
+   * proposes upstream); memory of another CUDA context goes through the
+   * host.  On the CPU backend such caps are refused with a message that
+   * says why.  process_cuda() sees the same plane either way. */
+  gboolean sink_video_cuda_memory;
 
   /* For a src_is_video element that makes a grey image: NULL-terminated
    * video format names (e.g. "NV12", "I420", "RGBA") that the src pad also

@@ -2,11 +2,14 @@
  *
  * Two parts, chosen by the first argument (meson runs both):
  *   gpu      CUDA output against CPU output and a float64 reference, memory
- *            type, context sharing; exits 77 (meson: skipped) where no CUDA
- *            device is usable.
+ *            type, context sharing, input frames already in GPU memory
+ *            (aooct's own and libgstcuda's GstCudaMemory); exits 77
+ *            (meson: skipped) where no CUDA device is usable.
  *   backend  backend=auto|cpu|cuda and cuda-device-id with or without a GPU:
  *            without one (CI), cuda must fail with a clear error and auto
- *            must run on the CPU; with one, auto must pick CUDA. */
+ *            must run on the CPU; with one, auto must pick CUDA.  Which
+ *            memory the video input negotiates, and the error for input
+ *            in CUDA memory on the CPU. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -18,6 +21,13 @@
 
 #include "aooct-test-util.h"
 #include "aooct-cuda-test-util.h"
+
+#ifdef HAVE_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/gstcudaloader.h>
+#endif
 
 #define CUDA_FEATURE "memory:CUDAMemory"
 
@@ -303,6 +313,283 @@ GST_START_TEST (test_context_shared)
 
 GST_END_TEST;
 
+
+/* ---- input frames already in GPU memory ---- */
+
+#ifdef HAVE_CUDA
+/* Same bit as GST_MAP_CUDA / AOOCT_MAP_CUDA */
+#define MAP_CUDA ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
+
+/* The frames of @raw in the memory that aooctdcsub proposes upstream for
+ * video/x-raw(memory:CUDAMemory) (aooct's own device memory), written by
+ * a host map (uploaded before the element's GPU access). */
+static GstBuffer *
+frame_in_proposed_pool (GstBufferPool * pool, const guint16 * raw, gint n,
+    gsize rows, gint bytes, gsize stride)
+{
+  GstBuffer *src = make_frame (raw, n, rows, bytes, stride), *buf = NULL;
+  GstMapInfo map;
+
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_buffer_n_memory (buf), 1);
+  fail_unless (gst_memory_is_type (gst_buffer_peek_memory (buf, 0),
+          "aooct.cuda.memory"), "the proposed pool is not aooct device memory");
+  fail_unless_equals_int (gst_buffer_get_size (buf), stride * rows);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  gst_buffer_extract (src, 0, map.data, stride * rows);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (src);
+  return buf;
+}
+
+/* The frame of @raw in one libgstcuda GstCudaMemory on @context, with the
+ * pitched layout of its GstVideoInfo, written on the device. */
+static GstBuffer *
+frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
+    gint n, gsize rows, gint bytes, GstVideoFormat format)
+{
+  GstAllocator *alloc;
+  GstCudaMemory *cmem;
+  GstMemory *mem;
+  GstMapInfo map;
+  GstVideoInfo gray;
+  GstBuffer *host = make_frame (raw, n, rows, bytes, (gsize) n * bytes), *buf;
+  GstMapInfo hmap;
+  CUDA_MEMCPY2D copy = { 0 };
+
+  gst_cuda_memory_init_once ();
+  alloc = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
+  fail_unless (alloc != NULL);
+  gst_video_info_set_format (&gray, format, n, rows);
+#ifdef HAVE_GST_CUDA_STREAM
+  /* GStreamer >= 1.24 holds grey formats in GstCudaMemory */
+  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context, NULL,
+      &gray);
+  fail_unless (mem != NULL);
+  cmem = GST_CUDA_MEMORY_CAST (mem);
+#else
+  {
+    /* 1.22's allocator aborts on grey formats: take an NV12 memory whose
+     * luma plane has the frame's row bytes and describe that plane as the
+     * grey frame, pitch and all (what a 1.24 producer hands over) */
+    GstVideoInfo nv12;
+
+    gst_video_info_set_format (&nv12, GST_VIDEO_FORMAT_NV12, n * bytes,
+        rows + (rows & 1));
+    mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context, &nv12);
+    fail_unless (mem != NULL);
+    cmem = GST_CUDA_MEMORY_CAST (mem);
+    gray.stride[0] = cmem->info.stride[0];
+    gray.offset[0] = 0;
+    gray.size = (gsize) gray.stride[0] * rows;
+    cmem->info = gray;
+  }
+#endif
+  gst_object_unref (alloc);
+  fail_unless (GST_VIDEO_INFO_PLANE_STRIDE (&cmem->info, 0) >= n * bytes);
+
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE | MAP_CUDA));
+  fail_unless (gst_buffer_map (host, &hmap, GST_MAP_READ));
+  fail_unless (gst_cuda_context_push (context));
+  copy.srcMemoryType = CU_MEMORYTYPE_HOST;
+  copy.srcHost = hmap.data;
+  copy.srcPitch = (gsize) n *bytes;
+  copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  copy.dstDevice = (CUdeviceptr) map.data;
+  copy.dstPitch = GST_VIDEO_INFO_PLANE_STRIDE (&cmem->info, 0);
+  copy.WidthInBytes = (gsize) n *bytes;
+  copy.Height = rows;
+  fail_unless_equals_int (CuMemcpy2D (&copy), CUDA_SUCCESS);
+  gst_cuda_context_pop (NULL);
+  gst_buffer_unmap (host, &hmap);
+  gst_memory_unmap (mem, &map);
+  gst_buffer_unref (host);
+
+  buf = gst_buffer_new ();
+  gst_buffer_append_memory (buf, mem);
+  return buf;
+}
+
+static GstCudaContext *
+element_cuda_context (GstHarness * h)
+{
+  GstElement *e = aooct_test_element (h, "aooctdcsub");
+  GstContext *c = gst_element_get_context (e, "gst.cuda.context");
+  GstCudaContext *ctx = NULL;
+
+  fail_unless (c != NULL, "aooctdcsub has no gst.cuda.context");
+  /* (no gst_context_get_cuda_context in 1.22) */
+  fail_unless (gst_structure_get (gst_context_get_structure (c),
+          "gst.cuda.context", GST_TYPE_CUDA_CONTEXT, &ctx, NULL));
+  gst_context_unref (c);
+  return ctx;
+}
+
+static gboolean
+sink_caps_have_cuda_feature (GstHarness * h)
+{
+  GstPad *pad = gst_element_get_static_pad (aooct_test_element (h,
+          "aooctdcsub"), "sink");
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean ret;
+
+  fail_unless (caps != NULL);
+  ret = gst_caps_features_contains (gst_caps_get_features (caps, 0),
+      CUDA_FEATURE);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return ret;
+}
+
+enum
+{
+  IN_AOOCT_MEMORY,
+  IN_GST_CUDA_MEMORY,
+  IN_OTHER_CONTEXT
+};
+
+/* The same frames through aooctdcsub backend=cuda from system memory and
+ * from GPU memory (@where): the float32 spectra must be bit-identical (the
+ * same kernels on the same samples), and match the CPU within one ulp and
+ * the float64 reference. */
+static void
+compare_gpu_input (const gchar * format, gint bytes, gint n, gint alines,
+    gint bscans, gint max_value, gint where)
+{
+  enum
+  { N_BUFFERS = 4 };
+  GRand *rand = aooct_test_rand_new ();
+  gsize rows = (gsize) alines * bscans, stride = frame_stride (n, bytes);
+  gchar *props = g_strdup_printf ("alines-per-bscan=%d", alines);
+  gchar *sys_caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,"
+      "height=%" G_GSIZE_FORMAT ",framerate=25/1", format, n, rows);
+  gchar *gpu_caps = g_strdup_printf ("video/x-raw(" CUDA_FEATURE "),"
+      "format=%s,width=%d,height=%" G_GSIZE_FORMAT ",framerate=25/1", format,
+      n, rows);
+  gchar *l_cpu = g_strdup_printf ("aooctdcsub backend=cpu %s", props);
+  gchar *l_gpu = g_strdup_printf ("aooctdcsub backend=cuda %s", props);
+  GstHarness *hc = aooct_test_harness_new (l_cpu);
+  GstHarness *hs = aooct_test_harness_new (l_gpu);
+  GstHarness *hd = aooct_test_harness_new (l_gpu);
+  GstBufferPool *pool = NULL;
+  GstCudaContext *ctx = NULL;
+  guint16 *raw[N_BUFFERS];
+  gint k;
+
+  g_print ("%s %dx%" G_GSIZE_FORMAT " in %s\n", format, n, rows,
+      where == IN_AOOCT_MEMORY ? "aooct device memory" :
+      where == IN_GST_CUDA_MEMORY ? "GstCudaMemory" :
+      "GstCudaMemory of another CUDA context");
+  gst_harness_set_src_caps_str (hc, g_strdup (sys_caps));
+  gst_harness_set_src_caps_str (hs, g_strdup (sys_caps));
+  gst_harness_set_src_caps_str (hd, g_strdup (gpu_caps));
+  fail_unless (sink_caps_have_cuda_feature (hd));
+  fail_if (sink_caps_have_cuda_feature (hs));
+
+  if (where == IN_AOOCT_MEMORY) {
+    /* what an upstream that writes on the GPU does: ask for a pool */
+    GstCaps *caps = gst_caps_from_string (gpu_caps);
+    GstQuery *q = gst_query_new_allocation (caps, TRUE);
+
+    fail_unless (gst_pad_peer_query (hd->srcpad, q));
+    fail_unless (gst_query_get_n_allocation_pools (q) > 0,
+        "aooctdcsub proposed no pool for CUDA-memory input");
+    gst_query_parse_nth_allocation_pool (q, 0, &pool, NULL, NULL, NULL);
+    fail_unless (pool != NULL);
+    fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+    gst_query_unref (q);
+    gst_caps_unref (caps);
+  } else if (where == IN_GST_CUDA_MEMORY) {
+    ctx = element_cuda_context (hd);
+  } else {
+    ctx = gst_cuda_context_new (0);
+    fail_unless (ctx != NULL);
+  }
+
+  for (k = 0; k < N_BUFFERS; k++) {
+    GstBuffer *in;
+
+    raw[k] = make_spectra (rand, n, alines, bscans, max_value);
+    fail_unless_equals_int (gst_harness_push (hc, make_frame (raw[k], n,
+                rows, bytes, stride)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (hs, make_frame (raw[k], n,
+                rows, bytes, stride)), GST_FLOW_OK);
+    if (where == IN_AOOCT_MEMORY)
+      in = frame_in_proposed_pool (pool, raw[k], n, rows, bytes, stride);
+    else
+      in = frame_in_gst_cuda_memory (ctx, raw[k], n, rows, bytes,
+          gst_video_format_from_string (format));
+    fail_unless_equals_int (gst_harness_push (hd, in), GST_FLOW_OK);
+  }
+
+  for (k = 0; k < N_BUFFERS; k++) {
+    GstBuffer *oc = gst_harness_pull (hc), *os = gst_harness_pull (hs),
+        *od = gst_harness_pull (hd);
+    GstMapInfo mc, ms, md;
+
+    fail_unless (oc != NULL && os != NULL && od != NULL);
+    fail_unless (gst_memory_is_type (gst_buffer_peek_memory (od, 0),
+            "aooct.cuda.memory"));
+    fail_unless (gst_buffer_map (oc, &mc, GST_MAP_READ));
+    fail_unless (gst_buffer_map (os, &ms, GST_MAP_READ));
+    fail_unless (gst_buffer_map (od, &md, GST_MAP_READ));
+    fail_unless_equals_int (md.size, rows * n * sizeof (gfloat));
+    fail_unless_equals_int (ms.size, md.size);
+    fail_unless (memcmp (ms.data, md.data, md.size) == 0,
+        "buffer %d: GPU-memory input differs from system-memory input", k);
+    check_same ((const gfloat *) mc.data, (const gfloat *) md.data,
+        rows * n, raw[k]);
+    check_reference (raw[k], (const gfloat *) md.data, n, alines, bscans);
+    gst_buffer_unmap (oc, &mc);
+    gst_buffer_unmap (os, &ms);
+    gst_buffer_unmap (od, &md);
+    gst_buffer_unref (oc);
+    gst_buffer_unref (os);
+    gst_buffer_unref (od);
+    g_free (raw[k]);
+  }
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
+  gst_clear_object (&ctx);
+  gst_harness_teardown (hc);
+  gst_harness_teardown (hs);
+  gst_harness_teardown (hd);
+  g_free (props);
+  g_free (sys_caps);
+  g_free (gpu_caps);
+  g_free (l_cpu);
+  g_free (l_gpu);
+  g_rand_free (rand);
+}
+#endif
+
+GST_START_TEST (test_input_in_aooct_memory)
+{
+#ifdef HAVE_CUDA
+  /* odd widths: padded rows (GRAY8, odd GRAY16) */
+  compare_gpu_input ("GRAY16_LE", 2, 1023, 200, 3, 4095, IN_AOOCT_MEMORY);
+  compare_gpu_input ("GRAY16_LE", 2, 2048, 64, 1, 65535, IN_AOOCT_MEMORY);
+  compare_gpu_input ("GRAY8", 1, 833, 128, 2, 255, IN_AOOCT_MEMORY);
+#endif
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_input_in_gst_cuda_memory)
+{
+#ifdef HAVE_CUDA
+  compare_gpu_input ("GRAY16_LE", 2, 1023, 200, 3, 4095, IN_GST_CUDA_MEMORY);
+  compare_gpu_input ("GRAY8", 1, 833, 128, 2, 255, IN_GST_CUDA_MEMORY);
+  /* another context: read through the host, same result */
+  compare_gpu_input ("GRAY16_LE", 2, 257, 50, 2, 4095, IN_OTHER_CONTEXT);
+#endif
+}
+
+GST_END_TEST;
+
 /* ---- backend selection, with or without a GPU ---- */
 
 static gfloat *
@@ -398,6 +685,90 @@ GST_START_TEST (test_forced_cuda)
 
 GST_END_TEST;
 
+
+#define CAPS_TAIL "format=GRAY16_LE,width=65,height=16,framerate=0/1"
+
+/* The caps aooctdcsub @launch offers an upstream that can give both
+ * memories (the order is the upstream's preference: CUDA first). */
+static GstCaps *
+offered_caps (const gchar * launch)
+{
+  GstHarness *h = aooct_test_harness_new (launch);
+  GstCaps *filter = gst_caps_from_string ("video/x-raw(" CUDA_FEATURE "), "
+      CAPS_TAIL "; video/x-raw, " CAPS_TAIL);
+  GstCaps *caps = gst_pad_peer_query_caps (h->srcpad, filter);
+
+  gst_caps_unref (filter);
+  gst_harness_teardown (h);
+  return caps;
+}
+
+static gboolean
+first_is_cuda (GstCaps * caps)
+{
+  fail_if (gst_caps_is_empty (caps));
+  return gst_caps_features_contains (gst_caps_get_features (caps, 0),
+      CUDA_FEATURE);
+}
+
+/* Video input memory: CUDA memory when upstream offers it and the element
+ * runs on CUDA; system memory from a plain source; CUDA memory on the CPU
+ * is refused with a message that says why. */
+GST_START_TEST (test_input_memory_negotiation)
+{
+  GstCaps *caps;
+  GstElement *pipeline, *dcsub;
+  GstPad *pad;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  caps = offered_caps ("aooctdcsub backend=cpu");
+  fail_if (first_is_cuda (caps), "backend=cpu offers CUDA memory: %"
+      GST_PTR_FORMAT, caps);
+  fail_unless_equals_int (gst_caps_get_size (caps), 1);
+  gst_caps_unref (caps);
+  caps = offered_caps ("aooctdcsub");
+  fail_unless_equals_int (first_is_cuda (caps), have_gpu);
+  gst_caps_unref (caps);
+
+  /* a camera-like source: system memory, whatever the backend */
+  pipeline = gst_parse_launch ("videotestsrc num-buffers=2 ! "
+      "video/x-raw,format=GRAY16_LE,width=65,height=16 ! "
+      "aooctdcsub name=d ! fakesink", &err);
+  fail_unless (pipeline != NULL, "%s", err ? err->message : "?");
+  dcsub = gst_bin_get_by_name (GST_BIN (pipeline), "d");
+  pad = gst_element_get_static_pad (dcsub, "sink");
+  bus = gst_element_get_bus (pipeline);
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "videotestsrc ! aooctdcsub did not reach EOS");
+  gst_message_unref (msg);
+  caps = gst_pad_get_current_caps (pad);
+  fail_unless (caps != NULL);
+  fail_if (first_is_cuda (caps), "a system-memory source negotiated %"
+      GST_PTR_FORMAT, caps);
+  gst_caps_unref (caps);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (dcsub);
+  gst_object_unref (bus);
+  gst_object_unref (pipeline);
+
+  /* an upstream that gives CUDA memory only, to an element on the CPU */
+  aooct_test_expect_error ("aooctdcsub backend=cpu",
+      gst_caps_from_string ("video/x-raw(" CUDA_FEATURE "), " CAPS_TAIL),
+      "CUDA memory", "runs on the CPU", "backend=cpu", "system memory", NULL);
+  if (!have_gpu)
+    aooct_test_expect_error ("aooctdcsub",
+        gst_caps_from_string ("video/x-raw(" CUDA_FEATURE "), " CAPS_TAIL),
+        "CUDA memory", "runs on the CPU", "backend=auto", NULL);
+}
+
+GST_END_TEST;
+
 static Suite *
 gpu_suite (void)
 {
@@ -409,6 +780,8 @@ gpu_suite (void)
   tcase_add_test (tc, test_gray8_odd_width);
   tcase_add_test (tc, test_background_and_none);
   tcase_add_test (tc, test_context_shared);
+  tcase_add_test (tc, test_input_in_aooct_memory);
+  tcase_add_test (tc, test_input_in_gst_cuda_memory);
   return s;
 }
 
@@ -421,6 +794,7 @@ backend_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_auto_backend);
   tcase_add_test (tc, test_forced_cuda);
+  tcase_add_test (tc, test_input_memory_negotiation);
   return s;
 }
 
