@@ -94,6 +94,9 @@ struct _GstAooctFilter
   gpointer cuda;                /* AooctCudaFilter, NULL without CUDA */
   gchar *last_error;            /* last message posted, to post it once */
   gboolean started;             /* between start() and stop() */
+  gboolean gpu_timing;          /* property */
+  guint64 stat_buffers;         /* buffers processed since start */
+  gdouble stat_host_ms;         /* host time spent in transform */
 };
 
 struct _GstAooctFilterClass
