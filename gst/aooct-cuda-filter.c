@@ -302,8 +302,7 @@ aooct_cuda_filter_ring_wait_head (AooctCudaFilter * cf,
 
   *out = o;
   *staging = o->staged ? cf->ring_staging[cf->ring_head] : NULL;
-  return !o->gpu || aooct_cuda_event_sync (cf->ring_done[cf->ring_head],
-      error);
+  return !o->gpu || aooct_cuda_event_sync (cf->ring_done[cf->ring_head], error);
 }
 
 void

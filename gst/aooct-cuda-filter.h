@@ -17,21 +17,17 @@
 #include "gstaooctfilter.h"
 
 G_BEGIN_DECLS
-
 #define AOOCT_CUDA_STAGING_SLOTS 2
-
 /* Outputs whose GPU work may still be running when the element returns
  * from transform (host-memory output waiting in page-locked staging, or
  * libgstcuda memory for nvcodec): at most this many, pushed in order as
  * their work completes.  Four keep the copy engine and the kernels of the
  * next B-scans busy while the host finishes the oldest. */
 #define AOOCT_CUDA_OUTPUT_DEPTH 4
-
 /* GPU-time measurements of process_cuda() in flight at most (the oldest
  * is waited for when more would be). */
 #define AOOCT_CUDA_TIMING_SLOTS 16
-
-typedef struct
+    typedef struct
 {
   GstBuffer *buf;               /* the output buffer, in order */
   gboolean gpu;                 /* its GPU work has an event in done[] */
@@ -133,8 +129,7 @@ gboolean aooct_cuda_filter_output_plane (AooctCudaFilter * cf, gsize rows,
  * involved. */
 gboolean aooct_cuda_filter_download_async (AooctCudaFilter * cf,
     const AooctPlane * dev, gsize rows, GError ** error);
-gboolean aooct_cuda_filter_mark_output (AooctCudaFilter * cf,
-    GError ** error);
+gboolean aooct_cuda_filter_mark_output (AooctCudaFilter * cf, GError ** error);
 /* Takes @buf; it waits for what download_async / mark_output armed since
  * the last ring_add, if anything (else it is complete already). */
 void aooct_cuda_filter_ring_add (AooctCudaFilter * cf, GstBuffer * buf);
@@ -156,14 +151,11 @@ void aooct_cuda_filter_ring_clear (AooctCudaFilter * cf);
 /* GPU time of process_cuda(): enable (at start; resets the statistics),
  * record around it, collect finished measurements (with @wait: all). */
 void aooct_cuda_filter_set_timing (AooctCudaFilter * cf, gboolean timing);
-gboolean aooct_cuda_filter_timing_begin (AooctCudaFilter * cf,
-    GError ** error);
-gboolean aooct_cuda_filter_timing_end (AooctCudaFilter * cf,
-    GError ** error);
+gboolean aooct_cuda_filter_timing_begin (AooctCudaFilter * cf, GError ** error);
+gboolean aooct_cuda_filter_timing_end (AooctCudaFilter * cf, GError ** error);
 gboolean aooct_cuda_filter_timing_collect (AooctCudaFilter * cf,
     gboolean wait, GError ** error);
-void aooct_cuda_filter_get_stats (AooctCudaFilter * cf,
-    AooctCudaStats * stats);
+void aooct_cuda_filter_get_stats (AooctCudaFilter * cf, AooctCudaStats * stats);
 
 /* Video output in libgstcuda's own GstCudaMemory, for nvcodec elements
  * (cudaconvert, cudadownload, the NVENC encoders), which take nothing else
@@ -190,5 +182,4 @@ gboolean aooct_cuda_filter_neutral_chroma (AooctCudaFilter * cf,
     const GstVideoFrame * frame, GError ** error);
 
 G_END_DECLS
-
 #endif /* __AOOCT_CUDA_FILTER_H__ */

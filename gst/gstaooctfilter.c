@@ -984,8 +984,7 @@ gst_aooct_filter_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   }
   return GST_FLOW_OK;
 #else
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt,
-      outbuf);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
 #endif
 }
 
@@ -1252,8 +1251,7 @@ make_stats (GstAooctFilter * self)
       "buffers", G_TYPE_UINT64, self->stat_buffers,
       "host-time-ms", G_TYPE_DOUBLE, self->stat_host_ms,
       "host-time-mean-ms", G_TYPE_DOUBLE, self->stat_buffers ?
-      self->stat_host_ms / self->stat_buffers : 0.0,
-      NULL);
+      self->stat_host_ms / self->stat_buffers : 0.0, NULL);
 #ifdef HAVE_CUDA
   aooct_cuda_filter_get_stats (self->cuda, &cs);
   gst_structure_set (st, "gpu-buffers", G_TYPE_UINT64, cs.timed,

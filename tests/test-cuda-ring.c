@@ -237,8 +237,7 @@ GST_START_TEST (test_order_and_eos)
       GstBuffer *out = gst_harness_try_pull (h);
 
       fail_unless (out != NULL);
-      check_image (out, i, (round * FRAMES + i) * FRAME_NS,
-          round * FRAMES + i);
+      check_image (out, i, (round * FRAMES + i) * FRAME_NS, round * FRAMES + i);
       gst_buffer_unref (out);
     }
   fail_unless (gst_harness_try_pull (h) == NULL);
