@@ -255,7 +255,44 @@ typedef struct
   gdouble ms;                   /* wall time per buffer, -1 on failure */
   gdouble lat_med_ms, lat_max_ms;       /* entry to sink, timed buffers */
   gdouble gpu_ms;               /* mean GPU time of the element "el" */
+  gchar *host;                  /* host time per buffer in each element */
 } Timing;
+
+/* "aooctdcsub 0.012, aooctpad 0.008, ...": the mean host time each aooct
+ * element spent in transform per buffer (its stats property). */
+static gchar *
+host_times (GstElement * pipeline)
+{
+  GString *str = g_string_new (NULL);
+  GstIterator *it = gst_bin_iterate_sorted (GST_BIN (pipeline));
+  GValue v = G_VALUE_INIT;
+  GSList *parts = NULL, *l;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *e = g_value_get_object (&v);
+    GstStructure *st = NULL;
+    gdouble ms = 0;
+
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "stats")
+        && g_object_class_find_property (G_OBJECT_GET_CLASS (e), "gpu-timing")) {
+      g_object_get (e, "stats", &st, NULL);
+      if (st && gst_structure_get_double (st, "host-time-mean-ms", &ms))
+        parts = g_slist_prepend (parts, g_strdup_printf ("%s %.4f",
+                GST_OBJECT_NAME (gst_element_get_factory (e)), ms));
+      if (st)
+        gst_structure_free (st);
+    }
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  /* sorted iteration goes sink to source */
+  for (l = parts; l; l = l->next)
+    g_string_append_printf (str, "%s%s", str->len ? ", " : "",
+        (gchar *) l->data);
+  g_slist_free_full (parts, g_free);
+  return g_string_free (str, FALSE);
+}
 
 /* @desc fed with @input @n times (after WARMUP): wall time per buffer,
  * latency, and the GPU time of an element named "el" if there is one. */
@@ -274,7 +311,7 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
   GstPad *src_pad = gst_element_get_static_pad (src, "src");
   GstBuffer *buf = gst_sample_get_buffer (input);
   Clock c = { 0, n + WARMUP, 0, 0, NULL, NULL };
-  Timing t = { -1, 0, 0, 0 };
+  Timing t = { -1, 0, 0, 0, NULL };
   gint i;
 
   c.t_in = g_new0 (gint64, c.n);
@@ -312,6 +349,7 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
     qsort (c.latency_ms + WARMUP, n, sizeof (gdouble), cmp_double);
     t.lat_med_ms = c.latency_ms[WARMUP + n / 2];
     t.lat_max_ms = c.latency_ms[WARMUP + n - 1];
+    t.host = host_times (p);
     if (el) {
       GstStructure *st = NULL;
 
@@ -428,6 +466,7 @@ main (int argc, char **argv)
     GstSample *raw;
     gsize sizes[N_STAGES + 1];
     Timing whole;
+    gchar *host_note = NULL;
 
     if (g_strcmp0 (only, "all") != 0 && g_strcmp0 (only, shape->name) != 0)
       continue;
@@ -480,6 +519,7 @@ main (int argc, char **argv)
         emit (table, out, "| %s | %.3f | %.3g |\n", stage_names[i],
             t.ms / per, shape->alines / (t.ms / per / 1e3));
       }
+      g_free (t.host);
       g_free (named);
       g_free (d);
       gst_sample_unref (in);
@@ -501,6 +541,7 @@ main (int argc, char **argv)
         "**%.3g** | %.3f / %.3f |\n", whole.ms / per,
         shape->alines / (whole.ms / per / 1e3), whole.lat_med_ms,
         whole.lat_max_ms);
+    host_note = whole.host;
     if (on_cuda ()) {
       Timing gpu_out = time_chain (chain,
           "video/x-raw(memory:CUDAMemory),format=NV12", raw, buffers);
@@ -509,6 +550,7 @@ main (int argc, char **argv)
           "| %.3g | %.3f / %.3f |\n", gpu_out.ms / per,
           shape->alines / (gpu_out.ms / per / 1e3), gpu_out.lat_med_ms,
           gpu_out.lat_max_ms);
+      g_free (gpu_out.host);
       if (have_ceil) {
         gdouble h2d = sizes[0] / per / (ceil.h2d_gbs * 1e9) * 1e3;
 
@@ -522,7 +564,9 @@ main (int argc, char **argv)
             "| %.3g | |\n", gpu_sum, shape->alines / (gpu_sum / 1e3));
       }
     }
-    emit (table, out, "\n");
+    emit (table, out, "\nHost time per buffer in each element's transform, "
+        "whole chain into GRAY8 (ms): %s\n\n", host_note ? host_note : "");
+    g_free (host_note);
     g_free (chain);
     gst_sample_unref (raw);
   }

@@ -335,6 +335,20 @@ GST_START_TEST (test_stop_in_flight)
 
 GST_END_TEST;
 
+static void
+setup (void)
+{
+  make_frames ();
+  make_reference ();
+}
+
+static void
+teardown (void)
+{
+  free_reference ();
+  free_frames ();
+}
+
 static Suite *
 ring_suite (void)
 {
@@ -343,6 +357,9 @@ ring_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 120);
+  /* in each test's child: check's asserts work there, and this process
+   * never initialises CUDA (the CPU references do not touch it) */
+  tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_order_and_eos);
   tcase_add_test (tc, test_one_at_a_time);
   tcase_add_test (tc, test_flush);
@@ -353,18 +370,10 @@ ring_suite (void)
 int
 main (int argc, char **argv)
 {
-  int ret;
-
   gst_check_init (&argc, &argv);
   if (!aooct_test_cuda_available (&no_gpu_reason)) {
     g_print ("SKIP: %s\n", no_gpu_reason);
     return AOOCT_TEST_SKIP_CODE;
   }
-  /* references on the CPU in this process (no CUDA before the forks) */
-  make_frames ();
-  make_reference ();
-  ret = gst_check_run_suite (ring_suite (), "cuda-ring", __FILE__);
-  free_reference ();
-  free_frames ();
-  return ret;
+  return gst_check_run_suite (ring_suite (), "cuda-ring", __FILE__);
 }
