@@ -7,8 +7,21 @@
  * first-touch allocations): the clock starts when the warm-up buffers have
  * reached the sink.  It prints a table and writes the same table to a file.
  *
+ * On CUDA it also reports, per element, the GPU time of the step alone
+ * (CUDA events around process_cuda on the element's stream: the elements'
+ * gpu-timing and stats properties), and for the whole chain: host memory
+ * in and out (GRAY8 in system memory at a fakesink), host memory in with
+ * the image left on the GPU (NV12 in CUDA memory), the latency from a
+ * B-scan entering aooctdcsub to its image reaching the sink, and the
+ * ceilings measured in the same run: the GPU model, pinned host-to-device
+ * and device-to-host copy bandwidth and device-to-device bandwidth, with
+ * the memory-bandwidth bound of each step (bytes in + bytes out at the
+ * device-to-device rate).  Shapes named -xK carry K B-scans per buffer
+ * (aooctdcsub alines-per-bscan).
+ *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
- *               [--shape thesis|2048x1000|1024-nopad|all]
+ *               [--shape thesis|thesis-x16|2048x1000|1024-nopad|
+ *                1024-nopad-x8|all]
  */
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +30,13 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/app/gstappsink.h>
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 #include "aooct-synth.h"
+#ifdef HAVE_CUDA
+#include "aooct-bench-cuda.h"
+#endif
 
 #define N_STAGES 6
 #define WARMUP 5
@@ -27,12 +46,15 @@ typedef struct
   const gchar *name;
   gint samples, alines;
   gboolean pad;                 /* aooctpad size=2048 factor=2 in the chain */
+  gint per_buffer;              /* B-scans per buffer */
 } Shape;
 
 static const Shape shapes[] = {
-  {"thesis", 832, 240, TRUE},
-  {"2048x1000", 2048, 1000, TRUE},
-  {"1024-nopad", 1024, 1000, FALSE},
+  {"thesis", 832, 240, TRUE, 1},
+  {"thesis-x16", 832, 240, TRUE, 16},
+  {"2048x1000", 2048, 1000, TRUE, 1},
+  {"1024-nopad", 1024, 1000, FALSE, 1},
+  {"1024-nopad-x8", 1024, 1000, FALSE, 8},
 };
 
 static const gchar *stage_names[N_STAGES] = {
@@ -83,7 +105,8 @@ stage_desc (const Shape * shape, gint stage)
 
   switch (stage) {
     case 0:
-      return g_strdup_printf ("aooctdcsub backend=%s", bk);
+      return g_strdup_printf ("aooctdcsub alines-per-bscan=%d backend=%s",
+          shape->alines, bk);
     case 1:
       return g_strdup_printf ("aooctpad size=2048 factor=2 backend=%s", bk);
     case 2:
@@ -162,8 +185,9 @@ capture_input (const Shape * shape, gint stage)
   /* on CUDA, keep the captured buffer in device memory */
   gchar *desc = g_strdup_printf ("aooctsrc samples=%d alines=%d "
       "num-buffers=1 ! %s%s appsink name=sink sync=false%s", shape->samples,
-      shape->alines, chain, stage > 0 ? " !" : "", stage > 0 && on_cuda ()?
-      " caps=application/x-aooct(memory:CUDAMemory)" : "");
+      shape->alines * shape->per_buffer, chain, stage > 0 ? " !" : "",
+      stage == N_STAGES ? " caps=video/x-raw,format=GRAY8" : stage > 0
+      && on_cuda ()? " caps=application/x-aooct(memory:CUDAMemory)" : "");
   GstElement *p = launch (desc);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   GstSample *sample;
@@ -185,43 +209,122 @@ capture_input (const Shape * shape, gint stage)
 
 typedef struct
 {
-  gint count;
+  gint count, n;
   gint64 t_start, t_end;
+  gint64 *t_in;                 /* when buffer i entered the first element */
+  gdouble *latency_ms;          /* and reached the sink */
 } Clock;
 
 static GstPadProbeReturn
 count_buffers (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   Clock *c = user_data;
+  GstBuffer *b = GST_PAD_PROBE_INFO_BUFFER (info);
+  gint64 now = g_get_monotonic_time ();
+  guint64 i = GST_BUFFER_PTS (b) / GST_MSECOND;
 
   c->count++;
   if (c->count == WARMUP)
-    c->t_start = g_get_monotonic_time ();
-  c->t_end = g_get_monotonic_time ();
+    c->t_start = now;
+  c->t_end = now;
+  if (i < (guint64) c->n && c->t_in[i])
+    c->latency_ms[i] = (now - c->t_in[i]) / 1000.0;
   return GST_PAD_PROBE_OK;
 }
 
-/* Milliseconds per buffer of @desc fed with @input @n times. */
-static gdouble
-time_chain (const gchar * desc, GstSample * input, gint n)
+static GstPadProbeReturn
+mark_arrival (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
-  gchar *full = g_strdup_printf ("appsrc name=src format=time ! %s ! "
-      "fakesink name=sink sync=false", desc);
+  Clock *c = user_data;
+  guint64 i = GST_BUFFER_PTS (GST_PAD_PROBE_INFO_BUFFER (info)) / GST_MSECOND;
+
+  if (i < (guint64) c->n)
+    c->t_in[i] = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+static gint
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+typedef struct
+{
+  gdouble ms;                   /* wall time per buffer, -1 on failure */
+  gdouble lat_med_ms, lat_max_ms;       /* entry to sink, timed buffers */
+  gdouble gpu_ms;               /* mean GPU time of the element "el" */
+  gchar *host;                  /* host time per buffer in each element */
+} Timing;
+
+/* "aooctdcsub 0.012, aooctpad 0.008, ...": the mean host time each aooct
+ * element spent in transform per buffer (its stats property). */
+static gchar *
+host_times (GstElement * pipeline)
+{
+  GString *str = g_string_new (NULL);
+  GstIterator *it = gst_bin_iterate_sorted (GST_BIN (pipeline));
+  GValue v = G_VALUE_INIT;
+  GSList *parts = NULL, *l;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *e = g_value_get_object (&v);
+    GstStructure *st = NULL;
+    gdouble ms = 0;
+
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "stats")
+        && g_object_class_find_property (G_OBJECT_GET_CLASS (e), "gpu-timing")) {
+      g_object_get (e, "stats", &st, NULL);
+      if (st && gst_structure_get_double (st, "host-time-mean-ms", &ms))
+        parts = g_slist_prepend (parts, g_strdup_printf ("%s %.4f",
+                GST_OBJECT_NAME (gst_element_get_factory (e)), ms));
+      if (st)
+        gst_structure_free (st);
+    }
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  /* sorted iteration goes sink to source */
+  for (l = parts; l; l = l->next)
+    g_string_append_printf (str, "%s%s", str->len ? ", " : "",
+        (gchar *) l->data);
+  g_slist_free_full (parts, g_free);
+  return g_string_free (str, FALSE);
+}
+
+/* @desc fed with @input @n times (after WARMUP): wall time per buffer,
+ * latency, and the GPU time of an element named "el" if there is one. */
+static Timing
+time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
+    gint n)
+{
+  gchar *full = g_strdup_printf ("appsrc name=src format=time ! %s ! %s%s"
+      "fakesink name=sink sync=false", desc, sink_caps ? sink_caps : "",
+      sink_caps ? " ! " : "");
   GstElement *p = launch (full);
   GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
   GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstElement *el = gst_bin_get_by_name (GST_BIN (p), "el");
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  GstPad *src_pad = gst_element_get_static_pad (src, "src");
   GstBuffer *buf = gst_sample_get_buffer (input);
-  Clock c = { 0, 0, 0 };
-  gdouble ms = -1;
+  Clock c = { 0, n + WARMUP, 0, 0, NULL, NULL };
+  Timing t = { -1, 0, 0, 0, NULL };
   gint i;
 
+  c.t_in = g_new0 (gint64, c.n);
+  c.latency_ms = g_new0 (gdouble, c.n);
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_buffers, &c, NULL);
+  gst_pad_add_probe (src_pad, GST_PAD_PROBE_TYPE_BUFFER, mark_arrival, &c,
+      NULL);
   g_object_set (src, "caps", gst_sample_get_caps (input), "block", TRUE,
       "max-buffers", (guint64) 4, NULL);
   gst_element_set_state (p, GST_STATE_PLAYING);
   for (i = 0; i < n + WARMUP; i++) {
-    GstBuffer *b = gst_buffer_copy (buf);       /* shares the memory */
+    /* shares the memory (device memory too: no copy) */
+    GstBuffer *b = gst_buffer_copy (buf);
     GST_BUFFER_PTS (b) = i * GST_MSECOND;
     if (gst_app_src_push_buffer (GST_APP_SRC (src), b) != GST_FLOW_OK)
       break;
@@ -230,10 +333,10 @@ time_chain (const gchar * desc, GstSample * input, gint n)
   if (wait_eos (p, desc) && c.count == n + WARMUP) {
     GstSample *last = NULL;
 
-    /* On CUDA the elements enqueue GPU work and return: the last buffer
-     * reaching the sink does not mean the GPU is done.  Mapping it on the
-     * host waits for the last GPU work on it, which every earlier step of
-     * every earlier buffer is ordered before. */
+    /* On CUDA an element may push device memory before its GPU work is
+     * done.  Mapping the last buffer on the host waits for the last GPU
+     * work on it, which every earlier step of every earlier buffer is
+     * ordered before (host-memory images are complete when pushed). */
     g_object_get (sink, "last-sample", &last, NULL);
     if (last) {
       GstMapInfo map;
@@ -242,15 +345,33 @@ time_chain (const gchar * desc, GstSample * input, gint n)
       c.t_end = g_get_monotonic_time ();
       gst_sample_unref (last);
     }
-    ms = (c.t_end - c.t_start) / 1000.0 / (n);
+    t.ms = (c.t_end - c.t_start) / 1000.0 / (n);
+    qsort (c.latency_ms + WARMUP, n, sizeof (gdouble), cmp_double);
+    t.lat_med_ms = c.latency_ms[WARMUP + n / 2];
+    t.lat_max_ms = c.latency_ms[WARMUP + n - 1];
+    t.host = host_times (p);
+    if (el) {
+      GstStructure *st = NULL;
+
+      g_object_get (el, "stats", &st, NULL);
+      if (st) {
+        gst_structure_get_double (st, "gpu-time-mean-ms", &t.gpu_ms);
+        gst_structure_free (st);
+      }
+    }
   }
   gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (src_pad);
   gst_object_unref (pad);
   gst_object_unref (sink);
   gst_object_unref (src);
+  if (el)
+    gst_object_unref (el);
   gst_object_unref (p);
   g_free (full);
-  return ms;
+  g_free (c.t_in);
+  g_free (c.latency_ms);
+  return t;
 }
 
 static void
@@ -283,7 +404,8 @@ main (int argc, char **argv)
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
         "also write the table to FILE (default bench-results.md)", "FILE"},
     {"shape", 's', 0, G_OPTION_ARG_STRING, &only,
-        "thesis, 2048x1000, 1024-nopad or all (default thesis)", "S"},
+        "thesis, thesis-x16, 2048x1000, 1024-nopad, 1024-nopad-x8 or all "
+          "(default thesis)", "S"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- aooct throughput benchmark");
@@ -291,6 +413,15 @@ main (int argc, char **argv)
   GString *table = g_string_new (NULL);
   FILE *out;
   guint s;
+  gboolean have_ceil = FALSE;
+#ifdef HAVE_CUDA
+  AooctBenchCeilings ceil;
+#else
+  struct
+  {
+    gdouble h2d_gbs, d2d_gbs;
+  } ceil = { 0, 0 };
+#endif
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
@@ -309,53 +440,133 @@ main (int argc, char **argv)
     return 2;
   }
 
-  emit (table, out, "# aooct benchmark (backend %s, %d B-scans per figure, "
-      "%d CPU threads)\n\n", backend ? backend : "auto", buffers,
-      (gint) g_get_num_processors ());
+  emit (table, out, "# aooct benchmark (backend %s, %d buffers per figure "
+      "after %d warm-up, %d CPU threads)\n\n", backend ? backend : "auto",
+      buffers, WARMUP, (gint) g_get_num_processors ());
+#ifdef HAVE_CUDA
+  if (on_cuda ()) {
+    if (aooct_bench_ceilings (&ceil) == 0) {
+      emit (table, out, "GPU: %s\n\nCeilings (cudaMemcpyAsync of 256 MiB, "
+          "timed with CUDA events): pinned host -> device %.1f GB/s, "
+          "device -> pinned host %.1f GB/s, device -> device %.0f GB/s "
+          "(bytes read + written)\n\n", ceil.gpu, ceil.h2d_gbs,
+          ceil.d2h_gbs, ceil.d2d_gbs);
+      have_ceil = TRUE;
+    } else {
+      emit (table, out, "ceilings not measured: %s\n\n", ceil.error);
+    }
+  }
+#endif
   for (s = 0; s < G_N_ELEMENTS (shapes); s++) {
     const Shape *shape = &shapes[s];
-    gdouble total_ms, sum = 0;
+    gdouble sum = 0, gpu_sum = 0, bound_sum = 0, mb_sum = 0;
+    gdouble per = shape->per_buffer;
     gint i;
     gchar *chain;
     GstSample *raw;
+    gsize sizes[N_STAGES + 1];
+    Timing whole;
+    gchar *host_note = NULL;
 
     if (g_strcmp0 (only, "all") != 0 && g_strcmp0 (only, shape->name) != 0)
       continue;
-    emit (table, out, "## %s: %d samples x %d A-lines%s, log output\n\n",
-        shape->name, shape->samples, shape->alines,
-        shape->pad ? ", padded 2048 -> 4096" : ", no padding");
-    emit (table, out, "| step | ms per B-scan | A-lines/s |\n"
-        "|---|---:|---:|\n");
+    emit (table, out, "## %s: %d samples x %d A-lines%s, %d B-scan%s per "
+        "buffer, log output\n\n", shape->name, shape->samples, shape->alines,
+        shape->pad ? ", padded 2048 -> 4096" : ", no padding",
+        shape->per_buffer, shape->per_buffer > 1 ? "s" : "");
+    emit (table, out, "| step | wall ms per B-scan | A-lines/s (wall) |%s\n"
+        "|---|---:|---:|%s\n", on_cuda ()? " GPU ms per B-scan | MB moved "
+        "per B-scan | memory bound ms |" : "", on_cuda ()?
+        "---:|---:|---:|" : "");
+    /* buffer sizes entering each step and leaving the last */
+    for (i = 0; i <= N_STAGES; i++) {
+      GstSample *in;
+
+      sizes[i] = 0;
+      if (i == 1 && !shape->pad)
+        continue;
+      in = capture_input (shape, i);
+      sizes[i] = gst_buffer_get_size (gst_sample_get_buffer (in));
+      gst_sample_unref (in);
+    }
     for (i = 0; i < N_STAGES; i++) {
       GstSample *in;
-      gchar *d;
-      gdouble ms;
+      gchar *d, *named;
+      Timing t;
+      gint next = (i == 0 && !shape->pad) ? 2 : i + 1;
+      gdouble mb = (sizes[i] + sizes[next]) / per / 1e6;
 
       if (i == 1 && !shape->pad)
         continue;
       in = capture_input (shape, i);
       d = stage_desc (shape, i);
-      if (on_cuda () && i < N_STAGES - 1) {
-        /* the output stays on the GPU, as it does inside a chain */
-        gchar *t = g_strdup_printf ("%s ! application/x-aooct"
-            "(memory:CUDAMemory)", d);
-        g_free (d);
-        d = t;
+      named = g_strdup_printf ("%s name=el%s", d, on_cuda ()?
+          " gpu-timing=true" : "");
+      /* on CUDA the output stays on the GPU, as it does inside a chain */
+      t = time_chain (named, on_cuda () && i < N_STAGES - 1 ?
+          "application/x-aooct(memory:CUDAMemory)" : NULL, in, buffers);
+      sum += t.ms / per;
+      gpu_sum += t.gpu_ms / per;
+      mb_sum += mb;
+      if (on_cuda ()) {
+        gdouble bound = have_ceil ? mb * 1e6 / (ceil.d2d_gbs * 1e9) * 1e3 : 0;
+
+        bound_sum += bound;
+        emit (table, out, "| %s | %.4f | %.3g | %.4f | %.2f | %.4f |\n",
+            stage_names[i], t.ms / per, shape->alines / (t.ms / per / 1e3),
+            t.gpu_ms / per, mb, bound);
+      } else {
+        emit (table, out, "| %s | %.3f | %.3g |\n", stage_names[i],
+            t.ms / per, shape->alines / (t.ms / per / 1e3));
       }
-      ms = time_chain (d, in, buffers);
-      sum += ms;
-      emit (table, out, "| %s | %.3f | %.3g |\n", stage_names[i], ms,
-          shape->alines / (ms / 1000.0));
+      g_free (t.host);
+      g_free (named);
       g_free (d);
       gst_sample_unref (in);
     }
+    if (on_cuda ())
+      emit (table, out, "| sum of steps | %.4f | %.3g | %.4f | %.2f | %.4f |"
+          "\n\n", sum, shape->alines / (sum / 1e3), gpu_sum, mb_sum, bound_sum);
+    else
+      emit (table, out, "| sum of steps | %.3f | %.3g |\n\n", sum,
+          shape->alines / (sum / 1e3));
+
     raw = capture_input (shape, 0);
     chain = chain_desc (shape, 0, N_STAGES - 1);
-    total_ms = time_chain (chain, raw, buffers);
-    emit (table, out, "| sum of steps | %.3f | %.3g |\n", sum,
-        shape->alines / (sum / 1000.0));
-    emit (table, out, "| **whole chain** | **%.3f** | **%.3g** |\n\n",
-        total_ms, shape->alines / (total_ms / 1000.0));
+    emit (table, out, "| whole chain, raw B-scans from host memory (appsrc) "
+        "| ms per B-scan | A-lines/s | latency median / max, ms per buffer "
+        "|\n|---|---:|---:|---:|\n");
+    whole = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers);
+    emit (table, out, "| **GRAY8 in system memory (fakesink)** | **%.4f** | "
+        "**%.3g** | %.3f / %.3f |\n", whole.ms / per,
+        shape->alines / (whole.ms / per / 1e3), whole.lat_med_ms,
+        whole.lat_max_ms);
+    host_note = whole.host;
+    if (on_cuda ()) {
+      Timing gpu_out = time_chain (chain,
+          "video/x-raw(memory:CUDAMemory),format=NV12", raw, buffers);
+
+      emit (table, out, "| image left on the GPU (NV12, CUDA memory) | %.4f "
+          "| %.3g | %.3f / %.3f |\n", gpu_out.ms / per,
+          shape->alines / (gpu_out.ms / per / 1e3), gpu_out.lat_med_ms,
+          gpu_out.lat_max_ms);
+      g_free (gpu_out.host);
+      if (have_ceil) {
+        gdouble h2d = sizes[0] / per / (ceil.h2d_gbs * 1e9) * 1e3;
+
+        emit (table, out, "| bound: upload of the raw B-scan at the pinned "
+            "H2D ceiling | %.4f | %.3g | |\n", h2d,
+            shape->alines / (h2d / 1e3));
+        emit (table, out, "| bound: memory traffic of the steps at the D2D "
+            "ceiling | %.4f | %.3g | |\n", bound_sum,
+            shape->alines / (bound_sum / 1e3));
+        emit (table, out, "| GPU time of the steps (sum, each alone) | %.4f "
+            "| %.3g | |\n", gpu_sum, shape->alines / (gpu_sum / 1e3));
+      }
+    }
+    emit (table, out, "\nHost time per buffer in each element's transform, "
+        "whole chain into GRAY8 (ms): %s\n\n", host_note ? host_note : "");
+    g_free (host_note);
     g_free (chain);
     gst_sample_unref (raw);
   }

@@ -214,6 +214,39 @@ aooct_cuda_event_sync (AooctCudaEvent event, GError ** error)
 }
 
 gboolean
+aooct_cuda_event_done (AooctCudaEvent event, gboolean * done, GError ** error)
+{
+  cudaError_t err = cudaEventQuery (event);
+
+  *done = err == cudaSuccess;
+  if (err == cudaErrorNotReady)
+    return TRUE;
+  AOOCT_CUDA_CHECK (err, error, "cudaEventQuery");
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_timing_event_new (AooctCudaEvent * event, GError ** error)
+{
+  cudaEvent_t e = NULL;
+
+  *event = NULL;
+  AOOCT_CUDA_CHECK (cudaEventCreateWithFlags (&e, cudaEventDefault), error,
+      "cudaEventCreateWithFlags (timing)");
+  *event = e;
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_event_elapsed_ms (AooctCudaEvent start, AooctCudaEvent end,
+    gfloat * ms, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaEventElapsedTime (ms, start, end), error,
+      "cudaEventElapsedTime");
+  return TRUE;
+}
+
+gboolean
 aooct_cuda_upload_async (gpointer dst, gconstpointer src, gsize size,
     AooctCudaStream stream, GError ** error)
 {

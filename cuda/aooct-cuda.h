@@ -55,6 +55,18 @@ gboolean aooct_cuda_event_record (AooctCudaEvent event,
 gboolean aooct_cuda_stream_wait (AooctCudaStream stream,
     AooctCudaEvent event, GError ** error);
 gboolean aooct_cuda_event_sync (AooctCudaEvent event, GError ** error);
+/* Whether the work before @event's last record has finished (a
+ * never-recorded event counts as finished); no host wait. */
+gboolean aooct_cuda_event_done (AooctCudaEvent event, gboolean * done,
+    GError ** error);
+
+/* Events that keep a GPU timestamp, for measuring (CUDA events with
+ * timing): the milliseconds of GPU time between two recorded events, both
+ * finished (see aooct_cuda_event_done). */
+gboolean aooct_cuda_timing_event_new (AooctCudaEvent * event,
+    GError ** error);
+gboolean aooct_cuda_event_elapsed_ms (AooctCudaEvent start,
+    AooctCudaEvent end, gfloat * ms, GError ** error);
 
 /* Copies.  The _async variants enqueue on @stream; their host side must be
  * page-locked (aooct_cuda_malloc_host) for the copy to be asynchronous and

@@ -4,6 +4,9 @@
 #endif
 
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/gstcudamemory.h>
@@ -23,9 +26,15 @@ GST_DEBUG_CATEGORY_STATIC (aooct_cuda_filter_debug);
 AooctCudaFilter *
 aooct_cuda_filter_new (void)
 {
+  AooctCudaFilter *cf;
+
   aooct_cuda_memory_init_once ();
   GST_DEBUG_CATEGORY_GET (aooct_cuda_filter_debug, "aooctfilter");
-  return g_new0 (AooctCudaFilter, 1);
+  cf = g_new0 (AooctCudaFilter, 1);
+  g_mutex_init (&cf->stats_lock);
+  g_mutex_init (&cf->ring_lock);
+  g_cond_init (&cf->ring_cond);
+  return cf;
 }
 
 void
@@ -34,6 +43,9 @@ aooct_cuda_filter_free (AooctCudaFilter * cf)
   if (cf == NULL)
     return;
   aooct_cuda_filter_close (cf);
+  g_mutex_clear (&cf->stats_lock);
+  g_mutex_clear (&cf->ring_lock);
+  g_cond_clear (&cf->ring_cond);
   g_free (cf);
 }
 
@@ -100,6 +112,17 @@ aooct_cuda_filter_release_staging (AooctCudaFilter * cf)
 
   if (cf->stream)
     aooct_cuda_stream_sync (cf->stream, NULL);
+  aooct_cuda_filter_ring_clear (cf);
+  for (i = 0; i < AOOCT_CUDA_OUTPUT_DEPTH; i++) {
+    g_clear_pointer (&cf->ring_staging[i], aooct_cuda_free_host);
+    g_clear_pointer (&cf->ring_done[i], aooct_cuda_event_free);
+  }
+  cf->ring_staging_size = 0;
+  for (i = 0; i < AOOCT_CUDA_TIMING_SLOTS; i++) {
+    g_clear_pointer (&cf->t_start[i], aooct_cuda_event_free);
+    g_clear_pointer (&cf->t_end[i], aooct_cuda_event_free);
+  }
+  cf->t_next = cf->t_pending = 0;
   for (i = 0; i < AOOCT_CUDA_STAGING_SLOTS; i++) {
     aooct_cuda_free_host (cf->in_staging[i]);
     aooct_cuda_event_free (cf->in_staging_free[i]);
@@ -110,8 +133,7 @@ aooct_cuda_filter_release_staging (AooctCudaFilter * cf)
   cf->in_foreign = NULL;
   aooct_cuda_free (cf->in_dev);
   aooct_cuda_free (cf->out_dev);
-  aooct_cuda_free_host (cf->out_staging);
-  cf->in_dev = cf->out_dev = cf->out_staging = NULL;
+  cf->in_dev = cf->out_dev = NULL;
   cf->in_size = cf->out_size = 0;
   cf->in_slot = 0;
 }
@@ -128,18 +150,46 @@ aooct_cuda_filter_close (AooctCudaFilter * cf)
   gst_clear_object (&cf->context);
 }
 
+/* Rows @first .. @last - 1. */
 static void
-copy_rows (guint8 * dst, gsize dst_stride, const guint8 * src,
-    gsize src_stride, gsize rows)
+copy_row_range (guint8 * dst, gsize dst_stride, const guint8 * src,
+    gsize src_stride, gsize first, gsize last)
 {
   gsize r, n = MIN (dst_stride, src_stride);
 
   if (dst_stride == src_stride) {
-    memcpy (dst, src, rows * dst_stride);
+    memcpy (dst + first * dst_stride, src + first * src_stride,
+        (last - first) * dst_stride);
     return;
   }
-  for (r = 0; r < rows; r++)
+  for (r = first; r < last; r++)
     memcpy (dst + r * dst_stride, src + r * src_stride, n);
+}
+
+/* Copies into and out of page-locked staging.  One core's memcpy (about
+ * 7 GB/s measured on the H100 host) would bound the whole chain for
+ * B-scans of megabytes (the upload itself runs at 55 GB/s), so large
+ * copies are split over up to COPY_THREADS cores. */
+#define PARALLEL_COPY_BYTES ((gsize) 1 << 20)
+#define COPY_THREADS 8
+
+static void
+copy_rows (guint8 * dst, gsize dst_stride, const guint8 * src,
+    gsize src_stride, gsize rows)
+{
+#ifdef _OPENMP
+  if (rows * MIN (dst_stride, src_stride) >= PARALLEL_COPY_BYTES
+      && rows >= COPY_THREADS) {
+    gint c, n = MIN (COPY_THREADS, omp_get_num_procs ());
+
+#pragma omp parallel for schedule(static) num_threads(n)
+    for (c = 0; c < n; c++)
+      copy_row_range (dst, dst_stride, src, src_stride, rows * c / n,
+          rows * (c + 1) / n);
+    return;
+  }
+#endif
+  copy_row_range (dst, dst_stride, src, src_stride, 0, rows);
 }
 
 /* Staging is sized on first use for the negotiated caps and kept: no
@@ -207,10 +257,8 @@ aooct_cuda_filter_output_plane (AooctCudaFilter * cf, gsize rows,
   if (cf->out_size != size) {
     aooct_cuda_stream_sync (cf->stream, NULL);
     g_clear_pointer (&cf->out_dev, aooct_cuda_free);
-    g_clear_pointer (&cf->out_staging, aooct_cuda_free_host);
     cf->out_size = 0;
-    if (!aooct_cuda_malloc (size, &cf->out_dev, error)
-        || !aooct_cuda_malloc_host (size, &cf->out_staging, error))
+    if (!aooct_cuda_malloc (size, &cf->out_dev, error))
       return FALSE;
     cf->out_size = size;
   }
@@ -219,16 +267,194 @@ aooct_cuda_filter_output_plane (AooctCudaFilter * cf, gsize rows,
   return TRUE;
 }
 
-gboolean
-aooct_cuda_filter_download (AooctCudaFilter * cf, const AooctPlane * dev,
-    gsize rows, AooctPlane * host, GError ** error)
+/* The slot's event, created on first use. */
+static gboolean
+ring_event (AooctCudaFilter * cf, guint slot, GError ** error)
 {
-  if (!aooct_cuda_download_async (cf->out_staging, dev->data,
-          rows * dev->stride, cf->stream, error)
-      || !aooct_cuda_stream_sync (cf->stream, error))
+  return cf->ring_done[slot] != NULL
+      || aooct_cuda_event_new (&cf->ring_done[slot], error);
+}
+
+gboolean
+aooct_cuda_filter_download_async (AooctCudaFilter * cf,
+    const AooctPlane * dev, gsize rows, GError ** error)
+{
+  gsize size = rows * dev->stride;
+  guint slot = cf->ring_tail, i;
+
+  if (cf->ring_staging_size != size) {
+    /* first buffer of these caps (outputs of other caps were drained) */
+    for (i = 0; i < AOOCT_CUDA_OUTPUT_DEPTH; i++)
+      g_clear_pointer (&cf->ring_staging[i], aooct_cuda_free_host);
+    cf->ring_staging_size = 0;
+    for (i = 0; i < AOOCT_CUDA_OUTPUT_DEPTH; i++)
+      if (!aooct_cuda_malloc_host (size, &cf->ring_staging[i], error))
+        return FALSE;
+    cf->ring_staging_size = size;
+  }
+  if (!ring_event (cf, slot, error)
+      || !aooct_cuda_download_async (cf->ring_staging[slot], dev->data, size,
+          cf->stream, error)
+      || !aooct_cuda_event_record (cf->ring_done[slot], cf->stream, error))
     return FALSE;
-  copy_rows (host->data, host->stride, cf->out_staging, dev->stride, rows);
+  cf->armed.gpu = TRUE;
+  cf->armed.staged = TRUE;
+  cf->armed.rows = rows;
+  cf->armed.dev_stride = dev->stride;
   return TRUE;
+}
+
+gboolean
+aooct_cuda_filter_mark_output (AooctCudaFilter * cf, GError ** error)
+{
+  guint slot = cf->ring_tail;
+
+  if (!ring_event (cf, slot, error)
+      || !aooct_cuda_event_record (cf->ring_done[slot], cf->stream, error))
+    return FALSE;
+  cf->armed.gpu = TRUE;
+  cf->armed.staged = FALSE;
+  return TRUE;
+}
+
+void
+aooct_cuda_filter_ring_add (AooctCudaFilter * cf, GstBuffer * buf)
+{
+  AooctCudaOutput *o = &cf->ring[cf->ring_tail];
+
+  *o = cf->armed;
+  o->buf = buf;
+  memset (&cf->armed, 0, sizeof (cf->armed));
+  cf->ring_tail = (cf->ring_tail + 1) % AOOCT_CUDA_OUTPUT_DEPTH;
+}
+
+void
+aooct_cuda_filter_ring_disarm (AooctCudaFilter * cf)
+{
+  memset (&cf->armed, 0, sizeof (cf->armed));
+}
+
+gboolean
+aooct_cuda_filter_ring_wait_head (AooctCudaFilter * cf,
+    AooctCudaOutput ** out, gconstpointer * staging, GError ** error)
+{
+  AooctCudaOutput *o = &cf->ring[cf->ring_head];
+
+  *out = o;
+  *staging = o->staged ? cf->ring_staging[cf->ring_head] : NULL;
+  return !o->gpu || aooct_cuda_event_sync (cf->ring_done[cf->ring_head], error);
+}
+
+void
+aooct_cuda_filter_copy_staged (const AooctCudaOutput * out,
+    gconstpointer staging, const AooctPlane * host)
+{
+  copy_rows (host->data, host->stride, staging, out->dev_stride, out->rows);
+}
+
+void
+aooct_cuda_filter_ring_drop_head (AooctCudaFilter * cf)
+{
+  AooctCudaOutput *o = &cf->ring[cf->ring_head];
+
+  gst_clear_buffer (&o->buf);
+  memset (o, 0, sizeof (*o));
+  cf->ring_head = (cf->ring_head + 1) % AOOCT_CUDA_OUTPUT_DEPTH;
+}
+
+void
+aooct_cuda_filter_ring_clear (AooctCudaFilter * cf)
+{
+  guint i;
+
+  for (i = 0; i < AOOCT_CUDA_OUTPUT_DEPTH; i++) {
+    gst_clear_buffer (&cf->ring[i].buf);
+    memset (&cf->ring[i], 0, sizeof (cf->ring[i]));
+  }
+  cf->ring_head = cf->ring_tail = cf->ring_count = 0;
+  memset (&cf->armed, 0, sizeof (cf->armed));
+}
+
+void
+aooct_cuda_filter_set_timing (AooctCudaFilter * cf, gboolean timing)
+{
+  cf->timing = timing;
+  g_mutex_lock (&cf->stats_lock);
+  memset (&cf->stats, 0, sizeof (cf->stats));
+  g_mutex_unlock (&cf->stats_lock);
+}
+
+gboolean
+aooct_cuda_filter_timing_begin (AooctCudaFilter * cf, GError ** error)
+{
+  guint slot = cf->t_next;
+
+  if (!cf->timing)
+    return TRUE;
+  /* the GPU is this many buffers behind: make room (rarely waits) */
+  if (cf->t_pending == AOOCT_CUDA_TIMING_SLOTS
+      && !aooct_cuda_event_sync (cf->t_end[(slot + AOOCT_CUDA_TIMING_SLOTS -
+                  cf->t_pending) % AOOCT_CUDA_TIMING_SLOTS], error))
+    return FALSE;
+  if (!aooct_cuda_filter_timing_collect (cf, FALSE, error))
+    return FALSE;
+  if ((cf->t_start[slot] == NULL
+          && !aooct_cuda_timing_event_new (&cf->t_start[slot], error))
+      || (cf->t_end[slot] == NULL
+          && !aooct_cuda_timing_event_new (&cf->t_end[slot], error)))
+    return FALSE;
+  return aooct_cuda_event_record (cf->t_start[slot], cf->stream, error);
+}
+
+gboolean
+aooct_cuda_filter_timing_end (AooctCudaFilter * cf, GError ** error)
+{
+  if (!cf->timing)
+    return TRUE;
+  if (!aooct_cuda_event_record (cf->t_end[cf->t_next], cf->stream, error))
+    return FALSE;
+  cf->t_next = (cf->t_next + 1) % AOOCT_CUDA_TIMING_SLOTS;
+  cf->t_pending++;
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_filter_timing_collect (AooctCudaFilter * cf, gboolean wait,
+    GError ** error)
+{
+  while (cf->t_pending > 0) {
+    guint slot = (cf->t_next + AOOCT_CUDA_TIMING_SLOTS - cf->t_pending) %
+        AOOCT_CUDA_TIMING_SLOTS;
+    gboolean done = TRUE;
+    gfloat ms;
+
+    if (wait) {
+      if (!aooct_cuda_event_sync (cf->t_end[slot], error))
+        return FALSE;
+    } else if (!aooct_cuda_event_done (cf->t_end[slot], &done, error)) {
+      return FALSE;
+    }
+    if (!done)
+      break;
+    if (!aooct_cuda_event_elapsed_ms (cf->t_start[slot], cf->t_end[slot],
+            &ms, error))
+      return FALSE;
+    cf->t_pending--;
+    g_mutex_lock (&cf->stats_lock);
+    cf->stats.timed++;
+    cf->stats.gpu_ms += ms;
+    cf->stats.gpu_ms_max = MAX (cf->stats.gpu_ms_max, ms);
+    g_mutex_unlock (&cf->stats_lock);
+  }
+  return TRUE;
+}
+
+void
+aooct_cuda_filter_get_stats (AooctCudaFilter * cf, AooctCudaStats * stats)
+{
+  g_mutex_lock (&cf->stats_lock);
+  *stats = cf->stats;
+  g_mutex_unlock (&cf->stats_lock);
 }
 
 GstBufferPool *

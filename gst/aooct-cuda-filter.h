@@ -17,8 +17,30 @@
 #include "gstaooctfilter.h"
 
 G_BEGIN_DECLS
-
 #define AOOCT_CUDA_STAGING_SLOTS 2
+/* Outputs whose GPU work may still be running when the element returns
+ * from transform (host-memory output waiting in page-locked staging, or
+ * libgstcuda memory for nvcodec): at most this many, pushed in order as
+ * their work completes.  Four keep the copy engine and the kernels of the
+ * next B-scans busy while the host finishes the oldest. */
+#define AOOCT_CUDA_OUTPUT_DEPTH 4
+/* GPU-time measurements of process_cuda() in flight at most (the oldest
+ * is waited for when more would be). */
+#define AOOCT_CUDA_TIMING_SLOTS 16
+    typedef struct
+{
+  GstBuffer *buf;               /* the output buffer, in order */
+  gboolean gpu;                 /* its GPU work has an event in done[] */
+  gboolean staged;              /* its image waits in staging */
+  gsize rows, dev_stride;       /* layout in staging */
+} AooctCudaOutput;
+
+/* Statistics of one element (aooct_cuda_filter_stats). */
+typedef struct
+{
+  guint64 timed;                /* buffers whose GPU time was measured */
+  gdouble gpu_ms, gpu_ms_max;   /* total and largest, process_cuda() only */
+} AooctCudaStats;
 
 typedef struct
 {
@@ -36,10 +58,32 @@ typedef struct
   /* orders our stream with the stream of a GstCudaMemory input */
   AooctCudaEvent in_foreign;
 
-  /* host-memory output */
+  /* host-memory output: one device plane (the stream orders the next
+   * B-scan's kernels after this one's download) and a ring of page-locked
+   * staging slots, one per output in flight */
   gpointer out_dev;
-  gpointer out_staging;
   gsize out_size;
+  gpointer ring_staging[AOOCT_CUDA_OUTPUT_DEPTH];
+  AooctCudaEvent ring_done[AOOCT_CUDA_OUTPUT_DEPTH];
+  gsize ring_staging_size;
+  AooctCudaOutput ring[AOOCT_CUDA_OUTPUT_DEPTH];
+  guint ring_head, ring_tail;   /* src task's / streaming thread's */
+  guint ring_count;             /* outputs in the ring; under ring_lock */
+  GMutex ring_lock;
+  GCond ring_cond;              /* ring_count, ring_busy, ring_ret changed */
+  gboolean ring_flushing;       /* flush or stop: nobody waits any more */
+  gboolean ring_busy;           /* the src task is pushing an output */
+  GstFlowReturn ring_ret;       /* the src task's last push, if not OK */
+  /* set by download_async / mark_output for the buffer being made */
+  AooctCudaOutput armed;
+
+  /* GPU time of process_cuda() (CUDA events with timing), when enabled */
+  gboolean timing;
+  AooctCudaEvent t_start[AOOCT_CUDA_TIMING_SLOTS];
+  AooctCudaEvent t_end[AOOCT_CUDA_TIMING_SLOTS];
+  guint t_next, t_pending;
+  GMutex stats_lock;
+  AooctCudaStats stats;
 } AooctCudaFilter;
 
 AooctCudaFilter *aooct_cuda_filter_new (void);
@@ -75,10 +119,46 @@ gboolean aooct_cuda_filter_upload (AooctCudaFilter * cf,
 gboolean aooct_cuda_filter_output_plane (AooctCudaFilter * cf, gsize rows,
     gsize dev_stride, AooctPlane * dev, GError ** error);
 
-/* Downloads @dev (from aooct_cuda_filter_output_plane) into @host and
- * waits for it. */
-gboolean aooct_cuda_filter_download (AooctCudaFilter * cf,
-    const AooctPlane * dev, gsize rows, AooctPlane * host, GError ** error);
+/* The output ring.  The host waits for the GPU only where data leaves it:
+ * transform enqueues the download of @dev (from
+ * aooct_cuda_filter_output_plane) into the tail's staging slot
+ * (download_async), or marks the end of the GPU work on libgstcuda memory
+ * (mark_output), and returns; the streaming thread then adds the output
+ * buffer at the tail (ring_add), and the element's src task takes outputs
+ * from the head in order (ring_wait_head, copy_staged, ring_drop_head) and
+ * pushes them.  Only the streaming thread touches the tail and only the
+ * src task the head, so the slots need no lock; ring_count does (the
+ * caller's).  Never add to a full ring.  Context current where the GPU is
+ * involved. */
+gboolean aooct_cuda_filter_download_async (AooctCudaFilter * cf,
+    const AooctPlane * dev, gsize rows, GError ** error);
+gboolean aooct_cuda_filter_mark_output (AooctCudaFilter * cf, GError ** error);
+/* Takes @buf; it waits for what download_async / mark_output armed since
+ * the last ring_add, if anything (else it is complete already). */
+void aooct_cuda_filter_ring_add (AooctCudaFilter * cf, GstBuffer * buf);
+/* Forgets what was armed (the output was not made after all). */
+void aooct_cuda_filter_ring_disarm (AooctCudaFilter * cf);
+/* The oldest output (ring_count > 0), once its GPU work is complete;
+ * *@staging: its staged image, or NULL. */
+gboolean aooct_cuda_filter_ring_wait_head (AooctCudaFilter * cf,
+    AooctCudaOutput ** out, gconstpointer * staging, GError ** error);
+/* Copies a staged image into @host. */
+void aooct_cuda_filter_copy_staged (const AooctCudaOutput * out,
+    gconstpointer staging, const AooctPlane * host);
+/* Frees the head's slot (its buffer was taken: out->buf set to NULL, or is
+ * dropped). */
+void aooct_cuda_filter_ring_drop_head (AooctCudaFilter * cf);
+/* Drops every output in the ring (flush, stop); nothing else uses it. */
+void aooct_cuda_filter_ring_clear (AooctCudaFilter * cf);
+
+/* GPU time of process_cuda(): enable (at start; resets the statistics),
+ * record around it, collect finished measurements (with @wait: all). */
+void aooct_cuda_filter_set_timing (AooctCudaFilter * cf, gboolean timing);
+gboolean aooct_cuda_filter_timing_begin (AooctCudaFilter * cf, GError ** error);
+gboolean aooct_cuda_filter_timing_end (AooctCudaFilter * cf, GError ** error);
+gboolean aooct_cuda_filter_timing_collect (AooctCudaFilter * cf,
+    gboolean wait, GError ** error);
+void aooct_cuda_filter_get_stats (AooctCudaFilter * cf, AooctCudaStats * stats);
 
 /* Video output in libgstcuda's own GstCudaMemory, for nvcodec elements
  * (cudaconvert, cudadownload, the NVENC encoders), which take nothing else
@@ -138,5 +218,4 @@ gboolean aooct_cuda_filter_unmap_video_input (AooctCudaFilter * cf,
     AooctCudaVideoInput * vin, GError ** error);
 
 G_END_DECLS
-
 #endif /* __AOOCT_CUDA_FILTER_H__ */

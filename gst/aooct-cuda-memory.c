@@ -160,7 +160,9 @@ aooct_cuda_memory_copy (GstMemory * mem, gssize offset, gssize size)
 static GstMemory *
 aooct_cuda_memory_share (GstMemory * mem, gssize offset, gssize size)
 {
-  return NULL;                  /* GST_MEMORY_FLAG_NO_SHARE */
+  /* sub-ranges of a device block are not supported: gst_buffer_copy of a
+   * region then falls back to a copy */
+  return NULL;
 }
 
 static GstMemory *
@@ -259,8 +261,13 @@ aooct_cuda_memory_alloc (GstCudaContext * context, gsize size, GError ** error)
   aooct_cuda_context_pop ();
   g_mutex_init (&cmem->lock);
   cmem->context = gst_object_ref (context);
-  gst_memory_init (GST_MEMORY_CAST (cmem), GST_MEMORY_FLAG_NO_SHARE,
-      the_allocator, NULL, size, 0, 0, size);
+  /* Not GST_MEMORY_FLAG_NO_SHARE: with it, gst_buffer_copy() (appsrc
+   * users, gst_buffer_make_writable) deep-copies the memory, which here
+   * means a cudaMalloc, a download, a synchronous upload and a cudaFree
+   * per buffer.  Without it a copy shares the block (read-only, GStreamer's
+   * copy-on-write applies); sub-ranges still copy (share returns NULL). */
+  gst_memory_init (GST_MEMORY_CAST (cmem), 0, the_allocator, NULL, size, 0, 0,
+      size);
   return GST_MEMORY_CAST (cmem);
 }
 

@@ -26,6 +26,8 @@ enum
   PROP_0,
   PROP_BACKEND,
   PROP_DEVICE_ID,
+  PROP_GPU_TIMING,
+  PROP_STATS,
 };
 
 #define DEFAULT_BACKEND GST_AOOCT_BACKEND_AUTO
@@ -442,6 +444,10 @@ open_backend (GstAooctFilter * self, GError ** error)
   return TRUE;
 }
 
+#ifdef HAVE_CUDA
+static void drain_outputs (GstAooctFilter * self);
+#endif
+
 static gboolean
 gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
     GstCaps * outcaps)
@@ -453,6 +459,10 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
 
   GST_DEBUG_OBJECT (self, "in %" GST_PTR_FORMAT " out %" GST_PTR_FORMAT,
       incaps, outcaps);
+#ifdef HAVE_CUDA
+  /* outputs of the old caps (usually drained already by the caps event) */
+  drain_outputs (self);
+#endif
   teardown (self);
 
   if (klass->sink_is_video && !gst_video_info_from_caps (&self->in_vinfo,
@@ -695,36 +705,29 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     goto done;
   }
 
-  if (!klass->process_cuda (self, &in, &out, cf->stream, error))
+  if (!aooct_cuda_filter_timing_begin (cf, error)
+      || !klass->process_cuda (self, &in, &out, cf->stream, error)
+      || !aooct_cuda_filter_timing_end (cf, error))
     goto done;
 
+  /* Where the data leaves the GPU, the host does not wait here: the
+   * output goes into the ring (generate_output) and is pushed once its
+   * download or GPU work has completed. */
   if (out_video_cuda) {
-    /* nothing to do here: the wait below completes the frame */
+    /* GStreamer 1.22's GstCudaMemory has no stream and nvcodec elements
+     * use their own: the frame must be complete before it is pushed */
+    if (!aooct_cuda_filter_mark_output (cf, error))
+      goto done;
   } else if (out_mem) {
     if (!aooct_cuda_memory_end_access (out_mem, cf->stream, TRUE, error))
       goto done;
-  } else {
-    gboolean down;
-
-    if (!map_plane (self, outbuf, klass->src_is_video, &self->out_vinfo,
-            &self->out_geom, GST_MAP_WRITE, &frame, &map, &host)) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-          "cannot map the output buffer for writing");
-      goto done;
-    }
-    down = aooct_cuda_filter_download (cf, &out, out_rows, &host, error);
-    unmap_plane (klass->src_is_video, outbuf, &frame, &map);
-    if (!down)
-      goto done;
+  } else if (!aooct_cuda_filter_download_async (cf, &out, out_rows, error)) {
+    goto done;
   }
   if (in_mem && !aooct_cuda_memory_end_access (in_mem, cf->stream, FALSE,
           error))
     goto done;
   if (!aooct_cuda_filter_unmap_video_input (cf, &vin, error))
-    goto done;
-  /* GStreamer 1.22's GstCudaMemory has no stream and nvcodec elements
-   * use their own: the frame must be complete before it is pushed */
-  if (out_video_cuda && !aooct_cuda_stream_sync (cf->stream, error))
     goto done;
   ok = TRUE;
 
@@ -773,9 +776,14 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
         "buffer too long");
     goto error;
   }
+  self->stat_buffers++;
 #ifdef HAVE_CUDA
   if (cuda_active (self)) {
-    if (!transform_cuda (self, inbuf, outbuf, &error))
+    gint64 t0 = g_get_monotonic_time ();
+
+    ok = transform_cuda (self, inbuf, outbuf, &error);
+    self->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
+    if (!ok)
       goto error;
     return GST_FLOW_OK;
   }
@@ -795,7 +803,12 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     goto error;
   }
 
-  ok = klass->process_cpu (self, &in, &out, &error);
+  {
+    gint64 t0 = g_get_monotonic_time ();
+
+    ok = klass->process_cpu (self, &in, &out, &error);
+    self->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
+  }
 
   unmap_plane (klass->src_is_video, outbuf, &out_frame, &out_map);
   unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
@@ -807,6 +820,305 @@ error:
   gst_aooct_filter_post_error (self, error);
   g_clear_error (&error);
   return GST_FLOW_ERROR;
+}
+
+#ifdef HAVE_CUDA
+/* Where the data leaves the GPU here (host-memory output, libgstcuda
+ * memory for nvcodec), outputs go through the ring and the src task. */
+static gboolean
+ring_mode (GstAooctFilter * self)
+{
+  return cuda_active (self) && (GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video
+      || !self->out_cuda_memory);
+}
+
+/* Takes the oldest output of the ring once its GPU work is complete, its
+ * staged image copied into it. */
+static gboolean
+take_head (GstAooctFilter * self, GstBuffer ** buf, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  AooctCudaFilter *cf = self->cuda;
+  AooctCudaOutput *out;
+  gconstpointer staging = NULL;
+  GstVideoFrame frame;
+  GstMapInfo map;
+  AooctPlane host;
+  gboolean ok;
+
+  *buf = NULL;
+  ok = aooct_cuda_filter_push (cf, error);
+  if (ok) {
+    ok = aooct_cuda_filter_ring_wait_head (cf, &out, &staging, error);
+    aooct_cuda_filter_pop (cf);
+  }
+  if (ok && staging) {
+    /* the slot is not reused before ring_drop_head */
+    if (map_plane (self, out->buf, klass->src_is_video, &self->out_vinfo,
+            &self->out_geom, GST_MAP_WRITE, &frame, &map, &host)) {
+      aooct_cuda_filter_copy_staged (out, staging, &host);
+      unmap_plane (klass->src_is_video, out->buf, &frame, &map);
+    } else {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+          "cannot map the output buffer for writing");
+      ok = FALSE;
+    }
+  }
+  if (ok) {
+    *buf = out->buf;
+    out->buf = NULL;
+  }
+  g_mutex_lock (&cf->ring_lock);
+  aooct_cuda_filter_ring_drop_head (cf);
+  cf->ring_count--;
+  g_cond_broadcast (&cf->ring_cond);
+  g_mutex_unlock (&cf->ring_lock);
+  return ok;
+}
+
+/* The src task: pushes the outputs of the ring in order as their GPU work
+ * completes, so that the streaming thread only enqueues work and an image
+ * leaves as soon as it is ready, without waiting for the next B-scan. */
+static void
+ring_loop (gpointer user_data)
+{
+  GstAooctFilter *self = user_data;
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
+  AooctCudaFilter *cf = self->cuda;
+  GstFlowReturn ret;
+  GstBuffer *buf;
+  GError *error = NULL;
+
+  g_mutex_lock (&cf->ring_lock);
+  while (cf->ring_count == 0 && !cf->ring_flushing)
+    g_cond_wait (&cf->ring_cond, &cf->ring_lock);
+  if (cf->ring_flushing) {
+    g_mutex_unlock (&cf->ring_lock);
+    gst_pad_pause_task (bt->srcpad);
+    return;
+  }
+  cf->ring_busy = TRUE;
+  g_mutex_unlock (&cf->ring_lock);
+
+  if (take_head (self, &buf, &error)) {
+    ret = gst_pad_push (bt->srcpad, buf);
+  } else {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    ret = GST_FLOW_ERROR;
+  }
+
+  g_mutex_lock (&cf->ring_lock);
+  cf->ring_busy = FALSE;
+  /* upstream gets it with its next buffer, as from a plain chain */
+  if (ret != GST_FLOW_OK && cf->ring_ret == GST_FLOW_OK)
+    cf->ring_ret = ret;
+  g_cond_broadcast (&cf->ring_cond);
+  g_mutex_unlock (&cf->ring_lock);
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "pausing the output task: %s",
+        gst_flow_get_name (ret));
+    gst_pad_pause_task (bt->srcpad);
+  }
+}
+
+/* Waits until every output of the ring has been pushed (before a
+ * serialized event or query, new caps), or the task stopped. */
+static void
+drain_outputs (GstAooctFilter * self)
+{
+  AooctCudaFilter *cf = self->cuda;
+
+  if (!cuda_active (self))
+    return;
+  g_mutex_lock (&cf->ring_lock);
+  while ((cf->ring_count > 0 || cf->ring_busy) && !cf->ring_flushing
+      && cf->ring_ret == GST_FLOW_OK)
+    g_cond_wait (&cf->ring_cond, &cf->ring_lock);
+  g_mutex_unlock (&cf->ring_lock);
+}
+
+static void
+set_ring_flushing (GstAooctFilter * self, gboolean flushing)
+{
+  AooctCudaFilter *cf = self->cuda;
+
+  g_mutex_lock (&cf->ring_lock);
+  cf->ring_flushing = flushing;
+  if (!flushing)
+    cf->ring_ret = GST_FLOW_OK;
+  g_cond_broadcast (&cf->ring_cond);
+  g_mutex_unlock (&cf->ring_lock);
+}
+
+/* Drops the outputs of the ring; the src task is paused or stopped. */
+static void
+discard_outputs (GstAooctFilter * self)
+{
+  AooctCudaFilter *cf = self->cuda;
+
+  if (!cuda_active (self))
+    return;
+  if (aooct_cuda_filter_push (cf, NULL)) {
+    /* a download may still write a slot; the ring starts over */
+    aooct_cuda_stream_sync (cf->stream, NULL);
+    aooct_cuda_filter_pop (cf);
+  }
+  g_mutex_lock (&cf->ring_lock);
+  aooct_cuda_filter_ring_clear (cf);
+  g_cond_broadcast (&cf->ring_cond);
+  g_mutex_unlock (&cf->ring_lock);
+}
+#endif
+
+/* On CUDA, where the data leaves the GPU here, the streaming thread only
+ * enqueues the GPU work of a buffer and puts the output into a short ring
+ * (waiting only while the ring is full); the src task pushes the outputs
+ * in input order once their download (or, for libgstcuda memory, their
+ * GPU work) has completed.  Exactly one output per input, in order, with
+ * the timestamps and flags basetransform set before transform. */
+static GstFlowReturn
+gst_aooct_filter_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  AooctCudaFilter *cf = self->cuda;
+  GstFlowReturn ret;
+  GstBuffer *made = NULL;
+  GError *error = NULL;
+
+  if (!cuda_active (self) || bt->queued_buf == NULL)
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt,
+        outbuf);
+
+  *outbuf = NULL;
+  if (ring_mode (self)) {
+    g_mutex_lock (&cf->ring_lock);
+    while (cf->ring_count == AOOCT_CUDA_OUTPUT_DEPTH && !cf->ring_flushing
+        && cf->ring_ret == GST_FLOW_OK)
+      g_cond_wait (&cf->ring_cond, &cf->ring_lock);
+    ret = cf->ring_flushing ? GST_FLOW_FLUSHING : cf->ring_ret;
+    g_mutex_unlock (&cf->ring_lock);
+    if (ret != GST_FLOW_OK) {
+      gst_clear_buffer (&bt->queued_buf);
+      return ret;
+    }
+  }
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, &made);
+  if (made == NULL || ret != GST_FLOW_OK) {
+    gst_clear_buffer (&made);
+    aooct_cuda_filter_ring_disarm (cf);
+    return ret;
+  }
+  if (!cf->armed.gpu && !ring_mode (self)) {
+    /* complete already (device memory for the next element) */
+    *outbuf = made;
+    return GST_FLOW_OK;
+  }
+  g_mutex_lock (&cf->ring_lock);
+  aooct_cuda_filter_ring_add (cf, made);
+  cf->ring_count++;
+  g_cond_broadcast (&cf->ring_cond);
+  g_mutex_unlock (&cf->ring_lock);
+  if (ring_mode (self)) {
+    if (!gst_pad_start_task (bt->srcpad, ring_loop, self, NULL)) {
+      GST_ELEMENT_ERROR (self, CORE, THREAD,
+          ("cannot start the output task"), (NULL));
+      return GST_FLOW_ERROR;
+    }
+    return GST_FLOW_OK;
+  }
+  /* an output that leaves the GPU where the caps say device memory (a
+   * foreign buffer): finish it here */
+  if (!take_head (self, outbuf, &error)) {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+#else
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, outbuf);
+#endif
+}
+
+/* A downstream renegotiation sends new caps from the streaming thread
+ * before set_caps: the outputs of the old caps leave first. */
+static GstFlowReturn
+gst_aooct_filter_submit_input_buffer (GstBaseTransform * bt,
+    gboolean is_discont, GstBuffer * input)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+
+  if (cuda_active (self) && gst_pad_needs_reconfigure (bt->srcpad))
+    drain_outputs (self);
+#endif
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (bt,
+      is_discont, input);
+}
+
+static gboolean
+gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+
+  if (cuda_active (self)) {
+    switch (GST_EVENT_TYPE (event)) {
+      case GST_EVENT_FLUSH_START:{
+        gboolean ok;
+
+        /* wake the streaming thread and the src task, let flush-start
+         * unblock a push downstream, then wait for the task to pause */
+        set_ring_flushing (self, TRUE);
+        ok = GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
+        gst_pad_pause_task (bt->srcpad);
+        return ok;
+      }
+      case GST_EVENT_FLUSH_STOP:
+        discard_outputs (self);
+        set_ring_flushing (self, FALSE);
+        break;
+      case GST_EVENT_EOS:
+        drain_outputs (self);
+        if (aooct_cuda_filter_push (self->cuda, NULL)) {
+          aooct_cuda_filter_timing_collect (self->cuda, TRUE, NULL);
+          aooct_cuda_filter_pop (self->cuda);
+        }
+        break;
+      default:
+        /* outputs in flight leave before whatever follows them */
+        if (GST_EVENT_IS_SERIALIZED (event))
+          drain_outputs (self);
+        break;
+    }
+  }
+#endif
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
+}
+
+static GstStateChangeReturn
+gst_aooct_filter_change_state (GstElement * element, GstStateChange transition)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (element);
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (element);
+
+  switch (transition) {
+    case GST_STATE_CHANGE_READY_TO_PAUSED:
+      set_ring_flushing (self, FALSE);
+      break;
+    case GST_STATE_CHANGE_PAUSED_TO_READY:
+      /* before the pads deactivate: the task may be waiting for work
+       * with the src pad's stream lock held */
+      set_ring_flushing (self, TRUE);
+      gst_pad_stop_task (bt->srcpad);
+      break;
+    default:
+      break;
+  }
+#endif
+  return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 }
 
 static gboolean
@@ -823,6 +1135,13 @@ gst_aooct_filter_start (GstBaseTransform * bt)
     g_clear_error (&error);
     return FALSE;
   }
+  self->stat_buffers = 0;
+  self->stat_host_ms = 0;
+#ifdef HAVE_CUDA
+  GST_OBJECT_LOCK (self);
+  aooct_cuda_filter_set_timing (self->cuda, self->gpu_timing);
+  GST_OBJECT_UNLOCK (self);
+#endif
   self->started = TRUE;
   return TRUE;
 }
@@ -969,6 +1288,8 @@ gst_aooct_filter_query (GstBaseTransform * bt, GstPadDirection direction,
 
   if (aooct_cuda_filter_handle_query (self->cuda, GST_ELEMENT (self), query))
     return TRUE;
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
+    drain_outputs (self);
 #endif
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
 }
@@ -1007,6 +1328,31 @@ gst_aooct_filter_reconfigure (GstAooctFilter * self)
   gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
 }
 
+/* The stats property: counts since the element started. */
+static GstStructure *
+make_stats (GstAooctFilter * self)
+{
+  GstStructure *st;
+#ifdef HAVE_CUDA
+  AooctCudaStats cs;
+#endif
+
+  st = gst_structure_new ("aooct-stats",
+      "backend", G_TYPE_STRING, cuda_active (self) ? "cuda" : "cpu",
+      "buffers", G_TYPE_UINT64, self->stat_buffers,
+      "host-time-ms", G_TYPE_DOUBLE, self->stat_host_ms,
+      "host-time-mean-ms", G_TYPE_DOUBLE, self->stat_buffers ?
+      self->stat_host_ms / self->stat_buffers : 0.0, NULL);
+#ifdef HAVE_CUDA
+  aooct_cuda_filter_get_stats (self->cuda, &cs);
+  gst_structure_set (st, "gpu-buffers", G_TYPE_UINT64, cs.timed,
+      "gpu-time-ms", G_TYPE_DOUBLE, cs.gpu_ms,
+      "gpu-time-mean-ms", G_TYPE_DOUBLE, cs.timed ? cs.gpu_ms / cs.timed : 0.0,
+      "gpu-time-max-ms", G_TYPE_DOUBLE, cs.gpu_ms_max, NULL);
+#endif
+  return st;
+}
+
 static void
 gst_aooct_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -1020,6 +1366,9 @@ gst_aooct_filter_set_property (GObject * object, guint prop_id,
       break;
     case PROP_DEVICE_ID:
       self->device_id = g_value_get_int (value);
+      break;
+    case PROP_GPU_TIMING:
+      self->gpu_timing = g_value_get_boolean (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1041,6 +1390,12 @@ gst_aooct_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_DEVICE_ID:
       g_value_set_int (value, self->device_id);
+      break;
+    case PROP_GPU_TIMING:
+      g_value_set_boolean (value, self->gpu_timing);
+      break;
+    case PROP_STATS:
+      g_value_take_boxed (value, make_stats (self));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -1075,12 +1430,35 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_GPU_TIMING,
+      g_param_spec_boolean ("gpu-timing", "GPU timing",
+          "Measure the GPU time of this step of every buffer with CUDA "
+          "events (read it from stats; costs two event records per buffer)",
+          FALSE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Since the element started: backend, buffers, host-time-ms (host "
+          "time in transform: on CUDA only enqueueing, unless data leaves "
+          "the GPU), host-time-mean-ms; on CUDA with gpu-timing also "
+          "gpu-buffers, gpu-time-ms, gpu-time-mean-ms, gpu-time-max-ms (GPU "
+          "time of the step alone, CUDA events around it on the element's "
+          "stream; complete after EOS)", GST_TYPE_STRUCTURE,
+          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
   bt_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_aooct_filter_transform_caps);
   bt_class->set_caps = GST_DEBUG_FUNCPTR (gst_aooct_filter_set_caps);
   bt_class->transform_size =
       GST_DEBUG_FUNCPTR (gst_aooct_filter_transform_size);
   bt_class->transform = GST_DEBUG_FUNCPTR (gst_aooct_filter_transform);
+  bt_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_aooct_filter_generate_output);
+  bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_filter_sink_event);
+  bt_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_aooct_filter_submit_input_buffer);
+  element_class->change_state =
+      GST_DEBUG_FUNCPTR (gst_aooct_filter_change_state);
   bt_class->start = GST_DEBUG_FUNCPTR (gst_aooct_filter_start);
   bt_class->stop = GST_DEBUG_FUNCPTR (gst_aooct_filter_stop);
   bt_class->decide_allocation =

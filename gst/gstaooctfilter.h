@@ -42,16 +42,14 @@
 #include "aooct-geometry.h"
 
 G_BEGIN_DECLS
-
 #define GST_TYPE_AOOCT_FILTER            (gst_aooct_filter_get_type())
 #define GST_AOOCT_FILTER(obj)            (G_TYPE_CHECK_INSTANCE_CAST((obj),GST_TYPE_AOOCT_FILTER,GstAooctFilter))
 #define GST_AOOCT_FILTER_CLASS(klass)    (G_TYPE_CHECK_CLASS_CAST((klass),GST_TYPE_AOOCT_FILTER,GstAooctFilterClass))
 #define GST_AOOCT_FILTER_GET_CLASS(obj)  (G_TYPE_INSTANCE_GET_CLASS((obj),GST_TYPE_AOOCT_FILTER,GstAooctFilterClass))
 #define GST_IS_AOOCT_FILTER(obj)         (G_TYPE_CHECK_INSTANCE_TYPE((obj),GST_TYPE_AOOCT_FILTER))
-
 /* CUstream (cudaStream_t) without the CUDA headers, so that this header
  * builds where CUDA is absent. */
-struct CUstream_st;
+    struct CUstream_st;
 
 typedef struct _GstAooctFilter GstAooctFilter;
 typedef struct _GstAooctFilterClass GstAooctFilterClass;
@@ -78,7 +76,7 @@ struct _GstAooctFilter
 {
   GstBaseTransform parent;
 
-  /*< protected: valid from set_caps() until teardown() >*/
+  /*< protected: valid from set_caps() until teardown() > */
   gboolean configured;
   AooctGeometry in_geom;        /* geometry of the input buffers */
   AooctGeometry out_geom;       /* as derived by derive_output() */
@@ -88,13 +86,16 @@ struct _GstAooctFilter
   gboolean in_cuda_memory;      /* sink caps carry memory:CUDAMemory */
   gboolean out_cuda_memory;     /* src caps carry memory:CUDAMemory */
 
-  /*< private >*/
+  /*< private > */
   GstAooctBackend backend;      /* property */
   gint device_id;               /* property */
   gpointer cuda;                /* AooctCudaFilter, NULL without CUDA */
   gchar *last_error;            /* last message posted, to post it once */
   gchar *cpu_reason;            /* why the element runs on the CPU */
   gboolean started;             /* between start() and stop() */
+  gboolean gpu_timing;          /* property */
+  guint64 stat_buffers;         /* buffers processed since start */
+  gdouble stat_host_ms;         /* host time spent in transform */
 };
 
 struct _GstAooctFilterClass
@@ -131,13 +132,13 @@ struct _GstAooctFilterClass
 
   /* Input geometry from fixed sink caps.  Default: application/x-aooct
    * parsing.  Subclasses with video/x-raw sink caps override it. */
-  gboolean (*parse_sink_caps) (GstAooctFilter * self, const GstCaps * caps,
+    gboolean (*parse_sink_caps) (GstAooctFilter * self, const GstCaps * caps,
       AooctGeometry * in, GError ** error);
 
   /* The output geometry this step produces from @in with the current
    * properties; FALSE with a message naming the problem when @in cannot be
    * processed (wrong domain, missing step, impossible property). */
-  gboolean (*derive_output) (GstAooctFilter * self, const AooctGeometry * in,
+    gboolean (*derive_output) (GstAooctFilter * self, const AooctGeometry * in,
       AooctGeometry * out, GError ** error);
 
   /* Src caps for @out.  Default: application/x-aooct.  May return several
@@ -146,10 +147,10 @@ struct _GstAooctFilterClass
 
   /* Build whatever the step needs for the negotiated in_geom / out_geom /
    * out_vinfo: FFT plans, calibration tables, scratch memory. */
-  gboolean (*setup) (GstAooctFilter * self, GError ** error);
+    gboolean (*setup) (GstAooctFilter * self, GError ** error);
 
   /* Process one buffer (in_geom.bscans B-scans) on the CPU. */
-  gboolean (*process_cpu) (GstAooctFilter * self, const AooctPlane * in,
+    gboolean (*process_cpu) (GstAooctFilter * self, const AooctPlane * in,
       AooctPlane * out, GError ** error);
 
   /* Process one buffer on the GPU: @in and @out are device pointers on the
@@ -160,7 +161,7 @@ struct _GstAooctFilterClass
    * orders it after the producer of @in and before every consumer of
    * @out.  NULL: the element has no CUDA implementation (auto then runs on
    * the CPU, cuda is an error). */
-  gboolean (*process_cuda) (GstAooctFilter * self, const AooctPlane * in,
+    gboolean (*process_cuda) (GstAooctFilter * self, const AooctPlane * in,
       AooctPlane * out, struct CUstream_st * stream, GError ** error);
 
   /* Free what setup() built; called before a new setup() and at stop. */
@@ -169,19 +170,18 @@ struct _GstAooctFilterClass
 
 GType gst_aooct_filter_get_type (void);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
-
 /* Posts @error (AOOCT_ERROR domain) as an element error of the matching
  * GStreamer category and keeps ownership with the caller. */
-void gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error);
+     void gst_aooct_filter_post_error (GstAooctFilter * self,
+    const GError * error);
 
 /* Renegotiate and rebuild at the next buffer (after a property that changes
  * the output geometry or the tables has changed). */
-void gst_aooct_filter_reconfigure (GstAooctFilter * self);
+     void gst_aooct_filter_reconfigure (GstAooctFilter * self);
 
 /* Adds the sink and src pad templates: @sink_caps / @src_caps strings. */
-void gst_aooct_filter_class_add_pad_templates (GstAooctFilterClass * klass,
+     void gst_aooct_filter_class_add_pad_templates (GstAooctFilterClass * klass,
     const gchar * sink_caps, const gchar * src_caps);
 
 G_END_DECLS
-
 #endif /* __GST_AOOCT_FILTER_H__ */

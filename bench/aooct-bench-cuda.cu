@@ -1,0 +1,85 @@
+/* aooct-bench: copy ceilings (see aooct-bench-cuda.h).  Runs on the
+ * runtime's primary context of device 0, before any pipeline, and resets
+ * it afterwards; the pipelines use libgstcuda's context. */
+#include <stdio.h>
+#include <string.h>
+#include <cuda_runtime.h>
+
+#include "aooct-bench-cuda.h"
+
+#define BYTES ((size_t) 256 << 20)
+#define REPS 20
+
+#define CHECK(call) do {                                                 \
+    cudaError_t e_ = (call);                                             \
+    if (e_ != cudaSuccess) {                                             \
+      snprintf (c->error, sizeof (c->error), "%s: %s", #call,            \
+          cudaGetErrorString (e_));                                      \
+      goto out;                                                          \
+    }                                                                    \
+  } while (0)
+
+/* GB/s of @kind copies of BYTES, REPS times, after one warm-up. */
+static int
+time_copy (AooctBenchCeilings * c, void *dst, const void *src,
+    cudaMemcpyKind kind, cudaStream_t s, cudaEvent_t a, cudaEvent_t b,
+    double *gbs)
+{
+  float ms = 0;
+  int i, ret = -1;
+
+  CHECK (cudaMemcpyAsync (dst, src, BYTES, kind, s));
+  CHECK (cudaEventRecord (a, s));
+  for (i = 0; i < REPS; i++)
+    CHECK (cudaMemcpyAsync (dst, src, BYTES, kind, s));
+  CHECK (cudaEventRecord (b, s));
+  CHECK (cudaEventSynchronize (b));
+  CHECK (cudaEventElapsedTime (&ms, a, b));
+  *gbs = (double) BYTES * REPS / (ms * 1e-3) / 1e9;
+  ret = 0;
+out:
+  return ret;
+}
+
+int
+aooct_bench_ceilings (AooctBenchCeilings * c)
+{
+  struct cudaDeviceProp prop;
+  void *h = NULL, *d1 = NULL, *d2 = NULL;
+  cudaStream_t s = NULL;
+  cudaEvent_t a = NULL, b = NULL;
+  int ret = -1;
+
+  memset (c, 0, sizeof (*c));
+  CHECK (cudaGetDeviceProperties (&prop, 0));
+  snprintf (c->gpu, sizeof (c->gpu), "%.180s (compute capability %d.%d, %d SMs,"
+      " %.0f GiB)", prop.name, prop.major, prop.minor,
+      prop.multiProcessorCount, prop.totalGlobalMem / 1073741824.0);
+  CHECK (cudaMallocHost (&h, BYTES));
+  memset (h, 1, BYTES);
+  CHECK (cudaMalloc (&d1, BYTES));
+  CHECK (cudaMalloc (&d2, BYTES));
+  CHECK (cudaMemset (d1, 2, BYTES));
+  CHECK (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking));
+  CHECK (cudaEventCreate (&a));
+  CHECK (cudaEventCreate (&b));
+  if (time_copy (c, d1, h, cudaMemcpyHostToDevice, s, a, b, &c->h2d_gbs)
+      || time_copy (c, h, d1, cudaMemcpyDeviceToHost, s, a, b, &c->d2h_gbs)
+      || time_copy (c, d2, d1, cudaMemcpyDeviceToDevice, s, a, b,
+          &c->d2d_gbs))
+    goto out;
+  c->d2d_gbs *= 2;              /* each byte read once and written once */
+  ret = 0;
+out:
+  if (a)
+    cudaEventDestroy (a);
+  if (b)
+    cudaEventDestroy (b);
+  if (s)
+    cudaStreamDestroy (s);
+  cudaFree (d1);
+  cudaFree (d2);
+  cudaFreeHost (h);
+  cudaDeviceReset ();
+  return ret;
+}
