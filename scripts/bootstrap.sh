@@ -21,6 +21,12 @@ pkgs=(
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
+  # FFV1 (lossless recording) and the H.264/FFV1 decoders the tests use
+  gstreamer1.0-libav
+  # aravissrc (GigE Vision / USB3 Vision cameras) and Aravis's fake camera
+  libaravis-0.8-0 aravis-tools
+  # the camera test's private network namespace
+  iproute2 util-linux
 )
 missing=()
 for p in "${pkgs[@]}"; do

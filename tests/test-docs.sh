@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The documentation keeps up with the code:
+#  - docs/elements.md is what scripts/gen-elements-doc.py makes from
+#    gst-inspect-1.0 now, and has a section for every element of the plugin
+#    and a row for every property (so an element or property added without
+#    regenerating it fails here, by name);
+#  - every pipelines/*.sh says what it does in a comment, is described in
+#    docs/howto.md and is run by a test (tests/test-*.sh);
+#  - the pictures docs/howto.md shows exist.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+bad=0
+fail() { echo "$*"; bad=1; }
+
+python3 "$root/scripts/gen-elements-doc.py" >"$tmp/elements.md"
+doc=$root/docs/elements.md
+for e in $(gst-inspect-1.0 aooct | sed -n 's/^  \(aooct[a-z0-9]*\): .*/\1/p'); do
+  # the element's section of the committed file
+  awk -v h="## $e" '$0 == h {on = 1; next} /^## / {on = 0} on' "$doc" >"$tmp/section"
+  [ -s "$tmp/section" ] || { fail "element $e is not documented in docs/elements.md"; continue; }
+  for p in $(gst-inspect-1.0 "$e" | sed -n '/^Element Properties:/,/^[A-Z]/s/^  \([a-z][a-z0-9-]*\) *: .*/\1/p'); do
+    case $p in name|parent) continue ;; esac
+    grep -q "^| \`$p\` |" "$tmp/section" || fail "property $e:$p is not documented in docs/elements.md"
+  done
+done
+if ! diff -u "$doc" "$tmp/elements.md" >"$tmp/diff"; then
+  head -40 "$tmp/diff"
+  fail "docs/elements.md is out of date: run GST_PLUGIN_PATH_1_0=BUILD/gst scripts/gen-elements-doc.py > docs/elements.md"
+fi
+
+for s in "$root"/pipelines/*.sh; do
+  b=$(basename "$s")
+  sed -n 2p "$s" | grep -q '^# [A-Z]' || fail "pipelines/$b: no comment saying what it does (line 2)"
+  grep -q "pipelines/$b" "$root/docs/howto.md" || fail "pipelines/$b is not described in docs/howto.md"
+  grep -lq "pipelines/$b" "$root"/tests/test-*.sh || fail "pipelines/$b is not run by any test"
+done
+for img in $(grep -o 'img/[a-z0-9-]*\.png' "$root/docs/howto.md" | sort -u); do
+  [ -f "$root/docs/$img" ] || fail "docs/howto.md shows docs/$img, which does not exist"
+done
+[ $bad -eq 0 ] && echo "docs: every element and property documented, elements.md current, every pipeline described and tested"
+exit $bad

@@ -1,0 +1,257 @@
+/* aooct-stack: runs a pipeline that ends in an image encoder and writes
+ * every image to its own file, named after the volume and the B-scan it
+ * shows.
+ *
+ *   aooct-stack --bscans-per-volume=B [--location=TEMPLATE] PIPELINE...
+ *
+ * PIPELINE is a gst-launch-1.0 description whose last element produces one
+ * encoded image per B-scan (pngenc, jpegenc, ...); aooct-stack appends an
+ * appsink to it.  Image n (counting from 0) is B-scan n mod B of volume
+ * n / B, written to TEMPLATE with "{volume}" and "{bscan}" replaced by
+ * those numbers (zero-padded to 3 and 4 digits; "{volume:W}" and
+ * "{bscan:W}" choose the width W).  multifilesink can number files only
+ * once, which is why this exists: a stack of a raw file of several volumes
+ * comes out as vol000-bscan0000.png ... vol001-bscan0099.png.
+ *
+ * The exit status is 0 when the stream ended with whole volumes, 1 on a
+ * pipeline error, a write error or a last volume that is incomplete (the
+ * raw file is shorter than the geometry says: its images are still
+ * written, and the message says how many B-scans it has), 2 on a usage
+ * error. */
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct
+{
+  const gchar *template;
+  guint64 bscans_per_volume;
+  guint64 written;
+} Stack;
+
+/* Expands one "{name}" or "{name:W}" placeholder starting at p (after the
+ * brace); returns the position after the closing brace or NULL. */
+static const gchar *
+expand_field (const gchar * p, guint64 volume, guint64 bscan, GString * out,
+    GError ** error)
+{
+  const gchar *close = strchr (p, '}');
+  gchar *field, *colon;
+  guint64 value;
+  gint width;
+
+  if (!close) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--location: unclosed '{' in \"%s\"", p - 1);
+    return NULL;
+  }
+  field = g_strndup (p, close - p);
+  colon = strchr (field, ':');
+  if (colon)
+    *colon = '\0';
+  if (strcmp (field, "volume") == 0) {
+    value = volume;
+    width = 3;
+  } else if (strcmp (field, "bscan") == 0) {
+    value = bscan;
+    width = 4;
+  } else {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--location: unknown field {%s}: expected {volume} or {bscan}", field);
+    g_free (field);
+    return NULL;
+  }
+  if (colon) {
+    gchar *end;
+    gint64 w = g_ascii_strtoll (colon + 1, &end, 10);
+
+    if (*end != '\0' || end == colon + 1 || w < 1 || w > 20) {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+          "--location: width in {%s:%s} must be 1..20", field, colon + 1);
+      g_free (field);
+      return NULL;
+    }
+    width = (gint) w;
+  }
+  g_string_append_printf (out, "%0*" G_GUINT64_FORMAT, width, value);
+  g_free (field);
+  return close + 1;
+}
+
+static gchar *
+expand_location (const gchar * template, guint64 volume, guint64 bscan,
+    GError ** error)
+{
+  GString *out = g_string_new (NULL);
+  const gchar *p = template;
+
+  while (*p) {
+    if (*p == '{') {
+      p = expand_field (p + 1, volume, bscan, out, error);
+      if (!p) {
+        g_string_free (out, TRUE);
+        return NULL;
+      }
+    } else {
+      g_string_append_c (out, *p++);
+    }
+  }
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+write_sample (Stack * stack, GstSample * sample, GError ** error)
+{
+  GstBuffer *buf = gst_sample_get_buffer (sample);
+  guint64 volume = stack->written / stack->bscans_per_volume;
+  guint64 bscan = stack->written % stack->bscans_per_volume;
+  GstMapInfo map;
+  gchar *path;
+  gboolean ok;
+
+  path = expand_location (stack->template, volume, bscan, error);
+  if (!path)
+    return FALSE;
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot map image %" G_GUINT64_FORMAT, stack->written);
+    g_free (path);
+    return FALSE;
+  }
+  ok = g_file_set_contents (path, (const gchar *) map.data, map.size, error);
+  gst_buffer_unmap (buf, &map);
+  g_free (path);
+  if (ok)
+    stack->written++;
+  return ok;
+}
+
+/* Pulls images until EOS or an error; the bus is polled between images so
+ * that an error upstream ends the run instead of waiting forever. */
+static gboolean
+run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  gboolean ok = TRUE;
+  GError *error = NULL;
+
+  while (ok) {
+    GstSample *sample = gst_app_sink_try_pull_sample (sink, GST_SECOND / 10);
+    GstMessage *msg;
+
+    if (sample) {
+      ok = write_sample (stack, sample, &error);
+      gst_sample_unref (sample);
+      if (!ok) {
+        g_printerr ("aooct-stack: %s\n", error->message);
+        g_clear_error (&error);
+      }
+      continue;
+    }
+    if (gst_app_sink_is_eos (sink))
+      break;
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (msg) {
+      gchar *dbg = NULL;
+
+      gst_message_parse_error (msg, &error, &dbg);
+      g_printerr ("aooct-stack: %s: %s\n", GST_OBJECT_NAME (msg->src),
+          error->message);
+      if (dbg)
+        g_printerr ("  (%s)\n", dbg);
+      g_clear_error (&error);
+      g_free (dbg);
+      gst_message_unref (msg);
+      ok = FALSE;
+    }
+  }
+  gst_object_unref (bus);
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  gint64 per_volume = 0;
+  gchar *template = NULL;
+  gchar **description = NULL;
+  GOptionEntry entries[] = {
+    {"bscans-per-volume", 'b', 0, G_OPTION_ARG_INT64, &per_volume,
+        "B-scans per volume (>= 1)", "B"},
+    {"location", 'l', 0, G_OPTION_ARG_FILENAME, &template,
+        "File name template with {volume} and {bscan} "
+          "(default vol{volume}-bscan{bscan}.png)", "TEMPLATE"},
+    {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &description, NULL,
+        "PIPELINE..."},
+    {NULL}
+  };
+  GOptionContext *ctx;
+  GError *error = NULL;
+  GstElement *pipeline, *sink;
+  gchar *joined, *launch, *probe;
+  Stack stack = { 0, };
+  gboolean ok;
+
+  ctx = g_option_context_new ("PIPELINE... - one file per B-scan, named by "
+      "volume and B-scan");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
+    g_printerr ("aooct-stack: %s\n", error->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  if (per_volume < 1) {
+    g_printerr ("aooct-stack: --bscans-per-volume must be >= 1\n");
+    return 2;
+  }
+  if (!description || !description[0]) {
+    g_printerr ("aooct-stack: no pipeline given (it must end in an image "
+        "encoder, e.g. '... ! aooctnorm ! pngenc')\n");
+    return 2;
+  }
+  stack.template = template ? template : "vol{volume}-bscan{bscan}.png";
+  stack.bscans_per_volume = (guint64) per_volume;
+  /* reject a bad template before any work is done */
+  probe = expand_location (stack.template, 0, 0, &error);
+  if (!probe) {
+    g_printerr ("aooct-stack: %s\n", error->message);
+    return 2;
+  }
+  g_free (probe);
+
+  joined = g_strjoinv (" ", description);
+  launch = g_strdup_printf ("%s ! appsink name=aooct_stack_sink sync=false "
+      "max-buffers=8", joined);
+  pipeline = gst_parse_launch (launch, &error);
+  g_free (joined);
+  g_free (launch);
+  if (!pipeline) {
+    g_printerr ("aooct-stack: pipeline: %s\n", error->message);
+    return 1;
+  }
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "aooct_stack_sink");
+
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  ok = run (pipeline, GST_APP_SINK (sink), &stack);
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+
+  if (ok && stack.written % stack.bscans_per_volume != 0) {
+    g_printerr ("aooct-stack: the last volume is incomplete: %"
+        G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " B-scans (is the raw file "
+        "shorter than volumes x B-scans x A-lines x samples x 2 bytes?)\n",
+        stack.written % stack.bscans_per_volume, stack.bscans_per_volume);
+    ok = FALSE;
+  }
+  g_print ("aooct-stack: %" G_GUINT64_FORMAT " images, %" G_GUINT64_FORMAT
+      " volume(s) of %" G_GUINT64_FORMAT " B-scans\n", stack.written,
+      (stack.written + stack.bscans_per_volume - 1) / stack.bscans_per_volume,
+      stack.bscans_per_volume);
+
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_strfreev (description);
+  g_free (template);
+  return ok ? 0 : 1;
+}
