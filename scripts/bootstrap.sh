@@ -21,6 +21,9 @@ pkgs=(
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
+  # robustness checks (docs/robustness.md): libFuzzer (clang and its
+  # runtime) for scripts/fuzz.sh, valgrind for scripts/check-valgrind.sh
+  clang libclang-rt-14-dev valgrind
 )
 missing=()
 for p in "${pkgs[@]}"; do
