@@ -36,6 +36,9 @@ export LSAN_OPTIONS=suppressions=$root/tests/sanitizers/lsan.supp:print_suppress
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 # GLib's slice allocator hides use-after-free from ASan
 export G_SLICE=always-malloc G_DEBUG=gc-friendly
+# tests run in parallel on few cores: OpenMP threads that spin while
+# another test holds the cores slow both down by an order of magnitude
+export OMP_WAIT_POLICY=passive
 # test-robust's 1000 state cycles and 100,000 B-scans, 10 times fewer:
 # LeakSanitizer checks what its RSS bounds check (skipped when scaled)
 export AOOCT_ROBUST_SCALE=10
