@@ -334,6 +334,20 @@ aooct_kmap_table_new (const AooctWavelength * cal, const AooctGeometry * g,
     while (l < len - 2 && (lp - lam[l + 1]) * dir >= 0.0)
       l++;
     frac = (lp - lam[l]) / (lam[l + 1] - lam[l]);
+    /* Rounding leaves t a hair outside [0, 1] at the ends.  A calibration
+     * spanning many decades (found by fuzz/fuzz-coeffs.c: lambda(0) =
+     * 8e-48 nm) makes k0 + (k1 - k0) cancel to 0, so lambda'_i = inf and
+     * t = inf, which would put NaN into every A-line: refuse it. */
+    if (!isfinite (frac) || frac < -0.5 || frac > 1.5) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+          "the wavelength calibration spans too wide a range to resample in "
+          "double precision (lambda from %.9g to %.9g nm): the k grid is "
+          "not finite or leaves the calibration at sample %d",
+          cal->lambda[0], cal->lambda[cal->n - 1], i);
+      aooct_kmap_table_free (t);
+      g_free (lam);
+      return NULL;
+    }
     t->index[i] = l + j0;
     t->frac_d[i] = frac;
     t->frac[i] = (gfloat) frac;

@@ -572,7 +572,10 @@ aooct_synth_fill (AooctSynth * s, guint64 frame, guint16 * out,
   guint64 pos = frame % (guint64) p->bscans_per_volume;
   gint m;
 
-#pragma omp parallel for num_threads(s->n_threads) schedule(static)
+  /* tiny B-scans stay on this thread (same threshold as the CPU cores,
+   * AOOCT_CPU_PARALLEL_MIN in cpu/aooct-fftw.h: a team costs more than it
+   * saves there, and its spinning barriers hurt a busy machine) */
+#pragma omp parallel for num_threads(s->n_threads) schedule(static) if ((gint64) p->samples * p->alines >= (1 << 16))
   for (m = 0; m < p->alines; m++) {
     gint thread = 0;
     Rng noise;

@@ -1,6 +1,7 @@
 /* aooct CPU core: conversion to float32 and DC subtraction. */
 #include <string.h>
 
+#include "aooct-fftw.h"
 #include "aooct-cpu-dcsub.h"
 
 static inline gfloat
@@ -26,7 +27,7 @@ dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
 
   /* Threads take disjoint column ranges over all rows: each reads its rows
    * contiguously and needs no reduction across threads. */
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if ((gint64) n_samples * m_alines >= AOOCT_CPU_PARALLEL_MIN)
   for (n0 = 0; n0 < n_samples; n0 += 256) {
     const gint n1 = MIN (n0 + 256, n_samples);
     gdouble sum[256];

@@ -1,5 +1,6 @@
 /* aooct CPU core: dispersion compensation, real spectrum times complex
  * weight per sample. */
+#include "aooct-fftw.h"
 #include "aooct-cpu-disp.h"
 
 void
@@ -10,7 +11,7 @@ aooct_cpu_disp (const AooctGeometry * g, const gfloat * w, const guint8 * in,
   const gint n = g->samples;
   gint64 r;
 
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (rows * n >= AOOCT_CPU_PARALLEL_MIN)
   for (r = 0; r < rows; r++) {
     const gfloat *x = (const gfloat *) (in + r * in_stride);
     gfloat *c = (gfloat *) (out + r * out_stride);

@@ -75,7 +75,7 @@ aooct_cpu_fft_process (AooctCpuFft * fft, const gfloat * in,
   const gsize in_len = complex_in ? 2 * (gsize) n : (gsize) n;
   gint a;
 
-#pragma omp parallel for schedule(static) num_threads(fft->n_threads)
+#pragma omp parallel for schedule(static) num_threads(fft->n_threads) if ((gint64) n * n_alines >= AOOCT_CPU_PARALLEL_MIN)
   for (a = 0; a < n_alines; a++) {
     FftScratch *s = &fft->scratch[aooct_cpu_thread_index ()];
     const gfloat *x = in + (gsize) a * in_len;

@@ -2,6 +2,7 @@
  * brackets of AooctKmapTable. */
 #include <string.h>
 
+#include "aooct-fftw.h"
 #include "aooct-cpu-kmap.h"
 
 void
@@ -14,7 +15,7 @@ aooct_cpu_kmap (const AooctGeometry * g, const AooctKmapTable * t,
   const gfloat *frac = t->frac;
   gint64 r;
 
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (rows * n >= AOOCT_CPU_PARALLEL_MIN)
   for (r = 0; r < rows; r++) {
     const gfloat *z = (const gfloat *) (in + r * in_stride);
     gfloat *o = (gfloat *) (out + r * out_stride);

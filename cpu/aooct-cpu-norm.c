@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aooct-cpu-norm.h"
+#include "aooct-fftw.h"
 #include "aooct-norm-range.h"
 #include "aooct-error.h"
 
@@ -119,7 +120,7 @@ values_and_range (AooctCpuNorm * norm, gboolean log_mode, const gfloat * in,
   gfloat vmin = INFINITY, vmax = -INFINITY;
   gint m;
 
-#pragma omp parallel for schedule(static) reduction(min:vmin) reduction(max:vmax)
+#pragma omp parallel for schedule(static) reduction(min:vmin) reduction(max:vmax) if ((gint64) rows * alines >= AOOCT_CPU_PARALLEL_MIN)
   for (m = 0; m < alines; m++) {
     const gfloat *c = in + 2 * ((gsize) m * norm->samples + norm->crop_start);
     gfloat *v = norm->scratch + (gsize) m * rows;
@@ -153,7 +154,7 @@ map_transpose (AooctCpuNorm * norm, gint bits, gfloat lo, gfloat scale,
   const gfloat q = bits == 16 ? 65535.0f : 255.0f;
   gint r0;
 
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if ((gint64) rows * alines >= AOOCT_CPU_PARALLEL_MIN)
   for (r0 = 0; r0 < rows; r0 += TILE_ROWS) {
     const gint r1 = MIN (r0 + TILE_ROWS, rows);
     gint m0, m, r;

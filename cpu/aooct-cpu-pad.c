@@ -87,7 +87,7 @@ aooct_cpu_pad_process (AooctCpuPad * pad, const gfloat * in, gfloat * out,
   const gfloat scale = 1.0f / (gfloat) p1;
   gint a;
 
-#pragma omp parallel for schedule(static) num_threads(pad->n_threads)
+#pragma omp parallel for schedule(static) num_threads(pad->n_threads) if ((gint64) p2 * n_alines >= AOOCT_CPU_PARALLEL_MIN)
   for (a = 0; a < n_alines; a++) {
     PadScratch *s = &pad->scratch[aooct_cpu_thread_index ()];
     gfloat *dst = out + (gsize) a * p2;

@@ -30,6 +30,12 @@ void aooct_fftw_unlock (void);
  * one): selects the thread's scratch arrays. */
 gint aooct_cpu_thread_index (void);
 
+/* Samples of work in one call below which a CPU core stays on the calling
+ * thread: for tiny buffers an OpenMP team costs more than it saves, and on
+ * a busy machine its barriers spin while a partner thread is descheduled
+ * (100,000 B-scans of 64 x 4 samples took minutes instead of seconds). */
+#define AOOCT_CPU_PARALLEL_MIN (1 << 16)
+
 /* Number of worker threads the CPU cores use for one buffer (OpenMP). */
 gint aooct_cpu_threads (void);
 

@@ -740,6 +740,51 @@ done:
 }
 #endif
 
+/* A buffer whose size is not what its caps promise would be read out of
+ * bounds or produce a wrong image: stop with a clear message instead.
+ * Video input with a GstVideoMeta, or in GstCudaMemory (pitched rows, its
+ * layout in the memory's GstVideoInfo), may legitimately carry other
+ * strides. */
+static gboolean
+check_input_size (GstAooctFilter * self, GstBuffer * inbuf, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gsize size = gst_buffer_get_size (inbuf), expected;
+
+  expected = expected_input_size (self);
+  if (size != expected && !(klass->sink_is_video
+          && (gst_buffer_get_video_meta (inbuf) || self->in_cuda_memory)
+          && size >= expected)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "input buffer has %" G_GSIZE_FORMAT " bytes but its caps say %"
+        G_GSIZE_FORMAT " (%d A-lines of %d samples x %d B-scans); "
+        "%s", size, expected, self->in_geom.alines, self->in_geom.samples,
+        self->in_geom.bscans, size < expected ? "buffer too short" :
+        "buffer too long");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The size check before the output buffer is allocated: caps may promise
+ * buffers of up to 2 GiB, and a short buffer must not cost that much
+ * memory before it is refused (tests/test-robust.c). */
+static GstFlowReturn
+gst_aooct_filter_prepare_output_buffer (GstBaseTransform * bt,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GError *error = NULL;
+
+  if (self->configured && !check_input_size (self, inbuf, &error)) {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return GST_FLOW_ERROR;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt,
+      inbuf, outbuf);
+}
+
 static GstFlowReturn
 gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     GstBuffer * outbuf)
@@ -750,7 +795,6 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   GstMapInfo in_map, out_map;
   AooctPlane in, out;
   GError *error = NULL;
-  gsize size = gst_buffer_get_size (inbuf), expected;
   gboolean ok;
 
   if (!self->configured) {
@@ -759,23 +803,8 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  /* A buffer whose size is not what its caps promise would be read out of
-   * bounds or produce a wrong image: stop with a clear message instead.
-   * Video input with a GstVideoMeta, or in GstCudaMemory (pitched rows,
-   * its layout in the memory's GstVideoInfo), may legitimately carry
-   * other strides. */
-  expected = expected_input_size (self);
-  if (size != expected && !(klass->sink_is_video
-          && (gst_buffer_get_video_meta (inbuf) || self->in_cuda_memory)
-          && size >= expected)) {
-    g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
-        "input buffer has %" G_GSIZE_FORMAT " bytes but its caps say %"
-        G_GSIZE_FORMAT " (%d A-lines of %d samples x %d B-scans); "
-        "%s", size, expected, self->in_geom.alines, self->in_geom.samples,
-        self->in_geom.bscans, size < expected ? "buffer too short" :
-        "buffer too long");
+  if (!check_input_size (self, inbuf, &error))
     goto error;
-  }
   self->stat_buffers++;
 #ifdef HAVE_CUDA
   if (cuda_active (self)) {
@@ -1459,6 +1488,8 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_filter_submit_input_buffer);
   element_class->change_state =
       GST_DEBUG_FUNCPTR (gst_aooct_filter_change_state);
+  bt_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_aooct_filter_prepare_output_buffer);
   bt_class->start = GST_DEBUG_FUNCPTR (gst_aooct_filter_start);
   bt_class->stop = GST_DEBUG_FUNCPTR (gst_aooct_filter_stop);
   bt_class->decide_allocation =

@@ -27,6 +27,9 @@ pkgs=(
   libaravis-0.8-0 aravis-tools
   # the camera test's private network namespace
   iproute2 util-linux
+  # robustness checks (docs/robustness.md): libFuzzer (clang and its
+  # runtime) for scripts/fuzz.sh, valgrind for scripts/check-valgrind.sh
+  clang libclang-rt-14-dev valgrind
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -17,6 +17,19 @@ aooct_test_harness_new (const gchar * launch)
   return h;
 }
 
+void
+aooct_test_set_caps_printf (GstHarness * h, const gchar * format, ...)
+{
+  va_list args;
+  gchar *str;
+
+  va_start (args, format);
+  str = g_strdup_vprintf (format, args);
+  va_end (args);
+  gst_harness_set_src_caps_str (h, str);
+  g_free (str);
+}
+
 gchar *
 aooct_test_pop_error (GstHarness * h)
 {
@@ -296,4 +309,19 @@ aooct_test_for_each_bad_file (const AooctTestBadFile * extra, guint n_extra,
       g_unlink (path);
     g_free (path);
   }
+}
+
+/* last: the rest of this file uses the macro */
+#undef gst_harness_teardown
+void
+aooct_test_harness_teardown (GstHarness * h)
+{
+  GstBus *bus = gst_element_get_bus (h->element);
+
+  if (bus) {
+    gst_element_set_state (h->element, GST_STATE_NULL);
+    gst_bus_set_flushing (bus, TRUE);
+    gst_object_unref (bus);
+  }
+  gst_harness_teardown (h);
 }

@@ -163,11 +163,23 @@ GST_START_TEST (test_poly_random_against_scan)
     }
     ok = aooct_calib_check_poly (c, 4, n, &err);
     g_clear_error (&err);
-    /* two slope roots closer than the scan step hide a turn from it */
+    /* two slope roots closer than the scan step hide a turn from it, and
+     * so does one within a scan step of an end (seed 4269054740: a root at
+     * p = 1378.97 of N = 1380, lambda falls by 7e-8 nm after it) */
     {
       gdouble disc = 4 * c[2] * c[2] - 12 * c[3] * c[1];
-      if (disc >= 0 && sqrt (disc) / fabs (3 * c[3]) < 2.0 * (n - 1) / steps)
+      gdouble step = (gdouble) (n - 1) / steps, q, r[2];
+      if (disc >= 0 && sqrt (disc) / fabs (3 * c[3]) < 2.0 * step)
         continue;
+      if (disc >= 0) {
+        q = -0.5 * (2 * c[2] + copysign (sqrt (disc), 2 * c[2]));
+        r[0] = q / (3 * c[3]);
+        r[1] = q != 0 ? c[1] / q : r[0];
+        if ((r[0] > 0 && r[0] < n - 1 && (r[0] < step || r[0] > n - 1 - step))
+            || (r[1] > 0 && r[1] < n - 1 && (r[1] < step
+                    || r[1] > n - 1 - step)))
+          continue;
+      }
     }
     /* a turn inside one scan step is too shallow to decide by scanning */
     if (!mono && min_step < 1e-9)

@@ -60,8 +60,7 @@ GST_START_TEST (test_mean_removed_per_bscan)
   GstCaps *caps;
   gint b;
 
-  gst_harness_set_src_caps_str (h, g_strdup_printf (RAW16_CAPS, n,
-          alines * bscans));
+  aooct_test_set_caps_printf (h, RAW16_CAPS, n, alines * bscans);
   /* make B-scans differ in level so a mean across B-scans would be wrong */
   for (b = 0; b < bscans; b++)
     for (gsize i = 0; i < (gsize) alines * n; i++)
@@ -116,7 +115,7 @@ GST_START_TEST (test_gray8_stride)
     for (; i < stride; i++)
       raw[m * stride + i] = 0xEE;       /* padding must be ignored */
   }
-  gst_harness_set_src_caps_str (h, g_strdup_printf (RAW8_CAPS, n, alines));
+  aooct_test_set_caps_printf (h, RAW8_CAPS, n, alines);
   out = gst_harness_push_and_pull (h, aooct_test_buffer_new (raw,
           stride * alines));
   fail_unless (out != NULL);
@@ -157,7 +156,7 @@ GST_START_TEST (test_background_and_none)
   launch = g_strdup_printf ("aooctdcsub mode=background background-file=%s",
       path);
   h = aooct_test_harness_new (launch);
-  gst_harness_set_src_caps_str (h, g_strdup_printf (RAW16_CAPS, n, alines));
+  aooct_test_set_caps_printf (h, RAW16_CAPS, n, alines);
   out = gst_harness_push_and_pull (h, aooct_test_buffer_new (raw,
           n * alines * 2));
   fail_unless (out != NULL);
@@ -172,7 +171,7 @@ GST_START_TEST (test_background_and_none)
   g_free (launch);
 
   h = aooct_test_harness_new ("aooctdcsub mode=none");
-  gst_harness_set_src_caps_str (h, g_strdup_printf (RAW16_CAPS, n, alines));
+  aooct_test_set_caps_printf (h, RAW16_CAPS, n, alines);
   out = gst_harness_push_and_pull (h, aooct_test_buffer_new (raw,
           n * alines * 2));
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
@@ -231,7 +230,7 @@ GST_START_TEST (test_short_and_long_buffers)
 
   for (i = 0; i < G_N_ELEMENTS (sizes); i++) {
     GstHarness *h = aooct_test_harness_new ("aooctdcsub");
-    gst_harness_set_src_caps_str (h, g_strdup_printf (RAW16_CAPS, n, alines));
+    aooct_test_set_caps_printf (h, RAW16_CAPS, n, alines);
     fail_unless_equals_int (gst_harness_push (h, aooct_test_buffer_new (raw,
                 sizes[i])), GST_FLOW_ERROR);
     aooct_test_assert_error (h, "bytes", i == 0 ? "too short" : "too long",
