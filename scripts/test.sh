@@ -20,6 +20,9 @@ try:
 except OSError:
     pass
 failed = counts["FAIL"] + counts["TIMEOUT"] + counts["ERROR"] + counts["UNEXPECTEDPASS"]
-print(f"tests: {counts['OK'] + counts['EXPECTEDFAIL']} passed, {failed} failed, {counts['SKIP']} skipped")
+line = f"tests: {counts['OK'] + counts['EXPECTEDFAIL']} passed, {failed} failed, {counts['SKIP']} skipped"
+print(line)
+with open(sys.argv[1].replace("meson-logs/testlog.json", "test-summary.txt"), "w") as f:
+    f.write(line + "\n")
 PY
 exit $rc
