@@ -13,6 +13,7 @@
 #include "aooct-cuda-filter.h"
 #include "aooct-cuda-memory.h"
 #include "aooct-cuda-pool.h"
+#include "aooct-cuda-fault.h"
 #else
 /* only to name it in caps: see sink_video_cuda_memory */
 #define AOOCT_CAPS_FEATURE_CUDA_MEMORY "memory:CUDAMemory"
@@ -388,6 +389,37 @@ setup (GstAooctFilter * self, GError ** error)
 
 /* Picks the backend when the element starts (backend is
  * GST_PARAM_MUTABLE_READY). */
+#ifdef HAVE_CUDA
+/* AOOCT_CUDA_FAULT=ELEMENT:KIND[:N] makes the element named ELEMENT (its
+ * name or its factory's) cause a CUDA or cuFFT fault of KIND (launch,
+ * kernel, cufft: cuda/aooct-cuda-fault.h) after its GPU work on its N-th
+ * buffer (default 1) since start.  For the robustness tests
+ * (tests/test-cuda-faults.c), which must show that real faults of these
+ * kinds end in a clear element error; it does nothing unless set. */
+static void
+read_fault_request (GstAooctFilter * self)
+{
+  const gchar *spec = g_getenv ("AOOCT_CUDA_FAULT");
+  GstElementFactory *factory = gst_element_get_factory (GST_ELEMENT (self));
+  gchar **parts;
+
+  self->fault = AOOCT_CUDA_FAULT_NONE;
+  if (spec == NULL || *spec == '\0')
+    return;
+  parts = g_strsplit (spec, ":", 3);
+  if (g_strv_length (parts) >= 2
+      && (g_strcmp0 (parts[0], GST_OBJECT_NAME (self)) == 0 || (factory
+              && g_strcmp0 (parts[0],
+                  GST_OBJECT_NAME (GST_OBJECT (factory))) == 0))) {
+    self->fault = aooct_cuda_fault_from_string (parts[1]);
+    self->fault_at = parts[2] ? g_ascii_strtoull (parts[2], NULL, 10) : 1;
+    GST_WARNING_OBJECT (self, "AOOCT_CUDA_FAULT: will make a '%s' fault "
+        "after buffer %" G_GUINT64_FORMAT, parts[1], self->fault_at);
+  }
+  g_strfreev (parts);
+}
+#endif
+
 static gboolean
 open_backend (GstAooctFilter * self, GError ** error)
 {
@@ -418,6 +450,7 @@ open_backend (GstAooctFilter * self, GError ** error)
             &cerr)) {
       self->active_backend = GST_AOOCT_BACKEND_CUDA;
       GST_INFO_OBJECT (self, "running on CUDA");
+      read_fault_request (self);
       return TRUE;
     }
     aooct_cuda_filter_close (self->cuda);
@@ -708,6 +741,10 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   if (!aooct_cuda_filter_timing_begin (cf, error)
       || !klass->process_cuda (self, &in, &out, cf->stream, error)
       || !aooct_cuda_filter_timing_end (cf, error))
+    goto done;
+  if (G_UNLIKELY (self->fault != AOOCT_CUDA_FAULT_NONE)
+      && self->stat_buffers == self->fault_at
+      && !aooct_cuda_fault_inject (self->fault, cf->stream, error))
     goto done;
 
   /* Where the data leaves the GPU, the host does not wait here: the

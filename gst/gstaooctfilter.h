@@ -96,6 +96,8 @@ struct _GstAooctFilter
   gboolean gpu_timing;          /* property */
   guint64 stat_buffers;         /* buffers processed since start */
   gdouble stat_host_ms;         /* host time spent in transform */
+  gint fault;                   /* AooctCudaFault to make (tests only) */
+  guint64 fault_at;             /* ... after this buffer (1 = the first) */
 };
 
 struct _GstAooctFilterClass

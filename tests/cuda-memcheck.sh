@@ -1,10 +1,12 @@
 #!/bin/bash
 # Runs an aooct CUDA test under compute-sanitizer's memcheck, e.g.
 #   tests/cuda-memcheck.sh BUILD/tests/test-cuda-norm chain
-# (meson runs exactly that as the test 'cuda-norm-memcheck').  Exits 77
-# (meson: skipped) without a CUDA device or without compute-sanitizer;
-# otherwise 1 on any memcheck error (out-of-bounds or misaligned access,
-# invalid API use) or device memory leak of ours, else the test's status.
+# (meson runs exactly that as the test 'cuda-norm-memcheck'), or under
+# racecheck (shared-memory data hazards) with --tool=racecheck first
+# (meson: 'cuda-norm-racecheck').  Exits 77 (meson: skipped) without a
+# CUDA device or without compute-sanitizer; otherwise 1 on any error of
+# ours (out-of-bounds or misaligned access, invalid API use, a device
+# memory leak, a race hazard), else the test's status.
 # CK_FORK=no keeps the whole test in one process, which the sanitizer
 # follows from start to end.
 #
@@ -16,6 +18,13 @@
 # starts inside libcufft (cuMemAlloc called from libcufft, not from our
 # cudaMalloc).  A standalone cufftMakePlanMany + cufftDestroy +
 # cudaDeviceReset reproduces it exactly (docs/cuda-memory.md).
+tool=memcheck
+case $1 in --tool=*) tool=${1#--tool=}; shift ;; esac
+case $tool in
+  memcheck) opts=(--leak-check full) ;;
+  racecheck) opts=(--racecheck-report all) ;;
+  *) echo "unknown tool $tool (memcheck, racecheck)"; exit 2 ;;
+esac
 exe=$1
 "$exe" probe >/dev/null 2>&1
 status=$?
@@ -23,9 +32,9 @@ status=$?
 san=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 [ -x "$san" ] || { echo "SKIP: compute-sanitizer not found"; exit 77; }
 log=$(mktemp); trap 'rm -f "$log"' EXIT
-CK_FORK=no "$san" --tool memcheck --leak-check full --target-processes all \
+CK_FORK=no "$san" --tool "$tool" "${opts[@]}" --target-processes all \
   "$@" >"$log" 2>&1
 status=$?
 cat "$log"
-awk -f "$(dirname "$0")/memcheck-filter.awk" "$log" || exit 1
+awk -v tool="$tool" -f "$(dirname "$0")/memcheck-filter.awk" "$log" || exit 1
 exit $status

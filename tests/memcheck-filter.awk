@@ -1,6 +1,8 @@
-# Classifies a compute-sanitizer memcheck report (see cuda-memcheck.sh):
-# counts our errors and cuFFT's own per-context block; exits 1 when any
-# error is ours.
+# Classifies a compute-sanitizer memcheck or racecheck report (see
+# cuda-memcheck.sh; -v tool=NAME): counts our errors and cuFFT's own
+# per-context block; exits 1 when any error is ours.  Summary lines
+# ("ERROR SUMMARY", "RACECHECK SUMMARY: 0 hazards displayed") are not
+# errors.
 function flush() {
   if (block == "")
     return
@@ -10,12 +12,12 @@ function flush() {
     ours++
   block = ""
 }
-/^========= [A-Za-z]/ && !/ERROR SUMMARY/ && !/COMPUTE-SANITIZER/ {
+/^========= [A-Za-z]/ && !/SUMMARY/ && !/COMPUTE-SANITIZER/ {
   flush(); block = $0; next
 }
 /^=========  / { block = block "\n" $0; next }
 END {
   flush()
-  printf "memcheck: %d error(s) of ours, %d cuFFT-internal block(s) accepted\n", ours, cufft
+  printf "%s: %d error(s) of ours, %d cuFFT-internal block(s) accepted\n", tool ? tool : "memcheck", ours, cufft
   exit ours > 0
 }

@@ -1,5 +1,6 @@
-/* aooct tests: robustness of the CPU path (the "session cannot be
- * repeated" issue).  Bad caps at every element (zero, odd, huge sizes),
+/* aooct tests: robustness of each backend (the "session cannot be
+ * repeated" issue); argv[1] is "cpu" (default) or "cuda" (exit 77, meson:
+ * skipped, where no CUDA device is usable).  Bad caps at every element (zero, odd, huge sizes),
  * impossible property values, buffers of the wrong size, renegotiation
  * mid-stream to another geometry (output compared with a fresh chain's),
  * buffer accounting through the whole chain (count, order, PTS / DTS /
@@ -19,6 +20,11 @@
 #include <gst/app/gstappsrc.h>
 
 #include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
+
+#ifdef HAVE_CUDA
+#include <cuda_runtime.h>
+#endif
 
 #define COEFFS "785,0.125,1e-05,-2e-09"
 #define RAW_CAPS "video/x-raw,format=GRAY16_LE,width=%d,height=%d," \
@@ -29,6 +35,76 @@
   "aooctkmap backend=cpu wavelength-coeffs=" COEFFS " ! " \
   "aooctdisp backend=cpu a2=8 a3=-2 ! aooctfft backend=cpu window=hann ! " \
   "aooctnorm backend=cpu"
+
+/* the backend every aooct processing element is forced to (argv[1]) */
+static const gchar *backend = "cpu";
+
+/* @launch (written with backend=cpu) on the backend under test; g_free */
+static gchar *
+on_backend (const gchar * launch)
+{
+  GRegex *re = g_regex_new ("backend=cpu", 0, 0, NULL);
+  gchar *repl = g_strdup_printf ("backend=%s", backend);
+  gchar *out = g_regex_replace_literal (re, launch, -1, 0, repl, 0, NULL);
+
+  g_regex_unref (re);
+  g_free (repl);
+  return out;
+}
+
+static gboolean
+on_cuda (void)
+{
+  return g_str_equal (backend, "cuda");
+}
+
+/* Free device memory in bytes (device 0, every process counted), or 0 on
+ * the CPU backend: the CUDA life-cycle checks bound its decrease. */
+static gint64
+device_free_bytes (void)
+{
+#ifdef HAVE_CUDA
+  size_t free_b = 0, total_b = 0;
+
+  if (!on_cuda ())
+    return 0;
+  fail_unless_equals_int (cudaMemGetInfo (&free_b, &total_b), cudaSuccess);
+  return (gint64) free_b;
+#else
+  return 0;
+#endif
+}
+
+static GstHarness *
+harness_parse (const gchar * launch)
+{
+  gchar *l = on_backend (launch);
+  GstHarness *h = gst_harness_new_parse (l);
+
+  g_free (l);
+  return h;
+}
+
+/* with a bus for element errors (aooct_test_harness_new) */
+static GstHarness *
+harness_with_bus (const gchar * launch)
+{
+  gchar *l = on_backend (launch);
+  GstHarness *h = aooct_test_harness_new (l);
+
+  g_free (l);
+  return h;
+}
+
+static GstElement *
+parse_launch (const gchar * launch)
+{
+  gchar *l = on_backend (launch);
+  GstElement *p = gst_parse_launch (l, NULL);
+
+  g_free (l);
+  return p;
+}
 
 static gint
 scale (void)
@@ -163,7 +239,8 @@ GST_START_TEST (test_bad_caps)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (bad_caps); i++) {
-    gchar *launch = g_strconcat (bad_caps[i].launch, " backend=cpu", NULL);
+    gchar *launch =
+        g_strconcat (bad_caps[i].launch, " backend=", backend, NULL);
     GstHarness *h = aooct_test_harness_new (launch);
     GstCaps *caps = gst_caps_from_string (bad_caps[i].caps);
     gchar **words = g_strsplit (bad_caps[i].launch, " ", 2);
@@ -241,7 +318,7 @@ GST_START_TEST (test_bad_properties)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
-    gchar *launch = g_strconcat (bad[i].launch, " backend=cpu", NULL);
+    gchar *launch = g_strconcat (bad[i].launch, " backend=", backend, NULL);
     gboolean norm = g_str_has_prefix (bad[i].launch, "aooctnorm");
 
     GST_INFO ("case %u: %s", i, launch);
@@ -333,7 +410,7 @@ GST_START_TEST (test_wrong_buffer_sizes)
     sizes[0] = cases[i].bytes ? cases[i].bytes - 4 : 64;
     sizes[1] = cases[i].bytes + 8;
     for (k = 0; k < n_sizes; k++) {
-      gchar *launch = g_strconcat (cases[i].launch, " backend=cpu", NULL);
+      gchar *launch = g_strconcat (cases[i].launch, " backend=", backend, NULL);
       GstHarness *h = aooct_test_harness_new (launch);
       SizeAllocator *alloc = g_object_new (size_allocator_get_type (), NULL);
       guint8 *zeros = g_malloc0 (sizes[k]);
@@ -406,7 +483,7 @@ assert_same_image (GstBuffer * a, GstBuffer * b, gint width, gint height,
 static GstBuffer *
 fresh_output (const gchar * launch, const guint16 * raw, gint n, gint rows)
 {
-  GstHarness *h = gst_harness_new_parse (launch);
+  GstHarness *h = harness_parse (launch);
   GstBuffer *out;
 
   aooct_test_set_caps_printf (h, RAW_CAPS, n, rows);
@@ -422,7 +499,7 @@ GST_START_TEST (test_renegotiate_geometry)
 {
   static const gint geoms[][2] = { {256, 16}, {512, 24}, {256, 16}, {300, 5} };
   GRand *rand = aooct_test_rand_new ();
-  GstHarness *h = gst_harness_new_parse (CHAIN);
+  GstHarness *h = harness_parse (CHAIN);
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (geoms); i++) {
@@ -467,7 +544,7 @@ GST_START_TEST (test_change_while_playing)
   const gint n = 256, rows = 16;
   GRand *rand = aooct_test_rand_new ();
   guint16 *raw = make_frame (rand, n, rows);
-  GstHarness *h = aooct_test_harness_new (CHAIN);
+  GstHarness *h = harness_with_bus (CHAIN);
   GstElement *disp = aooct_test_element (h, "aooctdisp");
   GstElement *fft = aooct_test_element (h, "aooctfft");
   GstElement *norm = aooct_test_element (h, "aooctnorm");
@@ -547,7 +624,7 @@ GST_START_TEST (test_accounting_appsrc)
   GRand *rand = aooct_test_rand_new ();
   gchar *launch = g_strdup_printf ("appsrc name=src format=time caps=\""
       RAW_CAPS "\" ! " CHAIN " ! appsink name=sink sync=false", n, rows);
-  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *p = parse_launch (launch);
   GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
   GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   GstClockTime pts[40], dts[40], dur[40], t = 5 * GST_MSECOND;
@@ -670,7 +747,7 @@ GST_START_TEST (test_accounting_file_seek)
       "format=gray16-le width=%d height=%d framerate=10/1 ! " CHAIN
       " ! appsink name=sink sync=false max-buffers=0", path, n, rows);
 
-  p = gst_parse_launch (launch, NULL);
+  p = parse_launch (launch);
   all = run_file_pipeline (p, GST_CLOCK_TIME_NONE);
   gst_object_unref (p);
   fail_unless_equals_int (all->len, frames);
@@ -681,7 +758,7 @@ GST_START_TEST (test_accounting_file_seek)
     fail_unless_equals_uint64 (GST_BUFFER_DURATION (b), GST_SECOND / 10);
   }
 
-  p = gst_parse_launch (launch, NULL);
+  p = parse_launch (launch);
   after = run_file_pipeline (p, seek_frame * GST_SECOND / 10);
   gst_object_unref (p);
   fail_unless_equals_int (after->len, frames - seek_frame);
@@ -715,16 +792,19 @@ GST_END_TEST;
 GST_START_TEST (test_state_cycles)
 {
   const gint cycles = 1000 / scale (), warmup = MIN (50, cycles / 2);
-  GstElement *p = gst_parse_launch ("aooctsrc samples=256 alines=16 seed=1 "
+  GstElement *p = parse_launch ("aooctsrc samples=256 alines=16 seed=1 "
       "phantom=mirror center-wavelength=800 bandwidth=20 ! " CHAIN
-      " ! fakesink sync=false", NULL);
-  gint64 rss0 = 0, rss1;
+      " ! fakesink sync=false");
+  gint64 rss0 = 0, rss1, dev0 = 0, dev1;
+  gint64 t0 = g_get_monotonic_time ();
   gint i;
 
   fail_unless (p != NULL);
   for (i = 0; i < cycles; i++) {
-    if (i == warmup)
+    if (i == warmup) {
       rss0 = rss_kib ();
+      dev0 = device_free_bytes ();
+    }
     fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
         GST_STATE_CHANGE_FAILURE);
     /* PLAYING reached: the sink has prerolled a B-scan */
@@ -734,12 +814,23 @@ GST_START_TEST (test_state_cycles)
         GST_STATE_CHANGE_SUCCESS);
   }
   rss1 = rss_kib ();
-  g_print ("state cycles: %d, RSS %" G_GINT64_FORMAT " KiB after %d, %"
-      G_GINT64_FORMAT " KiB after %d (%+" G_GINT64_FORMAT " KiB)\n", cycles,
-      rss0, warmup, rss1, cycles, rss1 - rss0);
+  dev1 = device_free_bytes ();
+  g_print ("state cycles (%s): %d in %.1f s, RSS %" G_GINT64_FORMAT
+      " KiB after %d, %" G_GINT64_FORMAT " KiB after %d (%+" G_GINT64_FORMAT
+      " KiB)\n", backend, cycles, (g_get_monotonic_time () - t0) / 1e6, rss0,
+      warmup, rss1, cycles, rss1 - rss0);
+  if (on_cuda ())
+    g_print ("state cycles (cuda): device memory free %" G_GINT64_FORMAT
+        " MiB after %d, %" G_GINT64_FORMAT " MiB after %d\n", dev0 >> 20,
+        warmup, dev1 >> 20, cycles);
   if (scale () == 1)
     fail_unless (rss1 - rss0 < 8 * 1024, "RSS grew by %" G_GINT64_FORMAT
         " KiB over %d cycles", rss1 - rss0, cycles - warmup);
+  /* a leaked pool of aooctpad alone would be ~1 MiB per cycle; cuFFT work
+   * areas more; cudaMemGetInfo moves in 2 MiB pages */
+  fail_unless (dev1 >= dev0 - (16 << 20), "device memory in use grew by %"
+      G_GINT64_FORMAT " KiB over %d cycles", (dev0 - dev1) >> 10,
+      cycles - warmup);
   gst_object_unref (p);
 }
 
@@ -749,13 +840,16 @@ static void
 count_handoff (GstElement * sink, GstBuffer * buf, GstPad * pad,
     gpointer user_data)
 {
-  gint64 *state = user_data;    /* count, next expected PTS step, RSS mark */
+  /* count, PTS errors, RSS and free device memory at the mark */
+  gint64 *state = user_data;
 
   if (GST_BUFFER_PTS (buf) != (GstClockTime) state[0] * GST_SECOND / 1000)
     state[1]++;                 /* out of order or lost: counted, failed below */
   state[0]++;
-  if (state[0] == 10000 / scale ())
+  if (state[0] == 10000 / scale ()) {
     state[2] = rss_kib ();
+    state[3] = device_free_bytes ();
+  }
 }
 
 /* 100,000 small B-scans (64 samples x 4 A-lines, padded to 64) through the
@@ -771,10 +865,10 @@ GST_START_TEST (test_long_run)
       "wavelength-coeffs=" COEFFS " ! aooctdisp backend=cpu a2=8 a3=-2 ! "
       "aooctfft backend=cpu ! aooctnorm backend=cpu ! fakesink name=sink "
       "sync=false signal-handoffs=true", total);
-  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *p = parse_launch (launch);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   GstBus *bus = gst_element_get_bus (p);
-  gint64 state[3] = { 0, 0, 0 }, rss1;
+  gint64 state[4] = { 0, 0, 0, 0 }, rss1, dev1;
   GstMessage *msg;
   gint64 t0 = g_get_monotonic_time ();
 
@@ -784,10 +878,11 @@ GST_START_TEST (test_long_run)
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   assert_eos (msg);
   rss1 = rss_kib ();
+  dev1 = device_free_bytes ();
   gst_element_set_state (p, GST_STATE_NULL);
-  g_print ("long run: %" G_GINT64_FORMAT " B-scans in %.1f s, RSS %"
+  g_print ("long run (%s): %" G_GINT64_FORMAT " B-scans in %.1f s, RSS %"
       G_GINT64_FORMAT " KiB after %d, %" G_GINT64_FORMAT " KiB at the end "
-      "(%+" G_GINT64_FORMAT " KiB)\n", state[0],
+      "(%+" G_GINT64_FORMAT " KiB)\n", backend, state[0],
       (g_get_monotonic_time () - t0) / 1e6, state[2], 10000 / scale (), rss1,
       rss1 - state[2]);
   fail_unless_equals_int (state[0], total);
@@ -795,6 +890,13 @@ GST_START_TEST (test_long_run)
   if (scale () == 1)
     fail_unless (rss1 - state[2] < 2 * 1024, "RSS grew by %" G_GINT64_FORMAT
         " KiB", rss1 - state[2]);
+  if (on_cuda ())
+    g_print ("long run (cuda): device memory free %" G_GINT64_FORMAT " MiB "
+        "after %d, %" G_GINT64_FORMAT " MiB at the end\n", state[3] >> 20,
+        10000 / scale (), dev1 >> 20);
+  /* a leak of one device buffer of aooctfft (2 KiB) per B-scan: 176 MiB */
+  fail_unless (dev1 >= state[3] - (8 << 20), "device memory in use grew by %"
+      G_GINT64_FORMAT " KiB", (state[3] - dev1) >> 10);
   gst_object_unref (bus);
   gst_object_unref (sink);
   gst_object_unref (p);
@@ -810,7 +912,8 @@ robust_suite (void)
   TCase *tc = tcase_create ("general");
 
   suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 300);
+  /* on CUDA every state cycle makes a CUDA context and cuFFT plans */
+  tcase_set_timeout (tc, on_cuda ()? 560 : 300);
   tcase_add_test (tc, test_bad_caps);
   tcase_add_test (tc, test_bad_properties);
   tcase_add_test (tc, test_wrong_buffer_sizes);
@@ -823,4 +926,27 @@ robust_suite (void)
   return s;
 }
 
-GST_CHECK_MAIN (robust);
+int
+main (int argc, char **argv)
+{
+  gchar *why = NULL;
+  Suite *s;
+  int failed;
+
+  gst_check_init (&argc, &argv);
+  if (argc > 1)
+    backend = argv[1];
+  if (!g_str_equal (backend, "cpu") && !on_cuda ()) {
+    g_printerr ("unknown backend '%s' (cpu, cuda)\n", backend);
+    return 2;
+  }
+  if (on_cuda () && !aooct_test_cuda_available (&why)) {
+    g_print ("SKIP: %s\n", why);
+    g_free (why);
+    return AOOCT_TEST_SKIP_CODE;
+  }
+  g_print ("backend=%s\n", backend);
+  s = robust_suite ();
+  failed = gst_check_run_suite (s, "aooct-robust", __FILE__);
+  return failed ? 1 : 0;
+}
