@@ -23,6 +23,9 @@ gboolean aooct_cuda_set_error (cudaError_t err, GError ** error,
 gboolean aooct_cufft_set_error (cufftResult res, GError ** error,
     const gchar * format, ...) G_GNUC_PRINTF (3, 4);
 const gchar *aooct_cufft_result_name (cufftResult res);
+/* TRUE for the errors after which a context is lost for good (a fault
+ * during a kernel: illegal address, launch failure, ...) */
+gboolean aooct_cuda_error_is_sticky (cudaError_t err);
 
 G_END_DECLS
 

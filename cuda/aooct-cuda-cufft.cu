@@ -54,7 +54,9 @@ aooct_cufft_plan_destroy (AooctCufftPlan * plan)
   if (!plan->valid)
     return;
   res = cufftDestroy (plan->handle);
-  if (res != CUFFT_SUCCESS)
+  /* as aooct_cuda_free: quiet where a device fault lost the context */
+  if (res != CUFFT_SUCCESS
+      && !aooct_cuda_error_is_sticky (cudaPeekAtLastError ()))
     g_warning ("aooct: cufftDestroy failed: %s",
         aooct_cufft_result_name (res));
   plan->valid = FALSE;

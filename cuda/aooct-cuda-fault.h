@@ -19,7 +19,8 @@ typedef enum
 {
   AOOCT_CUDA_FAULT_NONE = 0,
   /* a kernel launch the device refuses (too many threads per block):
-   * cudaErrorInvalidConfiguration at once; the context stays usable */
+   * an immediate launch error (cudaErrorInvalidValue on CUDA 13); the
+   * context stays usable */
   AOOCT_CUDA_FAULT_LAUNCH,
   /* a kernel that stores through an invalid address: the launch succeeds,
    * the fault (cudaErrorIllegalAddress) surfaces asynchronously at a later

@@ -26,7 +26,19 @@ aooct_cuda_set_error (cudaError_t err, GError ** error, const gchar * format,
   set_error_va (error, cudaGetErrorName (err), cudaGetErrorString (err),
       format, args);
   va_end (args);
+  /* the runtime also keeps a failed call's error as this thread's "last
+   * error", which the next kernel-launch check (cudaGetLastError) would
+   * report: a cudaMalloc that ran out of memory in one pipeline would fail
+   * the first launch of the next pipeline on this streaming thread.  It
+   * is reported here; forget it (a sticky error stays regardless). */
+  (void) cudaGetLastError ();
   return FALSE;
+}
+
+void
+aooct_cuda_clear_stale_error (void)
+{
+  (void) cudaGetLastError ();
 }
 
 const gchar *
@@ -105,6 +117,41 @@ aooct_cuda_malloc (gsize size, gpointer * dptr, GError ** error)
   return TRUE;
 }
 
+gboolean
+aooct_cuda_error_is_sticky (cudaError_t err)
+{
+  switch (err) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorECCUncorrectable:
+      return TRUE;
+    default:
+      return FALSE;
+  }
+}
+
+/* A failed release: a bug worth a warning, except in a context that a
+ * device fault has already lost (the fault was reported as an element
+ * error; every later call of that context fails the same way, and the
+ * memory goes with the context). */
+static void
+release_failed (const gchar * what, cudaError_t err)
+{
+  if (aooct_cuda_error_is_sticky (err))
+    g_debug ("aooct: %s after a device fault: %s", what,
+        cudaGetErrorName (err));
+  else
+    g_warning ("aooct: %s failed: %s (%s)", what, cudaGetErrorName (err),
+        cudaGetErrorString (err));
+}
+
 void
 aooct_cuda_free (gpointer dptr)
 {
@@ -114,8 +161,7 @@ aooct_cuda_free (gpointer dptr)
     return;
   err = cudaFree (dptr);
   if (err != cudaSuccess)
-    g_warning ("aooct: cudaFree failed: %s (%s)", cudaGetErrorName (err),
-        cudaGetErrorString (err));
+    release_failed ("cudaFree", err);
 }
 
 gboolean
@@ -137,8 +183,7 @@ aooct_cuda_free_host (gpointer hptr)
     return;
   err = cudaFreeHost (hptr);
   if (err != cudaSuccess)
-    g_warning ("aooct: cudaFreeHost failed: %s (%s)", cudaGetErrorName (err),
-        cudaGetErrorString (err));
+    release_failed ("cudaFreeHost", err);
 }
 
 gboolean

@@ -38,6 +38,11 @@ gint aooct_cuda_runtime_device_count (const gchar ** why);
  * and is logged with g_warning. */
 gboolean aooct_cuda_malloc (gsize size, gpointer * dptr, GError ** error);
 void aooct_cuda_free (gpointer dptr);
+
+/* Forgets an error that an earlier call on this thread (ours or the
+ * application's) left as the runtime's "last error", so that the next
+ * kernel-launch check does not report it as its own. */
+void aooct_cuda_clear_stale_error (void);
 gboolean aooct_cuda_malloc_host (gsize size, gpointer * hptr, GError ** error);
 void aooct_cuda_free_host (gpointer hptr);
 

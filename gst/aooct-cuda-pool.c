@@ -15,6 +15,7 @@ struct _AooctCudaBufferPool
 
   GstCudaContext *context;
   guint size;
+  GError *last_error;           /* of alloc_buffer, under the object lock */
 };
 
 #define aooct_cuda_buffer_pool_parent_class parent_class
@@ -50,7 +51,10 @@ aooct_cuda_buffer_pool_alloc (GstBufferPool * pool, GstBuffer ** buffer,
 
   if (mem == NULL) {
     GST_ERROR_OBJECT (pool, "%s", error->message);
-    g_error_free (error);
+    GST_OBJECT_LOCK (self);
+    g_clear_error (&self->last_error);
+    self->last_error = error;
+    GST_OBJECT_UNLOCK (self);
     return GST_FLOW_ERROR;
   }
   *buffer = gst_buffer_new ();
@@ -64,6 +68,7 @@ aooct_cuda_buffer_pool_finalize (GObject * object)
   AooctCudaBufferPool *self = AOOCT_CUDA_BUFFER_POOL (object);
 
   gst_clear_object (&self->context);
+  g_clear_error (&self->last_error);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -93,4 +98,20 @@ aooct_cuda_buffer_pool_new (GstCudaContext * context)
   gst_object_ref_sink (self);
   self->context = gst_object_ref (context);
   return GST_BUFFER_POOL_CAST (self);
+}
+
+GError *
+aooct_cuda_buffer_pool_take_error (GstBufferPool * pool)
+{
+  AooctCudaBufferPool *self;
+  GError *error;
+
+  if (!AOOCT_IS_CUDA_BUFFER_POOL (pool))
+    return NULL;
+  self = AOOCT_CUDA_BUFFER_POOL (pool);
+  GST_OBJECT_LOCK (self);
+  error = self->last_error;
+  self->last_error = NULL;
+  GST_OBJECT_UNLOCK (self);
+  return error;
 }

@@ -15,6 +15,11 @@ G_DECLARE_FINAL_TYPE (AooctCudaBufferPool, aooct_cuda_buffer_pool, AOOCT,
 
 GstBufferPool *aooct_cuda_buffer_pool_new (GstCudaContext * context);
 
+/* Why the last allocation of @pool failed (CUDA's message), or NULL;
+ * GstBufferPool itself only reports GST_FLOW_ERROR, and the user must learn
+ * that device memory ran out. */
+GError *aooct_cuda_buffer_pool_take_error (GstBufferPool * pool);
+
 G_END_DECLS
 
 #endif /* __AOOCT_CUDA_POOL_H__ */

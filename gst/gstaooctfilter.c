@@ -683,6 +683,7 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
       &out_rows, &out_stride);
   if (!aooct_cuda_filter_push (cf, error))
     return FALSE;
+  aooct_cuda_clear_stale_error ();
 
   if (in_mem) {
     GstVideoMeta *meta = klass->sink_is_video ?
@@ -812,14 +813,30 @@ gst_aooct_filter_prepare_output_buffer (GstBaseTransform * bt,
 {
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
   GError *error = NULL;
+  GstFlowReturn ret;
 
   if (self->configured && !check_input_size (self, inbuf, &error)) {
     gst_aooct_filter_post_error (self, error);
     g_clear_error (&error);
     return GST_FLOW_ERROR;
   }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt,
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt,
       inbuf, outbuf);
+#ifdef HAVE_CUDA
+  if (ret == GST_FLOW_ERROR) {
+    /* basetransform says nothing of a failed acquire: if our device pool
+     * could not grow, say why */
+    GstBufferPool *pool = gst_base_transform_get_buffer_pool (bt);
+
+    if (pool && (error = aooct_cuda_buffer_pool_take_error (pool))) {
+      g_prefix_error (&error, "cannot allocate an output buffer: ");
+      gst_aooct_filter_post_error (self, error);
+      g_clear_error (&error);
+    }
+    gst_clear_object (&pool);
+  }
+#endif
+  return ret;
 }
 
 static GstFlowReturn
@@ -1294,6 +1311,22 @@ gst_aooct_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
           ("cannot configure the CUDA buffer pool (%u bytes per buffer)",
               size), (NULL));
+      gst_object_unref (pool);
+      return FALSE;
+    }
+    /* started here, not by basetransform, so that a failure (device memory
+     * exhausted) reaches the user with CUDA's message */
+    if (!gst_buffer_pool_set_active (pool, TRUE)) {
+      GError *error = aooct_cuda_buffer_pool_take_error (pool);
+
+      g_prefix_error (&error, "cannot allocate %u CUDA buffers of %u bytes "
+          "for the output: ", min, size);
+      if (error == NULL)
+        g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+            "cannot allocate %u CUDA buffers of %u bytes for the output",
+            min, size);
+      gst_aooct_filter_post_error (self, error);
+      g_clear_error (&error);
       gst_object_unref (pool);
       return FALSE;
     }
