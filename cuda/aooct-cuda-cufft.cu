@@ -7,7 +7,7 @@ aooct_cufft_plan_make (AooctCufftPlan * plan, gint n, cufftType type,
     gint64 batch, gint64 idist, gint64 odist, const gchar * what,
     GError ** error)
 {
-  long long len = n;
+  long long len = n, inembed = idist, onembed = odist;
   size_t work = 0;
 
   plan->valid = FALSE;
@@ -18,10 +18,13 @@ aooct_cufft_plan_make (AooctCufftPlan * plan, gint n, cufftType type,
   /* one work area allocated by us at setup, never per buffer */
   AOOCT_CUFFT_CHECK (cufftSetAutoAllocation (plan->handle, 0), error,
       "cufftSetAutoAllocation for %s", what);
-  /* 64-bit plan: batch x length may exceed 2^31 elements on big buffers;
-   * NULL embeds = contiguous rows idist / odist elements apart */
-  AOOCT_CUFFT_CHECK (cufftMakePlanMany64 (plan->handle, 1, &len, NULL, 1,
-          idist, NULL, 1, odist, type, batch, &work), error,
+  /* 64-bit plan: batch x length may exceed 2^31 elements on big buffers.
+   * Rows idist / odist elements apart: cuFFT ignores istride, idist,
+   * ostride and odist when inembed / onembed are NULL (its documentation
+   * of cufftPlanMany), so they are given; for rank 1 the embed is only
+   * the row's storage length (>= what the transform reads or writes). */
+  AOOCT_CUFFT_CHECK (cufftMakePlanMany64 (plan->handle, 1, &len, &inembed, 1,
+          idist, &onembed, 1, odist, type, batch, &work), error,
       "cufftMakePlanMany64 for %s (batch of %" G_GINT64_FORMAT ")", what,
       batch);
   plan->work_bytes = work;

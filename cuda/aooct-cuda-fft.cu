@@ -1,4 +1,23 @@
-/* aooct CUDA core: spectral window and forward FFT (see aooct-cuda-fft.h). */
+/* aooct CUDA core: spectral window and forward FFT (see aooct-cuda-fft.h).
+ *
+ * Memory per buffer: the window kernel reads the input once and writes the
+ * output once (8 + 8 bytes per complex sample, 4 + 8 for real input), then
+ * the C2C runs in place in the output (a 4096-point transform is one cuFFT
+ * pass: 8 + 8 bytes), 32 bytes per complex sample in all, 131 MB per
+ * 2048 x 1000 B-scan.  No scratch.
+ *
+ * Why the window kernel also runs without a window (where it only copies
+ * complex input, or widens real input to complex), instead of a C2C
+ * straight from the input buffer into the output: the input may be shared
+ * read-only with other consumers (a tee), and cuFFT's documentation
+ * (https://docs.nvidia.com/cuda/cufft/index.html#data-layout) promises
+ * nothing about out-of-place transforms leaving their input unmodified;
+ * the one thing it says on the subject is a warning, "Out-of-place
+ * complex-to-real FFT will always overwrite input buffer" (and that
+ * in-place C2R may overwrite imaginary input values with non-unit
+ * strides).  Other FFT libraries do overwrite the input of out-of-place
+ * transforms (rocFFT's R2C, FFTW's C2R by default), so without a written
+ * guarantee the copy stays: it costs 16 of the 32 bytes per sample. */
 #include "aooct-cuda-fft.h"
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"

@@ -3,7 +3,8 @@
  *
  * Per buffer: one kernel multiplies the real or complex spectra by the
  * window (or only converts them to complex) into the output buffer, then a
- * batched cuFFT C2C forward transform runs in place there.  The plan, its
+ * batched cuFFT C2C forward transform runs in place there (the input is
+ * only read: see aooct-cuda-fft.cu for why).  The plan, its
  * work area and the device window table are made once per geometry; a new
  * window is uploaded with a copy ordered on the stream.  The windowed
  * input equals the CPU core's bit for bit; the FFT agrees within float32

@@ -7,15 +7,26 @@
 #include "aooct-cuda-check.h"
 
 #define REDUCE_THREADS 256
-#define REDUCE_MAX_BLOCKS 128   /* per B-scan; enough to fill the GPU */
+/* Blocks of the reduction: at least 4 pixels per thread, and about 1024
+ * blocks in all (a full H100 holds 132 x 8 such blocks), but never fewer
+ * than 16 per B-scan: one B-scan per buffer fills the GPU too (with the
+ * former fixed 128 blocks it ran on one block per SM). */
+#define REDUCE_PIXELS_PER_THREAD 4
+#define REDUCE_TARGET_BLOCKS 1024
+#define REDUCE_MIN_BLOCKS 16
 #define TILE 32
 #define TILE_LANES 8
 #define MAX_GRID_YZ 65535
 
-/* Per B-scan in the scratch: the two range keys, then lo and the scale. */
+/* Per B-scan in the scratch: the two range keys and the count of blocks
+ * that have added theirs, then lo and the scale.  Between calls the keys
+ * and the count hold their initial values (INT_MAX, INT_MIN, 0): set by
+ * aooct_cuda_norm_scratch_new(), restored by the last block of every
+ * reduction. */
 typedef struct
 {
   int min_key, max_key;
+  unsigned int blocks_done;
   float lo, scale;
 } BscanRange;
 
@@ -45,74 +56,89 @@ pixel_value (const float2 * in, const AooctCudaNormParams & p, int b, int m,
   return log_mode ? aooct_norm_db (v) : v;
 }
 
-static __global__ void
-range_init (BscanRange * range, int bscans)
-{
-  const int b = blockIdx.x * blockDim.x + threadIdx.x;
-
-  if (b < bscans) {
-    range[b].min_key = INT_MAX;
-    range[b].max_key = INT_MIN;
-  }
-}
-
-/* grid: x = blocks per B-scan, y = B-scans (striding beyond 65535).
+/* The B-scan's value range, then lo and the scale, in one kernel.
+ *
+ * grid: x = blocks per B-scan, y = B-scans (striding beyond 65535).
  * Consecutive threads take consecutive depth bins of an A-line, so the
- * reads are coalesced. */
+ * reads are coalesced; each thread walks its pixels t, t + stride, ...
+ * keeping (A-line, depth) up to date by addition (no division per pixel).
+ * Intensity and log are computed on the fly: no intermediate image.
+ *
+ * Each block folds its minimum / maximum into the B-scan's keys with
+ * integer atomics (the result does not depend on the order of the
+ * blocks), then counts itself in; the block that comes last takes the
+ * keys (resetting them for the next call) and computes lo and the scale
+ * exactly as the CPU core does (double, then rounded to float).  This
+ * replaces three launches (initialise the keys, reduce, finish). */
 static __global__ void
 range_reduce (const float2 * in, BscanRange * range, AooctCudaNormParams p,
-    int log_mode)
+    AooctNormSettings s, int log_mode, double q)
 {
-  __shared__ float smin[REDUCE_THREADS], smax[REDUCE_THREADS];
+  __shared__ float smin[REDUCE_THREADS / 32], smax[REDUCE_THREADS / 32];
   const int rows = p.crop_end - p.crop_start;
   const long long total = (long long) rows * p.alines;
+  const long long stride = (long long) gridDim.x * blockDim.x;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   for (int b = blockIdx.y; b < p.bscans; b += gridDim.y) {
     float lo = INFINITY, hi = -INFINITY;
+    long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
 
-    for (long long t = (long long) blockIdx.x * blockDim.x + threadIdx.x;
-        t < total; t += (long long) gridDim.x * blockDim.x) {
-      float v = pixel_value (in, p, b, (int) (t / rows), (int) (t % rows),
-          log_mode);
-      lo = fminf (lo, v);
-      hi = fmaxf (hi, v);
-    }
-    smin[threadIdx.x] = lo;
-    smax[threadIdx.x] = hi;
-    __syncthreads ();
-    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-      if (threadIdx.x < s) {
-        smin[threadIdx.x] = fminf (smin[threadIdx.x], smin[threadIdx.x + s]);
-        smax[threadIdx.x] = fmaxf (smax[threadIdx.x], smax[threadIdx.x + s]);
+    if (t < total) {
+      const int dm = (int) (stride / rows), dd = (int) (stride % rows);
+      int m = (int) (t / rows), d = (int) (t % rows);
+
+      for (; t < total; t += stride) {
+        float v = pixel_value (in, p, b, m, d, log_mode);
+        lo = fminf (lo, v);
+        hi = fmaxf (hi, v);
+        m += dm;
+        d += dd;
+        if (d >= rows) {
+          d -= rows;
+          m++;
+        }
       }
-      __syncthreads ();
     }
+    /* the block's minimum / maximum: within warps, then across them */
+    for (int o = 16; o > 0; o >>= 1) {
+      lo = fminf (lo, __shfl_down_sync (0xffffffffu, lo, o));
+      hi = fmaxf (hi, __shfl_down_sync (0xffffffffu, hi, o));
+    }
+    if (lane == 0) {
+      smin[warp] = lo;
+      smax[warp] = hi;
+    }
+    __syncthreads ();
     if (threadIdx.x == 0) {
-      atomicMin (&range[b].min_key, float_key (smin[0]));
-      atomicMax (&range[b].max_key, float_key (smax[0]));
+      unsigned int done;
+
+      for (int w = 1; w < (int) (blockDim.x >> 5); w++) {
+        lo = fminf (lo, smin[w]);
+        hi = fmaxf (hi, smax[w]);
+      }
+      atomicMin (&range[b].min_key, float_key (lo));
+      atomicMax (&range[b].max_key, float_key (hi));
+      /* our keys are visible device-wide before we count ourselves in */
+      __threadfence ();
+      done = atomicAdd (&range[b].blocks_done, 1u);
+      if (done == gridDim.x - 1) {
+        double vmin, vmax, dlo, dhi, scale;
+
+        /* every other block has added its keys (they counted themselves
+         * in after): take them, and leave the initial values behind */
+        __threadfence ();
+        vmin = key_float (atomicExch (&range[b].min_key, INT_MAX));
+        vmax = key_float (atomicExch (&range[b].max_key, INT_MIN));
+        atomicExch (&range[b].blocks_done, 0u);
+        aooct_norm_range_compute (s.auto_range, s.log, s.dynamic_range,
+            s.range_min, s.range_max, q, vmin, vmax, &dlo, &dhi, &scale);
+        range[b].lo = (float) dlo;
+        range[b].scale = (float) scale;
+      }
     }
     __syncthreads ();           /* smin/smax are reused for the next b */
   }
-}
-
-/* One thread per B-scan: lo and the scale exactly as the CPU core computes
- * them (double, then rounded to float). */
-static __global__ void
-range_finish (BscanRange * range, int bscans, AooctNormSettings s, double q)
-{
-  const int b = blockIdx.x * blockDim.x + threadIdx.x;
-  double vmin = 0.0, vmax = 0.0, lo, hi, scale;
-
-  if (b >= bscans)
-    return;
-  if (s.auto_range) {
-    vmin = key_float (range[b].min_key);
-    vmax = key_float (range[b].max_key);
-  }
-  aooct_norm_range_compute (s.auto_range, s.log, s.dynamic_range,
-      s.range_min, s.range_max, q, vmin, vmax, &lo, &hi, &scale);
-  range[b].lo = (float) lo;
-  range[b].scale = (float) scale;
 }
 
 /* Pixel writers: the value is t + 0.5 in [0.5, q + 0.5]; the integer
@@ -152,14 +178,17 @@ struct WriteRgba
  * shared tile padded against bank conflicts. */
 template < typename W > static __global__ void
 map_transpose (const float2 * in, uint8_t * out, size_t out_stride,
-    const BscanRange * range, AooctCudaNormParams p, int log_mode, float q)
+    const BscanRange * range, float fixed_lo, float fixed_scale,
+    AooctCudaNormParams p, int log_mode, float q)
 {
   __shared__ float tile[TILE][TILE + 1];
   const int rows = p.crop_end - p.crop_start;
   const int m0 = blockIdx.x * TILE, d0 = blockIdx.y * TILE;
 
   for (int b = blockIdx.z; b < p.bscans; b += gridDim.z) {
-    const float lo = range[b].lo, scale = range[b].scale;
+    /* per B-scan from the reduction, or the manual range's */
+    const float lo = range ? range[b].lo : fixed_lo;
+    const float scale = range ? range[b].scale : fixed_scale;
 
     for (int k = threadIdx.y; k < TILE; k += blockDim.y) {
       int m = m0 + k, d = d0 + threadIdx.x;
@@ -185,6 +214,30 @@ aooct_cuda_norm_scratch_size (const AooctCudaNormParams * p)
 }
 
 gboolean
+aooct_cuda_norm_scratch_new (const AooctCudaNormParams * p,
+    gpointer * scratch, GError ** error)
+{
+  const gsize size = aooct_cuda_norm_scratch_size (p);
+  BscanRange *init = g_new0 (BscanRange, p->bscans);
+  gboolean ok;
+  gint b;
+
+  for (b = 0; b < p->bscans; b++) {
+    init[b].min_key = INT_MAX;
+    init[b].max_key = INT_MIN;
+  }
+  *scratch = NULL;
+  ok = aooct_cuda_malloc (size, scratch, error)
+      && aooct_cuda_upload (*scratch, init, size, error);
+  g_free (init);
+  if (!ok) {
+    aooct_cuda_free (*scratch);
+    *scratch = NULL;
+  }
+  return ok;
+}
+
+gboolean
 aooct_cuda_norm (const AooctCudaNormParams * p,
     const AooctNormSettings * s, const gfloat * in_f, guint8 * out,
     gsize out_stride, gpointer scratch, AooctCudaStream stream,
@@ -196,49 +249,53 @@ aooct_cuda_norm (const AooctCudaNormParams * p,
   const int log_mode = s->log ? 1 : 0;
   const float q = p->format == AOOCT_CUDA_NORM_GRAY16 ? 65535.0f : 255.0f;
   const int bscan_grid = MIN (p->bscans, MAX_GRID_YZ);
+  dim3 block (TILE, TILE_LANES);
+  dim3 grid ((p->alines + TILE - 1) / TILE, (rows + TILE - 1) / TILE,
+      bscan_grid);
+  float fixed_lo = 0.0f, fixed_scale = 0.0f;
 
+  if (grid.y > MAX_GRID_YZ) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "aooctnorm on CUDA: a crop of %d depth bins is too tall (at most "
+        "%d)", rows, MAX_GRID_YZ * TILE);
+    return FALSE;
+  }
   if (s->auto_range) {
     long long total = (long long) rows * p->alines;
-    int blocks = (int) MIN ((total + REDUCE_THREADS - 1) / REDUCE_THREADS,
-        (long long) REDUCE_MAX_BLOCKS);
+    long long want = (total + REDUCE_THREADS * REDUCE_PIXELS_PER_THREAD - 1)
+        / (REDUCE_THREADS * REDUCE_PIXELS_PER_THREAD);
+    int cap = MAX (REDUCE_TARGET_BLOCKS / bscan_grid, REDUCE_MIN_BLOCKS);
+    int blocks = (int) MAX (MIN (want, (long long) cap), 1LL);
 
-    range_init <<< (p->bscans + 63) / 64, 64, 0, stream >>> (range,
-        p->bscans);
-    AOOCT_CUDA_CHECK_LAUNCH (error, "aooctnorm: range initialisation kernel");
     range_reduce <<< dim3 (blocks, bscan_grid), REDUCE_THREADS, 0,
-        stream >>> (in, range, *p, log_mode);
-    AOOCT_CUDA_CHECK_LAUNCH (error, "aooctnorm: range reduction kernel");
-  }
-  range_finish <<< (p->bscans + 63) / 64, 64, 0, stream >>> (range,
-      p->bscans, *s, (double) q);
-  AOOCT_CUDA_CHECK_LAUNCH (error, "aooctnorm: range kernel");
+        stream >>> (in, range, *p, *s, log_mode, (double) q);
+    AOOCT_CUDA_CHECK_LAUNCH (error, "aooctnorm: range kernel");
+  } else {
+    /* the same for every B-scan: computed here, with the CPU core's very
+     * function on the host, instead of by a kernel */
+    double lo, hi, scale;
 
-  {
-    dim3 block (TILE, TILE_LANES);
-    dim3 grid ((p->alines + TILE - 1) / TILE, (rows + TILE - 1) / TILE,
-        bscan_grid);
-
-    if (grid.y > MAX_GRID_YZ) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-          "aooctnorm on CUDA: a crop of %d depth bins is too tall (at most "
-          "%d)", rows, MAX_GRID_YZ * TILE);
-      return FALSE;
-    }
-    switch (p->format) {
-      case AOOCT_CUDA_NORM_GRAY16:
-        map_transpose < WriteGray16 > <<< grid, block, 0, stream >>> (in,
-            out, out_stride, range, *p, log_mode, q);
-        break;
-      case AOOCT_CUDA_NORM_RGBA:
-        map_transpose < WriteRgba > <<< grid, block, 0, stream >>> (in, out,
-            out_stride, range, *p, log_mode, q);
-        break;
-      default:
-        map_transpose < WriteGray8 > <<< grid, block, 0, stream >>> (in, out,
-            out_stride, range, *p, log_mode, q);
-        break;
-    }
-    AOOCT_CUDA_CHECK_LAUNCH (error, "aooctnorm: map/transpose kernel");
+    aooct_norm_range_compute (FALSE, s->log, s->dynamic_range, s->range_min,
+        s->range_max, (double) q, 0.0, 0.0, &lo, &hi, &scale);
+    fixed_lo = (float) lo;
+    fixed_scale = (float) scale;
+    range = NULL;
   }
+
+  switch (p->format) {
+    case AOOCT_CUDA_NORM_GRAY16:
+      map_transpose < WriteGray16 > <<< grid, block, 0, stream >>> (in,
+          out, out_stride, range, fixed_lo, fixed_scale, *p, log_mode, q);
+      break;
+    case AOOCT_CUDA_NORM_RGBA:
+      map_transpose < WriteRgba > <<< grid, block, 0, stream >>> (in, out,
+          out_stride, range, fixed_lo, fixed_scale, *p, log_mode, q);
+      break;
+    default:
+      map_transpose < WriteGray8 > <<< grid, block, 0, stream >>> (in, out,
+          out_stride, range, fixed_lo, fixed_scale, *p, log_mode, q);
+      break;
+  }
+  AOOCT_CUDA_CHECK_LAUNCH (error, "aooctnorm: map/transpose kernel");
   return TRUE;
 }

@@ -1,12 +1,17 @@
 /* aooct CUDA core: crop, intensity, log and normalisation to grey levels
  * (spec section 7), the CUDA twin of cpu/aooct-cpu-norm.h.
  *
- * Two passes on one stream: the per-B-scan value range over the crop
- * (automatic range only; float minimum / maximum through order-preserving
- * integer atomics, so the result does not depend on the order of the
- * blocks), then lo and the scale per B-scan on the device with the CPU's
- * very function (aooct-norm-range.h), then map and transpose through
- * shared-memory tiles into the image.  The per-pixel float32 arithmetic is
+ * Two kernels on one stream with the automatic range, one with a manual
+ * range.  The first reads the cropped B-scans once, computing intensity
+ * and log on the fly, and reduces them to the per-B-scan value range
+ * (float minimum / maximum through order-preserving integer atomics, so
+ * the result does not depend on the order of the blocks); its last block
+ * per B-scan then computes lo and the scale with the CPU's very function
+ * (aooct-norm-range.h).  A manual range's lo and scale are computed on
+ * the host with that function.  The second maps and transposes through
+ * shared-memory tiles into the image, computing intensity and log again
+ * (re-reading 8 bytes per pixel costs what writing and re-reading a float
+ * intermediate would).  The per-pixel float32 arithmetic is
  * the CPU core's (aooct-norm-range.h, no FMA contraction): linear mode is
  * bit-identical to the CPU; in log mode CUDA's log10f may differ from
  * glibc's by an ulp or two, which moves a pixel by one grey level where
@@ -42,8 +47,13 @@ typedef struct
   AooctCudaNormFormat format;
 } AooctCudaNormParams;
 
-/* Device scratch aooct_cuda_norm() needs (allocate it once at setup). */
+/* Device scratch aooct_cuda_norm() needs: its size, and a new one,
+ * allocated and initialised (once at setup; free it with
+ * aooct_cuda_free()).  The scratch carries state from one call to the
+ * next, so every call with one scratch must be on one stream. */
 gsize aooct_cuda_norm_scratch_size (const AooctCudaNormParams * p);
+gboolean aooct_cuda_norm_scratch_new (const AooctCudaNormParams * p,
+    gpointer * scratch, GError ** error);
 
 /* Enqueues the step on @stream.  @in: bscans * alines A-lines of samples
  * interleaved complex float32 (device); @out: bscans * (crop_end -

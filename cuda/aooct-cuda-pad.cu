@@ -1,10 +1,52 @@
 /* aooct CUDA core: zero-padding by FFT interpolation (see aooct-cuda-pad.h).
  *
- * Device memory, per geometry: `spec` (rows x (P1/2 + 1) bins, the R2C
- * output) and `big` (rows x (P2/2 + 1) bins), which first holds the placed
- * A-lines y (rows x P1 floats, smaller) and then, once the R2C has read
- * them, the zero-padded spectrum Z for the C2R.  The two plans run one
- * after the other on one stream and share one work area. */
+ * Per buffer, on one stream (bytes per A-line for P1 = 2048, P2 = 4096):
+ *   1. place kernel: y = x * (1/P1) at offset o, zeros elsewhere
+ *      (reads N floats, writes P1: 4N + 8192 bytes);
+ *   2. R2C of length P1 from y straight into the padded spectrum Z, whose
+ *      rows are P2/2 + 1 bins long (odist): bins 0..P1/2 (the Nyquist bin
+ *      copied, not halved: spec section 3) land where the C2R wants them
+ *      (8192 read + 8200 written);
+ *   3. zero-bins kernel: Z bins P1/2+1..P2/2 = 0 (8192 written);
+ *   4. C2R of length P2 from Z into the output (16392 read + 16384 written);
+ *   5. margins kernel: output samples outside [j0, j1] = 0, only those
+ *      (4 per margin sample written; no launch without margins).
+ * The former sequence (place, R2C into its own array, a spectrum kernel
+ * copying 1025 bins into 2049 with zeros, C2R, a finishing kernel scaling
+ * by 1/P1 inside [j0, j1] and zeroing outside) moved 122912 bytes per
+ * 2048-sample A-line (here 73748) and 118048 per 832-sample one (here
+ * 78612, the margins being 2433 of the 4096 samples).
+ *
+ * Why the scale can move to the start: P1 is a power of two, so 1/P1 is
+ * exact and multiplying by it only changes the exponent of a float.  Every
+ * operation of an FFT (add, subtract, multiply by a twiddle, fused
+ * multiply-add) is linear, and IEEE rounding commutes with a power-of-two
+ * scale as long as no value falls into the subnormal range (below 2^-126,
+ * i.e. an unscaled intermediate below 2^-115 for P1 = 2048) or overflows:
+ * round (s a + s b) = s round (a + b), round (s a * w) = s round (a * w).
+ * So C2R (Pad (R2C (y / P1))) is bit for bit C2R (Pad (R2C (y))) / P1,
+ * what the finishing kernel used to compute (checked with FFTW on the CPU:
+ * 0 of 1.2 million values differ, for R2C 2048 and C2R 4096 of realistic
+ * A-lines); camera data never comes near 2^-115.
+ *
+ * Why the zero bins are written per buffer, after the R2C: cuFFT's
+ * documentation (https://docs.nvidia.com/cuda/cufft/index.html#data-layout)
+ * says "Out-of-place complex-to-real FFT will always overwrite input
+ * buffer", so the C2R leaves no zeros behind for the next buffer; and the
+ * R2C makes no promise about the gaps between its output rows.
+ *
+ * Why the input is not handed to the R2C directly when N == P1 and o == 0
+ * (which would save the place kernel): the input buffer may be shared
+ * read-only with other consumers (tee), and cuFFT's documentation promises
+ * nothing about out-of-place R2C leaving its input unmodified: it only
+ * warns that out-of-place C2R always overwrites it (quoted above) and that
+ * in-place C2R may overwrite imaginary input values with non-unit strides.
+ * Without such a guarantee the place kernel stays (it also applies the
+ * scale, for free).
+ *
+ * Device memory, per geometry: y (rows x P1 floats) and Z (rows x
+ * (P2/2 + 1) bins); the two plans run one after the other on one stream
+ * and share one work area. */
 #include "aooct-cuda-pad.h"
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"
@@ -15,8 +57,8 @@ struct _AooctCudaPad
   gint n, offset, p1, p2, j0, j1, rows;
   AooctCufftPlan r2c, c2r;
   gpointer work;
-  float2 *spec;                 /* Y */
-  gpointer big;                 /* y, then Z */
+  float *y;                     /* placed and scaled A-lines */
+  float2 *z;                    /* padded spectra Z */
 };
 
 AooctCudaPad *
@@ -35,9 +77,11 @@ aooct_cuda_pad_new (const AooctGeometry * out, GError ** error)
   pad->j1 = aooct_geometry_data_end (out);
   pad->rows = (gint) rows;
 
+  /* the R2C writes each row's P1/2 + 1 bins at the start of a row of
+   * P2/2 + 1: the layout the C2R reads */
   what = g_strdup_printf ("aooctpad R2C of %d points", pad->p1);
   ok = aooct_cufft_plan_make (&pad->r2c, pad->p1, CUFFT_R2C, rows, pad->p1,
-      pad->p1 / 2 + 1, what, error);
+      pad->p2 / 2 + 1, what, error);
   g_free (what);
   if (!ok)
     goto failed;
@@ -52,10 +96,10 @@ aooct_cuda_pad_new (const AooctGeometry * out, GError ** error)
                   pad->c2r.work_bytes), 1), &pad->work, error)
       || !aooct_cufft_plan_set_work (&pad->r2c, pad->work, error)
       || !aooct_cufft_plan_set_work (&pad->c2r, pad->work, error)
-      || !aooct_cuda_malloc (rows * (pad->p1 / 2 + 1) * sizeof (float2),
-          (gpointer *) & pad->spec, error)
+      || !aooct_cuda_malloc (rows * pad->p1 * sizeof (float),
+          (gpointer *) & pad->y, error)
       || !aooct_cuda_malloc (rows * (pad->p2 / 2 + 1) * sizeof (float2),
-          &pad->big, error))
+          (gpointer *) & pad->z, error))
     goto failed;
   return pad;
 
@@ -68,27 +112,24 @@ gboolean
 aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
-  float *y = (float *) pad->big;
-  float2 *z = (float2 *) pad->big;
-  /* exact: P1 is a power of two */
+  /* exact: P1 is a power of two (see the top of this file) */
   const float scale = 1.0f / (float) pad->p1;
 
-  AOOCT_CUDA_CHECK (aooct_cuda_pad_place (in, y, pad->n, pad->p1,
-          pad->offset, pad->rows, stream), error,
+  AOOCT_CUDA_CHECK (aooct_cuda_pad_place (in, pad->y, pad->n, pad->p1,
+          pad->offset, scale, pad->rows, stream), error,
       "aooctpad: placing kernel");
   if (!aooct_cufft_plan_set_stream (&pad->r2c, stream, error))
     return FALSE;
-  AOOCT_CUFFT_CHECK (cufftExecR2C (pad->r2c.handle, y, pad->spec), error,
+  AOOCT_CUFFT_CHECK (cufftExecR2C (pad->r2c.handle, pad->y, pad->z), error,
       "aooctpad: cufftExecR2C of %d x %d points", pad->rows, pad->p1);
-  /* y is dead from here on: the spectrum kernel reuses its memory */
-  AOOCT_CUDA_CHECK (aooct_cuda_pad_spectrum (pad->spec, z, pad->p1, pad->p2,
-          pad->rows, stream), error, "aooctpad: spectrum kernel");
+  AOOCT_CUDA_CHECK (aooct_cuda_pad_zero_bins (pad->z, pad->p1, pad->p2,
+          pad->rows, stream), error, "aooctpad: zero-bins kernel");
   if (!aooct_cufft_plan_set_stream (&pad->c2r, stream, error))
     return FALSE;
-  AOOCT_CUFFT_CHECK (cufftExecC2R (pad->c2r.handle, z, out), error,
+  AOOCT_CUFFT_CHECK (cufftExecC2R (pad->c2r.handle, pad->z, out), error,
       "aooctpad: cufftExecC2R of %d x %d points", pad->rows, pad->p2);
-  AOOCT_CUDA_CHECK (aooct_cuda_pad_finish (out, pad->p2, pad->j0, pad->j1,
-          scale, pad->rows, stream), error, "aooctpad: finishing kernel");
+  AOOCT_CUDA_CHECK (aooct_cuda_pad_margins (out, pad->p2, pad->j0, pad->j1,
+          pad->rows, stream), error, "aooctpad: margins kernel");
   return TRUE;
 }
 
@@ -100,7 +141,7 @@ aooct_cuda_pad_free (AooctCudaPad * pad)
   aooct_cufft_plan_destroy (&pad->r2c);
   aooct_cufft_plan_destroy (&pad->c2r);
   aooct_cuda_free (pad->work);
-  aooct_cuda_free (pad->spec);
-  aooct_cuda_free (pad->big);
+  aooct_cuda_free (pad->y);
+  aooct_cuda_free (pad->z);
   g_free (pad);
 }

@@ -1,14 +1,15 @@
 /* aooct CUDA core: zero-padding by FFT interpolation (spec section 3), the
  * CUDA twin of cpu/aooct-cpu-pad.h.
  *
- * Per buffer, on one stream: place each A-line at o in P1 zeros, batched
- * R2C of length P1, keep bins 0..P1/2 (Nyquist copied) and zero up to
- * P2/2, batched C2R of length P2 straight into the output, scale by 1/P1
- * and zero the margins.  Plans, their work area and the scratch are made
- * once per geometry; nothing is allocated per buffer.  The result equals
- * the CPU core's within float32 FFT rounding (cuFFT and FFTW order their
- * sums differently); placing, scaling (by a power of two) and the margins
- * are exact. */
+ * Per buffer, on one stream: place each A-line, scaled by 1/P1, at o in
+ * P1 zeros; batched R2C of length P1 straight into rows of P2/2 + 1 bins
+ * (bins 0..P1/2, Nyquist copied); zero bins P1/2+1..P2/2; batched C2R of
+ * length P2 straight into the output; zero the margins (only those
+ * samples).  Plans, their work area and the scratch are made once per
+ * geometry; nothing is allocated per buffer.  The input is only read.  The
+ * result equals the CPU core's within float32 FFT rounding (cuFFT and FFTW
+ * order their sums differently); placing, scaling (by a power of two,
+ * before the FFTs: see aooct-cuda-pad.cu) and the margins are exact. */
 #ifndef __AOOCT_CUDA_PAD_H__
 #define __AOOCT_CUDA_PAD_H__
 

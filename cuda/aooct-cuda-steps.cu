@@ -26,7 +26,7 @@ grid_for (int samples, int rows)
 
 static __global__ void
 pad_place_kernel (const float *x, float *y, int n, int p1, int offset,
-    int rows)
+    float scale, int rows)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= p1)
@@ -34,60 +34,69 @@ pad_place_kernel (const float *x, float *y, int n, int p1, int offset,
   FOR_ROWS (r, rows) {
     int src = i - offset;
     y[(size_t) r * p1 + i] = (src >= 0 && src < n) ?
-        x[(size_t) r * n + src] : 0.0f;
+        x[(size_t) r * n + src] * scale : 0.0f;
   }
 }
 
 extern "C" cudaError_t
 aooct_cuda_pad_place (const float *x, float *y, int n, int p1, int offset,
-    int rows, cudaStream_t stream)
+    float scale, int rows, cudaStream_t stream)
 {
   pad_place_kernel <<< grid_for (p1, rows), THREADS, 0, stream >>> (x, y, n,
-      p1, offset, rows);
+      p1, offset, scale, rows);
   return cudaGetLastError ();
 }
 
+/* one thread per zero bin k = P1/2 + 1 + i of a row */
 static __global__ void
-pad_spectrum_kernel (const float2 * Y, float2 * Z, int p1, int p2, int rows)
-{
-  int k = blockIdx.x * blockDim.x + threadIdx.x;
-  int in_bins = p1 / 2 + 1, out_bins = p2 / 2 + 1;
-  if (k >= out_bins)
-    return;
-  FOR_ROWS (r, rows) {
-    /* the Nyquist bin P1/2 is copied, not halved (spec section 3) */
-    Z[(size_t) r * out_bins + k] = k < in_bins ?
-        Y[(size_t) r * in_bins + k] : make_float2 (0.0f, 0.0f);
-  }
-}
-
-extern "C" cudaError_t
-aooct_cuda_pad_spectrum (const float2 * Y, float2 * Z, int p1, int p2,
-    int rows, cudaStream_t stream)
-{
-  pad_spectrum_kernel <<< grid_for (p2 / 2 + 1, rows), THREADS, 0,
-      stream >>> (Y, Z, p1, p2, rows);
-  return cudaGetLastError ();
-}
-
-static __global__ void
-pad_finish_kernel (float *z, int p2, int j0, int j1, float scale, int rows)
+pad_zero_bins_kernel (float2 * Z, int p1, int p2, int rows)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= p2)
+  int first = p1 / 2 + 1, bins = p2 / 2 + 1;
+  if (i >= bins - first)
     return;
   FOR_ROWS (r, rows) {
-    float *v = z + (size_t) r * p2 + i;
-    *v = (i >= j0 && i <= j1) ? *v * scale : 0.0f;
+    Z[(size_t) r * bins + first + i] = make_float2 (0.0f, 0.0f);
   }
 }
 
 extern "C" cudaError_t
-aooct_cuda_pad_finish (float *z, int p2, int j0, int j1, float scale,
-    int rows, cudaStream_t stream)
+aooct_cuda_pad_zero_bins (float2 * Z, int p1, int p2, int rows,
+    cudaStream_t stream)
 {
-  pad_finish_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (z, p2,
-      j0, j1, scale, rows);
+  int count = p2 / 2 - p1 / 2;
+
+  if (count <= 0)
+    return cudaSuccess;
+  pad_zero_bins_kernel <<< grid_for (count, rows), THREADS, 0, stream >>> (Z,
+      p1, p2, rows);
+  return cudaGetLastError ();
+}
+
+/* one thread per margin sample of a row: i < j0 is sample i, the others
+ * the samples after j1 */
+static __global__ void
+pad_margins_kernel (float *z, int p2, int j0, int j1, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= j0 + (p2 - 1 - j1))
+    return;
+  int j = i < j0 ? i : j1 + 1 + (i - j0);
+  FOR_ROWS (r, rows) {
+    z[(size_t) r * p2 + j] = 0.0f;
+  }
+}
+
+extern "C" cudaError_t
+aooct_cuda_pad_margins (float *z, int p2, int j0, int j1, int rows,
+    cudaStream_t stream)
+{
+  int count = j0 + (p2 - 1 - j1);
+
+  if (count <= 0)
+    return cudaSuccess;
+  pad_margins_kernel <<< grid_for (count, rows), THREADS, 0, stream >>> (z,
+      p2, j0, j1, rows);
   return cudaGetLastError ();
 }
 

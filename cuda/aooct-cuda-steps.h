@@ -16,18 +16,20 @@
 extern "C" {
 #endif
 
-/* aooctpad, step 1: y[r][0..P1) = 0 except y[r][o + n] = x[r][n] */
+/* aooctpad, before the R2C: y[r][0..P1) = 0 except
+ * y[r][o + n] = x[r][n] * scale (scale = 1/P1, see aooct-cuda-pad.cu) */
 cudaError_t aooct_cuda_pad_place (const float *x, float *y, int n, int p1,
-    int offset, int rows, cudaStream_t stream);
+    int offset, float scale, int rows, cudaStream_t stream);
 
-/* aooctpad, step 2: Z[r][k] = Y[r][k] for k <= P1/2, 0 up to P2/2
- * (Y has P1/2+1 bins per row, Z has P2/2+1) */
-cudaError_t aooct_cuda_pad_spectrum (const float2 * Y, float2 * Z, int p1,
-    int p2, int rows, cudaStream_t stream);
+/* aooctpad, between the R2C and the C2R: Z[r][k] = 0 for
+ * P1/2 < k <= P2/2 (rows of P2/2+1 bins); nothing when P1 == P2 */
+cudaError_t aooct_cuda_pad_zero_bins (float2 * Z, int p1, int p2, int rows,
+    cudaStream_t stream);
 
-/* aooctpad, step 3, in place: z *= scale inside [j0, j1], 0 outside */
-cudaError_t aooct_cuda_pad_finish (float *z, int p2, int j0, int j1,
-    float scale, int rows, cudaStream_t stream);
+/* aooctpad, after the C2R: z[r][i] = 0 for i < j0 and i > j1 (only those
+ * samples are touched; nothing when there is no margin) */
+cudaError_t aooct_cuda_pad_margins (float *z, int p2, int j0, int j1,
+    int rows, cudaStream_t stream);
 
 /* aooctkmap: out[i] = in[l] + (in[l+1] - in[l]) * frac[i] for j0 <= i <= j1
  * with l = index[i]; 0 in the margins */

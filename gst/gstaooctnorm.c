@@ -235,8 +235,7 @@ gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
     p->format = format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :
         format == GST_VIDEO_FORMAT_RGBA ? AOOCT_CUDA_NORM_RGBA :
         AOOCT_CUDA_NORM_GRAY8;
-    return aooct_cuda_malloc (aooct_cuda_norm_scratch_size (p),
-        &self->cuda_scratch, error);
+    return aooct_cuda_norm_scratch_new (p, &self->cuda_scratch, error);
   }
 #endif
   self->cpu = aooct_cpu_norm_new (&filter->in_geom, start, end);

@@ -170,13 +170,13 @@ cpu_image (const Geom * g, const gchar * format, const gchar * props,
 
 /* ---- GRAY8 / GRAY16_LE: CUDA against CPU ---- */
 
-/* Runs @n buffers (levels 10^(1.5 k) apart, so the automatic range moves)
- * through aooctnorm on the CPU and on CUDA with @props, applying
+/* Runs @n buffers (buffer k at level 10^(@step k), so the automatic range
+ * moves) through aooctnorm on the CPU and on CUDA with @props, applying
  * @changes[k] (may be NULL) to both before buffer k while playing, and
  * compares every image.  Returns the pixels that differed. */
 static gsize
-compare_backends (const Geom * g, const gchar * format, const gchar * props,
-    const gchar * const *changes, gint n)
+compare_backends_step (const Geom * g, const gchar * format,
+    const gchar * props, const gchar * const *changes, gint n, gdouble step)
 {
   GRand *rand = aooct_test_rand_new ();
   gchar *lc = g_strdup_printf ("aooctnorm backend=cpu %s", props);
@@ -197,7 +197,7 @@ compare_backends (const Geom * g, const gchar * format, const gchar * props,
   gst_harness_set_sink_caps_str (hg, g_strdup_printf ("video/x-raw,format=%s",
           format));
   for (k = 0; k < n; k++) {
-    gfloat *data = aooct_test_make_depth (rand, g, pow (10, 1.5 * k));
+    gfloat *data = aooct_test_make_depth (rand, g, pow (10, step * k));
     GstBuffer *oc, *og;
     GstCaps *cc, *cg;
     GstVideoInfo vinfo;
@@ -248,6 +248,14 @@ compare_backends (const Geom * g, const gchar * format, const gchar * props,
   return differ;
 }
 
+/* levels rising by 10^1.5 per buffer */
+static gsize
+compare_backends (const Geom * g, const gchar * format, const gchar * props,
+    const gchar * const *changes, gint n)
+{
+  return compare_backends_step (g, format, props, changes, n, 1.5);
+}
+
 GST_START_TEST (test_gray8_auto)
 {
   const Geom one = { 301, 1, 700, 1024, 2 }, three = { 96, 3, 200, 256, 2 };
@@ -281,6 +289,28 @@ GST_START_TEST (test_manual_range)
       "range-max=90", NULL, 3);
   compare_backends (&g, "GRAY8", "log=false auto-range=false range-min=0 "
       "range-max=3e7", NULL, 3);
+}
+
+GST_END_TEST;
+
+/* The automatic range is reduced by many blocks per B-scan, and the last
+ * block of each B-scan resets the keys for the next buffer.  If that reset
+ * failed, levels rising from buffer to buffer would keep a stale minimum
+ * (seen with dynamic-range=0: lo = min L, 10 dB lower than it should be)
+ * and falling ones a stale maximum (hi = max, in log and linear mode).
+ * (In linear mode the minimum intensity is ~0 whatever the level, so a
+ * stale minimum would not show there.)  One 1000-A-line B-scan per buffer
+ * (1000 blocks of the reduction), and 16 B-scans per buffer (a few blocks
+ * each, 16 keys), both ways. */
+GST_START_TEST (test_range_across_buffers)
+{
+  const Geom big = { 1000, 1, 2048, 2048, 2 }, many = { 64, 16, 200, 256, 2 };
+  const gchar *const falling[] = { NULL, NULL, NULL, "log=false", NULL };
+
+  compare_backends_step (&big, "GRAY8", "dynamic-range=0", NULL, 4, 1.0);
+  compare_backends_step (&big, "GRAY8", "", falling, 5, -1.0);
+  compare_backends_step (&many, "GRAY16_LE", "dynamic-range=0", NULL, 4, 1.0);
+  compare_backends_step (&many, "GRAY16_LE", "", falling, 5, -1.0);
 }
 
 GST_END_TEST;
@@ -766,6 +796,7 @@ gpu_suite (void)
   tcase_add_test (tc, test_gray8_auto);
   tcase_add_test (tc, test_gray16);
   tcase_add_test (tc, test_manual_range);
+  tcase_add_test (tc, test_range_across_buffers);
   tcase_add_test (tc, test_playing_changes);
   tcase_add_test (tc, test_playing_invalid);
   tcase_add_test (tc, test_cuda_video_formats);

@@ -39,6 +39,16 @@
 #include "aooct-test-util.h"
 #include "aooct-cuda-test-util.h"
 #include "aooct-synth.h"
+#include "aooct-cpu-pad.h"
+#include "aooct-cpu-fft.h"
+#include "aooct-fftw.h"
+#include "aooct-window.h"
+
+#ifdef HAVE_CUDA
+#include "aooct-cuda.h"
+#include "aooct-cuda-pad.h"
+#include "aooct-cuda-fft.h"
+#endif
 
 #define CUDA_FEATURE "memory:CUDAMemory"
 #define STEP_FACTOR 32.0
@@ -377,6 +387,15 @@ check_pad (const Geo * geo, GRand * rand)
   g_free (props);
 }
 
+/* aooctpad's branches besides those of geos[] (N < P1 with margins on both
+ * sides; N == P1, o == 0, one margin sample): no margin and no zero bins
+ * at all (f = 1, N == P1), and f = 4 with P1 > N from several B-scans. */
+static const Geo pad_geos[] = {
+  {"2048x64 P1 2048 f 1 (no margins, no zero bins)", 2048, 64, 1, 2048, 1,
+      NULL},
+  {"1000x50 x2 B-scans P1 4096 f 4", 1000, 50, 2, 4096, 4, NULL},
+};
+
 GST_START_TEST (test_pad)
 {
   GRand *rand = aooct_test_rand_new ();
@@ -384,6 +403,8 @@ GST_START_TEST (test_pad)
 
   for (i = 0; i < G_N_ELEMENTS (geos); i++)
     check_pad (&geos[i], rand);
+  for (i = 0; i < G_N_ELEMENTS (pad_geos); i++)
+    check_pad (&pad_geos[i], rand);
   g_rand_free (rand);
 }
 
@@ -700,6 +721,210 @@ GST_START_TEST (test_fft_window_playing)
 
 GST_END_TEST;
 
+/* ---- the pad and fft cores on device buffers ---- */
+
+#ifdef HAVE_CUDA
+/* The elements' input buffers may be shared read-only with other
+ * consumers (a tee), so the cores must only read them: here the cores run
+ * directly on device buffers, and the inputs are downloaded afterwards and
+ * compared byte for byte.  The outputs are filled with NaN (0xff bytes)
+ * before each run, so that a sample the core does not write (a margin)
+ * shows, and compared with the CPU cores.  Two buffers one after the other
+ * through one core: the second must not depend on what the first left in
+ * the scratch (cuFFT's C2R overwrites its input, the padded spectrum). */
+
+#define CORE_BUFFERS 2
+
+typedef struct
+{
+  AooctCudaStream stream;
+  gpointer in[CORE_BUFFERS], out[CORE_BUFFERS];
+  gsize in_bytes, out_bytes;
+} CoreRun;
+
+static void
+core_run_init (CoreRun * run, gfloat ** x, gsize in_bytes, gsize out_bytes)
+{
+  GError *err = NULL;
+  gint k;
+
+  run->in_bytes = in_bytes;
+  run->out_bytes = out_bytes;
+  fail_unless (aooct_cuda_stream_new (&run->stream, &err), "%s",
+      err ? err->message : "");
+  for (k = 0; k < CORE_BUFFERS; k++) {
+    fail_unless (aooct_cuda_malloc (in_bytes, &run->in[k], &err)
+        && aooct_cuda_upload (run->in[k], x[k], in_bytes, &err)
+        && aooct_cuda_malloc (out_bytes, &run->out[k], &err)
+        && aooct_cuda_memset_async (run->out[k], 0xff, out_bytes,
+            run->stream, &err), "%s", err ? err->message : "");
+  }
+}
+
+/* Waits for the stream, checks that every input is still @x[k] and returns
+ * the outputs in @y (g_free each); frees the device buffers. */
+static void
+core_run_finish (CoreRun * run, gfloat ** x, gfloat ** y, const gchar * what)
+{
+  GError *err = NULL;
+  gint k;
+
+  for (k = 0; k < CORE_BUFFERS; k++) {
+    gfloat *back = g_malloc (run->in_bytes);
+
+    y[k] = g_malloc (run->out_bytes);
+    fail_unless (aooct_cuda_download_async (back, run->in[k], run->in_bytes,
+            run->stream, &err)
+        && aooct_cuda_download_async (y[k], run->out[k], run->out_bytes,
+            run->stream, &err)
+        && aooct_cuda_stream_sync (run->stream, &err), "%s",
+        err ? err->message : "");
+    fail_unless (memcmp (back, x[k], run->in_bytes) == 0,
+        "%s: the core wrote into its input buffer %d", what, k);
+    g_free (back);
+    aooct_cuda_free (run->in[k]);
+    aooct_cuda_free (run->out[k]);
+  }
+  aooct_cuda_stream_free (run->stream);
+  g_print ("  %s: inputs unchanged\n", what);
+}
+
+static void
+check_pad_core (const Geo * geo, GRand * rand)
+{
+  AooctGeometry in, out;
+  gfloat *x[CORE_BUFFERS], *y[CORE_BUFFERS], *ref;
+  gsize rows;
+  GError *err = NULL;
+  AooctCudaPad *pad;
+  AooctCpuPad *cpu;
+  CoreRun run;
+  gint k, j, j0, j1;
+  gsize r;
+
+  aooct_test_geometry (&in, geo->n, geo->alines, geo->bscans, 0, 0);
+  aooct_test_geometry (&out, geo->n, geo->alines, geo->bscans, geo->size,
+      geo->factor);
+  rows = aooct_geometry_total_alines (&in);
+  j0 = aooct_geometry_data_start (&out);
+  j1 = aooct_geometry_data_end (&out);
+  g_print ("pad core %s (o %d, margins %d + %d)\n", geo->name,
+      out.pad_offset, j0, out.samples - 1 - j1);
+  for (k = 0; k < CORE_BUFFERS; k++)
+    x[k] = make_real (rand, &in);
+  core_run_init (&run, x, aooct_geometry_buffer_bytes (&in),
+      aooct_geometry_buffer_bytes (&out));
+  pad = aooct_cuda_pad_new (&out, &err);
+  fail_unless (pad != NULL, "%s", err ? err->message : "");
+  for (k = 0; k < CORE_BUFFERS; k++)
+    fail_unless (aooct_cuda_pad_process (pad, run.in[k], run.out[k],
+            run.stream, &err), "%s", err ? err->message : "");
+  core_run_finish (&run, x, y, "pad core");
+  aooct_cuda_pad_free (pad);
+
+  cpu = aooct_cpu_pad_new (&out, aooct_cpu_threads (), &err);
+  fail_unless (cpu != NULL, "%s", err ? err->message : "");
+  ref = g_new (gfloat, rows * out.samples);
+  for (k = 0; k < CORE_BUFFERS; k++) {
+    aooct_cpu_pad_process (cpu, x[k], ref, (gint) rows);
+    for (r = 0; r < rows; r++)
+      for (j = 0; j < out.samples; j++)
+        if ((j < j0 || j > j1) && (y[k][r * out.samples + j] != 0.0f
+                || signbit (y[k][r * out.samples + j])))
+          fail ("pad core: buffer %d row %" G_GSIZE_FORMAT " margin sample "
+              "%d is %g, not +0", k, r, j, y[k][r * out.samples + j]);
+    compare_fft (ref, y[k], rows, out.samples, out.samples, STEP_FACTOR,
+        "pad core");
+    g_free (x[k]);
+    g_free (y[k]);
+  }
+  aooct_cpu_pad_free (cpu);
+  g_free (ref);
+}
+
+static void
+check_fft_core (const Geo * geo, gboolean complex_in, AooctWindow window,
+    GRand * rand)
+{
+  AooctGeometry g;
+  gfloat *x[CORE_BUFFERS], *y[CORE_BUFFERS], *ref, *table;
+  gchar *what;
+  gsize rows;
+  GError *err = NULL;
+  AooctCudaFft *fft;
+  AooctCpuFft *cpu;
+  CoreRun run;
+  gint k;
+
+  aooct_test_geometry (&g, geo->n, geo->alines, geo->bscans, geo->size,
+      geo->factor);
+  g.k_linear = TRUE;
+  if (complex_in)
+    g.sample_type = AOOCT_SAMPLE_COMPLEX;
+  rows = aooct_geometry_total_alines (&g);
+  what = g_strdup_printf ("fft core %s, %s input, window %d", geo->name,
+      complex_in ? "complex" : "real", window);
+  g_print ("%s\n", what);
+  table = aooct_window_table_new (window, g.samples,
+      aooct_geometry_data_start (&g), aooct_geometry_data_end (&g));
+  for (k = 0; k < CORE_BUFFERS; k++)
+    x[k] = complex_in ? make_complex (rand, &g) : make_real (rand, &g);
+  core_run_init (&run, x, aooct_geometry_buffer_bytes (&g),
+      2 * sizeof (gfloat) * rows * g.samples);
+  fft = aooct_cuda_fft_new (g.samples, rows, &err);
+  fail_unless (fft != NULL, "%s", err ? err->message : "");
+  fail_unless (aooct_cuda_fft_set_window (fft, table, run.stream, &err),
+      "%s", err ? err->message : "");
+  for (k = 0; k < CORE_BUFFERS; k++)
+    fail_unless (aooct_cuda_fft_process (fft, run.in[k], complex_in,
+            run.out[k], run.stream, &err), "%s", err ? err->message : "");
+  core_run_finish (&run, x, y, what);
+  aooct_cuda_fft_free (fft);
+
+  cpu = aooct_cpu_fft_new (g.samples, aooct_cpu_threads (), &err);
+  fail_unless (cpu != NULL, "%s", err ? err->message : "");
+  ref = g_new (gfloat, 2 * rows * g.samples);
+  for (k = 0; k < CORE_BUFFERS; k++) {
+    aooct_cpu_fft_process (cpu, x[k], complex_in, table, ref, (gint) rows);
+    compare_fft (ref, y[k], rows, 2 * g.samples, g.samples, STEP_FACTOR, what);
+    g_free (x[k]);
+    g_free (y[k]);
+  }
+  aooct_cpu_fft_free (cpu);
+  g_free (ref);
+  g_free (table);
+  g_free (what);
+}
+#endif
+
+GST_START_TEST (test_cores_input_unchanged)
+{
+#ifdef HAVE_CUDA
+  GRand *rand;
+  guint i;
+
+  if (fake_gpu) {
+    g_print ("AOOCT_TEST_FAKE_GPU: no device buffers, core checks skipped\n");
+    return;
+  }
+  rand = aooct_test_rand_new ();
+  /* margins on both sides (o 608); N == P1, o == 0 (one margin sample) */
+  check_pad_core (&geos[0], rand);
+  check_pad_core (&geos[1], rand);
+  for (i = 0; i < G_N_ELEMENTS (pad_geos); i++)
+    check_pad_core (&pad_geos[i], rand);
+  /* no window (a copy, then the C2C in place in the output), a window,
+   * and real input */
+  check_fft_core (&geos[1], TRUE, AOOCT_WINDOW_NONE, rand);
+  check_fft_core (&geos[1], TRUE, AOOCT_WINDOW_HANN, rand);
+  check_fft_core (&geos[0], FALSE, AOOCT_WINDOW_NONE, rand);
+  check_fft_core (&geos[2], FALSE, AOOCT_WINDOW_BLACKMAN, rand);
+  g_rand_free (rand);
+#endif
+}
+
+GST_END_TEST;
+
 /* ---- the whole chain ---- */
 
 static gchar *
@@ -841,6 +1066,7 @@ steps_suite (void)
   tcase_add_test (tc, test_disp_playing);
   tcase_add_test (tc, test_fft);
   tcase_add_test (tc, test_fft_window_playing);
+  tcase_add_test (tc, test_cores_input_unchanged);
   return s;
 }
 
