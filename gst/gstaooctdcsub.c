@@ -243,21 +243,23 @@ gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
   GstBufferPool *pool;
   GstVideoInfo info;
   GError *error = NULL;
+  gboolean ret;
   guint size;
 
-  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
-          decide_query, query))
-    return FALSE;
+  /* metas (or, with no allocation decided downstream yet, whatever
+   * downstream answers); our pool comes in addition, whatever that gave */
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
+      decide_query, query);
   /* the query is answered once the caps are set, so the element has
    * started and chosen its backend */
   gst_query_parse_allocation (query, &caps, NULL);
   if (filter->active_backend != GST_AOOCT_BACKEND_CUDA || caps == NULL
       || !gst_caps_is_fixed (caps) || !gst_video_info_from_caps (&info, caps))
-    return TRUE;
+    return ret;
   features = gst_caps_get_features (caps, 0);
   if (features && !gst_caps_features_is_equal (features,
           GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
-    return TRUE;
+    return ret;
 
   size = (guint) GST_VIDEO_INFO_SIZE (&info);
   /* one frame being written upstream, one being uploaded, and the ones
@@ -269,8 +271,13 @@ gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
     GST_WARNING_OBJECT (filter, "no page-locked pool proposed: %s",
         error->message);
     g_clear_error (&error);
-    return TRUE;
+    return ret;
   }
+  /* first, where upstream (GstBaseSrc) looks: a pool downstream answered
+   * for our input caps, before it decided its own allocation, is nothing
+   * upstream should use */
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
   gst_query_add_allocation_pool (query, pool, size, AOOCT_CUDA_INPUT_HOLD + 2,
       0);
   gst_object_unref (pool);
