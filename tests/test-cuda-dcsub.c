@@ -787,13 +787,13 @@ GST_END_TEST;
 
 /* Large frames pushed back to back from a small pool: each buffer is
  * acquired again, and overwritten, as soon as the element lets go of it;
- * an upload of 16 MB takes long enough that releasing a buffer before its
- * copy has completed shows up as a wrong B-scan. */
+ * an upload of 8 MB (about 0.15 ms) takes long enough that releasing a
+ * buffer before its copy has completed shows up as a wrong B-scan. */
 GST_START_TEST (test_pinned_buffer_lifetime)
 {
-  compare_pinned_input ("GRAY16_LE", 2, 2048, 1000, 4, 4095, 1, 6, FALSE);
-  compare_pinned_input ("GRAY16_LE", 2, 2048, 1000, 4, 4095, 3, 8, FALSE);
-  compare_pinned_input ("GRAY8", 1, 4095, 1000, 2, 255, 2, 8, FALSE);
+  compare_pinned_input ("GRAY16_LE", 2, 2048, 1000, 2, 4095, 1, 6, FALSE);
+  compare_pinned_input ("GRAY16_LE", 2, 2048, 1000, 2, 4095, 3, 6, FALSE);
+  compare_pinned_input ("GRAY8", 1, 4095, 1000, 2, 255, 2, 6, FALSE);
 }
 
 GST_END_TEST;
