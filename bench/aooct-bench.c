@@ -9,19 +9,30 @@
  *
  * On CUDA it also reports, per element, the GPU time of the step alone
  * (CUDA events around process_cuda on the element's stream: the elements'
- * gpu-timing and stats properties), and for the whole chain: host memory
- * in and out (GRAY8 in system memory at a fakesink), host memory in with
- * the image left on the GPU (NV12 in CUDA memory), the latency from a
- * B-scan entering aooctdcsub to its image reaching the sink, and the
- * ceilings measured in the same run: the GPU model, pinned host-to-device
- * and device-to-host copy bandwidth and device-to-device bandwidth, with
- * the memory-bandwidth bound of each step (bytes in + bytes out at the
- * device-to-device rate).  Shapes named -xK carry K B-scans per buffer
- * (aooctdcsub alines-per-bscan).
+ * gpu-timing and stats properties), and for the whole chain, with the raw
+ * B-scans
+ *   - in ordinary system memory (copied into aooctdcsub's page-locked
+ *     staging before the upload),
+ *   - in page-locked memory from the pool aooctdcsub proposes in the
+ *     allocation query (asked for as an upstream element does; a few pool
+ *     buffers are filled once with the captured frame before the clock
+ *     starts and pushed round-robin, recycling through the pool: uploaded
+ *     in place, no host copy),
+ *   - already in CUDA memory (aooct device memory from the pool aooctdcsub
+ *     proposes for memory:CUDAMemory caps, written once, every buffer
+ *     sharing it: the device-resident chain),
+ * the image either in system memory (GRAY8 at a fakesink) or left on the
+ * GPU (NV12 in CUDA memory); the latency from a B-scan entering aooctdcsub
+ * to its image reaching the sink; and the ceilings measured in the same
+ * run: the GPU model, pinned host-to-device and device-to-host copy
+ * bandwidth and device-to-device bandwidth, with the memory-bandwidth
+ * bound of each step (bytes in + bytes out at the device-to-device rate).
+ * Shapes named -xK carry K B-scans per buffer (aooctdcsub
+ * alines-per-bscan).
  *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
- *               [--shape thesis|thesis-x16|2048x1000|1024-nopad|
- *                1024-nopad-x8|all]
+ *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
+ *                1024-nopad|1024-nopad-x8|all]
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +51,22 @@
 
 #define N_STAGES 6
 #define WARMUP 5
+/* page-locked pool buffers filled once and pushed round-robin: more than
+ * appsrc's queue (4) plus what aooctdcsub holds while their copies run */
+#define N_PINNED 8
+
+/* Where the raw B-scans pushed into the whole chain lie. */
+typedef enum
+{
+  FEED_SYSTEM,                  /* gst_buffer_copy of the captured frame */
+  FEED_PINNED,                  /* aooctdcsub's page-locked pool */
+  FEED_DEVICE                   /* aooct device memory (CUDA caps) */
+} Feed;
+
+/* aooct-cuda-host-pool.h and aooct-cuda-memory.h (not linked here) */
+#define HOST_POOL_TYPE "AooctCudaHostPool"
+#define HOST_MEMORY_TYPE "aooct.cuda.host"
+#define DEVICE_MEMORY_TYPE "aooct.cuda.memory"
 
 typedef struct
 {
@@ -53,6 +80,7 @@ static const Shape shapes[] = {
   {"thesis", 832, 240, TRUE, 1},
   {"thesis-x16", 832, 240, TRUE, 16},
   {"2048x1000", 2048, 1000, TRUE, 1},
+  {"2048x1000-x4", 2048, 1000, TRUE, 4},
   {"1024-nopad", 1024, 1000, FALSE, 1},
   {"1024-nopad-x8", 1024, 1000, FALSE, 8},
 };
@@ -294,11 +322,98 @@ host_times (GstElement * pipeline)
   return g_string_free (str, FALSE);
 }
 
-/* @desc fed with @input @n times (after WARMUP): wall time per buffer,
- * latency, and the GPU time of an element named "el" if there is one. */
+/* Waits until the first buffer has reached the sink (caps negotiated all
+ * along the chain, so that aooctdcsub answers the allocation query). */
+static gboolean
+wait_first (Clock * c)
+{
+  gint i;
+
+  for (i = 0; i < 60000; i++) {
+    if (g_atomic_int_get (&c->count) >= 1)
+      return TRUE;
+    g_usleep (500);
+  }
+  return FALSE;
+}
+
+/* The pool aooctdcsub proposes (the peer of @src_pad) for @caps, asked for
+ * as an upstream element does, configured for @count buffers and started:
+ * the page-locked one (@feed FEED_PINNED) or the one of device memory
+ * (FEED_DEVICE, CUDA-memory caps); NULL with a message if there is none. */
+static GstBufferPool *
+proposed_pool (GstPad * src_pad, GstCaps * caps, Feed feed, guint count,
+    guint * size)
+{
+  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *found = NULL;
+  GstStructure *config;
+  guint i;
+
+  if (!gst_pad_peer_query (src_pad, q)) {
+    g_printerr ("aooctdcsub did not answer the allocation query\n");
+    gst_query_unref (q);
+    return NULL;
+  }
+  for (i = 0; i < gst_query_get_n_allocation_pools (q) && !found; i++) {
+    GstBufferPool *pool = NULL;
+
+    gst_query_parse_nth_allocation_pool (q, i, &pool, size, NULL, NULL);
+    if (pool && (feed == FEED_DEVICE
+            || strcmp (G_OBJECT_TYPE_NAME (pool), HOST_POOL_TYPE) == 0))
+      found = pool;
+    else
+      gst_clear_object (&pool);
+  }
+  gst_query_unref (q);
+  if (found == NULL) {
+    g_printerr ("aooctdcsub proposed no %s pool\n", feed == FEED_PINNED ?
+        "page-locked" : "device-memory");
+    return NULL;
+  }
+  config = gst_buffer_pool_get_config (found);
+  gst_buffer_pool_config_set_params (config, caps, *size, count, count);
+  if (!gst_buffer_pool_set_config (found, config)
+      || !gst_buffer_pool_set_active (found, TRUE)) {
+    g_printerr ("cannot start the pool aooctdcsub proposed\n");
+    gst_object_unref (found);
+    return NULL;
+  }
+  return found;
+}
+
+/* A buffer of @pool holding the frame of @src (written through a host
+ * map), checked to be in memory @type. */
+static GstBuffer *
+filled_buffer (GstBufferPool * pool, GstBuffer * src, const gchar * type)
+{
+  GstBuffer *b = NULL;
+  GstMapInfo map;
+  gsize size = gst_buffer_get_size (src);
+
+  if (gst_buffer_pool_acquire_buffer (pool, &b, NULL) != GST_FLOW_OK
+      || gst_buffer_n_memory (b) != 1
+      || !gst_memory_is_type (gst_buffer_peek_memory (b, 0), type)
+      || gst_buffer_get_size (b) != size
+      || !gst_buffer_map (b, &map, GST_MAP_WRITE)) {
+    g_printerr ("the pool aooctdcsub proposed does not give %s buffers of "
+        "%" G_GSIZE_FORMAT " bytes\n", type, size);
+    gst_clear_buffer (&b);
+    return NULL;
+  }
+  gst_buffer_extract (src, 0, map.data, size);
+  gst_buffer_unmap (b, &map);
+  return b;
+}
+
+/* @desc fed with @input @n times (after WARMUP) from memory @feed: wall
+ * time per buffer, latency, and the GPU time of an element named "el" if
+ * there is one.  The first warm-up buffer is always a copy in system
+ * memory (read through the host with CUDA-memory caps): aooctdcsub answers
+ * the allocation query only once caps are negotiated. */
 static Timing
 time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
-    gint n)
+    gint n, Feed feed)
 {
   gchar *full = g_strdup_printf ("appsrc name=src format=time ! %s ! %s%s"
       "fakesink name=sink sync=false", desc, sink_caps ? sink_caps : "",
@@ -312,6 +427,11 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
   GstBuffer *buf = gst_sample_get_buffer (input);
   Clock c = { 0, n + WARMUP, 0, 0, NULL, NULL };
   Timing t = { -1, 0, 0, 0, NULL };
+  GstCaps *caps = gst_caps_copy (gst_sample_get_caps (input));
+  GstBufferPool *pool = NULL;
+  GstBuffer *dev = NULL;
+  gboolean fed = TRUE;
+  guint size = 0;
   gint i;
 
   c.t_in = g_new0 (gint64, c.n);
@@ -319,18 +439,61 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_buffers, &c, NULL);
   gst_pad_add_probe (src_pad, GST_PAD_PROBE_TYPE_BUFFER, mark_arrival, &c,
       NULL);
-  g_object_set (src, "caps", gst_sample_get_caps (input), "block", TRUE,
-      "max-buffers", (guint64) 4, NULL);
+  if (feed == FEED_DEVICE)
+    gst_caps_set_features (caps, 0,
+        gst_caps_features_new ("memory:CUDAMemory", NULL));
+  g_object_set (src, "caps", caps, "block", TRUE, "max-buffers", (guint64) 4,
+      NULL);
   gst_element_set_state (p, GST_STATE_PLAYING);
   for (i = 0; i < n + WARMUP; i++) {
-    /* shares the memory (device memory too: no copy) */
-    GstBuffer *b = gst_buffer_copy (buf);
+    GstBuffer *b = NULL;
+
+    if (i == 0 || feed == FEED_SYSTEM) {
+      /* shares the memory (device memory too: no copy) */
+      b = gst_buffer_copy (buf);
+    } else if (feed == FEED_PINNED) {
+      /* the next of the pre-filled pool buffers (the pool hands them out
+       * in the order they came back) */
+      if (gst_buffer_pool_acquire_buffer (pool, &b, NULL) != GST_FLOW_OK)
+        b = NULL;
+    } else {
+      /* another buffer sharing the frame in device memory */
+      b = gst_buffer_copy (dev);
+    }
+    if (b == NULL) {
+      fed = FALSE;
+      break;
+    }
     GST_BUFFER_PTS (b) = i * GST_MSECOND;
     if (gst_app_src_push_buffer (GST_APP_SRC (src), b) != GST_FLOW_OK)
       break;
+    if (i == 0 && feed == FEED_PINNED) {
+      GstBuffer *filled[N_PINNED];
+      guint k;
+
+      /* fill each pool buffer once, outside the timed part */
+      pool = wait_first (&c) ? proposed_pool (src_pad, caps, feed, N_PINNED,
+          &size) : NULL;
+      for (k = 0; k < N_PINNED; k++)
+        filled[k] = pool ? filled_buffer (pool, buf, HOST_MEMORY_TYPE) : NULL;
+      for (k = 0; k < N_PINNED; k++) {
+        fed = fed && filled[k] != NULL;
+        gst_clear_buffer (&filled[k]);
+      }
+      if (!fed)
+        break;
+    } else if (i == 0 && feed == FEED_DEVICE) {
+      pool = wait_first (&c) ? proposed_pool (src_pad, caps, feed, 1, &size)
+          : NULL;
+      dev = pool ? filled_buffer (pool, buf, DEVICE_MEMORY_TYPE) : NULL;
+      if (dev == NULL) {
+        fed = FALSE;
+        break;
+      }
+    }
   }
   gst_app_src_end_of_stream (GST_APP_SRC (src));
-  if (wait_eos (p, desc) && c.count == n + WARMUP) {
+  if (wait_eos (p, desc) && fed && c.count == n + WARMUP) {
     GstSample *last = NULL;
 
     /* On CUDA an element may push device memory before its GPU work is
@@ -361,6 +524,12 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
     }
   }
   gst_element_set_state (p, GST_STATE_NULL);
+  gst_clear_buffer (&dev);
+  if (pool) {
+    gst_buffer_pool_set_active (pool, FALSE);
+    gst_object_unref (pool);
+  }
+  gst_caps_unref (caps);
   gst_object_unref (src_pad);
   gst_object_unref (pad);
   gst_object_unref (sink);
@@ -391,6 +560,20 @@ emit (GString * table, FILE * out, const gchar * fmt, ...)
   g_free (line);
 }
 
+/* One whole-chain row: per B-scan and latency, or why there is none. */
+static void
+emit_row (GString * table, FILE * out, const gchar * label, const Timing * t,
+    const Shape * shape)
+{
+  gdouble ms = t->ms / shape->per_buffer;
+
+  if (t->ms <= 0)
+    emit (table, out, "| %s | failed (see the messages above) | | |\n", label);
+  else
+    emit (table, out, "| %s | %.4f | %.3g | %.3f / %.3f |\n", label, ms,
+        shape->alines / (ms / 1e3), t->lat_med_ms, t->lat_max_ms);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -404,8 +587,8 @@ main (int argc, char **argv)
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
         "also write the table to FILE (default bench-results.md)", "FILE"},
     {"shape", 's', 0, G_OPTION_ARG_STRING, &only,
-        "thesis, thesis-x16, 2048x1000, 1024-nopad, 1024-nopad-x8 or all "
-          "(default thesis)", "S"},
+        "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 1024-nopad, "
+          "1024-nopad-x8 or all (default thesis)", "S"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- aooct throughput benchmark");
@@ -465,7 +648,7 @@ main (int argc, char **argv)
     gchar *chain;
     GstSample *raw;
     gsize sizes[N_STAGES + 1];
-    Timing whole;
+    Timing whole, pinned = { -1, 0, 0, 0, NULL };
     gchar *host_note = NULL;
 
     if (g_strcmp0 (only, "all") != 0 && g_strcmp0 (only, shape->name) != 0)
@@ -504,7 +687,8 @@ main (int argc, char **argv)
           " gpu-timing=true" : "");
       /* on CUDA the output stays on the GPU, as it does inside a chain */
       t = time_chain (named, on_cuda () && i < N_STAGES - 1 ?
-          "application/x-aooct(memory:CUDAMemory)" : NULL, in, buffers);
+          "application/x-aooct(memory:CUDAMemory)" : NULL, in, buffers,
+          FEED_SYSTEM);
       sum += t.ms / per;
       gpu_sum += t.gpu_ms / per;
       mb_sum += mb;
@@ -533,24 +717,47 @@ main (int argc, char **argv)
 
     raw = capture_input (shape, 0);
     chain = chain_desc (shape, 0, N_STAGES - 1);
-    emit (table, out, "| whole chain, raw B-scans from host memory (appsrc) "
+    emit (table, out, "| whole chain (appsrc ! ... ! fakesink) "
         "| ms per B-scan | A-lines/s | latency median / max, ms per buffer "
         "|\n|---|---:|---:|---:|\n");
-    whole = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers);
-    emit (table, out, "| **GRAY8 in system memory (fakesink)** | **%.4f** | "
-        "**%.3g** | %.3f / %.3f |\n", whole.ms / per,
-        shape->alines / (whole.ms / per / 1e3), whole.lat_med_ms,
-        whole.lat_max_ms);
+    whole = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
+        FEED_SYSTEM);
+    emit_row (table, out, "**raw B-scans in ordinary system memory, GRAY8 "
+        "image in system memory**", &whole, shape);
     host_note = whole.host;
     if (on_cuda ()) {
-      Timing gpu_out = time_chain (chain,
-          "video/x-raw(memory:CUDAMemory),format=NV12", raw, buffers);
+      Timing t;
 
-      emit (table, out, "| image left on the GPU (NV12, CUDA memory) | %.4f "
-          "| %.3g | %.3f / %.3f |\n", gpu_out.ms / per,
-          shape->alines / (gpu_out.ms / per / 1e3), gpu_out.lat_med_ms,
-          gpu_out.lat_max_ms);
-      g_free (gpu_out.host);
+      t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
+          raw, buffers, FEED_SYSTEM);
+      emit_row (table, out, "raw B-scans in ordinary system memory, image "
+          "left on the GPU (NV12, CUDA memory)", &t, shape);
+      g_free (t.host);
+      pinned = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
+          FEED_PINNED);
+      emit_row (table, out, "**raw B-scans in page-locked memory (pool "
+          "proposed by aooctdcsub), GRAY8 image in system memory**", &pinned,
+          shape);
+      t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
+          raw, buffers, FEED_PINNED);
+      emit_row (table, out, "raw B-scans in page-locked memory (pool "
+          "proposed by aooctdcsub), image left on the GPU (NV12, CUDA "
+          "memory)", &t, shape);
+      g_free (t.host);
+      t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
+          raw, buffers, FEED_DEVICE);
+      if (have_ceil && t.ms > 0) {
+        gchar *label = g_strdup_printf ("device-resident: raw B-scans in "
+            "CUDA memory, image left on the GPU (NV12): %.0f %% of the "
+            "D2D bound", 100.0 * bound_sum / (t.ms / per));
+
+        emit_row (table, out, label, &t, shape);
+        g_free (label);
+      } else {
+        emit_row (table, out, "device-resident: raw B-scans in CUDA memory, "
+            "image left on the GPU (NV12)", &t, shape);
+      }
+      g_free (t.host);
       if (have_ceil) {
         gdouble h2d = sizes[0] / per / (ceil.h2d_gbs * 1e9) * 1e3;
 
@@ -565,7 +772,13 @@ main (int argc, char **argv)
       }
     }
     emit (table, out, "\nHost time per buffer in each element's transform, "
-        "whole chain into GRAY8 (ms): %s\n\n", host_note ? host_note : "");
+        "whole chain into GRAY8 (ms), raw B-scans in ordinary system "
+        "memory: %s\n", host_note ? host_note : "");
+    if (pinned.host)
+      emit (table, out, "\nthe same, raw B-scans in page-locked memory: "
+          "%s\n", pinned.host);
+    emit (table, out, "\n");
+    g_free (pinned.host);
     g_free (host_note);
     g_free (chain);
     gst_sample_unref (raw);

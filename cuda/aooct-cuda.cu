@@ -174,6 +174,16 @@ aooct_cuda_malloc_host (gsize size, gpointer * hptr, GError ** error)
   return TRUE;
 }
 
+gboolean
+aooct_cuda_malloc_host_portable (gsize size, gpointer * hptr, GError ** error)
+{
+  *hptr = NULL;
+  AOOCT_CUDA_CHECK (cudaHostAlloc (hptr, size, cudaHostAllocPortable), error,
+      "cudaHostAlloc (page-locked input buffer) of %" G_GSIZE_FORMAT
+      " bytes", size);
+  return TRUE;
+}
+
 void
 aooct_cuda_free_host (gpointer hptr)
 {

@@ -45,6 +45,12 @@ void aooct_cuda_free (gpointer dptr);
 void aooct_cuda_clear_stale_error (void);
 gboolean aooct_cuda_malloc_host (gsize size, gpointer * hptr, GError ** error);
 void aooct_cuda_free_host (gpointer hptr);
+/* Page-locked host memory that every CUDA context treats as page-locked
+ * (cudaHostAlloc with cudaHostAllocPortable): buffers handed to other
+ * elements, which may run on another context.  Free with
+ * aooct_cuda_free_host. */
+gboolean aooct_cuda_malloc_host_portable (gsize size, gpointer * hptr,
+    GError ** error);
 
 /* A non-blocking stream (does not synchronise with the legacy stream). */
 gboolean aooct_cuda_stream_new (AooctCudaStream * stream, GError ** error);

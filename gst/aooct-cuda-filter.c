@@ -18,10 +18,14 @@
 #include "aooct-cuda-filter.h"
 #include "aooct-cuda-device.h"
 #include "aooct-cuda-memory.h"
+#include "aooct-cuda-host-memory.h"
+#include "aooct-cuda-host-pool.h"
 #include "aooct-error.h"
 
 GST_DEBUG_CATEGORY_STATIC (aooct_cuda_filter_debug);
 #define GST_CAT_DEFAULT aooct_cuda_filter_debug
+
+static void forget_held_inputs (AooctCudaFilter * cf);
 
 AooctCudaFilter *
 aooct_cuda_filter_new (void)
@@ -129,6 +133,10 @@ aooct_cuda_filter_release_staging (AooctCudaFilter * cf)
     cf->in_staging[i] = NULL;
     cf->in_staging_free[i] = NULL;
   }
+  /* the stream is idle: every in-place copy has completed */
+  forget_held_inputs (cf);
+  for (i = 0; i < AOOCT_CUDA_INPUT_HOLD; i++)
+    g_clear_pointer (&cf->in_held_done[i], aooct_cuda_event_free);
   aooct_cuda_event_free (cf->in_foreign);
   cf->in_foreign = NULL;
   aooct_cuda_free (cf->in_dev);
@@ -146,6 +154,8 @@ aooct_cuda_filter_close (AooctCudaFilter * cf)
     aooct_cuda_stream_free (cf->stream);
     aooct_cuda_context_pop ();
   }
+  /* (done above unless the context was lost) */
+  forget_held_inputs (cf);
   cf->stream = NULL;
   gst_clear_object (&cf->context);
 }
@@ -192,8 +202,44 @@ copy_rows (guint8 * dst, gsize dst_stride, const guint8 * src,
   copy_row_range (dst, dst_stride, src, src_stride, 0, rows);
 }
 
-/* Staging is sized on first use for the negotiated caps and kept: no
- * allocation per buffer. */
+/* Drops the references to in-place input whose copy has completed (no
+ * host wait), so that upstream gets its buffers back early.  Context
+ * current. */
+static gboolean
+release_finished_inputs (AooctCudaFilter * cf, GError ** error)
+{
+  guint i;
+
+  for (i = 0; i < AOOCT_CUDA_INPUT_HOLD; i++) {
+    gboolean done = TRUE;
+
+    if (cf->in_held[i] == NULL)
+      continue;
+    if (!aooct_cuda_event_done (cf->in_held_done[i], &done, error))
+      return FALSE;
+    if (done)
+      gst_clear_buffer (&cf->in_held[i]);
+  }
+  return TRUE;
+}
+
+/* After the stream has been synchronised (teardown, stop, new caps): every
+ * copy has completed, whatever a failed check said. */
+static void
+forget_held_inputs (AooctCudaFilter * cf)
+{
+  guint i;
+
+  for (i = 0; i < AOOCT_CUDA_INPUT_HOLD; i++)
+    gst_clear_buffer (&cf->in_held[i]);
+  cf->in_held_next = 0;
+  gst_clear_object (&cf->in_hold_pool);
+}
+
+/* The device plane is sized on first use for the negotiated caps and
+ * kept: no allocation per buffer.  The staging slots are allocated on
+ * first use too (ensure_staging): input that is page-locked already never
+ * needs them. */
 static gboolean
 ensure_input (AooctCudaFilter * cf, gsize size, GError ** error)
 {
@@ -204,17 +250,11 @@ ensure_input (AooctCudaFilter * cf, gsize size, GError ** error)
   if (cf->in_size != 0) {
     /* caps changed without a teardown: start over */
     aooct_cuda_stream_sync (cf->stream, NULL);
+    forget_held_inputs (cf);
     for (i = 0; i < AOOCT_CUDA_STAGING_SLOTS; i++)
       g_clear_pointer (&cf->in_staging[i], aooct_cuda_free_host);
     g_clear_pointer (&cf->in_dev, aooct_cuda_free);
     cf->in_size = 0;
-  }
-  for (i = 0; i < AOOCT_CUDA_STAGING_SLOTS; i++) {
-    if (!aooct_cuda_malloc_host (size, &cf->in_staging[i], error))
-      return FALSE;
-    if (cf->in_staging_free[i] == NULL
-        && !aooct_cuda_event_new (&cf->in_staging_free[i], error))
-      return FALSE;
   }
   if (!aooct_cuda_malloc (size, &cf->in_dev, error))
     return FALSE;
@@ -222,30 +262,157 @@ ensure_input (AooctCudaFilter * cf, gsize size, GError ** error)
   return TRUE;
 }
 
-gboolean
-aooct_cuda_filter_upload (AooctCudaFilter * cf, const AooctPlane * host,
-    gsize rows, gsize dev_stride, AooctPlane * dev, GError ** error)
+static gboolean
+ensure_staging (AooctCudaFilter * cf, guint slot, GError ** error)
+{
+  return (cf->in_staging[slot] != NULL
+      || aooct_cuda_malloc_host (cf->in_size, &cf->in_staging[slot], error))
+      && (cf->in_staging_free[slot] != NULL
+      || aooct_cuda_event_new (&cf->in_staging_free[slot], error));
+}
+
+/* Through staging: the host copy of this buffer overlaps the upload and
+ * kernels of the previous one, which use the other slot. */
+static gboolean
+upload_staged (AooctCudaFilter * cf, const AooctPlane * host, gsize rows,
+    gsize dev_stride, GError ** error)
 {
   gsize size = rows * dev_stride;
-  guint slot;
+  guint slot = cf->in_slot;
 
-  if (!ensure_input (cf, size, error))
-    return FALSE;
   /* The slot's previous upload must have left it before we refill it
    * (a never-recorded event counts as done). */
-  slot = cf->in_slot;
   cf->in_slot = (slot + 1) % AOOCT_CUDA_STAGING_SLOTS;
-  if (!aooct_cuda_event_sync (cf->in_staging_free[slot], error))
+  if (!ensure_staging (cf, slot, error)
+      || !aooct_cuda_event_sync (cf->in_staging_free[slot], error))
     return FALSE;
   copy_rows (cf->in_staging[slot], dev_stride, host->data, host->stride, rows);
-  if (!aooct_cuda_upload_async (cf->in_dev, cf->in_staging[slot], size,
-          cf->stream, error)
-      || !aooct_cuda_event_record (cf->in_staging_free[slot], cf->stream,
-          error))
+  return aooct_cuda_upload_async (cf->in_dev, cf->in_staging[slot], size,
+      cf->stream, error)
+      && aooct_cuda_event_record (cf->in_staging_free[slot], cf->stream, error);
+}
+
+/* How many in-place input buffers we may hold: upstream must still be able
+ * to acquire the next frame from @buf's pool while we hold them (a pool of
+ * at most one buffer makes the upload synchronous).  The pool's config is
+ * read once per pool. */
+static guint
+hold_limit (AooctCudaFilter * cf, GstBuffer * buf)
+{
+  GstBufferPool *pool = buf->pool;
+
+  if (pool == NULL)
+    return AOOCT_CUDA_INPUT_HOLD;
+  if (pool != cf->in_hold_pool) {
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    guint max = 0;
+
+    gst_buffer_pool_config_get_params (config, NULL, NULL, NULL, &max);
+    gst_structure_free (config);
+    gst_object_replace ((GstObject **) & cf->in_hold_pool,
+        GST_OBJECT_CAST (pool));
+    cf->in_hold_limit = max == 0 ? AOOCT_CUDA_INPUT_HOLD :
+        MIN (AOOCT_CUDA_INPUT_HOLD, max - 1);
+  }
+  return cf->in_hold_limit;
+}
+
+/* In place from page-locked @buf: one asynchronous copy and no host copy.
+ * @buf is referenced until the copy has completed, so that its pool
+ * cannot hand it out for the next frame while the copy still reads it. */
+static gboolean
+upload_in_place (AooctCudaFilter * cf, GstBuffer * buf,
+    const AooctPlane * host, gsize size, GError ** error)
+{
+  guint slot = cf->in_held_next, limit, held = 0, i;
+
+  /* the slot's buffer from AOOCT_CUDA_INPUT_HOLD frames ago */
+  if (cf->in_held[slot]) {
+    if (!aooct_cuda_event_sync (cf->in_held_done[slot], error))
+      return FALSE;
+    gst_clear_buffer (&cf->in_held[slot]);
+  }
+  if (cf->in_held_done[slot] == NULL
+      && !aooct_cuda_event_new (&cf->in_held_done[slot], error))
+    return FALSE;
+  cf->in_held[slot] = gst_buffer_ref (buf);
+  cf->in_held_next = (slot + 1) % AOOCT_CUDA_INPUT_HOLD;
+  if (!aooct_cuda_upload_async (cf->in_dev, host->data, size, cf->stream, error)
+      || !aooct_cuda_event_record (cf->in_held_done[slot], cf->stream, error)) {
+    /* the copy may be enqueued: never let the buffer go before it ran */
+    aooct_cuda_stream_sync (cf->stream, NULL);
+    gst_clear_buffer (&cf->in_held[slot]);
+    return FALSE;
+  }
+
+  /* within the pool's limit, the oldest first (the slots after this one,
+   * in ring order, end with this one) */
+  limit = hold_limit (cf, buf);
+  for (i = 0; i < AOOCT_CUDA_INPUT_HOLD; i++)
+    held += cf->in_held[i] != NULL;
+  for (i = 1; i <= AOOCT_CUDA_INPUT_HOLD && held > limit; i++) {
+    guint s = (slot + i) % AOOCT_CUDA_INPUT_HOLD;
+
+    if (cf->in_held[s] == NULL)
+      continue;
+    if (!aooct_cuda_event_sync (cf->in_held_done[s], error))
+      return FALSE;
+    gst_clear_buffer (&cf->in_held[s]);
+    held--;
+  }
+  return TRUE;
+}
+
+/* @buf can be read in place: one page-locked memory (the pool aooctdcsub
+ * proposes) holding the plane, its rows laid out as on the device. */
+static gboolean
+in_place_input (GstBuffer * buf, const AooctPlane * host, gsize dev_stride,
+    gsize size)
+{
+  return buf != NULL && gst_buffer_n_memory (buf) == 1
+      && host->stride == dev_stride
+      && aooct_cuda_host_memory_holds (gst_buffer_peek_memory (buf, 0),
+      host->data, size);
+}
+
+gboolean
+aooct_cuda_filter_upload (AooctCudaFilter * cf, GstBuffer * buf,
+    const AooctPlane * host, gsize rows, gsize dev_stride, AooctPlane * dev,
+    GError ** error)
+{
+  gsize size = rows * dev_stride;
+  gboolean ok;
+
+  if (!ensure_input (cf, size, error)
+      || !release_finished_inputs (cf, error))
+    return FALSE;
+  if (in_place_input (buf, host, dev_stride, size))
+    ok = upload_in_place (cf, buf, host, size, error);
+  else
+    ok = upload_staged (cf, host, rows, dev_stride, error);
+  if (!ok)
     return FALSE;
   dev->data = cf->in_dev;
   dev->stride = dev_stride;
   return TRUE;
+}
+
+GstBufferPool *
+aooct_cuda_filter_host_pool_new (AooctCudaFilter * cf, GstCaps * caps,
+    guint size, guint min, GError ** error)
+{
+  GstBufferPool *pool = aooct_cuda_host_pool_new (cf->context);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, min, 0);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "cannot configure a pool of page-locked input buffers of %u bytes",
+        size);
+    gst_object_unref (pool);
+    return NULL;
+  }
+  return pool;
 }
 
 gboolean

@@ -18,6 +18,11 @@
 
 G_BEGIN_DECLS
 #define AOOCT_CUDA_STAGING_SLOTS 2
+/* Input buffers in page-locked memory that are uploaded in place, without
+ * staging, and whose copy may still be running: the element holds a
+ * reference to at most this many (fewer where the buffers' pool is
+ * smaller), as it would fill as many staging slots. */
+#define AOOCT_CUDA_INPUT_HOLD 2
 /* Outputs whose GPU work may still be running when the element returns
  * from transform (host-memory output waiting in page-locked staging, or
  * libgstcuda memory for nvcodec): at most this many, pushed in order as
@@ -54,6 +59,17 @@ typedef struct
   guint in_slot;
   gpointer in_dev;
   gsize in_size;
+
+  /* page-locked input (aooct-cuda-host-memory.h) uploaded in place: a
+   * reference to each buffer whose copy may still run, with an event
+   * recorded after the copy, dropped once that event has completed (at
+   * the latest when the slot is reused, or at teardown); and how many the
+   * pool of the last such buffer lets us hold */
+  GstBuffer *in_held[AOOCT_CUDA_INPUT_HOLD];
+  AooctCudaEvent in_held_done[AOOCT_CUDA_INPUT_HOLD];
+  guint in_held_next;
+  GstBufferPool *in_hold_pool;
+  guint in_hold_limit;
 
   /* orders our stream with the stream of a GstCudaMemory input */
   AooctCudaEvent in_foreign;
@@ -108,12 +124,23 @@ void aooct_cuda_filter_pop (AooctCudaFilter * cf);
 /* Frees the staging (context current; stream synchronised first). */
 void aooct_cuda_filter_release_staging (AooctCudaFilter * cf);
 
-/* Enqueues the upload of @rows rows of @host (host->stride apart) into
- * device memory with rows @dev_stride apart; @dev receives the device
- * plane.  Context current. */
-gboolean aooct_cuda_filter_upload (AooctCudaFilter * cf,
+/* Enqueues the upload of @rows rows of @host (host->stride apart, mapped
+ * from @buf) into device memory with rows @dev_stride apart; @dev
+ * receives the device plane.  When @buf is one page-locked memory of
+ * aooct-cuda-host-memory.h holding the plane with rows @dev_stride apart,
+ * the copy reads it in place and @buf is referenced until the copy has
+ * completed; anything else is copied into a page-locked staging slot
+ * first.  Context current. */
+gboolean aooct_cuda_filter_upload (AooctCudaFilter * cf, GstBuffer * buf,
     const AooctPlane * host, gsize rows, gsize dev_stride, AooctPlane * dev,
     GError ** error);
+
+/* A pool of page-locked host memory on the element's context for frames
+ * of @caps (video/x-raw in system memory), @size bytes each, at least
+ * @min buffers, for the element to propose upstream: frames written into
+ * it are uploaded without staging. */
+GstBufferPool *aooct_cuda_filter_host_pool_new (AooctCudaFilter * cf,
+    GstCaps * caps, guint size, guint min, GError ** error);
 
 /* A device plane of @rows rows @dev_stride apart for host-memory output. */
 gboolean aooct_cuda_filter_output_plane (AooctCudaFilter * cf, gsize rows,

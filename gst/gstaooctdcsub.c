@@ -12,8 +12,9 @@
  * the mean is then taken per B-scan.
  *
  * On the CUDA backend the element is where B-scans enter the GPU: each
- * frame is copied into page-locked staging and uploaded asynchronously in
- * its raw 8/16-bit form; one pass of kernels then sums the columns of each
+ * frame is uploaded asynchronously in its raw 8/16-bit form, straight from
+ * the buffer when it lies in the page-locked pool the element proposes
+ * upstream, else after a copy into page-locked staging; one pass of kernels then sums the columns of each
  * B-scan exactly and writes the float32 spectra minus their mean straight
  * into a pooled device buffer (memory:CUDAMemory) for the next element.
  * The result is bit-identical to the CPU path.  Frames already on the GPU
@@ -39,6 +40,7 @@
 #include "aooct-cpu-dcsub.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-dcsub.h"
+#include "aooct-cuda-filter.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_dcsub_debug);
@@ -221,6 +223,66 @@ gst_aooct_dcsub_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
       self->raw_bytes, self->active_mode, self->cuda_background,
       self->cuda_scratch, (gfloat *) out->data, stream, error);
 }
+
+/* Frames in system memory on CUDA: besides what the base class proposes,
+ * a pool of page-locked host memory.  An upstream that writes its frames
+ * into it (a camera source or an application acquiring buffers from it)
+ * spares the element the host copy into its staging: such a frame is
+ * uploaded with one asynchronous copy straight from it, and the buffer is
+ * held until that copy has completed (docs/cuda-memory.md).  Only the
+ * pool, not its allocator as an allocation parameter: an upstream that
+ * allocates without a pool would pay for one cudaHostAlloc per frame.
+ * Frames in CUDA memory: the base class's pool of aooct device memory. */
+static gboolean
+gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstAooctFilter *filter = GST_AOOCT_FILTER (bt);
+  GstCaps *caps = NULL;
+  GstCapsFeatures *features;
+  GstBufferPool *pool;
+  GstVideoInfo info;
+  GError *error = NULL;
+  gboolean ret;
+  guint size;
+
+  /* metas (or, with no allocation decided downstream yet, whatever
+   * downstream answers); our pool comes in addition, whatever that gave */
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
+      decide_query, query);
+  /* the query is answered once the caps are set, so the element has
+   * started and chosen its backend */
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (filter->active_backend != GST_AOOCT_BACKEND_CUDA || caps == NULL
+      || !gst_caps_is_fixed (caps) || !gst_video_info_from_caps (&info, caps))
+    return ret;
+  features = gst_caps_get_features (caps, 0);
+  if (features && !gst_caps_features_is_equal (features,
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    return ret;
+
+  size = (guint) GST_VIDEO_INFO_SIZE (&info);
+  /* one frame being written upstream, one being uploaded, and the ones
+   * whose copies may still run */
+  pool = aooct_cuda_filter_host_pool_new (filter->cuda, caps, size,
+      AOOCT_CUDA_INPUT_HOLD + 2, &error);
+  if (pool == NULL) {
+    /* upstream then allocates as it likes: slower, not wrong */
+    GST_WARNING_OBJECT (filter, "no page-locked pool proposed: %s",
+        error->message);
+    g_clear_error (&error);
+    return ret;
+  }
+  /* first, where upstream (GstBaseSrc) looks: a pool downstream answered
+   * for our input caps, before it decided its own allocation, is nothing
+   * upstream should use */
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
+  gst_query_add_allocation_pool (query, pool, size, AOOCT_CUDA_INPUT_HOLD + 2,
+      0);
+  gst_object_unref (pool);
+  return TRUE;
+}
 #endif
 
 static gboolean
@@ -311,6 +373,9 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+#ifdef HAVE_CUDA
+  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
+#endif
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
 
   gobject_class->set_property = gst_aooct_dcsub_set_property;
@@ -357,6 +422,8 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cuda);
+  bt_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_aooct_dcsub_propose_allocation);
 #endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_DC_MODE, 0);

@@ -713,7 +713,8 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
           "cannot map the input buffer for reading");
       goto done;
     }
-    up = aooct_cuda_filter_upload (cf, &host, in_rows, in_stride, &in, error);
+    up = aooct_cuda_filter_upload (cf, inbuf, &host, in_rows, in_stride, &in,
+        error);
     unmap_plane (klass->sink_is_video, inbuf, &frame, &map);
     if (!up)
       goto done;

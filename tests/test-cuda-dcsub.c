@@ -3,13 +3,16 @@
  * Two parts, chosen by the first argument (meson runs both):
  *   gpu      CUDA output against CPU output and a float64 reference, memory
  *            type, context sharing, input frames already in GPU memory
- *            (aooct's own and libgstcuda's GstCudaMemory); exits 77
- *            (meson: skipped) where no CUDA device is usable.
+ *            (aooct's own and libgstcuda's GstCudaMemory), input frames in
+ *            the page-locked pool the element proposes (uploaded in place,
+ *            held until their copies have completed); exits 77 (meson:
+ *            skipped) where no CUDA device is usable.
  *   backend  backend=auto|cpu|cuda and cuda-device-id with or without a GPU:
  *            without one (CI), cuda must fail with a clear error and auto
  *            must run on the CPU; with one, auto must pick CUDA.  Which
- *            memory the video input negotiates, and the error for input
- *            in CUDA memory on the CPU. */
+ *            memory the video input negotiates, the error for input in
+ *            CUDA memory on the CPU, and which pool the element proposes
+ *            for system-memory input on each backend. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -30,6 +33,9 @@
 #endif
 
 #define CUDA_FEATURE "memory:CUDAMemory"
+/* aooct-cuda-host-memory.h / aooct-cuda-host-pool.h (not linked here) */
+#define HOST_MEMORY_TYPE "aooct.cuda.host"
+#define HOST_POOL_TYPE "AooctCudaHostPool"
 
 static gboolean have_gpu;
 static gchar *no_gpu_reason;
@@ -95,6 +101,74 @@ static gsize
 frame_stride (gint n, gint bytes)
 {
   return GST_ROUND_UP_4 ((gsize) n * bytes);
+}
+
+/* The page-locked pool aooctdcsub proposes for system-memory @caps, asked
+ * for as an upstream element does (an allocation query from the harness's
+ * src pad), or NULL when it proposes none.  Any other pool it proposes
+ * must not hand out that memory. */
+static GstBufferPool *
+proposed_host_pool (GstHarness * h, const gchar * caps_str, guint * size)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstQuery *q = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *found = NULL;
+  guint i;
+
+  fail_unless (gst_pad_peer_query (h->srcpad, q),
+      "aooctdcsub did not answer the allocation query");
+  for (i = 0; i < gst_query_get_n_allocation_pools (q); i++) {
+    GstBufferPool *pool = NULL;
+    guint sz = 0, min = 0, max = 0;
+
+    gst_query_parse_nth_allocation_pool (q, i, &pool, &sz, &min, &max);
+    if (pool && strcmp (G_OBJECT_TYPE_NAME (pool), HOST_POOL_TYPE) == 0
+        && found == NULL) {
+      found = pool;
+      *size = sz;
+      fail_unless (min >= 2, "page-locked pool proposed with min %u", min);
+      continue;
+    }
+    gst_clear_object (&pool);
+  }
+  gst_query_unref (q);
+  gst_caps_unref (caps);
+  return found;
+}
+
+/* Configures and starts @pool for @max buffers at most (0: no limit). */
+static void
+start_pool (GstBufferPool * pool, const gchar * caps_str, guint size, guint max)
+{
+  GstCaps *caps = gst_caps_from_string (caps_str);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_buffer_pool_config_set_params (config, caps, size, max ? 1 : 2, max);
+  fail_unless (gst_buffer_pool_set_config (pool, config));
+  fail_unless (gst_buffer_pool_set_active (pool, TRUE));
+  gst_caps_unref (caps);
+}
+
+/* A buffer of @pool (blocks until one is free), written through a host map
+ * with the frame of @raw as make_frame() lays it out. */
+static GstBuffer *
+frame_in_host_pool (GstBufferPool * pool, const guint16 * raw, gint n,
+    gsize rows, gint bytes, gsize stride)
+{
+  GstBuffer *src = make_frame (raw, n, rows, bytes, stride), *buf = NULL;
+  GstMapInfo map;
+
+  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL),
+      GST_FLOW_OK);
+  fail_unless_equals_int (gst_buffer_n_memory (buf), 1);
+  fail_unless (gst_memory_is_type (gst_buffer_peek_memory (buf, 0),
+          HOST_MEMORY_TYPE), "the proposed pool is not page-locked memory");
+  fail_unless_equals_int (gst_buffer_get_size (buf), stride * rows);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  gst_buffer_extract (src, 0, map.data, stride * rows);
+  gst_buffer_unmap (buf, &map);
+  gst_buffer_unref (src);
+  return buf;
 }
 
 /* float64 reference (spec 1-2): x - mean of the column over the B-scan */
@@ -590,6 +664,140 @@ GST_START_TEST (test_input_in_gst_cuda_memory)
 
 GST_END_TEST;
 
+/* ---- input frames in the page-locked pool aooctdcsub proposes ---- */
+
+/* The same @n_buffers frames through aooctdcsub backend=cuda from ordinary
+ * system memory (staging) and from buffers of the page-locked pool it
+ * proposes (read in place), the pool limited to @pool_max buffers (0: no
+ * limit): bit-identical float32 spectra, and (@with_cpu) the CPU path's
+ * within one ulp and the float64 reference.  All frames are pushed before
+ * any output is pulled, each pool buffer written right after it is
+ * acquired: with a small pool that is a buffer the element had just
+ * uploaded from, so a reference dropped before the copy completed would
+ * let this overwrite a frame still being read (wrong output). */
+static void
+compare_pinned_input (const gchar * format, gint bytes, gint n, gint alines,
+    gint bscans, gint max_value, guint pool_max, gint n_buffers,
+    gboolean with_cpu)
+{
+  GRand *rand = aooct_test_rand_new ();
+  gsize rows = (gsize) alines * bscans, stride = frame_stride (n, bytes);
+  gchar *caps = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%"
+      G_GSIZE_FORMAT ",framerate=25/1", format, n, rows);
+  gchar *l_cpu = g_strdup_printf ("aooctdcsub backend=cpu "
+      "alines-per-bscan=%d", alines);
+  gchar *l_gpu = g_strdup_printf ("aooctdcsub backend=cuda "
+      "alines-per-bscan=%d", alines);
+  GstHarness *hc = with_cpu ? aooct_test_harness_new (l_cpu) : NULL;
+  GstHarness *hs = aooct_test_harness_new (l_gpu);
+  GstHarness *hp = aooct_test_harness_new (l_gpu);
+  GstBufferPool *pool;
+  GstBuffer *last = NULL;
+  guint16 **raw = g_new0 (guint16 *, n_buffers);
+  guint size = 0;
+  gint k;
+
+  g_print ("%s %dx%" G_GSIZE_FORMAT " (%d B-scans) in page-locked pool "
+      "buffers, pool of %u at most\n", format, n, rows, bscans, pool_max);
+  if (hc)
+    gst_harness_set_src_caps_str (hc, g_strdup (caps));
+  gst_harness_set_src_caps_str (hs, g_strdup (caps));
+  gst_harness_set_src_caps_str (hp, g_strdup (caps));
+  pool = proposed_host_pool (hp, caps, &size);
+  fail_unless (pool != NULL, "aooctdcsub on CUDA proposed no page-locked "
+      "pool for system-memory input");
+  fail_unless_equals_int (size, stride * rows);
+  start_pool (pool, caps, size, pool_max);
+
+  for (k = 0; k < n_buffers; k++) {
+    GstBuffer *in;
+
+    raw[k] = make_spectra (rand, n, alines, bscans, max_value);
+    if (hc)
+      fail_unless_equals_int (gst_harness_push (hc, make_frame (raw[k], n,
+                  rows, bytes, stride)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (hs, make_frame (raw[k], n,
+                rows, bytes, stride)), GST_FLOW_OK);
+    in = frame_in_host_pool (pool, raw[k], n, rows, bytes, stride);
+    last = gst_buffer_ref (in);
+    fail_unless_equals_int (gst_harness_push (hp, in), GST_FLOW_OK);
+    /* read in place: the element holds the buffer while its copy may run
+     * (a pool of one buffer: it waits for the copy and lets go at once,
+     * so that upstream can acquire the next) */
+    fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (last),
+        pool_max == 1 ? 1 : 2);
+    /* the last one is kept to see it released at stop */
+    if (k < n_buffers - 1)
+      gst_clear_buffer (&last);
+  }
+  fail_unless (caps_have_cuda_feature (hp));
+
+  for (k = 0; k < n_buffers; k++) {
+    GstBuffer *oc = hc ? gst_harness_pull (hc) : NULL;
+    GstBuffer *os = gst_harness_pull (hs), *op = gst_harness_pull (hp);
+    GstMapInfo mc, ms, mp;
+
+    fail_unless (os != NULL && op != NULL && (oc != NULL || hc == NULL));
+    fail_unless (gst_buffer_map (os, &ms, GST_MAP_READ));
+    fail_unless (gst_buffer_map (op, &mp, GST_MAP_READ));
+    fail_unless_equals_int (mp.size, rows * n * sizeof (gfloat));
+    fail_unless_equals_int (ms.size, mp.size);
+    fail_unless (memcmp (ms.data, mp.data, mp.size) == 0,
+        "buffer %d: page-locked input differs from system-memory input", k);
+    if (oc) {
+      fail_unless (gst_buffer_map (oc, &mc, GST_MAP_READ));
+      check_same ((const gfloat *) mc.data, (const gfloat *) mp.data,
+          rows * n, raw[k]);
+      check_reference (raw[k], (const gfloat *) mp.data, n, alines, bscans);
+      gst_buffer_unmap (oc, &mc);
+      gst_buffer_unref (oc);
+    }
+    gst_buffer_unmap (os, &ms);
+    gst_buffer_unmap (op, &mp);
+    gst_buffer_unref (os);
+    gst_buffer_unref (op);
+    g_free (raw[k]);
+  }
+  /* stopping lets go of every input buffer */
+  gst_harness_teardown (hp);
+  fail_unless_equals_int (GST_MINI_OBJECT_REFCOUNT_VALUE (last), 1);
+  gst_buffer_unref (last);
+  fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+  gst_object_unref (pool);
+  if (hc)
+    gst_harness_teardown (hc);
+  gst_harness_teardown (hs);
+  g_free (raw);
+  g_free (caps);
+  g_free (l_cpu);
+  g_free (l_gpu);
+  g_rand_free (rand);
+}
+
+GST_START_TEST (test_input_in_pinned_pool)
+{
+  /* odd widths: padded rows (GRAY8, odd GRAY16); several B-scans */
+  compare_pinned_input ("GRAY16_LE", 2, 1023, 200, 3, 4095, 0, 4, TRUE);
+  compare_pinned_input ("GRAY16_LE", 2, 2048, 64, 2, 65535, 3, 6, TRUE);
+  compare_pinned_input ("GRAY8", 1, 833, 128, 4, 255, 0, 4, TRUE);
+  compare_pinned_input ("GRAY8", 1, 1024, 100, 2, 255, 1, 4, TRUE);
+}
+
+GST_END_TEST;
+
+/* Large frames pushed back to back from a small pool: each buffer is
+ * acquired again, and overwritten, as soon as the element lets go of it;
+ * an upload of 8 MB (about 0.15 ms) takes long enough that releasing a
+ * buffer before its copy has completed shows up as a wrong B-scan. */
+GST_START_TEST (test_pinned_buffer_lifetime)
+{
+  compare_pinned_input ("GRAY16_LE", 2, 2048, 1000, 2, 4095, 1, 6, FALSE);
+  compare_pinned_input ("GRAY16_LE", 2, 2048, 1000, 2, 4095, 3, 6, FALSE);
+  compare_pinned_input ("GRAY8", 1, 4095, 1000, 2, 255, 2, 6, FALSE);
+}
+
+GST_END_TEST;
+
 /* ---- backend selection, with or without a GPU ---- */
 
 static gfloat *
@@ -769,6 +977,66 @@ GST_START_TEST (test_input_memory_negotiation)
 
 GST_END_TEST;
 
+/* Which pool aooctdcsub proposes for frames in system memory: the
+ * page-locked one only on CUDA; on the CPU (backend=cpu, or auto without a
+ * device) none of that memory, and frames from whatever upstream allocates
+ * go through as before. */
+GST_START_TEST (test_pinned_pool_offer)
+{
+  const gint n = 129, rows = 24;
+  const gchar *caps = "video/x-raw,format=GRAY16_LE,width=129,height=24,"
+      "framerate=0/1";
+  const gchar *launches[] = { "aooctdcsub backend=cpu", "aooctdcsub" };
+  GRand *rand = aooct_test_rand_new ();
+  guint16 *raw = make_spectra (rand, n, rows, 1, 4095);
+  gfloat *expect = NULL;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (launches); i++) {
+    GstHarness *h = aooct_test_harness_new (launches[i]);
+    gboolean on_cuda = i == 1 && have_gpu;
+    GstBufferPool *pool;
+    GstBuffer *in, *out;
+    GstMapInfo map;
+    guint size = 0;
+
+    gst_harness_set_src_caps_str (h, g_strdup (caps));
+    pool = proposed_host_pool (h, caps, &size);
+    g_print ("%s: page-locked pool %s\n", launches[i], pool ? "proposed" :
+        "not proposed");
+    fail_unless_equals_int (pool != NULL, on_cuda);
+    if (pool) {
+      fail_unless_equals_int (size, frame_stride (n, 2) * rows);
+      start_pool (pool, caps, size, 0);
+      in = frame_in_host_pool (pool, raw, n, rows, 2, frame_stride (n, 2));
+    } else {
+      in = make_frame (raw, n, rows, 2, frame_stride (n, 2));
+    }
+    out = gst_harness_push_and_pull (h, in);
+    fail_unless (out != NULL, "%s produced nothing", launches[i]);
+    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+    fail_unless_equals_int (map.size, n * rows * sizeof (gfloat));
+    if (expect == NULL) {
+      expect = g_memdup2 (map.data, map.size);
+      check_reference (raw, expect, n, rows, 1);
+    } else {
+      check_same (expect, (const gfloat *) map.data, (gsize) n * rows, raw);
+    }
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+    gst_harness_teardown (h);
+    if (pool) {
+      fail_unless (gst_buffer_pool_set_active (pool, FALSE));
+      gst_object_unref (pool);
+    }
+  }
+  g_free (expect);
+  g_free (raw);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 static Suite *
 gpu_suite (void)
 {
@@ -782,6 +1050,8 @@ gpu_suite (void)
   tcase_add_test (tc, test_context_shared);
   tcase_add_test (tc, test_input_in_aooct_memory);
   tcase_add_test (tc, test_input_in_gst_cuda_memory);
+  tcase_add_test (tc, test_input_in_pinned_pool);
+  tcase_add_test (tc, test_pinned_buffer_lifetime);
   return s;
 }
 
@@ -795,6 +1065,7 @@ backend_suite (void)
   tcase_add_test (tc, test_auto_backend);
   tcase_add_test (tc, test_forced_cuda);
   tcase_add_test (tc, test_input_memory_negotiation);
+  tcase_add_test (tc, test_pinned_pool_offer);
   return s;
 }
 
