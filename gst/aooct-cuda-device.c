@@ -84,3 +84,43 @@ aooct_cuda_context_pop (void)
 {
   gst_cuda_context_pop (NULL);
 }
+
+gchar *
+aooct_cuda_context_failure (gint device_id)
+{
+  CUdevice dev;
+  CUcontext ctx = NULL, prev = NULL;
+  CUresult res;
+  const gchar *name = NULL, *text = NULL;
+
+  res = CuDeviceGet (&dev, MAX (device_id, 0));
+  if (res == CUDA_SUCCESS) {
+    res = CuCtxCreate (&ctx, 0, dev);
+    if (res == CUDA_SUCCESS) {
+      CuCtxPopCurrent (&prev);
+      CuCtxDestroy (ctx);
+      return g_strdup ("the CUDA driver gave no reason");
+    }
+  }
+  CuGetErrorName (res, &name);
+  CuGetErrorString (res, &text);
+  switch (res) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+      /* measured (docs/robustness.md): even with the faulty context
+       * destroyed, cuCtxCreate fails so for the rest of the process */
+      return g_strdup_printf ("%s (%s): the CUDA driver refuses new "
+          "contexts in this process after an earlier fault on the GPU; "
+          "only a new process can use the GPU again", name ? name : "?",
+          text ? text : "?");
+    default:
+      return g_strdup_printf ("%s (%s)", name ? name : "?", text ? text : "?");
+  }
+}

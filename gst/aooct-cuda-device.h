@@ -15,6 +15,11 @@ G_BEGIN_DECLS
  * otherwise FALSE with the reason in @why (g_free). */
 gboolean aooct_cuda_device_usable (gint device_id, gchar ** why);
 
+/* Why a CUDA context cannot be created on @device_id (gst_cuda_context_new
+ * only says that it failed): the driver's error, and for the errors that a
+ * device fault leaves behind, what that means.  g_free. */
+gchar *aooct_cuda_context_failure (gint device_id);
+
 /* gst_cuda_context_push() with a GError naming @what on failure. */
 gboolean aooct_cuda_context_push (GstCudaContext * context, const gchar * what,
     GError ** error);

@@ -85,8 +85,11 @@ aooct_cuda_filter_open (AooctCudaFilter * cf, GstElement * element,
    * neighbour aooct or nvcodec element may already hold one), else creates
    * one and announces it, so that the pipeline shares one per device. */
   if (!gst_cuda_ensure_element_context (element, device_id, &cf->context)) {
+    why = aooct_cuda_context_failure (device_id);
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-        "cannot create a CUDA context on device %d", MAX (device_id, 0));
+        "cannot create a CUDA context on device %d: %s", MAX (device_id, 0),
+        why);
+    g_free (why);
     return FALSE;
   }
   if (!aooct_cuda_filter_push (cf, error))
