@@ -413,7 +413,7 @@ filled_buffer (GstBufferPool * pool, GstBuffer * src, const gchar * type)
  * the allocation query only once caps are negotiated. */
 static Timing
 time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
-    gint n, Feed feed)
+    gint n, Feed feed, gboolean paced)
 {
   gchar *full = g_strdup_printf ("appsrc name=src format=time ! %s ! %s%s"
       "fakesink name=sink sync=false", desc, sink_caps ? sink_caps : "",
@@ -467,6 +467,10 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
     GST_BUFFER_PTS (b) = i * GST_MSECOND;
     if (gst_app_src_push_buffer (GST_APP_SRC (src), b) != GST_FLOW_OK)
       break;
+    /* @paced: the next B-scan only once this one's image is out, so that
+     * the latency is that of an idle pipeline (no queue in front of it) */
+    while (paced && i > 0 && g_atomic_int_get (&c.count) < i + 1)
+      g_usleep (20);
     if (i == 0 && feed == FEED_PINNED) {
       GstBuffer *filled[N_PINNED];
       guint k;
@@ -688,7 +692,7 @@ main (int argc, char **argv)
       /* on CUDA the output stays on the GPU, as it does inside a chain */
       t = time_chain (named, on_cuda () && i < N_STAGES - 1 ?
           "application/x-aooct(memory:CUDAMemory)" : NULL, in, buffers,
-          FEED_SYSTEM);
+          FEED_SYSTEM, FALSE);
       sum += t.ms / per;
       gpu_sum += t.gpu_ms / per;
       mb_sum += mb;
@@ -721,7 +725,7 @@ main (int argc, char **argv)
         "| ms per B-scan | A-lines/s | latency median / max, ms per buffer "
         "|\n|---|---:|---:|---:|\n");
     whole = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
-        FEED_SYSTEM);
+        FEED_SYSTEM, FALSE);
     emit_row (table, out, "**raw B-scans in ordinary system memory, GRAY8 "
         "image in system memory**", &whole, shape);
     host_note = whole.host;
@@ -729,23 +733,23 @@ main (int argc, char **argv)
       Timing t;
 
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
-          raw, buffers, FEED_SYSTEM);
+          raw, buffers, FEED_SYSTEM, FALSE);
       emit_row (table, out, "raw B-scans in ordinary system memory, image "
           "left on the GPU (NV12, CUDA memory)", &t, shape);
       g_free (t.host);
       pinned = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
-          FEED_PINNED);
+          FEED_PINNED, FALSE);
       emit_row (table, out, "**raw B-scans in page-locked memory (pool "
           "proposed by aooctdcsub), GRAY8 image in system memory**", &pinned,
           shape);
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
-          raw, buffers, FEED_PINNED);
+          raw, buffers, FEED_PINNED, FALSE);
       emit_row (table, out, "raw B-scans in page-locked memory (pool "
           "proposed by aooctdcsub), image left on the GPU (NV12, CUDA "
           "memory)", &t, shape);
       g_free (t.host);
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
-          raw, buffers, FEED_DEVICE);
+          raw, buffers, FEED_DEVICE, FALSE);
       if (have_ceil && t.ms > 0) {
         gchar *label = g_strdup_printf ("device-resident: raw B-scans in "
             "CUDA memory, image left on the GPU (NV12): %.0f %% of the "
@@ -757,6 +761,11 @@ main (int argc, char **argv)
         emit_row (table, out, "device-resident: raw B-scans in CUDA memory, "
             "image left on the GPU (NV12)", &t, shape);
       }
+      g_free (t.host);
+      t = time_chain (chain, "video/x-raw,format=GRAY8", raw, MIN (buffers,
+              100), FEED_PINNED, TRUE);
+      emit_row (table, out, "latency without load: one buffer at a time, "
+          "raw in page-locked memory, GRAY8 image in system memory", &t, shape);
       g_free (t.host);
       if (have_ceil) {
         gdouble h2d = sizes[0] / per / (ceil.h2d_gbs * 1e9) * 1e3;
