@@ -221,7 +221,9 @@ aooct_cuda_fft_process (AooctCudaFft * f, gconstpointer in,
   if (f->fused) {
     /* out of place only: in place, cuFFT would overwrite samples the
      * callback has yet to read */
-    g_return_val_if_fail ((gconstpointer) out != in, FALSE);
+    if (G_UNLIKELY ((gconstpointer) out == in))
+      return aooct_cuda_set_error (cudaErrorInvalidValue, error,
+          "aooctfft: C2C with its window in the load callback in place");
     if (!update_params (f, complex_in, stream, error)
         || !aooct_cufft_plan_set_stream (&f->plan, stream, error))
       return FALSE;
