@@ -32,15 +32,17 @@
  * unmodified; the one thing it says on the subject is a warning,
  * "Out-of-place complex-to-real FFT will always overwrite input buffer"
  * (and that in-place C2R may overwrite imaginary input values with
- * non-unit strides).  Nothing there, nor in the callback documentation
- * (https://docs.nvidia.com/cuda/cufft/index.html#callback-routines, the
- * LTO callback pages https://docs.nvidia.com/cuda/cufft/ltoea/), says
- * that an out-of-place C2C uses its input as scratch, and with a load
- * callback cuFFT does not read the input itself: it hands the pointer to
- * the callback, which reads its element (the pointer need not even hold
- * complex data: here it holds float32 for real input).  So the fused path
- * runs out of place; tests/test-cuda-steps.c checks on the device, byte
- * for byte, that the input is unchanged on both paths, including a
+ * non-unit strides).  Nothing there, nor in the LTO callback pages
+ * (https://docs.nvidia.com/cuda/cufft/ltoea/api/index.html and
+ * .../ltoea/usage/), says that an out-of-place C2C uses its input as
+ * scratch; they say only that the callback is set after cufftCreate and
+ * before the planning, compiled to LTO-IR, and linked by nvJitLink.  With
+ * a load callback cuFFT hands the input pointer to the callback, which
+ * reads its element (the pointer need not even hold complex data: here it
+ * holds float32 for real input).  So the fused path runs out of place,
+ * without a written guarantee either way: tests/test-cuda-steps.c checks
+ * on the device, byte for byte, that the input is unchanged on both
+ * paths, including a
  * transform long enough to take several cuFFT kernels. */
 #include "aooct-cuda-fft.h"
 #include "aooct-cuda-cufft.h"
