@@ -42,8 +42,8 @@
  * holds float32 for real input).  So the fused path runs out of place,
  * without a written guarantee either way: tests/test-cuda-steps.c checks
  * on the device, byte for byte, that the input is unchanged on both
- * paths, including a
- * transform long enough to take several cuFFT kernels. */
+ * paths, including a transform long enough to take several cuFFT
+ * kernels. */
 #include "aooct-cuda-fft.h"
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"
