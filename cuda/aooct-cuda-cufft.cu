@@ -2,34 +2,9 @@
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"
 
-#include <cufftXt.h>
-
-/* cufftXtSetJITCallback took the callback's symbol name from cuFFT 12.0
- * (CUDA 13) on; the earlier form (CUDA 12.6-12.9) is not used. */
-#if defined (CUFFT_VERSION) && CUFFT_VERSION >= 12000
-#define AOOCT_CUFFT_JIT_CALLBACKS 1
-#else
-#define AOOCT_CUFFT_JIT_CALLBACKS 0
-#endif
-
 gboolean
-aooct_cufft_has_jit_callbacks (void)
-{
-  return AOOCT_CUFFT_JIT_CALLBACKS;
-}
-
-typedef struct
-{
-  const gchar *symbol;
-  gconstpointer fatbin;
-  gsize fatbin_size;
-  gint cb_type;
-  gpointer caller_info;
-} LoadCallback;
-
-static gboolean
-plan_make (AooctCufftPlan * plan, gint n, cufftType type, gint64 batch,
-    gint64 idist, gint64 odist, const LoadCallback * cb, const gchar * what,
+aooct_cufft_plan_make (AooctCufftPlan * plan, gint n, cufftType type,
+    gint64 batch, gint64 idist, gint64 odist, const gchar * what,
     GError ** error)
 {
   long long len = n, inembed = idist, onembed = odist;
@@ -43,20 +18,6 @@ plan_make (AooctCufftPlan * plan, gint n, cufftType type, gint64 batch,
   /* one work area allocated by us at setup, never per buffer */
   AOOCT_CUFFT_CHECK (cufftSetAutoAllocation (plan->handle, 0), error,
       "cufftSetAutoAllocation for %s", what);
-  if (cb != NULL) {
-    plan->caller_info[0] = cb->caller_info;
-#if AOOCT_CUFFT_JIT_CALLBACKS
-    /* after cufftCreate, before the planning (the LTO callback API's
-     * order); the JIT link itself happens in the planning below */
-    AOOCT_CUFFT_CHECK (cufftXtSetJITCallback (plan->handle, cb->symbol,
-            cb->fatbin, cb->fatbin_size, (cufftXtCallbackType) cb->cb_type,
-            plan->caller_info), error, "cufftXtSetJITCallback (%s) for %s",
-        cb->symbol, what);
-#else
-    return aooct_cufft_set_error (CUFFT_NOT_SUPPORTED, error,
-        "LTO callbacks (cufftXtSetJITCallback, CUDA 13) for %s", what);
-#endif
-  }
   /* 64-bit plan: batch x length may exceed 2^31 elements on big buffers.
    * Rows idist / odist elements apart: cuFFT ignores istride, idist,
    * ostride and odist when inembed / onembed are NULL (its documentation
@@ -68,25 +29,6 @@ plan_make (AooctCufftPlan * plan, gint n, cufftType type, gint64 batch,
       batch);
   plan->work_bytes = work;
   return TRUE;
-}
-
-gboolean
-aooct_cufft_plan_make (AooctCufftPlan * plan, gint n, cufftType type,
-    gint64 batch, gint64 idist, gint64 odist, const gchar * what,
-    GError ** error)
-{
-  return plan_make (plan, n, type, batch, idist, odist, NULL, what, error);
-}
-
-gboolean
-aooct_cufft_plan_make_with_load_callback (AooctCufftPlan * plan, gint n,
-    cufftType type, gint64 batch, gint64 idist, gint64 odist,
-    const gchar * symbol, gconstpointer fatbin, gsize fatbin_size,
-    gint cb_type, gpointer caller_info, const gchar * what, GError ** error)
-{
-  LoadCallback cb = { symbol, fatbin, fatbin_size, cb_type, caller_info };
-
-  return plan_make (plan, n, type, batch, idist, odist, &cb, what, error);
 }
 
 gboolean

@@ -1,16 +1,14 @@
 /* aooct CUDA core: spectral window and forward FFT (spec section 6), the
  * CUDA twin of cpu/aooct-cpu-fft.h.
  *
- * Per buffer, one batched cuFFT C2C forward transform from the input
- * buffer into the output buffer that multiplies the real or complex
- * spectra by the window (or only converts them to complex) as it loads
- * them, in a cuFFT LTO load callback; where that cannot be planned, two
- * passes: a window kernel into the output buffer, then the C2C in place
- * there.  The input is only read either way (see aooct-cuda-fft.cu).
- * The plan, its work area and the device window table are made once per
- * geometry; a new window is uploaded with a copy ordered on the stream.
- * The windowed input equals the CPU core's bit for bit; the FFT agrees
- * within float32 rounding. */
+ * Per buffer: one kernel multiplies the real or complex spectra by the
+ * window (or only converts them to complex) into the output buffer, then a
+ * batched cuFFT C2C forward transform runs in place there (the input is
+ * only read: see aooct-cuda-fft.cu for why).  The plan, its
+ * work area and the device window table are made once per geometry; a new
+ * window is uploaded with a copy ordered on the stream.  The windowed
+ * input equals the CPU core's bit for bit; the FFT agrees within float32
+ * rounding. */
 #ifndef __AOOCT_CUDA_FFT_H__
 #define __AOOCT_CUDA_FFT_H__
 
@@ -25,11 +23,6 @@ typedef struct _AooctCudaFft AooctCudaFft;
 /* Plan for @rows transforms of @samples points (context current). */
 AooctCudaFft *aooct_cuda_fft_new (gint samples, gsize rows, GError ** error);
 
-/* Whether the plan runs the window in cuFFT's load callback (one pass);
- * FALSE: window kernel + in-place C2C (no LTO callbacks here, or
- * AOOCT_CUDA_FFT_NO_CALLBACK set when the plan was made). */
-gboolean aooct_cuda_fft_is_fused (const AooctCudaFft * fft);
-
 /* Enqueues the upload of @window (samples floats, host memory that may be
  * freed on return) on @stream; NULL: no window from now on. */
 gboolean aooct_cuda_fft_set_window (AooctCudaFft * fft,
@@ -37,7 +30,7 @@ gboolean aooct_cuda_fft_set_window (AooctCudaFft * fft,
 
 /* @in: rows x samples float32 (@complex_in FALSE) or interleaved complex;
  * @out: rows x samples interleaved complex, the unscaled forward DFT of
- * the windowed input.  Device pointers, distinct buffers. */
+ * the windowed input.  Device pointers. */
 gboolean aooct_cuda_fft_process (AooctCudaFft * fft, gconstpointer in,
     gboolean complex_in, gfloat * out, AooctCudaStream stream,
     GError ** error);

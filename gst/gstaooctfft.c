@@ -149,10 +149,6 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
         aooct_geometry_total_alines (&filter->in_geom), error);
     if (self->cuda == NULL)
       return FALSE;
-    GST_INFO_OBJECT (self, "window %s",
-        aooct_cuda_fft_is_fused (self->cuda) ?
-        "in cuFFT's LTO load callback (one pass)" :
-        "kernel, then in-place C2C (two passes)");
     gst_aooct_fft_build_window (self, window);
     return TRUE;
   }

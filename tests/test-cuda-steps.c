@@ -842,82 +842,19 @@ check_pad_core (const Geo * geo, GRand * rand)
   g_free (ref);
 }
 
-/* aooctfft's core runs the window in a cuFFT LTO load callback (one pass,
- * out of place from the input) where it can plan one, else a window
- * kernel and an in-place C2C in the output; AOOCT_CUDA_FFT_NO_CALLBACK
- * (read when the plan is made) forces the latter.  Both paths run here on
- * the same inputs and are compared with the CPU core.  On a GPU with CUDA
- * 13 the callback path must be taken: not taking it fails, unless
- * AOOCT_CUDA_FFT_NO_CALLBACK was set for the whole test. */
-static gboolean
-env_forces_two_pass (void)
-{
-  const gchar *v = g_getenv ("AOOCT_CUDA_FFT_NO_CALLBACK");
-
-  return v != NULL && v[0] != '\0' && strcmp (v, "0") != 0;
-}
-
-/* One path: fills @y (g_free each) and checks the inputs stayed. */
-static void
-run_fft_core (const AooctGeometry * g, gsize rows, gfloat ** x,
-    gboolean complex_in, const gfloat * table, gboolean two_pass,
-    gfloat ** y, const gchar * what)
-{
-  gboolean forced = env_forces_two_pass ();
-  gchar *saved = g_strdup (g_getenv ("AOOCT_CUDA_FFT_NO_CALLBACK"));
-  gchar *path;
-  GError *err = NULL;
-  AooctCudaFft *fft;
-  CoreRun run;
-  gint k;
-
-  core_run_init (&run, x, aooct_geometry_buffer_bytes (g),
-      2 * sizeof (gfloat) * rows * g->samples);
-  if (two_pass)
-    g_setenv ("AOOCT_CUDA_FFT_NO_CALLBACK", "1", TRUE);
-  else if (!forced)
-    g_unsetenv ("AOOCT_CUDA_FFT_NO_CALLBACK");
-  fft = aooct_cuda_fft_new (g->samples, rows, &err);
-  if (saved != NULL)
-    g_setenv ("AOOCT_CUDA_FFT_NO_CALLBACK", saved, TRUE);
-  else
-    g_unsetenv ("AOOCT_CUDA_FFT_NO_CALLBACK");
-  g_free (saved);
-  fail_unless (fft != NULL, "%s", err ? err->message : "");
-  if (two_pass)
-    fail_if (aooct_cuda_fft_is_fused (fft),
-        "%s: AOOCT_CUDA_FFT_NO_CALLBACK set, but the load callback was used",
-        what);
-  else if (!forced)
-    fail_unless (aooct_cuda_fft_is_fused (fft), "%s: the LTO load callback "
-        "path was NOT taken on this GPU (run with G_MESSAGES_DEBUG=all for "
-        "why; AOOCT_CUDA_FFT_NO_CALLBACK=1 accepts the two-pass path)", what);
-  path = g_strdup_printf ("%s [%s]", what, aooct_cuda_fft_is_fused (fft) ?
-      "window in cuFFT's LTO load callback, out of place" :
-      "window kernel + in-place C2C");
-  g_print ("  path: %s\n", path);
-  fail_unless (aooct_cuda_fft_set_window (fft, table, run.stream, &err),
-      "%s", err ? err->message : "");
-  for (k = 0; k < CORE_BUFFERS; k++)
-    fail_unless (aooct_cuda_fft_process (fft, run.in[k], complex_in,
-            run.out[k], run.stream, &err), "%s", err ? err->message : "");
-  core_run_finish (&run, x, y, path);
-  aooct_cuda_fft_free (fft);
-  g_free (path);
-}
-
 static void
 check_fft_core (const Geo * geo, gboolean complex_in, AooctWindow window,
     GRand * rand)
 {
   AooctGeometry g;
-  gfloat *x[CORE_BUFFERS], *y[2][CORE_BUFFERS], *ref, *table;
+  gfloat *x[CORE_BUFFERS], *y[CORE_BUFFERS], *ref, *table;
   gchar *what;
-  gsize rows, i;
-  gdouble diff = 0;
-  AooctCpuFft *cpu;
+  gsize rows;
   GError *err = NULL;
-  gint k, path, paths;
+  AooctCudaFft *fft;
+  AooctCpuFft *cpu;
+  CoreRun run;
+  gint k;
 
   aooct_test_geometry (&g, geo->n, geo->alines, geo->bscans, geo->size,
       geo->factor);
@@ -932,45 +869,32 @@ check_fft_core (const Geo * geo, gboolean complex_in, AooctWindow window,
       aooct_geometry_data_start (&g), aooct_geometry_data_end (&g));
   for (k = 0; k < CORE_BUFFERS; k++)
     x[k] = complex_in ? make_complex (rand, &g) : make_real (rand, &g);
-  /* path 0: the default (the callback), path 1: forced two-pass; with
-   * AOOCT_CUDA_FFT_NO_CALLBACK set for the whole test both are two-pass */
-  paths = 2;
-  for (path = 0; path < paths; path++)
-    run_fft_core (&g, rows, x, complex_in, table, path == 1, y[path], what);
+  core_run_init (&run, x, aooct_geometry_buffer_bytes (&g),
+      2 * sizeof (gfloat) * rows * g.samples);
+  fft = aooct_cuda_fft_new (g.samples, rows, &err);
+  fail_unless (fft != NULL, "%s", err ? err->message : "");
+  fail_unless (aooct_cuda_fft_set_window (fft, table, run.stream, &err),
+      "%s", err ? err->message : "");
+  for (k = 0; k < CORE_BUFFERS; k++)
+    fail_unless (aooct_cuda_fft_process (fft, run.in[k], complex_in,
+            run.out[k], run.stream, &err), "%s", err ? err->message : "");
+  core_run_finish (&run, x, y, what);
+  aooct_cuda_fft_free (fft);
 
   cpu = aooct_cpu_fft_new (g.samples, aooct_cpu_threads (), &err);
   fail_unless (cpu != NULL, "%s", err ? err->message : "");
   ref = g_new (gfloat, 2 * rows * g.samples);
   for (k = 0; k < CORE_BUFFERS; k++) {
     aooct_cpu_fft_process (cpu, x[k], complex_in, table, ref, (gint) rows);
-    for (path = 0; path < paths; path++) {
-      gchar *w = g_strdup_printf ("%s (%s)", what, path == 0 ? "default path" :
-          "two-pass path");
-
-      compare_fft (ref, y[path][k], rows, 2 * g.samples, g.samples,
-          STEP_FACTOR, w);
-      g_free (w);
-    }
-    for (i = 0; i < 2 * rows * g.samples; i++)
-      diff = MAX (diff, fabs ((gdouble) y[0][k][i] - y[1][k][i]));
+    compare_fft (ref, y[k], rows, 2 * g.samples, g.samples, STEP_FACTOR, what);
     g_free (x[k]);
-    for (path = 0; path < paths; path++)
-      g_free (y[path][k]);
+    g_free (y[k]);
   }
-  g_print ("  largest |default - two-pass| difference: %g\n", diff);
   aooct_cpu_fft_free (cpu);
   g_free (ref);
   g_free (table);
   g_free (what);
 }
-
-/* A transform long enough for cuFFT to take several kernels (the input
- * must stay unchanged there too), and one whose length is no power of two
- * (the callback's modulo without a mask). */
-static const Geo fft_core_geos[] = {
-  {"4096x32 P1 32768 f 4 (P2 131072)", 4096, 32, 1, 32768, 4, NULL},
-  {"1500x80 unpadded (1500 points)", 1500, 80, 1, 0, 0, NULL},
-};
 #endif
 
 GST_START_TEST (test_cores_input_unchanged)
@@ -989,16 +913,12 @@ GST_START_TEST (test_cores_input_unchanged)
   check_pad_core (&geos[1], rand);
   for (i = 0; i < G_N_ELEMENTS (pad_geos); i++)
     check_pad_core (&pad_geos[i], rand);
-  /* no window (callback: only a load; two-pass: a copy, then the C2C in
-   * place in the output), a window, real input, long and odd lengths */
+  /* no window (a copy, then the C2C in place in the output), a window,
+   * and real input */
   check_fft_core (&geos[1], TRUE, AOOCT_WINDOW_NONE, rand);
   check_fft_core (&geos[1], TRUE, AOOCT_WINDOW_HANN, rand);
   check_fft_core (&geos[0], FALSE, AOOCT_WINDOW_NONE, rand);
   check_fft_core (&geos[2], FALSE, AOOCT_WINDOW_BLACKMAN, rand);
-  for (i = 0; i < G_N_ELEMENTS (fft_core_geos); i++) {
-    check_fft_core (&fft_core_geos[i], FALSE, AOOCT_WINDOW_HANN, rand);
-    check_fft_core (&fft_core_geos[i], TRUE, AOOCT_WINDOW_NONE, rand);
-  }
   g_rand_free (rand);
 #endif
 }
