@@ -127,12 +127,12 @@ run_free (Run * run)
   g_free (run);
 }
 
+/* A pipeline that cannot start (an element failing at READY -> PAUSED)
+ * has posted its error on the bus: run_finish() reads it. */
 static void
 run_start (Run * run)
 {
-  fail_if (gst_element_set_state (run->pipeline, GST_STATE_PLAYING) ==
-      GST_STATE_CHANGE_FAILURE && run->error == NULL,
-      "the pipeline did not start");
+  gst_element_set_state (run->pipeline, GST_STATE_PLAYING);
 }
 
 /* Waits (at most @timeout_s) for EOS or the first error, notes which CUDA
