@@ -12,7 +12,9 @@ function flush() {
     ours++
   block = ""
 }
-/^========= [A-Za-z]/ && !/SUMMARY/ && !/COMPUTE-SANITIZER/ {
+# "Target application returned an error": the test failed, which the
+# wrapper reports through its exit status, not an error found by the tool
+/^========= [A-Za-z]/ && !/SUMMARY/ && !/COMPUTE-SANITIZER/ && !/Target application returned/ {
   flush(); block = $0; next
 }
 /^=========  / { block = block "\n" $0; next }

@@ -9,9 +9,11 @@
  * NULL cycles and a long run of small B-scans without growth in RSS.
  *
  * AOOCT_ROBUST_SCALE=k divides the cycle and B-scan counts by k and skips
- * the RSS bounds (scripts/check-sanitizers.sh and check-valgrind.sh set
- * it: there the leak checkers do that job, and their allocators keep
- * freed memory in quarantine). */
+ * the RSS and device-memory bounds (scripts/check-sanitizers.sh,
+ * check-valgrind.sh and the compute-sanitizer runs set it: there the leak
+ * checkers do that job, and the tools' own bookkeeping grows host and
+ * device memory: +700 MiB RSS and +216 MiB of device memory over 9,000
+ * B-scans under memcheck). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -834,9 +836,10 @@ GST_START_TEST (test_state_cycles)
         " KiB over %d cycles", rss1 - rss0, cycles - warmup);
   /* a leaked pool of aooctpad alone would be ~1 MiB per cycle; cuFFT work
    * areas more; cudaMemGetInfo moves in 2 MiB pages */
-  fail_unless (dev1 >= dev0 - (16 << 20), "device memory in use grew by %"
-      G_GINT64_FORMAT " KiB over %d cycles", (dev0 - dev1) >> 10,
-      cycles - warmup);
+  if (scale () == 1)
+    fail_unless (dev1 >= dev0 - (16 << 20), "device memory in use grew by %"
+        G_GINT64_FORMAT " KiB over %d cycles", (dev0 - dev1) >> 10,
+        cycles - warmup);
   gst_object_unref (p);
 }
 
@@ -902,8 +905,9 @@ GST_START_TEST (test_long_run)
         "after %d, %" G_GINT64_FORMAT " MiB at the end\n", state[3] >> 20,
         10000 / scale (), dev1 >> 20);
   /* a leak of one device buffer of aooctfft (2 KiB) per B-scan: 176 MiB */
-  fail_unless (dev1 >= state[3] - (8 << 20), "device memory in use grew by %"
-      G_GINT64_FORMAT " KiB", (state[3] - dev1) >> 10);
+  if (scale () == 1)
+    fail_unless (dev1 >= state[3] - (8 << 20), "device memory in use grew by %"
+        G_GINT64_FORMAT " KiB", (state[3] - dev1) >> 10);
   gst_object_unref (bus);
   gst_object_unref (sink);
   gst_object_unref (p);
