@@ -63,8 +63,9 @@ typedef enum
   FEED_DEVICE                   /* aooct device memory (CUDA caps) */
 } Feed;
 
-/* aooct-cuda-host-pool.h and aooct-cuda-memory.h (not linked here) */
-#define HOST_POOL_TYPE "AooctCudaHostPool"
+/* aooct-cuda-host-memory.h and aooct-cuda-memory.h (not linked here) */
+/* aooct-cuda-pool.h: the option of the page-locked pool */
+#define PAGE_LOCKED_OPTION "AooctBufferPoolOptionPageLocked"
 #define HOST_MEMORY_TYPE "aooct.cuda.host"
 #define DEVICE_MEMORY_TYPE "aooct.cuda.memory"
 
@@ -360,7 +361,7 @@ proposed_pool (GstPad * src_pad, GstCaps * caps, Feed feed, guint count,
 
     gst_query_parse_nth_allocation_pool (q, i, &pool, size, NULL, NULL);
     if (pool && (feed == FEED_DEVICE
-            || strcmp (G_OBJECT_TYPE_NAME (pool), HOST_POOL_TYPE) == 0))
+            || gst_buffer_pool_has_option (pool, PAGE_LOCKED_OPTION)))
       found = pool;
     else
       gst_clear_object (&pool);

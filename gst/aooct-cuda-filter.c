@@ -19,7 +19,7 @@
 #include "aooct-cuda-device.h"
 #include "aooct-cuda-memory.h"
 #include "aooct-cuda-host-memory.h"
-#include "aooct-cuda-host-pool.h"
+#include "aooct-cuda-pool.h"
 #include "aooct-error.h"
 
 GST_DEBUG_CATEGORY_STATIC (aooct_cuda_filter_debug);
@@ -404,7 +404,7 @@ GstBufferPool *
 aooct_cuda_filter_host_pool_new (AooctCudaFilter * cf, GstCaps * caps,
     guint size, guint min, GError ** error)
 {
-  GstBufferPool *pool = aooct_cuda_host_pool_new (cf->context);
+  GstBufferPool *pool = aooct_cuda_buffer_pool_new_page_locked (cf->context);
   GstStructure *config = gst_buffer_pool_get_config (pool);
 
   gst_buffer_pool_config_set_params (config, caps, size, min, 0);

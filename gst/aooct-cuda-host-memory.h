@@ -5,7 +5,7 @@
  * page-locked for every CUDA context), so that aooctdcsub uploads a frame
  * from it with one asynchronous copy, without the host copy into its
  * staging.  aooctdcsub proposes a pool of it upstream for video/x-raw in
- * system memory (aooct-cuda-host-pool.h); the element keeps a reference
+ * system memory (aooct-cuda-pool.h); the element keeps a reference
  * to every such input buffer until its copy has completed (see
  * aooct-cuda-filter.h and docs/cuda-memory.md).
  *

@@ -1245,6 +1245,30 @@ gst_aooct_filter_stop (GstBaseTransform * bt)
 }
 
 #ifdef HAVE_CUDA
+/* Buffer counts for a pool of ours from downstream's proposal: at least
+ * 2 (one in flight downstream while the next is being written). */
+static void
+query_pool_limits (GstQuery * query, guint * min, guint * max)
+{
+  *min = *max = 0;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, min, max);
+  *min = MAX (*min, 2);
+  if (*max != 0)
+    *max = MAX (*max, *min);
+}
+
+/* Puts @pool first in @query, in place of downstream's proposal. */
+static void
+query_use_pool (GstQuery * query, GstBufferPool * pool, guint size,
+    guint min, guint max)
+{
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+}
+
 /* Video in memory:CUDAMemory: always a GstCudaBufferPool of our own on the
  * shared context, so that every output buffer is libgstcuda memory of the
  * layout we map (a pool proposed downstream could be another kind). */
@@ -1254,15 +1278,10 @@ decide_allocation_cuda_video (GstAooctFilter * self, GstQuery * query)
   GstCaps *caps = NULL;
   GstBufferPool *pool;
   GError *error = NULL;
-  guint size = 0, min = 0, max = 0;
-  gboolean have_pool = gst_query_get_n_allocation_pools (query) > 0;
+  guint size = 0, min, max;
 
   gst_query_parse_allocation (query, &caps, NULL);
-  if (have_pool)
-    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
-  min = MAX (min, 2);
-  if (max != 0)
-    max = MAX (max, min);
+  query_pool_limits (query, &min, &max);
   pool = aooct_cuda_filter_video_pool_new (self->cuda, caps, min, max, &size,
       &error);
   if (pool == NULL) {
@@ -1270,10 +1289,7 @@ decide_allocation_cuda_video (GstAooctFilter * self, GstQuery * query)
     g_clear_error (&error);
     return FALSE;
   }
-  if (have_pool)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
+  query_use_pool (query, pool, size, min, max);
   gst_object_unref (pool);
   return TRUE;
 }
@@ -1295,16 +1311,10 @@ gst_aooct_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
     GstCaps *caps = NULL;
     GstBufferPool *pool;
     GstStructure *config;
-    guint size = output_size (self), min = 0, max = 0;
-    gboolean have_pool = gst_query_get_n_allocation_pools (query) > 0;
+    guint size = output_size (self), min, max;
 
     gst_query_parse_allocation (query, &caps, NULL);
-    if (have_pool)
-      gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, &min, &max);
-    /* one in flight downstream while the next is being written */
-    min = MAX (min, 2);
-    if (max != 0)
-      max = MAX (max, min);
+    query_pool_limits (query, &min, &max);
     pool = aooct_cuda_buffer_pool_new (cf->context);
     config = gst_buffer_pool_get_config (pool);
     gst_buffer_pool_config_set_params (config, caps, size, min, max);
@@ -1331,10 +1341,7 @@ gst_aooct_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
       gst_object_unref (pool);
       return FALSE;
     }
-    if (have_pool)
-      gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-    else
-      gst_query_add_allocation_pool (query, pool, size, min, max);
+    query_use_pool (query, pool, size, min, max);
     gst_object_unref (pool);
     return TRUE;
   }

@@ -33,9 +33,10 @@
 #endif
 
 #define CUDA_FEATURE "memory:CUDAMemory"
-/* aooct-cuda-host-memory.h / aooct-cuda-host-pool.h (not linked here) */
+/* aooct-cuda-host-memory.h (not linked here) */
 #define HOST_MEMORY_TYPE "aooct.cuda.host"
-#define HOST_POOL_TYPE "AooctCudaHostPool"
+/* aooct-cuda-pool.h: the option of the page-locked pool */
+#define PAGE_LOCKED_OPTION "AooctBufferPoolOptionPageLocked"
 
 static gboolean have_gpu;
 static gchar *no_gpu_reason;
@@ -122,7 +123,7 @@ proposed_host_pool (GstHarness * h, const gchar * caps_str, guint * size)
     guint sz = 0, min = 0, max = 0;
 
     gst_query_parse_nth_allocation_pool (q, i, &pool, &sz, &min, &max);
-    if (pool && strcmp (G_OBJECT_TYPE_NAME (pool), HOST_POOL_TYPE) == 0
+    if (pool && gst_buffer_pool_has_option (pool, PAGE_LOCKED_OPTION)
         && found == NULL) {
       found = pool;
       *size = sz;
@@ -149,11 +150,15 @@ start_pool (GstBufferPool * pool, const gchar * caps_str, guint size, guint max)
   gst_caps_unref (caps);
 }
 
-/* A buffer of @pool (blocks until one is free), written through a host map
- * with the frame of @raw as make_frame() lays it out. */
+/* A buffer of @pool (blocks until one is free), checked to be one memory
+ * of @mem_type, written through a host map with the frame of @raw as
+ * make_frame() lays it out: the page-locked pool aooctdcsub proposes for
+ * system memory (HOST_MEMORY_TYPE; the host writes into it directly), or
+ * the device pool it proposes for video/x-raw(memory:CUDAMemory)
+ * ("aooct.cuda.memory"; uploaded before the element's GPU access). */
 static GstBuffer *
-frame_in_host_pool (GstBufferPool * pool, const guint16 * raw, gint n,
-    gsize rows, gint bytes, gsize stride)
+frame_in_pool (GstBufferPool * pool, const gchar * mem_type,
+    const guint16 * raw, gint n, gsize rows, gint bytes, gsize stride)
 {
   GstBuffer *src = make_frame (raw, n, rows, bytes, stride), *buf = NULL;
   GstMapInfo map;
@@ -162,7 +167,7 @@ frame_in_host_pool (GstBufferPool * pool, const guint16 * raw, gint n,
       GST_FLOW_OK);
   fail_unless_equals_int (gst_buffer_n_memory (buf), 1);
   fail_unless (gst_memory_is_type (gst_buffer_peek_memory (buf, 0),
-          HOST_MEMORY_TYPE), "the proposed pool is not page-locked memory");
+          mem_type), "the proposed pool does not give %s memory", mem_type);
   fail_unless_equals_int (gst_buffer_get_size (buf), stride * rows);
   fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
   gst_buffer_extract (src, 0, map.data, stride * rows);
@@ -394,29 +399,6 @@ GST_END_TEST;
 /* Same bit as GST_MAP_CUDA / AOOCT_MAP_CUDA */
 #define MAP_CUDA ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
 
-/* The frames of @raw in the memory that aooctdcsub proposes upstream for
- * video/x-raw(memory:CUDAMemory) (aooct's own device memory), written by
- * a host map (uploaded before the element's GPU access). */
-static GstBuffer *
-frame_in_proposed_pool (GstBufferPool * pool, const guint16 * raw, gint n,
-    gsize rows, gint bytes, gsize stride)
-{
-  GstBuffer *src = make_frame (raw, n, rows, bytes, stride), *buf = NULL;
-  GstMapInfo map;
-
-  fail_unless_equals_int (gst_buffer_pool_acquire_buffer (pool, &buf, NULL),
-      GST_FLOW_OK);
-  fail_unless_equals_int (gst_buffer_n_memory (buf), 1);
-  fail_unless (gst_memory_is_type (gst_buffer_peek_memory (buf, 0),
-          "aooct.cuda.memory"), "the proposed pool is not aooct device memory");
-  fail_unless_equals_int (gst_buffer_get_size (buf), stride * rows);
-  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
-  gst_buffer_extract (src, 0, map.data, stride * rows);
-  gst_buffer_unmap (buf, &map);
-  gst_buffer_unref (src);
-  return buf;
-}
-
 /* The frame of @raw in one libgstcuda GstCudaMemory on @context, with the
  * pitched layout of its GstVideoInfo, written on the device. */
 static GstBuffer *
@@ -590,7 +572,8 @@ compare_gpu_input (const gchar * format, gint bytes, gint n, gint alines,
     fail_unless_equals_int (gst_harness_push (hs, make_frame (raw[k], n,
                 rows, bytes, stride)), GST_FLOW_OK);
     if (where == IN_AOOCT_MEMORY)
-      in = frame_in_proposed_pool (pool, raw[k], n, rows, bytes, stride);
+      in = frame_in_pool (pool, "aooct.cuda.memory", raw[k], n, rows,
+          bytes, stride);
     else
       in = frame_in_gst_cuda_memory (ctx, raw[k], n, rows, bytes,
           gst_video_format_from_string (format));
@@ -718,7 +701,7 @@ compare_pinned_input (const gchar * format, gint bytes, gint n, gint alines,
                   rows, bytes, stride)), GST_FLOW_OK);
     fail_unless_equals_int (gst_harness_push (hs, make_frame (raw[k], n,
                 rows, bytes, stride)), GST_FLOW_OK);
-    in = frame_in_host_pool (pool, raw[k], n, rows, bytes, stride);
+    in = frame_in_pool (pool, HOST_MEMORY_TYPE, raw[k], n, rows, bytes, stride);
     last = gst_buffer_ref (in);
     fail_unless_equals_int (gst_harness_push (hp, in), GST_FLOW_OK);
     /* read in place: the element holds the buffer while its copy may run
@@ -1008,7 +991,8 @@ GST_START_TEST (test_pinned_pool_offer)
     if (pool) {
       fail_unless_equals_int (size, frame_stride (n, 2) * rows);
       start_pool (pool, caps, size, 0);
-      in = frame_in_host_pool (pool, raw, n, rows, 2, frame_stride (n, 2));
+      in = frame_in_pool (pool, HOST_MEMORY_TYPE, raw, n, rows, 2,
+          frame_stride (n, 2));
     } else {
       in = make_frame (raw, n, rows, 2, frame_stride (n, 2));
     }
