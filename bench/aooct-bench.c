@@ -763,6 +763,16 @@ main (int argc, char **argv)
             "image left on the GPU (NV12)", &t, shape);
       }
       g_free (t.host);
+      /* the same without the deferred steps (gst/aooct-pending-meta.h):
+       * what fusing kmap, disp and the window into one pass gains */
+      g_setenv ("AOOCT_CUDA_FUSE", "0", TRUE);
+      t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
+          raw, buffers, FEED_DEVICE, FALSE);
+      g_unsetenv ("AOOCT_CUDA_FUSE");
+      emit_row (table, out, "device-resident, steps not fused "
+          "(AOOCT_CUDA_FUSE=0: aooctkmap and aooctdisp each make their own "
+          "pass)", &t, shape);
+      g_free (t.host);
       t = time_chain (chain, "video/x-raw,format=GRAY8", raw, MIN (buffers,
               100), FEED_PINNED, TRUE);
       emit_row (table, out, "latency without load: one buffer at a time, "

@@ -70,6 +70,17 @@ aooct_cuda_fft_set_window (AooctCudaFft * f, const gfloat * window,
       (gsize) f->samples * sizeof (float), stream, error);
 }
 
+static gboolean
+forward_in_place (AooctCudaFft * f, cufftComplex * c, AooctCudaStream stream,
+    GError ** error)
+{
+  if (!aooct_cufft_plan_set_stream (&f->plan, stream, error))
+    return FALSE;
+  AOOCT_CUFFT_CHECK (cufftExecC2C (f->plan.handle, c, c, CUFFT_FORWARD),
+      error, "aooctfft: cufftExecC2C of %d x %d points", f->rows, f->samples);
+  return TRUE;
+}
+
 gboolean
 aooct_cuda_fft_process (AooctCudaFft * f, gconstpointer in,
     gboolean complex_in, gfloat * out, AooctCudaStream stream,
@@ -80,11 +91,18 @@ aooct_cuda_fft_process (AooctCudaFft * f, gconstpointer in,
   AOOCT_CUDA_CHECK (aooct_cuda_window (in, complex_in, c,
           f->have_window ? f->window : NULL, f->samples, f->rows, stream),
       error, "aooctfft: window kernel");
-  if (!aooct_cufft_plan_set_stream (&f->plan, stream, error))
+  return forward_in_place (f, c, stream, error);
+}
+
+gboolean
+aooct_cuda_fft_process_prepared (AooctCudaFft * f, AooctCudaPrep * prep,
+    const gfloat * in, gboolean kmap, gboolean disp, gfloat * out,
+    AooctCudaStream stream, GError ** error)
+{
+  if (!aooct_cuda_prep_process (prep, in, kmap, disp,
+          f->have_window ? f->window : NULL, out, stream, error))
     return FALSE;
-  AOOCT_CUFFT_CHECK (cufftExecC2C (f->plan.handle, c, c, CUFFT_FORWARD),
-      error, "aooctfft: cufftExecC2C of %d x %d points", f->rows, f->samples);
-  return TRUE;
+  return forward_in_place (f, (cufftComplex *) out, stream, error);
 }
 
 void

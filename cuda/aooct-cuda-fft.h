@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "aooct-cuda.h"
+#include "aooct-cuda-prep.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,13 @@ gboolean aooct_cuda_fft_set_window (AooctCudaFft * fft,
 gboolean aooct_cuda_fft_process (AooctCudaFft * fft, gconstpointer in,
     gboolean complex_in, gfloat * out, AooctCudaStream stream,
     GError ** error);
+
+/* The same for real spectra @in on which steps deferred to aooctfft are
+ * still to be applied (@kmap, @disp: the tables loaded into @prep): one
+ * fused pass applies them and the window into @out, then the C2C. */
+gboolean aooct_cuda_fft_process_prepared (AooctCudaFft * fft,
+    AooctCudaPrep * prep, const gfloat * in, gboolean kmap, gboolean disp,
+    gfloat * out, AooctCudaStream stream, GError ** error);
 
 void aooct_cuda_fft_free (AooctCudaFft * fft);
 

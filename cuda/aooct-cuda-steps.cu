@@ -131,51 +131,45 @@ aooct_cuda_kmap (const float *in, float *out, const int *index,
   return cudaGetLastError ();
 }
 
+/* aooctkmap, aooctdisp and aooctfft's window, each optional, in one pass:
+ * the same operations as kmap_kernel, then x * w (a real times a complex),
+ * then v * window, each rounded as in the separate kernels (no
+ * contraction), so the result is bit-identical to running them in turn.
+ * The NULL tests are uniform across the grid. */
 static __global__ void
-disp_kernel (const float *in, float2 * out, const float2 * w, int p2,
-    int rows)
+prep_kernel (const float *in, float2 * out, const int *index,
+    const float *frac, int j0, int j1, const float2 * w,
+    const float *window, int p2, int rows)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= p2)
     return;
-  float2 wi = w[i];
+  const bool inside = i >= j0 && i <= j1;
+  const float2 wi = w ? w[i] : make_float2 (1.0f, 0.0f);
+  const float win = window ? window[i] : 1.0f;
   FOR_ROWS (r, rows) {
-    float x = in[(size_t) r * p2 + i];
-    out[(size_t) r * p2 + i] = make_float2 (x * wi.x, x * wi.y);
+    const float *row = in + (size_t) r * p2;
+    float x;
+    float2 c;
+
+    if (index)
+      x = inside ? kmap_sample (row, index, frac, i) : 0.0f;
+    else
+      x = row[i];
+    c = w ? make_float2 (x * wi.x, x * wi.y) : make_float2 (x, 0.0f);
+    if (window)
+      c = make_float2 (c.x * win, c.y * win);
+    out[(size_t) r * p2 + i] = c;
   }
 }
 
 extern "C" cudaError_t
-aooct_cuda_disp (const float *in, float2 * out, const float2 * w, int p2,
-    int rows, cudaStream_t stream)
+aooct_cuda_prep (const float *in, float2 * out, const int *index,
+    const float *frac, int j0, int j1, const float2 * w, const float *window,
+    int p2, int rows, cudaStream_t stream)
 {
-  disp_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (in, out, w,
-      p2, rows);
-  return cudaGetLastError ();
-}
-
-static __global__ void
-kmap_disp_kernel (const float *in, float2 * out, const int *index,
-    const float *frac, const float2 * w, int p2, int j0, int j1, int rows)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= p2)
-    return;
-  float2 wi = w[i];
-  FOR_ROWS (r, rows) {
-    float x = (i >= j0 && i <= j1) ?
-        kmap_sample (in + (size_t) r * p2, index, frac, i) : 0.0f;
-    out[(size_t) r * p2 + i] = make_float2 (x * wi.x, x * wi.y);
-  }
-}
-
-extern "C" cudaError_t
-aooct_cuda_kmap_disp (const float *in, float2 * out, const int *index,
-    const float *frac, const float2 * w, int p2, int j0, int j1, int rows,
-    cudaStream_t stream)
-{
-  kmap_disp_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (in, out,
-      index, frac, w, p2, j0, j1, rows);
+  prep_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (in, out,
+      index, frac, j0, j1, w, window, p2, rows);
   return cudaGetLastError ();
 }
 

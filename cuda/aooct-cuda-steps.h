@@ -36,14 +36,13 @@ cudaError_t aooct_cuda_pad_margins (float *z, int p2, int j0, int j1,
 cudaError_t aooct_cuda_kmap (const float *in, float *out, const int *index,
     const float *frac, int p2, int j0, int j1, int rows, cudaStream_t stream);
 
-/* aooctdisp: c[i] = in[i] * w[i] (real x complex) */
-cudaError_t aooct_cuda_disp (const float *in, float2 * out, const float2 * w,
+/* aooctkmap, aooctdisp and aooctfft's window fused (aooct-cuda-prep.h):
+ * x = the resampled in (as aooct_cuda_kmap) when @index is not NULL, else
+ * in; c = x * w[i] when @w is not NULL, else (x, 0); c *= window[i] when
+ * @window is not NULL.  @in real, @out complex */
+cudaError_t aooct_cuda_prep (const float *in, float2 * out, const int *index,
+    const float *frac, int j0, int j1, const float2 * w, const float *window,
     int p2, int rows, cudaStream_t stream);
-
-/* aooctkmap + aooctdisp fused (one pass instead of two) */
-cudaError_t aooct_cuda_kmap_disp (const float *in, float2 * out,
-    const int *index, const float *frac, const float2 * w, int p2, int j0,
-    int j1, int rows, cudaStream_t stream);
 
 /* aooctfft, before the C2C FFT: out = in (real or complex) x window
  * (window may be NULL = none); out is complex */

@@ -16,7 +16,11 @@
  * the next buffer.  On the CUDA backend the weights stay in device memory
  * and are uploaded again only after such a change, ordered with the
  * buffers on the element's CUDA stream; the product is bit-identical to
- * the CPU path.
+ * the CPU path.  Next to aooctkmap and aooctfft on CUDA the three
+ * pointwise steps become one pass: a resampling that aooctkmap defers is
+ * applied here together with the weights, and when aooctfft follows,
+ * aooctdisp leaves the weights to it in turn ("Deferred steps" in
+ * docs/performance.md; the same result, bit for bit).
  *
  * ## Example launch line
  * |[
@@ -35,7 +39,7 @@
 #include "aooct-error.h"
 #include "aooct-cpu-disp.h"
 #ifdef HAVE_CUDA
-#include "aooct-cuda-disp.h"
+#include "aooct-cuda-prep.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_disp_debug);
@@ -52,10 +56,11 @@ struct _GstAooctDisp
   gboolean dirty;
 
   /* streaming thread only */
-  gfloat *weights;              /* 2 * P2, re/im interleaved */
+  GBytes *weights;              /* 2 * P2 floats, re/im interleaved */
+  guint weights_serial;         /* identifies them (aooct-pending-meta.h) */
 #ifdef HAVE_CUDA
-  AooctCudaDisp *cuda;          /* device copy of the weights */
-  gboolean cuda_stale;          /* weights changed since the last upload */
+  AooctCudaPrep *cuda;          /* device copy of the weights (and of a
+                                 * resampling table deferred to us) */
 #endif
 };
 
@@ -123,12 +128,13 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
     GST_OBJECT_UNLOCK (self);
     return FALSE;
   }
-  g_free (self->weights);
-  self->weights = w;
-#ifdef HAVE_CUDA
-  /* uploaded by the next process_cuda(), ordered on the element's stream */
-  self->cuda_stale = TRUE;
-#endif
+  if (self->weights)
+    g_bytes_unref (self->weights);
+  self->weights = g_bytes_new_take (w,
+      2 * (gsize) filter->in_geom.samples * sizeof (gfloat));
+  /* a new serial: the next process_cuda() uploads them, ordered on the
+   * element's stream, or the element they are deferred to does */
+  self->weights_serial = aooct_pending_serial_next ();
   return TRUE;
 }
 
@@ -143,11 +149,11 @@ gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
   if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
     /* device weights allocated once per geometry; a change while playing
      * only re-uploads */
-    self->cuda = aooct_cuda_disp_new (filter->in_geom.samples,
+    self->cuda = aooct_cuda_prep_new (filter->in_geom.samples,
         aooct_geometry_total_alines (&filter->in_geom), error);
     if (self->cuda == NULL) {
       /* the base class calls teardown() only after a complete setup() */
-      g_clear_pointer (&self->weights, g_free);
+      g_clear_pointer (&self->weights, g_bytes_unref);
       return FALSE;
     }
   }
@@ -176,8 +182,8 @@ gst_aooct_disp_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 
   if (!update_weights (self, error))
     return FALSE;
-  aooct_cpu_disp (&filter->in_geom, self->weights, in->data, in->stride,
-      out->data, out->stride);
+  aooct_cpu_disp (&filter->in_geom, g_bytes_get_data (self->weights, NULL),
+      in->data, in->stride, out->data, out->stride);
   return TRUE;
 }
 
@@ -188,17 +194,40 @@ gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
+  const AooctPendingMeta *pending = filter->pending;
+
   if (!update_weights (self, error))
     return FALSE;
-  /* the copy runs after the kernels of earlier buffers (same stream), so
-   * they keep the weights they were enqueued with */
-  if (self->cuda_stale) {
-    if (!aooct_cuda_disp_set_weights (self->cuda, self->weights, stream, error))
-      return FALSE;
-    self->cuda_stale = FALSE;
+  /* uploads run after the kernels of earlier buffers (same stream), so
+   * they keep the tables they were enqueued with */
+  if (!aooct_cuda_prep_set_disp (self->cuda, self->weights_serial,
+          g_bytes_get_data (self->weights, NULL), stream, error))
+    return FALSE;
+  /* a resampling that aooctkmap left to us: fused with ours */
+  if (pending && !aooct_pending_meta_load (pending, self->cuda,
+          filter->in_geom.samples, stream, error))
+    return FALSE;
+  return aooct_cuda_prep_process (self->cuda, (const gfloat *) in->data,
+      pending && pending->kmap.data, TRUE, NULL, (gfloat *) out->data,
+      stream, error);
+}
+
+/* Downstream (aooctfft) applies the weights, fused with its window */
+static gboolean
+gst_aooct_disp_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
+    GError ** error)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (filter);
+
+  if (!update_weights (self, error))
+    return FALSE;
+  if (meta->disp.data) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input already carries a deferred dispersion step");
+    return FALSE;
   }
-  return aooct_cuda_disp_process (self->cuda, (const gfloat *) in->data,
-      (gfloat *) out->data, stream, error);
+  aooct_pending_table_set (&meta->disp, self->weights, self->weights_serial);
+  return TRUE;
 }
 #endif
 
@@ -207,10 +236,10 @@ gst_aooct_disp_teardown (GstAooctFilter * filter)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
-  g_clear_pointer (&self->weights, g_free);
+  g_clear_pointer (&self->weights, g_bytes_unref);
 #ifdef HAVE_CUDA
   /* context current, GPU idle (base class) */
-  g_clear_pointer (&self->cuda, aooct_cuda_disp_free);
+  g_clear_pointer (&self->cuda, aooct_cuda_prep_free);
 #endif
 }
 
@@ -270,7 +299,8 @@ gst_aooct_disp_finalize (GObject * object)
   GstAooctDisp *self = GST_AOOCT_DISP (object);
 
   g_free (self->phase_file);
-  g_free (self->weights);
+  if (self->weights)
+    g_bytes_unref (self->weights);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -324,6 +354,8 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_disp_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cuda);
+  filter_class->defer = GST_DEBUG_FUNCPTR (gst_aooct_disp_defer);
+  filter_class->absorbs_pending = TRUE;
 #endif
 }
 

@@ -15,7 +15,9 @@
  * On the CUDA backend one kernel applies the window and a batched cuFFT
  * transform over all A-lines of the buffer runs in place in the output,
  * planned once per caps; the result agrees with the CPU path within
- * float32 rounding.
+ * float32 rounding.  A resampling (aooctkmap) or dispersion (aooctdisp)
+ * that the elements before it on CUDA leave to it is applied in the same
+ * kernel as the window ("Deferred steps" in docs/performance.md).
  *
  * ## Example launch line
  * |[
@@ -57,6 +59,7 @@ struct _GstAooctFft
 #ifdef HAVE_CUDA
   AooctCudaFft *cuda;           /* plan and device window table */
   gboolean cuda_stale;          /* `table` not uploaded yet */
+  AooctCudaPrep *prep;          /* tables of steps deferred to us */
 #endif
 };
 
@@ -149,6 +152,13 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
         aooct_geometry_total_alines (&filter->in_geom), error);
     if (self->cuda == NULL)
       return FALSE;
+    /* for the steps aooctkmap / aooctdisp may defer to us */
+    self->prep = aooct_cuda_prep_new (filter->in_geom.samples,
+        aooct_geometry_total_alines (&filter->in_geom), error);
+    if (self->prep == NULL) {
+      g_clear_pointer (&self->cuda, aooct_cuda_fft_free);
+      return FALSE;
+    }
     gst_aooct_fft_build_window (self, window);
     return TRUE;
   }
@@ -204,6 +214,17 @@ gst_aooct_fft_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
       return FALSE;
     self->cuda_stale = FALSE;
   }
+  /* resampling and/or dispersion left to us: the input holds the real
+   * spectra before them, and one pass applies them with the window */
+  if (filter->pending) {
+    if (!aooct_pending_meta_load (filter->pending, self->prep,
+            filter->in_geom.samples, stream, error))
+      return FALSE;
+    return aooct_cuda_fft_process_prepared (self->cuda, self->prep,
+        (const gfloat *) in->data, filter->pending->kmap.data != NULL,
+        filter->pending->disp.data != NULL, (gfloat *) out->data, stream,
+        error);
+  }
   return aooct_cuda_fft_process (self->cuda, in->data,
       filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX,
       (gfloat *) out->data, stream, error);
@@ -220,6 +241,7 @@ gst_aooct_fft_teardown (GstAooctFilter * filter)
 #ifdef HAVE_CUDA
   /* context current, GPU idle (base class) */
   g_clear_pointer (&self->cuda, aooct_cuda_fft_free);
+  g_clear_pointer (&self->prep, aooct_cuda_prep_free);
 #endif
 }
 
@@ -302,6 +324,7 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fft_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cuda);
+  filter_class->absorbs_pending = TRUE;
 #endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_WINDOW, 0);

@@ -576,13 +576,17 @@ failed:
   return FALSE;
 }
 
+/* @pending: the input's deferred steps; with a pending dispersion the
+ * buffer holds the real spectra, half the size of the complex ones its
+ * caps describe. */
 static gsize
-expected_input_size (GstAooctFilter * self)
+expected_input_size (GstAooctFilter * self, const AooctPendingMeta * pending)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
-
-  return klass->sink_is_video ? GST_VIDEO_INFO_SIZE (&self->in_vinfo) :
+  gsize size = klass->sink_is_video ? GST_VIDEO_INFO_SIZE (&self->in_vinfo) :
       aooct_geometry_buffer_bytes (&self->in_geom);
+
+  return aooct_pending_meta_data_is_real (pending) ? size / 2 : size;
 }
 
 static gsize
@@ -604,7 +608,7 @@ gst_aooct_filter_transform_size (GstBaseTransform * bt,
   if (!self->configured)
     return FALSE;
   *othersize = direction == GST_PAD_SINK ? output_size (self) :
-      expected_input_size (self);
+      expected_input_size (self, NULL);
   return TRUE;
 }
 
@@ -679,6 +683,8 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
 
   plane_layout (klass->sink_is_video, &self->in_vinfo, &self->in_geom,
       &in_rows, &in_stride);
+  if (aooct_pending_meta_data_is_real (self->pending))
+    in_stride /= 2;
   plane_layout (klass->src_is_video, &self->out_vinfo, &self->out_geom,
       &out_rows, &out_stride);
   if (!aooct_cuda_filter_push (cf, error))
@@ -790,7 +796,7 @@ check_input_size (GstAooctFilter * self, GstBuffer * inbuf, GError ** error)
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   gsize size = gst_buffer_get_size (inbuf), expected;
 
-  expected = expected_input_size (self);
+  expected = expected_input_size (self, aooct_buffer_get_pending_meta (inbuf));
   if (size != expected && !(klass->sink_is_video
           && (gst_buffer_get_video_meta (inbuf) || self->in_cuda_memory)
           && size >= expected)) {
@@ -816,11 +822,31 @@ gst_aooct_filter_prepare_output_buffer (GstBaseTransform * bt,
   GError *error = NULL;
   GstFlowReturn ret;
 
+  self->defer_this = FALSE;
   if (self->configured && !check_input_size (self, inbuf, &error)) {
     gst_aooct_filter_post_error (self, error);
     g_clear_error (&error);
     return GST_FLOW_ERROR;
   }
+#ifdef HAVE_CUDA
+  /* deferring: the output is the input's memory (a new buffer sharing it,
+   * with its timestamps, flags and metas, pending steps included), and
+   * transform() only adds our step to the pending ones */
+  if (self->configured && self->deferring
+      && aooct_cuda_buffer_get_memory (inbuf,
+          ((AooctCudaFilter *) self->cuda)->context)) {
+    *outbuf = gst_buffer_new ();
+    if (!gst_buffer_copy_into (*outbuf, inbuf, GST_BUFFER_COPY_ALL, 0, -1)) {
+      gst_clear_buffer (outbuf);
+      GST_ELEMENT_ERROR (self, CORE, FAILED,
+          ("cannot share the input buffer's memory for a deferred step"),
+          (NULL));
+      return GST_FLOW_ERROR;
+    }
+    self->defer_this = TRUE;
+    return GST_FLOW_OK;
+  }
+#endif
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt,
       inbuf, outbuf);
 #ifdef HAVE_CUDA
@@ -849,6 +875,7 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   GstVideoFrame in_frame, out_frame;
   GstMapInfo in_map, out_map;
   AooctPlane in, out;
+  const AooctPendingMeta *pending;
   GError *error = NULL;
   gboolean ok;
 
@@ -861,11 +888,33 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   if (!check_input_size (self, inbuf, &error))
     goto error;
   self->stat_buffers++;
+  pending = aooct_buffer_get_pending_meta (inbuf);
+  if (pending && !(klass->absorbs_pending && cuda_active (self))) {
+    /* only an element that announced the meta may get such buffers */
+    g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input buffer carries steps deferred by an upstream element "
+        "(%s%s) that %s cannot apply%s; set AOOCT_CUDA_FUSE=0 to turn "
+        "deferring off", pending->kmap.data ? "lambda-to-k resampling " : "",
+        pending->disp.data ? "dispersion " : "", GST_OBJECT_NAME (self),
+        klass->absorbs_pending ? " on the CPU" : "");
+    goto error;
+  }
 #ifdef HAVE_CUDA
+  if (self->defer_this) {
+    gint64 t0 = g_get_monotonic_time ();
+
+    ok = klass->defer (self, aooct_buffer_ensure_pending_meta (outbuf), &error);
+    self->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
+    if (!ok)
+      goto error;
+    return GST_FLOW_OK;
+  }
   if (cuda_active (self)) {
     gint64 t0 = g_get_monotonic_time ();
 
+    self->pending = pending;
     ok = transform_cuda (self, inbuf, outbuf, &error);
+    self->pending = NULL;
     self->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
     if (!ok)
       goto error;
@@ -1297,11 +1346,42 @@ decide_allocation_cuda_video (GstAooctFilter * self, GstQuery * query)
 
 /* On CUDA with CUDA-memory output: a pool of our device memory (allocated
  * when the pool starts, reused after; no allocation per buffer). */
+#ifdef HAVE_CUDA
+/* Whether our step goes to downstream (aooct-pending-meta.h): it must
+ * have announced the meta, and both our pads carry device memory.  The
+ * output pool is made all the same, for input that is not aooct device
+ * memory (done per buffer). */
+static gboolean
+decide_deferring (GstAooctFilter * self, GstQuery * query)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  const gchar *fuse = g_getenv ("AOOCT_CUDA_FUSE");
+  gboolean announced;
+
+  if (klass->defer == NULL || !cuda_active (self) || !self->in_cuda_memory
+      || !self->out_cuda_memory
+      || gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
+    return FALSE;
+  announced = gst_query_find_allocation_meta (query,
+      AOOCT_PENDING_META_API_TYPE, NULL);
+  if (announced && fuse && strcmp (fuse, "0") == 0) {
+    GST_INFO_OBJECT (self, "AOOCT_CUDA_FUSE=0: not deferring the step");
+    return FALSE;
+  }
+  GST_INFO_OBJECT (self, "%s", announced ? "deferring the step to "
+      "downstream (fused with its own)" : "downstream cannot apply a "
+      "deferred step: running it here");
+  return announced;
+}
+#endif
+
 static gboolean
 gst_aooct_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
 {
 #ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+
+  self->deferring = decide_deferring (self, query);
 
   if (cuda_active (self) && self->out_cuda_memory
       && GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video)
@@ -1382,8 +1462,28 @@ gst_aooct_filter_propose_allocation (GstBaseTransform * bt,
     return TRUE;
   }
 #endif
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
-      decide_query, query);
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
+          decide_query, query))
+    return FALSE;
+#ifdef HAVE_CUDA
+  {
+    /* Upstream may leave its pointwise step to us (aooct-pending-meta.h)
+     * if we apply deferred steps; the default above passes on whatever
+     * downstream announced, which is not ours to promise otherwise. */
+    gboolean absorbs = GST_AOOCT_FILTER_GET_CLASS (self)->absorbs_pending
+        && cuda_active (self) && caps_are_cuda (caps);
+    guint index;
+
+    if (gst_query_find_allocation_meta (query, AOOCT_PENDING_META_API_TYPE,
+            &index)) {
+      if (!absorbs)
+        gst_query_remove_nth_allocation_meta (query, index);
+    } else if (absorbs) {
+      gst_query_add_allocation_meta (query, AOOCT_PENDING_META_API_TYPE, NULL);
+    }
+  }
+#endif
+  return TRUE;
 }
 
 static gboolean

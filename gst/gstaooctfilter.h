@@ -40,6 +40,7 @@
 #include <gst/video/video.h>
 
 #include "aooct-geometry.h"
+#include "aooct-pending-meta.h"
 
 G_BEGIN_DECLS
 #define GST_TYPE_AOOCT_FILTER            (gst_aooct_filter_get_type())
@@ -85,6 +86,10 @@ struct _GstAooctFilter
   GstAooctBackend active_backend;       /* CPU or CUDA, chosen at start */
   gboolean in_cuda_memory;      /* sink caps carry memory:CUDAMemory */
   gboolean out_cuda_memory;     /* src caps carry memory:CUDAMemory */
+  /* during process_cuda() of a class with absorbs_pending: the steps an
+   * upstream element deferred to this one for the buffer being processed
+   * (its data then are the real spectra before them), or NULL */
+  const AooctPendingMeta *pending;
 
   /*< private > */
   GstAooctBackend backend;      /* property */
@@ -96,6 +101,9 @@ struct _GstAooctFilter
   gboolean gpu_timing;          /* property */
   guint64 stat_buffers;         /* buffers processed since start */
   gdouble stat_host_ms;         /* host time spent in transform */
+  gboolean deferring;           /* downstream applies our step (decided at
+                                 * allocation) */
+  gboolean defer_this;          /* the output being made shares the input */
   gint fault;                   /* AooctCudaFault to make (tests only) */
   guint64 fault_at;             /* ... after this buffer (1 = the first) */
 };
@@ -165,6 +173,22 @@ struct _GstAooctFilterClass
    * the CPU, cuda is an error). */
     gboolean (*process_cuda) (GstAooctFilter * self, const AooctPlane * in,
       AooctPlane * out, struct CUstream_st * stream, GError ** error);
+
+  /* Deferred steps (aooct-pending-meta.h), CUDA backend only.  @defer:
+   * the element's step is pointwise on real spectra and may be left to
+   * the next element: add it to @meta (on the output buffer, which shares
+   * the input's memory) instead of computing it.  The base class calls it
+   * instead of process_cuda() when downstream announced the meta in the
+   * ALLOCATION query, both pads carry CUDA memory and the input is aooct
+   * device memory.  NULL: never deferred. */
+    gboolean (*defer) (GstAooctFilter * self, AooctPendingMeta * meta,
+      GError ** error);
+
+  /* The element applies steps deferred to it (self->pending) in
+   * process_cuda(), and announces the meta upstream when it runs on
+   * CUDA.  A buffer with pending steps reaching any other element, or
+   * this one on the CPU, is an error. */
+  gboolean absorbs_pending;
 
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);

@@ -13,7 +13,11 @@
  * margins are set to 0).  The brackets of the linear interpolation are
  * computed once when the caps are set; on the CUDA backend they are
  * uploaded to the GPU then, and each buffer is one gather kernel whose
- * result is bit-identical to the CPU path.
+ * result is bit-identical to the CPU path.  When the next element is
+ * aooctdisp or aooctfft on CUDA, aooctkmap leaves the resampling to it
+ * instead: that element applies it in the same pass as its own step, which
+ * saves a pass over the B-scan (same result, bit for bit; see "Deferred
+ * steps" in docs/performance.md; AOOCT_CUDA_FUSE=0 turns it off).
  *
  * A swept source with a k-clock is already linear in k: set passthrough=true
  * (or send caps with k-linear=true) and buffers pass unchanged.
@@ -28,6 +32,8 @@
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
+
+#include <string.h>
 
 #include "gstaooctkmap.h"
 #include "aooct-caps.h"
@@ -58,6 +64,9 @@ struct _GstAooctKmap
 
   /* from setup() */
   AooctKmapTable *table;
+  GBytes *deferred;             /* the table for a deferred step: index then
+                                 * frac, as AooctPendingMeta says */
+  guint deferred_serial;
 #ifdef HAVE_CUDA
   AooctCudaKmap *cuda;          /* the table in device memory */
 #endif
@@ -154,6 +163,17 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
   aooct_wavelength_free (cal);
   if (self->table == NULL)
     return FALSE;
+  {
+    gsize n = (gsize) self->table->samples;
+    guint8 *packed = g_malloc (n * (sizeof (gint32) + sizeof (gfloat)));
+
+    memcpy (packed, self->table->index, n * sizeof (gint32));
+    memcpy (packed + n * sizeof (gint32), self->table->frac,
+        n * sizeof (gfloat));
+    self->deferred = g_bytes_new_take (packed,
+        n * (sizeof (gint32) + sizeof (gfloat)));
+    self->deferred_serial = aooct_pending_serial_next ();
+  }
 #ifdef HAVE_CUDA
   if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
     /* uploaded once per calibration and geometry */
@@ -162,6 +182,7 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
     if (self->cuda == NULL) {
       /* the base class calls teardown() only after a complete setup() */
       g_clear_pointer (&self->table, aooct_kmap_table_free);
+      g_clear_pointer (&self->deferred, g_bytes_unref);
       return FALSE;
     }
   }
@@ -191,6 +212,25 @@ gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   return aooct_cuda_kmap_process (self->cuda, (const gfloat *) in->data,
       (gfloat *) out->data, stream, error);
 }
+
+/* Downstream (aooctdisp or aooctfft) resamples, fused with its own pass */
+static gboolean
+gst_aooct_kmap_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
+    GError ** error)
+{
+  GstAooctKmap *self = GST_AOOCT_KMAP (filter);
+
+  if (meta->kmap.data || meta->disp.data) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input already carries a deferred %s step; aooctkmap cannot "
+        "resample before it", meta->kmap.data ? "resampling" : "dispersion");
+    return FALSE;
+  }
+  aooct_pending_table_set (&meta->kmap, self->deferred, self->deferred_serial);
+  meta->kmap_j0 = self->table->start;
+  meta->kmap_j1 = self->table->end;
+  return TRUE;
+}
 #endif
 
 static void
@@ -199,6 +239,7 @@ gst_aooct_kmap_teardown (GstAooctFilter * filter)
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
 
   g_clear_pointer (&self->table, aooct_kmap_table_free);
+  g_clear_pointer (&self->deferred, g_bytes_unref);
 #ifdef HAVE_CUDA
   /* context current, GPU idle (base class) */
   g_clear_pointer (&self->cuda, aooct_cuda_kmap_free);
@@ -325,6 +366,7 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_kmap_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_kmap_process_cuda);
+  filter_class->defer = GST_DEBUG_FUNCPTR (gst_aooct_kmap_defer);
 #endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_KMAP_INTERPOLATION, 0);

@@ -1,0 +1,56 @@
+/* aooct CUDA core: the pointwise steps on real spectra before the FFT,
+ * fused into one pass (spec sections 4 to 6): lambda-to-k resampling,
+ * dispersion weights and the spectral window, each optional.
+ *
+ * aooctdisp runs its own step with it (possibly with a resampling that
+ * aooctkmap deferred to it), and aooctfft the steps deferred to it before
+ * its window (gst/aooct-pending-meta.h).  The object keeps device copies
+ * of the resampling brackets and the dispersion weights, each uploaded
+ * with a copy ordered on the caller's stream when its serial changes, so
+ * buffers already enqueued keep the tables they were enqueued with.
+ *
+ * The arithmetic is the separate steps' (aooct-cuda-steps.h), operation
+ * by operation without contraction, so the result is bit-identical to
+ * running aooctkmap, aooctdisp and aooctfft's window one after another. */
+#ifndef __AOOCT_CUDA_PREP_H__
+#define __AOOCT_CUDA_PREP_H__
+
+#include <glib.h>
+
+#include "aooct-cuda.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AooctCudaPrep AooctCudaPrep;
+
+/* Tables for A-lines of @samples (P2), buffers of @rows A-lines (context
+ * current). */
+AooctCudaPrep *aooct_cuda_prep_new (gint samples, gsize rows,
+    GError ** error);
+
+/* The resampling brackets (AooctKmapTable's index and frac, @samples each)
+ * and data region @j0..@j1 identified by @serial: enqueues their upload on
+ * @stream unless @serial is the one already loaded.  Host memory that may
+ * be freed on return. */
+gboolean aooct_cuda_prep_set_kmap (AooctCudaPrep * prep, guint serial,
+    const gint32 * index, const gfloat * frac, gint j0, gint j1,
+    AooctCudaStream stream, GError ** error);
+
+/* The dispersion weights (2 x samples floats, re/im interleaved), the
+ * same way. */
+gboolean aooct_cuda_prep_set_disp (AooctCudaPrep * prep, guint serial,
+    const gfloat * weights, AooctCudaStream stream, GError ** error);
+
+/* Enqueues out = window x (w x kmap (in)): @in rows x samples float32,
+ * @out rows x samples interleaved complex; @kmap / @disp: apply the loaded
+ * table (it must have been set); @window: a device table of @samples
+ * floats, or NULL.  Device pointers. */
+gboolean aooct_cuda_prep_process (AooctCudaPrep * prep, const gfloat * in,
+    gboolean kmap, gboolean disp, const gfloat * window, gfloat * out,
+    AooctCudaStream stream, GError ** error);
+
+void aooct_cuda_prep_free (AooctCudaPrep * prep);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_PREP_H__ */

@@ -1,0 +1,180 @@
+/* aooct: steps deferred to the next element (see aooct-pending-meta.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "aooct-pending-meta.h"
+#include "aooct-error.h"
+
+static void
+table_clear (AooctPendingTable * table)
+{
+  g_clear_pointer (&table->data, g_bytes_unref);
+  table->serial = 0;
+}
+
+void
+aooct_pending_table_set (AooctPendingTable * table, GBytes * data, guint serial)
+{
+  GBytes *old = table->data;
+
+  table->data = data ? g_bytes_ref (data) : NULL;
+  table->serial = data ? serial : 0;
+  if (old)
+    g_bytes_unref (old);
+}
+
+guint
+aooct_pending_serial_next (void)
+{
+  static gint serial = 0;
+
+  /* 0 means "no table"; wrapping after 2^32 tables is harmless as long as
+   * no consumer still holds the table of the same serial, i.e. never */
+  guint s;
+
+  do
+    s = (guint) g_atomic_int_add (&serial, 1) + 1;
+  while (s == 0);
+  return s;
+}
+
+static gboolean
+pending_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
+{
+  AooctPendingMeta *p = (AooctPendingMeta *) meta;
+
+  p->kmap.data = p->disp.data = NULL;
+  p->kmap.serial = p->disp.serial = 0;
+  p->kmap_j0 = p->kmap_j1 = 0;
+  return TRUE;
+}
+
+static void
+pending_meta_free (GstMeta * meta, GstBuffer * buffer)
+{
+  AooctPendingMeta *p = (AooctPendingMeta *) meta;
+
+  table_clear (&p->kmap);
+  table_clear (&p->disp);
+}
+
+/* Kept by whole copies of the buffer only: a part of the buffer (a region
+ * copy) no longer holds the whole spectra the steps apply to. */
+static gboolean
+pending_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer,
+    GQuark type, gpointer data)
+{
+  AooctPendingMeta *src = (AooctPendingMeta *) meta, *dst;
+
+  if (!GST_META_TRANSFORM_IS_COPY (type))
+    return FALSE;
+  {
+    GstMetaTransformCopy *copy = data;
+
+    if (copy->region)
+      return FALSE;
+  }
+  dst = aooct_buffer_ensure_pending_meta (dest);
+  if (dst == NULL)
+    return FALSE;
+  aooct_pending_table_set (&dst->kmap, src->kmap.data, src->kmap.serial);
+  dst->kmap_j0 = src->kmap_j0;
+  dst->kmap_j1 = src->kmap_j1;
+  aooct_pending_table_set (&dst->disp, src->disp.data, src->disp.serial);
+  return TRUE;
+}
+
+GType
+aooct_pending_meta_api_get_type (void)
+{
+  static GType type = 0;
+  static const gchar *tags[] = { AOOCT_PENDING_META_TAG, NULL };
+
+  if (g_once_init_enter (&type)) {
+    GType t = gst_meta_api_type_register ("AooctPendingMetaAPI", tags);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+const GstMetaInfo *
+aooct_pending_meta_get_info (void)
+{
+  static const GstMetaInfo *info = NULL;
+
+  if (g_once_init_enter ((GstMetaInfo **) & info)) {
+    const GstMetaInfo *i = gst_meta_register (AOOCT_PENDING_META_API_TYPE,
+        "AooctPendingMeta", sizeof (AooctPendingMeta), pending_meta_init,
+        pending_meta_free, pending_meta_transform);
+    g_once_init_leave ((GstMetaInfo **) & info, (GstMetaInfo *) i);
+  }
+  return info;
+}
+
+AooctPendingMeta *
+aooct_buffer_get_pending_meta (GstBuffer * buffer)
+{
+  return (AooctPendingMeta *) gst_buffer_get_meta (buffer,
+      AOOCT_PENDING_META_API_TYPE);
+}
+
+AooctPendingMeta *
+aooct_buffer_ensure_pending_meta (GstBuffer * buffer)
+{
+  AooctPendingMeta *meta = aooct_buffer_get_pending_meta (buffer);
+
+  if (meta == NULL)
+    meta = (AooctPendingMeta *) gst_buffer_add_meta (buffer,
+        AOOCT_PENDING_META_INFO, NULL);
+  return meta;
+}
+
+#ifdef HAVE_CUDA
+static gboolean
+table_fits (const AooctPendingTable * table, gsize size, const gchar * what,
+    GError ** error)
+{
+  if (g_bytes_get_size (table->data) == size)
+    return TRUE;
+  g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+      "a deferred %s table has %" G_GSIZE_FORMAT " bytes where this "
+      "geometry needs %" G_GSIZE_FORMAT, what,
+      g_bytes_get_size (table->data), size);
+  return FALSE;
+}
+
+gboolean
+aooct_pending_meta_load (const AooctPendingMeta * meta, AooctCudaPrep * prep,
+    gint samples, AooctCudaStream stream, GError ** error)
+{
+  gsize n = (gsize) samples;
+
+  if (meta->kmap.data) {
+    const guint8 *d = g_bytes_get_data (meta->kmap.data, NULL);
+
+    if (!table_fits (&meta->kmap, n * (sizeof (gint32) + sizeof (gfloat)),
+            "resampling", error))
+      return FALSE;
+    if (meta->kmap_j0 < 0 || meta->kmap_j1 >= samples
+        || meta->kmap_j0 >= meta->kmap_j1) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "a deferred resampling has the data region %d..%d, outside the "
+          "%d samples per A-line", meta->kmap_j0, meta->kmap_j1, samples);
+      return FALSE;
+    }
+    if (!aooct_cuda_prep_set_kmap (prep, meta->kmap.serial,
+            (const gint32 *) d, (const gfloat *) (d + n * sizeof (gint32)),
+            meta->kmap_j0, meta->kmap_j1, stream, error))
+      return FALSE;
+  }
+  if (meta->disp.data) {
+    if (!table_fits (&meta->disp, 2 * n * sizeof (gfloat), "dispersion", error))
+      return FALSE;
+    if (!aooct_cuda_prep_set_disp (prep, meta->disp.serial,
+            g_bytes_get_data (meta->disp.data, NULL), stream, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+#endif

@@ -1,0 +1,304 @@
+/* aooct tests: steps deferred between elements on CUDA (see
+ * gst/aooct-pending-meta.h).  On CUDA, aooctkmap leaves its resampling to
+ * an aooctdisp or aooctfft after it, and aooctdisp its weights to an
+ * aooctfft, which apply them fused with their own pass.  The fused chain
+ * must give the same bytes as the separate steps (AOOCT_CUDA_FUSE=0), in
+ * every arrangement: with and without aooctpad, aooctdisp and a window,
+ * through a queue, with a tee whose other branch needs the step done (an
+ * appsink tapping aooctkmap), several B-scans per buffer, and a2 changed
+ * while playing.  Probes count the buffers that really left an element
+ * with its step pending, so a run that silently stopped deferring (or
+ * deferred where it must not) fails too.  Accuracy against the float64
+ * reference of the fused chain is what chain-cuda and cuda-chain check
+ * (they run with the default, fused).  Exits 77 (meson: skipped) without
+ * a usable CUDA device. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/app/app.h>
+
+#include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
+/* the meta's fields only: its functions live in the plugin */
+#include "aooct-pending-meta.h"
+
+#define BUFFERS 6
+
+static gchar *no_gpu_reason;
+
+/* Counts the buffers leaving a pad with a kmap / disp step pending. */
+typedef struct
+{
+  gint kmap, disp, buffers;
+} Pending;
+
+static GstPadProbeReturn
+count_pending (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Pending *p = user_data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  /* registered by the plugin the first time an element defers */
+  GType api = g_type_from_name ("AooctPendingMetaAPI");
+
+  p->buffers++;
+  if (api != 0) {
+    AooctPendingMeta *m = (AooctPendingMeta *) gst_buffer_get_meta (buf, api);
+
+    if (m) {
+      p->kmap += m->kmap.data != NULL;
+      p->disp += m->disp.data != NULL;
+    }
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* aooctdisp's a2 changed in the streaming thread just before its 4th
+ * buffer, so that both runs change it at the same B-scan. */
+static GstPadProbeReturn
+change_a2 (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  gint *count = g_object_get_data (G_OBJECT (pad), "count");
+
+  if (count == NULL) {
+    count = g_new0 (gint, 1);
+    g_object_set_data_full (G_OBJECT (pad), "count", count, g_free);
+  }
+  if (++*count == 4)
+    g_object_set (user_data, "a2", -14.0, NULL);
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+probe (GstElement * pipeline, const gchar * name, Pending * p)
+{
+  GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstPad *pad;
+
+  if (e == NULL)
+    return;
+  pad = gst_element_get_static_pad (e, "src");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_pending, p, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (e);
+}
+
+/* Every buffer reaching appsink @name, concatenated. */
+static GByteArray *
+drain (GstElement * pipeline, const gchar * name)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GByteArray *all = g_byte_array_new ();
+  GstSample *sample;
+  gint n = 0;
+
+  fail_unless (sink != NULL, "no appsink %s", name);
+  while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 0))) {
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+            GST_MAP_READ));
+    g_byte_array_append (all, map.data, map.size);
+    gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+    gst_sample_unref (sample);
+    n++;
+  }
+  fail_unless_equals_int (n, BUFFERS);
+  gst_object_unref (sink);
+  return all;
+}
+
+typedef struct
+{
+  GByteArray *out, *tap;        /* appsinks "out" and (if any) "tap" */
+  Pending kmap, disp;           /* at the src pads of "k" and "d" */
+} Run;
+
+static void
+run_chain (const gchar * desc, gboolean fuse, gboolean live_a2, Run * run)
+{
+  GstElement *pipeline, *d;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *error = NULL;
+
+  memset (run, 0, sizeof (*run));
+  g_setenv ("AOOCT_CUDA_FUSE", fuse ? "1" : "0", TRUE);
+  pipeline = gst_parse_launch (desc, &error);
+  fail_unless (pipeline != NULL, "%s: %s", desc, error ? error->message : "");
+  probe (pipeline, "k", &run->kmap);
+  probe (pipeline, "d", &run->disp);
+  d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
+  if (live_a2) {
+    GstPad *pad;
+
+    fail_unless (d != NULL);
+    pad = gst_element_get_static_pad (d, "sink");
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, change_a2, d, NULL);
+    gst_object_unref (pad);
+  }
+  gst_clear_object (&d);
+
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "%s: no EOS within 60 s", desc);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &error, &dbg);
+    fail ("%s (fuse=%d): %s (%s)", desc, fuse, error->message, dbg);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+
+  run->out = drain (pipeline, "out");
+  {
+    GstElement *tap = gst_bin_get_by_name (GST_BIN (pipeline), "tap");
+
+    if (tap) {
+      run->tap = drain (pipeline, "tap");
+      gst_object_unref (tap);
+    }
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  g_unsetenv ("AOOCT_CUDA_FUSE");
+}
+
+static void
+assert_same (const GByteArray * a, const GByteArray * b, const gchar * what)
+{
+  gsize i, nonzero = 0;
+
+  fail_unless_equals_uint64 ((guint64) a->len, (guint64) b->len);
+  for (i = 0; i < a->len; i++)
+    nonzero += a->data[i] != 0;
+  /* an all-zero output would make the comparison worthless */
+  fail_unless (nonzero > a->len / 4, "%s: output mostly zero", what);
+  for (i = 0; i < a->len; i++)
+    if (a->data[i] != b->data[i])
+      fail ("%s: fused and separate outputs differ at byte %" G_GSIZE_FORMAT
+          " of %u (%u vs %u)", what, i, a->len, a->data[i], b->data[i]);
+}
+
+static void
+run_free (Run * run)
+{
+  g_byte_array_unref (run->out);
+  if (run->tap)
+    g_byte_array_unref (run->tap);
+}
+
+/* @middle: the elements between aooctdcsub and the appsink(s), with
+ * "k" (aooctkmap) and "d" (aooctdisp) named where present; how many
+ * buffers must leave each with its step pending when fused. */
+static void
+check_case (const gchar * middle, gint alines, gint per_bscan,
+    gint kmap_deferred, gint disp_deferred, gboolean live_a2)
+{
+  gchar *desc = g_strdup_printf ("aooctsrc samples=832 alines=%d seed=7 "
+      "num-buffers=%d reflectivity=0.01 ! aooctdcsub backend=cuda "
+      "alines-per-bscan=%d ! %s", alines, BUFFERS, per_bscan, middle);
+  Run fused, separate;
+
+  GST_INFO ("case: %s", desc);
+  run_chain (desc, TRUE, live_a2, &fused);
+  run_chain (desc, FALSE, live_a2, &separate);
+
+  fail_unless_equals_int (fused.kmap.kmap, kmap_deferred);
+  fail_unless_equals_int (fused.disp.disp, disp_deferred);
+  /* what leaves aooctdisp still carries a resampling it did not apply
+   * only if it deferred its own step too */
+  fail_unless (fused.disp.kmap <= fused.disp.disp);
+  fail_unless_equals_int (separate.kmap.kmap + separate.kmap.disp
+      + separate.disp.kmap + separate.disp.disp, 0);
+  assert_same (fused.out, separate.out, desc);
+  if (fused.tap)
+    assert_same (fused.tap, separate.tap, desc);
+  run_free (&fused);
+  run_free (&separate);
+  g_free (desc);
+}
+
+#define KMAP "aooctkmap backend=cuda name=k " \
+  "wavelength-coeffs=785,0.125,1e-05,-2e-09"
+#define DISP "aooctdisp backend=cuda name=d a2=8 a3=-2"
+#define SINK "appsink name=out sync=false"
+
+GST_START_TEST (test_full_chain)
+{
+  /* pad, kmap, disp, fft with a window: both steps reach aooctfft */
+  check_case ("aooctpad backend=cuda ! " KMAP " ! " DISP " ! "
+      "aooctfft backend=cuda window=hann ! " SINK, 240, 240, BUFFERS,
+      BUFFERS, FALSE);
+  /* the same into the image */
+  check_case ("aooctpad backend=cuda ! " KMAP " ! " DISP " ! "
+      "aooctfft backend=cuda window=hann ! aooctnorm backend=cuda ! " SINK,
+      240, 240, BUFFERS, BUFFERS, FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_arrangements)
+{
+  /* no aooctpad, no aooctdisp: the resampling goes to aooctfft */
+  check_case (KMAP " ! aooctfft backend=cuda window=blackman ! " SINK,
+      240, 240, BUFFERS, 0, FALSE);
+  /* aooctdisp last: it applies the resampling with its weights */
+  check_case ("aooctpad backend=cuda ! " KMAP " ! " DISP " ! " SINK,
+      240, 240, BUFFERS, 0, FALSE);
+  /* through queues, no window, 4 B-scans per buffer */
+  check_case ("aooctpad backend=cuda ! " KMAP " ! queue ! " DISP
+      " ! queue ! aooctfft backend=cuda ! " SINK, 4 * 60, 60, BUFFERS,
+      BUFFERS, FALSE);
+  /* a tee whose other branch needs k-linear spectra: aooctkmap resamples
+   * itself; aooctdisp still defers to aooctfft */
+  check_case ("aooctpad backend=cuda ! " KMAP " ! tee name=t ! queue ! "
+      DISP " ! aooctfft backend=cuda window=hamming ! " SINK " t. ! queue ! "
+      "appsink name=tap sync=false", 240, 240, 0, BUFFERS, FALSE);
+  /* aooctdisp on the CPU: nothing is deferred across the backends */
+  check_case ("aooctpad backend=cuda ! " KMAP " ! aooctdisp backend=cpu "
+      "name=d a2=8 ! aooctfft backend=cuda ! " SINK, 240, 240, 0, 0, FALSE);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_a2_while_playing)
+{
+  check_case ("aooctpad backend=cuda ! " KMAP " ! " DISP " ! "
+      "aooctfft backend=cuda window=hann ! " SINK, 240, 240, BUFFERS,
+      BUFFERS, TRUE);
+}
+
+GST_END_TEST;
+
+static Suite *
+fusion_suite (void)
+{
+  Suite *s = suite_create ("aooct-cuda-fusion");
+  TCase *tc = tcase_create ("fusion");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 240);
+  tcase_add_test (tc, test_full_chain);
+  tcase_add_test (tc, test_arrangements);
+  tcase_add_test (tc, test_a2_while_playing);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gst_check_init (&argc, &argv);
+  if (!aooct_test_cuda_available (&no_gpu_reason)) {
+    g_print ("SKIP: %s\n", no_gpu_reason);
+    return AOOCT_TEST_SKIP_CODE;
+  }
+  return gst_check_run_suite (fusion_suite (), "cuda-fusion", __FILE__);
+}
