@@ -829,20 +829,16 @@ gst_aooct_filter_prepare_output_buffer (GstBaseTransform * bt,
     return GST_FLOW_ERROR;
   }
 #ifdef HAVE_CUDA
-  /* deferring: the output is the input's memory (a new buffer sharing it,
-   * with its timestamps, flags and metas, pending steps included), and
-   * transform() only adds our step to the pending ones */
-  if (self->configured && self->deferring
+  /* Deferring: the output is the input buffer itself, and transform()
+   * only adds our step to its pending ones (GstBaseTransform then pushes
+   * it as after an in-place transform).  Not a new buffer sharing the
+   * memory: the producer's pool would discard its buffer, whose memory is
+   * no longer its own, and allocate a new one for each B-scan.  A buffer
+   * that somebody else holds too is not ours to change: processed here. */
+  if (self->configured && self->deferring && gst_buffer_is_writable (inbuf)
       && aooct_cuda_buffer_get_memory (inbuf,
           ((AooctCudaFilter *) self->cuda)->context)) {
-    *outbuf = gst_buffer_new ();
-    if (!gst_buffer_copy_into (*outbuf, inbuf, GST_BUFFER_COPY_ALL, 0, -1)) {
-      gst_clear_buffer (outbuf);
-      GST_ELEMENT_ERROR (self, CORE, FAILED,
-          ("cannot share the input buffer's memory for a deferred step"),
-          (NULL));
-      return GST_FLOW_ERROR;
-    }
+    *outbuf = inbuf;
     self->defer_this = TRUE;
     return GST_FLOW_OK;
   }

@@ -319,10 +319,12 @@ check_fault (const gchar * spec, const gchar * expect, gboolean sticky)
 
 GST_START_TEST (test_fault_launch)
 {
-  /* aooctkmap: a launch error surfaces at once, in the element itself */
+  /* aooctdcsub: a launch error surfaces at once, in the element itself
+   * (not aooctkmap: on CUDA it leaves its step to aooctdisp and launches
+   * nothing; gst/aooct-pending-meta.h) */
   /* (4096 threads per block: cudaErrorInvalidValue on CUDA 13,
    * cudaErrorInvalidConfiguration on older runtimes) */
-  check_fault ("aooctkmap:launch:" G_STRINGIFY (FAULT_AT),
+  check_fault ("aooctdcsub:launch:" G_STRINGIFY (FAULT_AT),
       "kernel launch failed: cudaError", FALSE);
 }
 

@@ -229,7 +229,7 @@ check_case (const gchar * middle, gint alines, gint per_bscan,
 #define KMAP "aooctkmap backend=cuda name=k " \
   "wavelength-coeffs=785,0.125,1e-05,-2e-09"
 #define DISP "aooctdisp backend=cuda name=d a2=8 a3=-2"
-#define SINK "appsink name=out sync=false"
+#define SINK "appsink name=out sync=false wait-on-eos=false"
 
 GST_START_TEST (test_full_chain)
 {
@@ -261,7 +261,8 @@ GST_START_TEST (test_arrangements)
    * itself; aooctdisp still defers to aooctfft */
   check_case ("aooctpad backend=cuda ! " KMAP " ! tee name=t ! queue ! "
       DISP " ! aooctfft backend=cuda window=hamming ! " SINK " t. ! queue ! "
-      "appsink name=tap sync=false", 240, 240, 0, BUFFERS, FALSE);
+      "appsink name=tap sync=false wait-on-eos=false", 240, 240, 0, BUFFERS,
+      FALSE);
   /* aooctdisp on the CPU: nothing is deferred across the backends */
   check_case ("aooctpad backend=cuda ! " KMAP " ! aooctdisp backend=cpu "
       "name=d a2=8 ! aooctfft backend=cuda ! " SINK, 240, 240, 0, 0, FALSE);
