@@ -32,7 +32,7 @@
  * in flight per thread covers the H100's memory latency with about a
  * quarter of its threads resident. */
 #define UNROLL 8
-/* Partial sums per column at most (the scratch is sized for it): few, so
+/* Partial sums per column at most: few, so
  * that convert_subtract's per-block mean costs little next to its rows. */
 #define MAX_CHUNKS 16
 /* Rows per chunk at least, and blocks per launch aimed at: about four
@@ -322,12 +322,27 @@ row_chunks (int alines, int col_blocks, int bscans, int *chunk_rows)
   return MAX ((alines + rows - 1) / rows, 1);
 }
 
+/* Column blocks of a row of @n samples of @sample_bytes */
+static int
+column_blocks (int n, int sample_bytes)
+{
+  const int v = GROUP_BYTES / sample_bytes;
+
+  return ((n + v - 1) / v + GROUPS_PER_BLOCK - 1) / GROUPS_PER_BLOCK;
+}
+
 gsize
 aooct_cuda_dcsub_scratch_bytes (const AooctGeometry * g)
 {
-  /* at most MAX_CHUNKS 64-bit partial sums per column of each B-scan,
-   * whatever the sample size */
-  return (gsize) MAX_CHUNKS * g->raw_samples * g->bscans *
+  /* one 64-bit partial sum per row chunk, column and B-scan; the chunking
+   * depends on the sample size (not part of the geometry): the larger of
+   * the two */
+  int rows;
+  const int chunks = MAX (row_chunks (g->alines, column_blocks
+          (g->raw_samples, 1), g->bscans, &rows), row_chunks (g->alines,
+          column_blocks (g->raw_samples, 2), g->bscans, &rows));
+
+  return (gsize) chunks * g->raw_samples * g->bscans *
       sizeof (unsigned long long);
 }
 
@@ -347,10 +362,8 @@ launch (const AooctGeometry * g, const uint8_t * raw, size_t stride,
     AooctDcMode mode, const float *background, void *scratch, float *out,
     cudaStream_t stream, GError ** error)
 {
-  const int V = GROUP_BYTES / sizeof (T);
   const int n = g->raw_samples, alines = g->alines, bscans = g->bscans;
-  const int groups = (n + V - 1) / V;
-  const int col_blocks = (groups + GROUPS_PER_BLOCK - 1) / GROUPS_PER_BLOCK;
+  const int col_blocks = column_blocks (n, sizeof (T));
   const dim3 block (GROUPS_PER_BLOCK, ROW_LANES);
   unsigned long long *partials = NULL;
   int sum_chunks = 0, out_align;
