@@ -1,132 +1,422 @@
 /* aooct CUDA core: conversion to float32 and DC subtraction (see
  * aooct-cuda-dcsub.h).
  *
- * Three kernels on one stream: exact per-column integer sums of each
- * B-scan, the float means, and a fused convert-and-subtract pass that reads
- * the raw samples straight from the uploaded camera buffer, so the upload
- * moves 1 or 2 bytes per sample instead of 4. */
+ * Two kernels on one stream, no memset and no atomics:
+ *  1. column_sums: each block sums a chunk of rows of one B-scan for
+ *     GROUPS_PER_BLOCK groups of neighbouring columns and writes one exact
+ *     64-bit partial sum per (B-scan, chunk, column) into the scratch.
+ *     Every partial is written by exactly one block, so nothing has to be
+ *     cleared first and the sums cannot depend on the order of blocks.
+ *  2. convert_subtract: each block first adds the few partials of its
+ *     columns (exact integers again), forms the CPU core's mean once per
+ *     column in shared memory, then streams its rows: raw sample to float,
+ *     minus the mean, written as float4/float2 where the output allows.
+ * Both read the raw samples straight from the uploaded camera buffer (1 or
+ * 2 bytes per sample instead of 4), 8 bytes per thread and row where the
+ * buffer's alignment allows, with several rows' loads in flight per thread
+ * so that the kernels are bound by memory bandwidth, not latency. */
 #include <stdint.h>
 
 #include "aooct-cuda-dcsub.h"
 #include "aooct-cuda-check.h"
 
-#define COLS_PER_BLOCK 32
+/* A thread covers one group of 8 bytes of a raw row: 4 GRAY16 or 8 GRAY8
+ * samples; a warp thus reads 256 contiguous bytes of a row. */
+#define GROUP_BYTES 8
+#define GROUPS_PER_BLOCK 32
+/* Warps of a block take interleaved rows of the same columns, so that the
+ * per-column reduction (sums) and the means (convert) stay in the block. */
 #define ROW_LANES 8
-#define ROWS_PER_BLOCK 256
+#define BLOCK_THREADS (GROUPS_PER_BLOCK * ROW_LANES)
+/* Rows whose loads a thread issues before using any of them: 8 x 8 bytes
+ * in flight per thread covers the H100's memory latency with about a
+ * quarter of its threads resident. */
+#define UNROLL 8
+/* Partial sums per column at most: few, so
+ * that convert_subtract's per-block mean costs little next to its rows. */
+#define MAX_CHUNKS 16
+/* Rows per chunk at least, and blocks per launch aimed at: about four
+ * resident blocks per SM of a 132-SM H100, enough bytes in flight to
+ * saturate its memory with UNROLL loads per thread. */
+#define MIN_CHUNK_ROWS 64
+#define TARGET_BLOCKS 512
 
-/* sums[b * n + col] += sum over a chunk of ROWS_PER_BLOCK rows of B-scan b.
- * Threads of a warp read neighbouring columns of one row (coalesced); the
- * ROW_LANES lanes of a block are reduced in shared memory and each block
- * adds its partial sum with one 64-bit integer atomic: exact, so the order
- * of the additions cannot change the result. */
-template < typename T > __global__ void
-column_sums (const uint8_t * raw, size_t stride, int n, int alines,
-    unsigned long long *sums)
+/* @C bytes at @p (aligned to @C) as the low bytes of a 64-bit word, through
+ * the read-only data cache: the raw frame does not change during the step */
+template < int C > __device__ __forceinline__ unsigned long long
+load_bytes (const uint8_t * p);
+
+template <> __device__ __forceinline__ unsigned long long
+load_bytes < 8 > (const uint8_t * p)
 {
-  __shared__ unsigned long long part[ROW_LANES][COLS_PER_BLOCK];
-  const int col = blockIdx.x * COLS_PER_BLOCK + threadIdx.x;
-  const int b = blockIdx.y;
-  const int m0 = blockIdx.z * ROWS_PER_BLOCK;
-  const int m1 = min (m0 + ROWS_PER_BLOCK, alines);
-  unsigned long long acc = 0;
+  return __ldg ((const unsigned long long *) p);
+}
 
-  if (col < n) {
-    for (int m = m0 + threadIdx.y; m < m1; m += ROW_LANES) {
-      const T *row = (const T *) (raw + ((size_t) b * alines + m) * stride);
-      acc += row[col];
+template <> __device__ __forceinline__ unsigned long long
+load_bytes < 4 > (const uint8_t * p)
+{
+  return __ldg ((const unsigned int *) p);
+}
+
+template <> __device__ __forceinline__ unsigned long long
+load_bytes < 2 > (const uint8_t * p)
+{
+  return __ldg ((const unsigned short *) p);
+}
+
+template <> __device__ __forceinline__ unsigned long long
+load_bytes < 1 > (const uint8_t * p)
+{
+  return __ldg ((const unsigned char *) p);
+}
+
+/* The group of samples at @p (a row + its first column, aligned to @W
+ * bytes; @W divides 8) packed little-endian into 64 bits.  @W is the
+ * alignment that the buffer's base and row stride both have: one 8-byte
+ * load where they allow it, else as wide as they allow.  @FULL: all the
+ * group's samples are in the row; else only @cnt of them (the last group
+ * of a row), the others read as zero.  A template parameter, so that the
+ * row loops of the full groups have no per-load branches. */
+template < typename T, int W, bool FULL > __device__ __forceinline__
+    unsigned long long
+load_group (const uint8_t * p, int cnt)
+{
+  /* a sample is never split across two loads unless W < sizeof (T) */
+  const int E = W < (int) sizeof (T) ? W : (int) sizeof (T);
+  unsigned long long q = 0;
+
+  if (FULL) {
+#pragma unroll
+    for (int i = 0; i < GROUP_BYTES / W; i++)
+      q |= load_bytes < W > (p + i * W) << (8 * W * i);
+  } else {
+#pragma unroll
+    for (int i = 0; i < GROUP_BYTES / E; i++)
+      if (i * E < cnt * (int) sizeof (T))
+        q |= load_bytes < E > (p + i * E) << (8 * E * i);
+  }
+  return q;
+}
+
+/* Sample @k of a packed group */
+template < typename T > __device__ __forceinline__ unsigned int
+group_sample (unsigned long long q, int k)
+{
+  return (unsigned int) (q >> (8 * sizeof (T) * k)) &
+      ((1u << (8 * sizeof (T))) - 1);
+}
+
+/* acc[k] += sample k of the group at @base in rows @m, @m + ROW_LANES, ...
+ * below @m1 */
+template < typename T, int W, bool FULL > __device__ __forceinline__ void
+sum_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
+    unsigned long long *acc)
+{
+  const int V = GROUP_BYTES / sizeof (T);
+
+  for (; m < m1; m += ROW_LANES * UNROLL) {
+    unsigned long long q[UNROLL];
+
+    /* all loads first, so that UNROLL rows are in flight at once */
+#pragma unroll
+    for (int u = 0; u < UNROLL; u++) {
+      const int mm = m + u * ROW_LANES;
+      q[u] = mm < m1 ? load_group < T, W, FULL > (base + (size_t) mm * stride,
+          cnt) : 0;
+    }
+    /* UNROLL samples of at most 65535 fit 32 bits; then 64 bits */
+#pragma unroll
+    for (int k = 0; k < V; k++) {
+      unsigned int s = 0;
+#pragma unroll
+      for (int u = 0; u < UNROLL; u++)
+        s += group_sample < T > (q[u], k);
+      acc[k] += s;
     }
   }
-  part[threadIdx.y][threadIdx.x] = acc;
-  __syncthreads ();
-  if (threadIdx.y == 0 && col < n) {
-    for (int l = 1; l < ROW_LANES; l++)
-      acc += part[l][threadIdx.x];
-    atomicAdd (&sums[(size_t) b * n + col], acc);
+}
+
+/* partials[(b * chunks + chunk) * n + col] = sum of column col over rows
+ * [chunk * chunk_rows, +chunk_rows) of B-scan b.  Exact: integers. */
+template < typename T, int W > __global__ void __launch_bounds__ (BLOCK_THREADS)
+column_sums (const uint8_t * __restrict__ raw, size_t stride, int n,
+    int alines, int bscans, int chunk_rows, unsigned long long *__restrict__
+    partials)
+{
+  const int V = GROUP_BYTES / sizeof (T);
+  __shared__ unsigned long long lane_sums[ROW_LANES][GROUPS_PER_BLOCK * V];
+  const int tid = threadIdx.y * GROUPS_PER_BLOCK + threadIdx.x;
+  const int block_col0 = blockIdx.x * GROUPS_PER_BLOCK * V;
+  const int col0 = block_col0 + threadIdx.x * V;
+  const int cnt = n - col0;     /* valid samples of the group if < V */
+  const int chunks = gridDim.y;
+  const int m0 = blockIdx.y * chunk_rows;
+  const int m1 = min (m0 + chunk_rows, alines);
+
+  for (int b = blockIdx.z; b < bscans; b += gridDim.z) {
+    unsigned long long acc[V];
+
+#pragma unroll
+    for (int k = 0; k < V; k++)
+      acc[k] = 0;
+    if (cnt > 0) {
+      const uint8_t *base = raw + (size_t) b * alines * stride +
+          (size_t) col0 * sizeof (T);
+
+      if (cnt >= V)
+        sum_rows < T, W, true > (base, stride, cnt, m0 + threadIdx.y, m1,
+            acc);
+      else
+        sum_rows < T, W, false > (base, stride, cnt, m0 + threadIdx.y, m1,
+            acc);
+    }
+#pragma unroll
+    for (int k = 0; k < V; k++)
+      lane_sums[threadIdx.y][threadIdx.x * V + k] = acc[k];
+    __syncthreads ();
+    for (int c = tid; c < GROUPS_PER_BLOCK * V; c += BLOCK_THREADS) {
+      if (block_col0 + c < n) {
+        unsigned long long s = 0;
+#pragma unroll
+        for (int l = 0; l < ROW_LANES; l++)
+          s += lane_sums[l][c];
+        partials[((size_t) b * chunks + blockIdx.y) * n + block_col0 + c] = s;
+      }
+    }
+    /* lane_sums is reused by the next B-scan of this block */
+    __syncthreads ();
   }
 }
 
-/* The CPU core's mean: double quotient rounded once to float. */
-__global__ void
-column_means (const unsigned long long *sums, int count, int alines,
-    float *means)
+/* @V floats to @o (@cnt of them valid), as wide as @out_align (the byte
+ * alignment every row's group start has: 16, 8 or 4) allows */
+template < int V, bool FULL > __device__ __forceinline__ void
+store_group (float *o, const float *x, int cnt, int out_align)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-
-  if (i < count)
-    means[i] = (float) ((double) sums[i] / (double) alines);
+  if (FULL && out_align == 16) {
+#pragma unroll
+    for (int i = 0; i < V / 4; i++)
+      ((float4 *) o)[i] = make_float4 (x[4 * i], x[4 * i + 1], x[4 * i + 2],
+          x[4 * i + 3]);
+  } else if (FULL && out_align == 8) {
+#pragma unroll
+    for (int i = 0; i < V / 2; i++)
+      ((float2 *) o)[i] = make_float2 (x[2 * i], x[2 * i + 1]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < V; k++)
+      if (FULL || k < cnt)
+        o[k] = x[k];
+  }
 }
 
-/* out[r][col] = (float) raw[r][col] - dc[col of r's B-scan]; @dc_bscan_step
- * is n for per-B-scan means, 0 for one background spectrum, and @dc NULL
- * for no subtraction. */
-template < typename T > __global__ void
-convert_subtract (const uint8_t * raw, size_t stride, int n, int alines,
-    int rows, const float *dc, int dc_bscan_step, float *out)
+/* The group at @base of rows @m, @m + ROW_LANES, ... below @m1, converted
+ * to float minus @d, to the same columns of @obase's rows (@n floats
+ * apart) */
+template < typename T, int W, bool FULL > __device__ __forceinline__ void
+convert_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
+    const float *d, float *obase, int n, int out_align)
 {
-  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int V = GROUP_BYTES / sizeof (T);
 
-  if (col >= n)
-    return;
-  for (int r = blockIdx.y; r < rows; r += gridDim.y) {
-    const T *row = (const T *) (raw + (size_t) r * stride);
-    float x = (float) row[col];
+  for (; m < m1; m += ROW_LANES * UNROLL) {
+    unsigned long long q[UNROLL];
 
-    if (dc)
-      x = x - dc[(size_t) (r / alines) * dc_bscan_step + col];
-    out[(size_t) r * n + col] = x;
+#pragma unroll
+    for (int u = 0; u < UNROLL; u++) {
+      const int mm = m + u * ROW_LANES;
+      q[u] = mm < m1 ? load_group < T, W, FULL > (base + (size_t) mm * stride,
+          cnt) : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < UNROLL; u++) {
+      const int mm = m + u * ROW_LANES;
+      float x[V];
+
+      if (mm >= m1)
+        break;
+      /* exact int -> float, then one float32 subtraction, as on the CPU
+       * (--fmad=false: nothing is contracted) */
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        x[k] = (float) group_sample < T > (q[u], k) - d[k];
+      store_group < V, FULL > (obase + (size_t) mm * n, x, cnt, out_align);
+    }
   }
+}
+
+/* out[r][col] = (float) raw[r][col] - dc[col], where dc is the B-scan's
+ * column mean (@partials: the @chunks partial sums per column of
+ * column_sums), else @background, else 0 (mode none: x - 0.0f is x, bit
+ * for bit, so one code path serves all three modes). */
+template < typename T, int W > __global__ void __launch_bounds__ (BLOCK_THREADS)
+convert_subtract (const uint8_t * __restrict__ raw, size_t stride, int n,
+    int alines, int bscans, int chunk_rows,
+    const unsigned long long *__restrict__ partials, int chunks,
+    const float *__restrict__ background, int out_align,
+    float *__restrict__ out)
+{
+  const int V = GROUP_BYTES / sizeof (T);
+  __shared__ float dc[GROUPS_PER_BLOCK * V];
+  const int tid = threadIdx.y * GROUPS_PER_BLOCK + threadIdx.x;
+  const int block_col0 = blockIdx.x * GROUPS_PER_BLOCK * V;
+  const int col0 = block_col0 + threadIdx.x * V;
+  const int cnt = n - col0;
+  const int m0 = blockIdx.y * chunk_rows;
+  const int m1 = min (m0 + chunk_rows, alines);
+
+  for (int b = blockIdx.z; b < bscans; b += gridDim.z) {
+    for (int c = tid; c < GROUPS_PER_BLOCK * V; c += BLOCK_THREADS) {
+      const int col = block_col0 + c;
+      float d = 0.0f;
+
+      if (col < n && partials) {
+        unsigned long long s = 0;
+
+        for (int p = 0; p < chunks; p++)
+          s += partials[((size_t) b * chunks + p) * n + col];
+        /* the CPU core's mean: the double quotient rounded once to float */
+        d = (float) ((double) s / (double) alines);
+      } else if (col < n && background) {
+        d = background[col];
+      }
+      dc[c] = d;
+    }
+    __syncthreads ();
+    if (cnt > 0) {
+      const uint8_t *base = raw + (size_t) b * alines * stride +
+          (size_t) col0 * sizeof (T);
+      float *obase = out + (size_t) b * alines * n + col0;
+      float d[V];
+
+#pragma unroll
+      for (int k = 0; k < V; k++)
+        d[k] = dc[threadIdx.x * V + k];
+      if (cnt >= V)
+        convert_rows < T, W, true > (base, stride, cnt, m0 + threadIdx.y, m1,
+            d, obase, n, out_align);
+      else
+        convert_rows < T, W, false > (base, stride, cnt, m0 + threadIdx.y,
+            m1, d, obase, n, out_align);
+    }
+    /* dc is reused by the next B-scan of this block */
+    __syncthreads ();
+  }
+}
+
+/* Row chunking of one launch: about TARGET_BLOCKS blocks over
+ * @col_blocks x @bscans, at least MIN_CHUNK_ROWS rows (a multiple of
+ * ROW_LANES) per chunk, at most MAX_CHUNKS chunks.  Returns the number of
+ * chunks; every chunk has at least one row. */
+static int
+row_chunks (int alines, int col_blocks, int bscans, int *chunk_rows)
+{
+  const gint64 base = (gint64) col_blocks * MAX (bscans, 1);
+  gint64 want = (TARGET_BLOCKS + base - 1) / base;
+  int chunks = (int) CLAMP (want, 1, MAX_CHUNKS);
+  int rows = (alines + chunks - 1) / chunks;
+
+  rows = MAX (rows, MIN_CHUNK_ROWS);
+  rows = (rows + ROW_LANES - 1) / ROW_LANES * ROW_LANES;
+  *chunk_rows = rows;
+  return MAX ((alines + rows - 1) / rows, 1);
+}
+
+/* Column blocks of a row of @n samples of @sample_bytes */
+static int
+column_blocks (int n, int sample_bytes)
+{
+  const int v = GROUP_BYTES / sample_bytes;
+
+  return ((n + v - 1) / v + GROUPS_PER_BLOCK - 1) / GROUPS_PER_BLOCK;
 }
 
 gsize
 aooct_cuda_dcsub_scratch_bytes (const AooctGeometry * g)
 {
-  /* 64-bit sums, then float means, per column of each B-scan */
-  return (gsize) g->raw_samples * g->bscans * (sizeof (unsigned long long) +
-      sizeof (float));
+  /* one 64-bit partial sum per row chunk, column and B-scan; the chunking
+   * depends on the sample size (not part of the geometry): the larger of
+   * the two */
+  int rows;
+  const int chunks = MAX (row_chunks (g->alines, column_blocks
+          (g->raw_samples, 1), g->bscans, &rows), row_chunks (g->alines,
+          column_blocks (g->raw_samples, 2), g->bscans, &rows));
+
+  return (gsize) chunks * g->raw_samples * g->bscans *
+      sizeof (unsigned long long);
 }
 
-template < typename T > static gboolean
+/* The widest load (bytes, dividing 8) that every row start of @raw with
+ * @stride is aligned to: the group offsets within a row are multiples of
+ * 8 bytes, so this is the alignment of every group. */
+static int
+raw_alignment (const void *raw, size_t stride)
+{
+  const uintptr_t a = (uintptr_t) raw | (uintptr_t) stride | 8;
+
+  return (int) (a & -a);
+}
+
+template < typename T, int W > static gboolean
 launch (const AooctGeometry * g, const uint8_t * raw, size_t stride,
     AooctDcMode mode, const float *background, void *scratch, float *out,
     cudaStream_t stream, GError ** error)
 {
-  const int n = g->raw_samples, alines = g->alines;
-  const int rows = g->alines * g->bscans;
-  const int count = n * g->bscans;
-  unsigned long long *sums = (unsigned long long *) scratch;
-  float *means = (float *) (sums + count);
-  const float *dc = NULL;
-  int dc_step = 0;
+  const int n = g->raw_samples, alines = g->alines, bscans = g->bscans;
+  const int col_blocks = column_blocks (n, sizeof (T));
+  const dim3 block (GROUPS_PER_BLOCK, ROW_LANES);
+  unsigned long long *partials = NULL;
+  int sum_chunks = 0, out_align;
 
   if (mode == AOOCT_DC_BSCAN_MEAN) {
-    dim3 block (COLS_PER_BLOCK, ROW_LANES);
-    dim3 grid ((n + COLS_PER_BLOCK - 1) / COLS_PER_BLOCK, g->bscans,
-        (alines + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
+    int rows;
 
-    AOOCT_CUDA_CHECK (cudaMemsetAsync (sums, 0,
-            sizeof (unsigned long long) * count, stream), error,
-        "aooctdcsub: clearing the column sums");
-    column_sums < T > <<<grid, block, 0, stream >>> (raw, stride, n, alines,
-        sums);
+    sum_chunks = row_chunks (alines, col_blocks, bscans, &rows);
+    partials = (unsigned long long *) scratch;
+    column_sums < T, W > <<<dim3 (col_blocks, sum_chunks, MIN (bscans,
+                65535)), block, 0, stream >>> (raw, stride, n, alines, bscans,
+        rows, partials);
     AOOCT_CUDA_CHECK_LAUNCH (error, "aooctdcsub: column sum kernel");
-    column_means <<<(count + 255) / 256, 256, 0, stream >>> (sums, count,
-        alines, means);
-    AOOCT_CUDA_CHECK_LAUNCH (error, "aooctdcsub: column mean kernel");
-    dc = means;
-    dc_step = n;
-  } else if (mode == AOOCT_DC_BACKGROUND) {
-    dc = background;
-    dc_step = 0;
   }
+  /* every row's group starts are aligned like (out + row * n) */
+  if (n % 4 == 0 && (uintptr_t) out % 16 == 0)
+    out_align = 16;
+  else if (n % 2 == 0 && (uintptr_t) out % 8 == 0)
+    out_align = 8;
+  else
+    out_align = 4;
   {
-    dim3 block (256);
-    dim3 grid ((n + 255) / 256, MIN (rows, 65535));
+    int rows;
+    const int chunks = row_chunks (alines, col_blocks, bscans, &rows);
 
-    convert_subtract < T > <<<grid, block, 0, stream >>> (raw, stride, n,
-        alines, rows, dc, dc_step, out);
+    convert_subtract < T, W > <<<dim3 (col_blocks, chunks, MIN (bscans,
+                65535)), block, 0, stream >>> (raw, stride, n, alines, bscans,
+        rows, partials, sum_chunks, mode == AOOCT_DC_BACKGROUND ? background :
+        NULL, out_align, out);
     AOOCT_CUDA_CHECK_LAUNCH (error, "aooctdcsub: convert/subtract kernel");
   }
   return TRUE;
+}
+
+template < typename T > static gboolean
+launch_aligned (const AooctGeometry * g, const uint8_t * raw, size_t stride,
+    AooctDcMode mode, const float *background, void *scratch, float *out,
+    cudaStream_t stream, GError ** error)
+{
+  switch (raw_alignment (raw, stride)) {
+    case 8:
+      return launch < T, 8 > (g, raw, stride, mode, background, scratch, out,
+          stream, error);
+    case 4:
+      return launch < T, 4 > (g, raw, stride, mode, background, scratch, out,
+          stream, error);
+    case 2:
+      return launch < T, 2 > (g, raw, stride, mode, background, scratch, out,
+          stream, error);
+    default:
+      return launch < T, 1 > (g, raw, stride, mode, background, scratch, out,
+          stream, error);
+  }
 }
 
 gboolean
@@ -136,8 +426,8 @@ aooct_cuda_dcsub (const AooctGeometry * g, gconstpointer raw,
     AooctCudaStream stream, GError ** error)
 {
   if (raw_bytes == 1)
-    return launch < uint8_t > (g, (const uint8_t *) raw, raw_stride, mode,
-        background, scratch, out, stream, error);
-  return launch < uint16_t > (g, (const uint8_t *) raw, raw_stride, mode,
-      background, scratch, out, stream, error);
+    return launch_aligned < uint8_t > (g, (const uint8_t *) raw, raw_stride,
+        mode, background, scratch, out, (cudaStream_t) stream, error);
+  return launch_aligned < uint16_t > (g, (const uint8_t *) raw, raw_stride,
+      mode, background, scratch, out, (cudaStream_t) stream, error);
 }

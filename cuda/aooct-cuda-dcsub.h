@@ -2,9 +2,10 @@
  * the CUDA twin of cpu/aooct-cpu-dcsub.h.
  *
  * The result is bit-identical to the CPU core: the per-column sums of the
- * integer samples are exact (64-bit integer atomics, so their order does
- * not matter), the mean is the correctly rounded double quotient converted
- * to float, and the subtraction is one float32 operation, as on the CPU. */
+ * integer samples are exact (64-bit integer partial sums, so their order
+ * does not matter), the mean is the correctly rounded double quotient
+ * converted to float, and the subtraction is one float32 operation, as on
+ * the CPU. */
 #ifndef __AOOCT_CUDA_DCSUB_H__
 #define __AOOCT_CUDA_DCSUB_H__
 
@@ -17,15 +18,18 @@
 G_BEGIN_DECLS
 
 /* Device scratch that aooct_cuda_dcsub() needs for @geom (allocate it once
- * at setup, not per buffer). */
+ * at setup, not per buffer): the partial column sums of each B-scan.  It
+ * needs no clearing, and its content between buffers does not matter. */
 gsize aooct_cuda_dcsub_scratch_bytes (const AooctGeometry * geom);
 
 /* Enqueues the step on @stream.  All pointers are device pointers:
  * @raw: geom->alines * geom->bscans rows of geom->raw_samples unsigned
- * samples of @raw_bytes (1 or 2, little-endian), @raw_stride bytes apart;
+ * samples of @raw_bytes (1 or 2, little-endian), @raw_stride bytes apart
+ * (any base address and stride; 8-byte aligned ones read fastest);
  * @background: raw_samples floats (AOOCT_DC_BACKGROUND only);
  * @scratch: aooct_cuda_dcsub_scratch_bytes() bytes;
- * @out: contiguous float32, A-line after A-line. */
+ * @out: contiguous float32, A-line after A-line (16-byte aligned with
+ * raw_samples a multiple of 4 writes fastest). */
 gboolean aooct_cuda_dcsub (const AooctGeometry * geom, gconstpointer raw,
     gsize raw_stride, gint raw_bytes, AooctDcMode mode,
     const gfloat * background, gpointer scratch, gfloat * out,
