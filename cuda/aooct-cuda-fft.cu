@@ -96,10 +96,10 @@ aooct_cuda_fft_process (AooctCudaFft * f, gconstpointer in,
 
 gboolean
 aooct_cuda_fft_process_prepared (AooctCudaFft * f, AooctCudaPrep * prep,
-    const gfloat * in, gboolean kmap, gboolean disp, gfloat * out,
+    const gfloat * in, const AooctCudaPrepSteps * steps, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
-  if (!aooct_cuda_prep_process (prep, in, kmap, disp,
+  if (!aooct_cuda_prep_process (prep, in, steps,
           f->have_window ? f->window : NULL, out, stream, error))
     return FALSE;
   return forward_in_place (f, (cufftComplex *) out, stream, error);

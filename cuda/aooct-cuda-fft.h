@@ -37,10 +37,10 @@ gboolean aooct_cuda_fft_process (AooctCudaFft * fft, gconstpointer in,
     GError ** error);
 
 /* The same for real spectra @in on which steps deferred to aooctfft are
- * still to be applied (@kmap, @disp: the tables loaded into @prep): one
- * fused pass applies them and the window into @out, then the C2C. */
+ * still to be applied (@steps, their tables loaded into @prep): one fused
+ * pass applies them and the window into @out, then the C2C. */
 gboolean aooct_cuda_fft_process_prepared (AooctCudaFft * fft,
-    AooctCudaPrep * prep, const gfloat * in, gboolean kmap, gboolean disp,
+    AooctCudaPrep * prep, const gfloat * in, const AooctCudaPrepSteps * steps,
     gfloat * out, AooctCudaStream stream, GError ** error);
 
 void aooct_cuda_fft_free (AooctCudaFft * fft);

@@ -44,11 +44,12 @@ aooct_cuda_kmap_new (const AooctKmapTable * t, gsize rows, GError ** error)
 }
 
 gboolean
-aooct_cuda_kmap_process (AooctCudaKmap * k, const gfloat * in, gfloat * out,
-    AooctCudaStream stream, GError ** error)
+aooct_cuda_kmap_process (AooctCudaKmap * k, const gfloat * in, gfloat scale,
+    gfloat * out, AooctCudaStream stream, GError ** error)
 {
   AOOCT_CUDA_CHECK (aooct_cuda_kmap (in, out, k->index, k->frac, k->samples,
-          k->j0, k->j1, k->rows, stream), error, "aooctkmap: gather kernel");
+          k->j0, k->j1, scale, k->rows, stream), error,
+      "aooctkmap: gather kernel");
   return TRUE;
 }
 

@@ -22,9 +22,10 @@ AooctCudaKmap *aooct_cuda_kmap_new (const AooctKmapTable * table, gsize rows,
     GError ** error);
 
 /* Enqueues the gather on @stream: @in and @out are rows x samples float32,
- * contiguous, device pointers. */
+ * contiguous, device pointers.  @scale: 1, or the power of two that
+ * aooctpad left to us (its scale; then @in is unscaled). */
 gboolean aooct_cuda_kmap_process (AooctCudaKmap * kmap, const gfloat * in,
-    gfloat * out, AooctCudaStream stream, GError ** error);
+    gfloat scale, gfloat * out, AooctCudaStream stream, GError ** error);
 
 void aooct_cuda_kmap_free (AooctCudaKmap * kmap);
 

@@ -36,13 +36,20 @@
  * R2C makes no promise about the gaps between its output rows.
  *
  * Why the input is not handed to the R2C directly when N == P1 and o == 0
- * (which would save the place kernel): the input buffer may be shared
- * read-only with other consumers (tee), and cuFFT's documentation promises
- * nothing about out-of-place R2C leaving its input unmodified: it only
- * warns that out-of-place C2R always overwrites it (quoted above) and that
- * in-place C2R may overwrite imaginary input values with non-unit strides.
- * Without such a guarantee the place kernel stays (it also applies the
- * scale, for free).
+ * (which would save the place kernel), unless the caller says it may be
+ * overwritten and the scale is left to the consumer: the input buffer may
+ * be shared read-only with other consumers (tee), and cuFFT's
+ * documentation promises nothing about out-of-place R2C leaving its input
+ * unmodified: it only warns that out-of-place C2R always overwrites it
+ * (quoted above) and that in-place C2R may overwrite imaginary input
+ * values with non-unit strides.  Otherwise the place kernel stays (it also
+ * applies the scale, for free).
+ *
+ * Leaving the tail (@leave_tail, gst/aooct-pending-meta.h): the consumer
+ * (aooctkmap, or the fused pass of aooctdisp / aooctfft) multiplies by 1/P1
+ * and zeroes the margins in its own pass, bit for bit as here (the scale
+ * commutes exactly with its operations too), so this step makes no margins
+ * pass and, for N == P1, no placing pass.
  *
  * Device memory, per geometry: y (rows x P1 floats) and Z (rows x
  * (P2/2 + 1) bins); the two plans run one after the other on one stream
@@ -108,19 +115,33 @@ failed:
   return NULL;
 }
 
-gboolean
-aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in, gfloat * out,
-    AooctCudaStream stream, GError ** error)
+gfloat
+aooct_cuda_pad_scale (AooctCudaPad * pad)
 {
   /* exact: P1 is a power of two (see the top of this file) */
-  const float scale = 1.0f / (float) pad->p1;
+  return 1.0f / (float) pad->p1;
+}
 
-  AOOCT_CUDA_CHECK (aooct_cuda_pad_place (in, pad->y, pad->n, pad->p1,
-          pad->offset, scale, pad->rows, stream), error,
-      "aooctpad: placing kernel");
+gboolean
+aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in,
+    gboolean leave_tail, gboolean in_scratch, gfloat * out,
+    AooctCudaStream stream, GError ** error)
+{
+  float *y = pad->y;
+
+  /* Left to the consumer, the scale needs no pass; then an A-line already
+   * P1 long needs no placing either, if cuFFT may overwrite the input
+   * (see the top of this file for why it otherwise may not). */
+  if (leave_tail && in_scratch && pad->n == pad->p1 && pad->offset == 0) {
+    y = (float *) in;
+  } else {
+    AOOCT_CUDA_CHECK (aooct_cuda_pad_place (in, pad->y, pad->n, pad->p1,
+            pad->offset, leave_tail ? 1.0f : aooct_cuda_pad_scale (pad),
+            pad->rows, stream), error, "aooctpad: placing kernel");
+  }
   if (!aooct_cufft_plan_set_stream (&pad->r2c, stream, error))
     return FALSE;
-  AOOCT_CUFFT_CHECK (cufftExecR2C (pad->r2c.handle, pad->y, pad->z), error,
+  AOOCT_CUFFT_CHECK (cufftExecR2C (pad->r2c.handle, y, pad->z), error,
       "aooctpad: cufftExecR2C of %d x %d points", pad->rows, pad->p1);
   AOOCT_CUDA_CHECK (aooct_cuda_pad_zero_bins (pad->z, pad->p1, pad->p2,
           pad->rows, stream), error, "aooctpad: zero-bins kernel");
@@ -128,6 +149,8 @@ aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in, gfloat * out,
     return FALSE;
   AOOCT_CUFFT_CHECK (cufftExecC2R (pad->c2r.handle, pad->z, out), error,
       "aooctpad: cufftExecC2R of %d x %d points", pad->rows, pad->p2);
+  if (leave_tail)
+    return TRUE;
   AOOCT_CUDA_CHECK (aooct_cuda_pad_margins (out, pad->p2, pad->j0, pad->j1,
           pad->rows, stream), error, "aooctpad: margins kernel");
   return TRUE;

@@ -29,9 +29,17 @@ AooctCudaPad *aooct_cuda_pad_new (const AooctGeometry * out, GError ** error);
 
 /* Enqueues the step on @stream: @in, total A-lines of N float32,
  * contiguous; @out, the same number of A-lines of P2 float32.  Device
- * pointers; returns without waiting. */
+ * pointers; returns without waiting.  @leave_tail: the output is left
+ * unscaled (by 1/P1) and its margins unset, for a consumer that does both
+ * (gst/aooct-pending-meta.h); @in_scratch: @in may be overwritten, so
+ * where N == P1 (no placing needed) with @leave_tail the R2C reads it
+ * directly. */
 gboolean aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in,
-    gfloat * out, AooctCudaStream stream, GError ** error);
+    gboolean leave_tail, gboolean in_scratch, gfloat * out,
+    AooctCudaStream stream, GError ** error);
+
+/* The scale that aooct_cuda_pad_process leaves with @leave_tail. */
+gfloat aooct_cuda_pad_scale (AooctCudaPad * pad);
 
 /* Context current, no work of @pad in flight. */
 void aooct_cuda_pad_free (AooctCudaPad * pad);

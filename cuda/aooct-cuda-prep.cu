@@ -74,20 +74,24 @@ aooct_cuda_prep_set_disp (AooctCudaPrep * p, guint serial,
 
 gboolean
 aooct_cuda_prep_process (AooctCudaPrep * p, const gfloat * in,
-    gboolean kmap, gboolean disp, const gfloat * window, gfloat * out,
+    const AooctCudaPrepSteps * steps, const gfloat * window, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
-  if ((kmap && p->kmap_serial == 0) || (disp && p->disp_serial == 0)) {
+  if ((steps->kmap && p->kmap_serial == 0)
+      || (steps->disp && p->disp_serial == 0)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
         "fused pre-FFT pass: a %s table was requested before it was loaded",
-        kmap && p->kmap_serial == 0 ? "resampling" : "dispersion");
+        steps->kmap && p->kmap_serial == 0 ? "resampling" : "dispersion");
     return FALSE;
   }
   AOOCT_CUDA_CHECK (aooct_cuda_prep (in, (float2 *) out,
-          kmap ? p->index : NULL, kmap ? p->frac : NULL, p->j0, p->j1,
-          disp ? p->weights : NULL, window, p->samples, p->rows, stream),
-      error, "fused %s%s%s pass", kmap ? "resampling + " : "",
-      disp ? "dispersion + " : "", window ? "window" : "conversion");
+          steps->pad, steps->pad_scale, steps->pad_j0, steps->pad_j1,
+          steps->kmap ? p->index : NULL, steps->kmap ? p->frac : NULL,
+          p->j0, p->j1, steps->disp ? p->weights : NULL, window, p->samples,
+          p->rows, stream), error, "fused %s%s%s%s pass",
+      steps->pad ? "padding scale + " : "",
+      steps->kmap ? "resampling + " : "", steps->disp ? "dispersion + " : "",
+      window ? "window" : "conversion");
   return TRUE;
 }
 

@@ -1,6 +1,7 @@
 /* aooct CUDA core: the pointwise steps on real spectra before the FFT,
- * fused into one pass (spec sections 4 to 6): lambda-to-k resampling,
- * dispersion weights and the spectral window, each optional.
+ * fused into one pass (spec sections 3 to 6): aooctpad's scale and
+ * margins, lambda-to-k resampling, dispersion weights and the spectral
+ * window, each optional.
  *
  * aooctdisp runs its own step with it (possibly with a resampling that
  * aooctkmap deferred to it), and aooctfft the steps deferred to it before
@@ -41,12 +42,24 @@ gboolean aooct_cuda_prep_set_kmap (AooctCudaPrep * prep, guint serial,
 gboolean aooct_cuda_prep_set_disp (AooctCudaPrep * prep, guint serial,
     const gfloat * weights, AooctCudaStream stream, GError ** error);
 
-/* Enqueues out = window x (w x kmap (in)): @in rows x samples float32,
- * @out rows x samples interleaved complex; @kmap / @disp: apply the loaded
- * table (it must have been set); @window: a device table of @samples
- * floats, or NULL.  Device pointers. */
+/* Which steps one pass applies, in this order. */
+typedef struct
+{
+  /* aooctpad's scale and margins: x * pad_scale for pad_j0 <= i <= pad_j1,
+   * 0 elsewhere */
+  gboolean pad;
+  gfloat pad_scale;
+  gint pad_j0, pad_j1;
+  gboolean kmap;                /* the loaded resampling table */
+  gboolean disp;                /* the loaded dispersion weights */
+} AooctCudaPrepSteps;
+
+/* Enqueues out = window x (w x kmap (pad (in))): @in rows x samples
+ * float32, @out rows x samples interleaved complex; @steps says which
+ * (a table must have been set to be used); @window: a device table of
+ * @samples floats, or NULL.  Device pointers. */
 gboolean aooct_cuda_prep_process (AooctCudaPrep * prep, const gfloat * in,
-    gboolean kmap, gboolean disp, const gfloat * window, gfloat * out,
+    const AooctCudaPrepSteps * steps, const gfloat * window, gfloat * out,
     AooctCudaStream stream, GError ** error);
 
 void aooct_cuda_prep_free (AooctCudaPrep * prep);

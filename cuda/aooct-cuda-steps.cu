@@ -122,12 +122,35 @@ kmap_kernel (const float *in, float *out, const int *index,
   }
 }
 
+/* The same on input that aooctpad left unscaled: z[l] + (z[l+1] - z[l]) t
+ * on s z is s times it on z, bit for bit, for a power of two s (each
+ * operation's rounding commutes with the scale; camera data never comes
+ * near the subnormal range), so scaling the result is scaling the input. */
+static __global__ void
+kmap_scaled_kernel (const float *in, float *out, const int *index,
+    const float *frac, int p2, int j0, int j1, float scale, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p2)
+    return;
+  FOR_ROWS (r, rows) {
+    const float *row = in + (size_t) r * p2;
+    out[(size_t) r * p2 + i] = (i >= j0 && i <= j1) ?
+        kmap_sample (row, index, frac, i) * scale : 0.0f;
+  }
+}
+
 extern "C" cudaError_t
 aooct_cuda_kmap (const float *in, float *out, const int *index,
-    const float *frac, int p2, int j0, int j1, int rows, cudaStream_t stream)
+    const float *frac, int p2, int j0, int j1, float scale, int rows,
+    cudaStream_t stream)
 {
-  kmap_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (in, out,
-      index, frac, p2, j0, j1, rows);
+  if (scale == 1.0f)
+    kmap_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (in, out,
+        index, frac, p2, j0, j1, rows);
+  else
+    kmap_scaled_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (in,
+        out, index, frac, p2, j0, j1, scale, rows);
   return cudaGetLastError ();
 }
 
@@ -137,14 +160,15 @@ aooct_cuda_kmap (const float *in, float *out, const int *index,
  * contraction), so the result is bit-identical to running them in turn.
  * The NULL tests are uniform across the grid. */
 static __global__ void
-prep_kernel (const float *in, float2 * out, const int *index,
-    const float *frac, int j0, int j1, const float2 * w,
-    const float *window, int p2, int rows)
+prep_kernel (const float *in, float2 * out, int pad, float pad_scale,
+    int pj0, int pj1, const int *index, const float *frac, int j0, int j1,
+    const float2 * w, const float *window, int p2, int rows)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= p2)
     return;
   const bool inside = i >= j0 && i <= j1;
+  const bool pad_inside = i >= pj0 && i <= pj1;
   const float2 wi = w ? w[i] : make_float2 (1.0f, 0.0f);
   const float win = window ? window[i] : 1.0f;
   FOR_ROWS (r, rows) {
@@ -156,6 +180,10 @@ prep_kernel (const float *in, float2 * out, const int *index,
       x = inside ? kmap_sample (row, index, frac, i) : 0.0f;
     else
       x = row[i];
+    /* after the resampling: it reads the data region only, and commutes
+     * exactly with a power-of-two scale (see kmap_scaled_kernel) */
+    if (pad)
+      x = pad_inside ? x * pad_scale : 0.0f;
     c = w ? make_float2 (x * wi.x, x * wi.y) : make_float2 (x, 0.0f);
     if (window)
       c = make_float2 (c.x * win, c.y * win);
@@ -164,12 +192,14 @@ prep_kernel (const float *in, float2 * out, const int *index,
 }
 
 extern "C" cudaError_t
-aooct_cuda_prep (const float *in, float2 * out, const int *index,
-    const float *frac, int j0, int j1, const float2 * w, const float *window,
-    int p2, int rows, cudaStream_t stream)
+aooct_cuda_prep (const float *in, float2 * out, int pad, float pad_scale,
+    int pad_j0, int pad_j1, const int *index, const float *frac, int j0,
+    int j1, const float2 * w, const float *window, int p2, int rows,
+    cudaStream_t stream)
 {
   prep_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (in, out,
-      index, frac, j0, j1, w, window, p2, rows);
+      pad, pad_scale, pad_j0, pad_j1, index, frac, j0, j1, w, window, p2,
+      rows);
   return cudaGetLastError ();
 }
 

@@ -32,15 +32,18 @@ cudaError_t aooct_cuda_pad_margins (float *z, int p2, int j0, int j1,
     int rows, cudaStream_t stream);
 
 /* aooctkmap: out[i] = in[l] + (in[l+1] - in[l]) * frac[i] for j0 <= i <= j1
- * with l = index[i]; 0 in the margins */
+ * with l = index[i], times @scale (1, or the power of two aooctpad left to
+ * it); 0 in the margins */
 cudaError_t aooct_cuda_kmap (const float *in, float *out, const int *index,
-    const float *frac, int p2, int j0, int j1, int rows, cudaStream_t stream);
+    const float *frac, int p2, int j0, int j1, float scale, int rows,
+    cudaStream_t stream);
 
 /* aooctkmap, aooctdisp and aooctfft's window fused (aooct-cuda-prep.h):
  * x = the resampled in (as aooct_cuda_kmap) when @index is not NULL, else
- * in; c = x * w[i] when @w is not NULL, else (x, 0); c *= window[i] when
+ * in; with @pad, x * pad_scale for pad_j0 <= i <= pad_j1, else 0; c = x * w[i] when @w is not NULL, else (x, 0); c *= window[i] when
  * @window is not NULL.  @in real, @out complex */
-cudaError_t aooct_cuda_prep (const float *in, float2 * out, const int *index,
+cudaError_t aooct_cuda_prep (const float *in, float2 * out, int pad,
+    float pad_scale, int pad_j0, int pad_j1, const int *index,
     const float *frac, int j0, int j1, const float2 * w, const float *window,
     int p2, int rows, cudaStream_t stream);
 

@@ -47,6 +47,9 @@ pending_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
   p->kmap.data = p->disp.data = NULL;
   p->kmap.serial = p->disp.serial = 0;
   p->kmap_j0 = p->kmap_j1 = 0;
+  p->pad = FALSE;
+  p->pad_scale = 1.0f;
+  p->pad_j0 = p->pad_j1 = 0;
   return TRUE;
 }
 
@@ -82,6 +85,10 @@ pending_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer,
   dst->kmap_j0 = src->kmap_j0;
   dst->kmap_j1 = src->kmap_j1;
   aooct_pending_table_set (&dst->disp, src->disp.data, src->disp.serial);
+  dst->pad = src->pad;
+  dst->pad_scale = src->pad_scale;
+  dst->pad_j0 = src->pad_j0;
+  dst->pad_j1 = src->pad_j1;
   return TRUE;
 }
 
@@ -168,6 +175,13 @@ aooct_pending_meta_load (const AooctPendingMeta * meta, AooctCudaPrep * prep,
             meta->kmap_j0, meta->kmap_j1, stream, error))
       return FALSE;
   }
+  if (meta->pad && (meta->pad_j0 < 0 || meta->pad_j1 >= samples
+          || meta->pad_j0 > meta->pad_j1)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "a deferred padding step has the data region %d..%d, outside the "
+        "%d samples per A-line", meta->pad_j0, meta->pad_j1, samples);
+    return FALSE;
+  }
   if (meta->disp.data) {
     if (!table_fits (&meta->disp, 2 * n * sizeof (gfloat), "dispersion", error))
       return FALSE;
@@ -176,5 +190,19 @@ aooct_pending_meta_load (const AooctPendingMeta * meta, AooctCudaPrep * prep,
       return FALSE;
   }
   return TRUE;
+}
+#endif
+
+#ifdef HAVE_CUDA
+void
+aooct_pending_meta_steps (const AooctPendingMeta * meta,
+    AooctCudaPrepSteps * steps)
+{
+  steps->pad = meta && meta->pad;
+  steps->pad_scale = steps->pad ? meta->pad_scale : 1.0f;
+  steps->pad_j0 = steps->pad ? meta->pad_j0 : 0;
+  steps->pad_j1 = steps->pad ? meta->pad_j1 : 0;
+  steps->kmap = meta && meta->kmap.data;
+  steps->disp = meta && meta->disp.data;
 }
 #endif

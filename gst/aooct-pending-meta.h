@@ -2,14 +2,17 @@
  *
  * Three of the chain's steps are pointwise on each real spectrum:
  * lambda-to-k resampling (aooctkmap), the complex dispersion weights
- * (aooctdisp) and the window of aooctfft.  Run by three elements they make
+ * (aooctdisp) and the window of aooctfft; and so are the last two
+ * operations of aooctpad (the 1/P1 scale, zero margins).  Run by three elements they make
  * three passes over the data; run together, one (docs/performance.md,
  * "Deferred steps").  So on the CUDA backend aooctkmap and aooctdisp may,
  * instead of running their step, hand it to the next element: the output
  * buffer shares the input's memory (the real spectra as they came) and
  * carries an AooctPendingMeta saying which steps are still to be applied,
  * with their tables.  aooctdisp and aooctfft apply pending steps fused
- * with their own.
+ * with their own.  aooctpad runs its FFTs but leaves the scale and the
+ * margins to aooctkmap (or whoever applies its pending steps), which saves
+ * its placing pass where the A-line is P1 samples long already.
  *
  * It is negotiated like GstVideoCropMeta: an element that can apply
  * pending steps announces the meta API in the ALLOCATION query it answers
@@ -51,6 +54,14 @@ struct _AooctPendingMeta
 {
   GstMeta meta;
 
+  /* aooctpad's last two operations: the samples of the data region
+   * pad_j0..pad_j1 times @pad_scale (1/P1, a power of two, so it commutes
+   * exactly with the FFTs and the resampling), the margins zero.  Applied
+   * first. */
+  gboolean pad;
+  gfloat pad_scale;
+  gint pad_j0, pad_j1;
+
   /* lambda-to-k resampling: P2 int32 bracket indices, then P2 float
    * fractions (AooctKmapTable's index and frac); the data region j0..j1 */
   AooctPendingTable kmap;
@@ -87,6 +98,11 @@ aooct_pending_meta_data_is_real (const AooctPendingMeta * meta)
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-prep.h"
+
+/* The steps of @meta for aooct_cuda_prep_process (after
+ * aooct_pending_meta_load); @meta may be NULL (nothing pending). */
+void aooct_pending_meta_steps (const AooctPendingMeta * meta,
+    AooctCudaPrepSteps * steps);
 
 /* Loads the tables of @meta's pending steps into @prep for P2 @samples
  * (uploads ordered on @stream, only for tables @prep does not hold yet);

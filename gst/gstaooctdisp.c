@@ -195,6 +195,7 @@ gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
   const AooctPendingMeta *pending = filter->pending;
+  AooctCudaPrepSteps steps;
 
   if (!update_weights (self, error))
     return FALSE;
@@ -203,13 +204,15 @@ gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   if (!aooct_cuda_prep_set_disp (self->cuda, self->weights_serial,
           g_bytes_get_data (self->weights, NULL), stream, error))
     return FALSE;
-  /* a resampling that aooctkmap left to us: fused with ours */
+  /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
+   * fused with ours */
   if (pending && !aooct_pending_meta_load (pending, self->cuda,
           filter->in_geom.samples, stream, error))
     return FALSE;
+  aooct_pending_meta_steps (pending, &steps);
+  steps.disp = TRUE;
   return aooct_cuda_prep_process (self->cuda, (const gfloat *) in->data,
-      pending && pending->kmap.data, TRUE, NULL, (gfloat *) out->data,
-      stream, error);
+      &steps, NULL, (gfloat *) out->data, stream, error);
 }
 
 /* Downstream (aooctfft) applies the weights, fused with its window */

@@ -214,16 +214,26 @@ gst_aooct_fft_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
       return FALSE;
     self->cuda_stale = FALSE;
   }
-  /* resampling and/or dispersion left to us: the input holds the real
-   * spectra before them, and one pass applies them with the window */
+  /* resampling and/or dispersion (and aooctpad's scale) left to us: the
+   * input holds the real spectra before them, and one pass applies them
+   * with the window */
   if (filter->pending) {
+    AooctCudaPrepSteps steps;
+
+    /* pending steps come only with real spectra (a pending dispersion
+     * makes them complex in the caps only) */
+    if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX
+        && !aooct_pending_meta_data_is_real (filter->pending)) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "complex spectra carry deferred steps that apply to real ones");
+      return FALSE;
+    }
     if (!aooct_pending_meta_load (filter->pending, self->prep,
             filter->in_geom.samples, stream, error))
       return FALSE;
+    aooct_pending_meta_steps (filter->pending, &steps);
     return aooct_cuda_fft_process_prepared (self->cuda, self->prep,
-        (const gfloat *) in->data, filter->pending->kmap.data != NULL,
-        filter->pending->disp.data != NULL, (gfloat *) out->data, stream,
-        error);
+        (const gfloat *) in->data, &steps, (gfloat *) out->data, stream, error);
   }
   return aooct_cuda_fft_process (self->cuda, in->data,
       filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX,

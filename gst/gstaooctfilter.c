@@ -697,6 +697,9 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
 
     if (!aooct_cuda_memory_begin_access (in_mem, cf->stream, error))
       goto done;
+    /* ours alone: the step may use it as scratch (aooctpad's R2C) */
+    self->in_disposable = gst_buffer_is_writable (inbuf)
+        && gst_buffer_is_all_memory_writable (inbuf);
     /* video frames in our memory: the caps' layout unless a meta says */
     in.data = (guint8 *) in_mem->dptr + (meta ? meta->offset[0] : 0);
     in.stride = meta ? (gsize) meta->stride[0] : in_stride;
@@ -741,6 +744,9 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
       goto done;
     out.data = out_mem->dptr;
     out.stride = out_stride;
+    if (klass->leaves_pending && self->downstream_absorbs
+        && gst_buffer_is_writable (outbuf))
+      self->out_pending = aooct_buffer_ensure_pending_meta (outbuf);
   } else if (!aooct_cuda_filter_output_plane (cf, out_rows, out_stride, &out,
           error)) {
     goto done;
@@ -769,14 +775,16 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   } else if (!aooct_cuda_filter_download_async (cf, &out, out_rows, error)) {
     goto done;
   }
-  if (in_mem && !aooct_cuda_memory_end_access (in_mem, cf->stream, FALSE,
-          error))
+  if (in_mem && !aooct_cuda_memory_end_access (in_mem, cf->stream,
+          self->in_disposable, error))
     goto done;
   if (!aooct_cuda_filter_unmap_video_input (cf, &vin, error))
     goto done;
   ok = TRUE;
 
 done:
+  self->out_pending = NULL;
+  self->in_disposable = FALSE;
   if (out_frame_mapped)
     gst_video_frame_unmap (&out_frame);
   aooct_cuda_filter_unmap_video_input (cf, &vin, NULL);
@@ -1347,27 +1355,30 @@ decide_allocation_cuda_video (GstAooctFilter * self, GstQuery * query)
  * have announced the meta, and both our pads carry device memory.  The
  * output pool is made all the same, for input that is not aooct device
  * memory (done per buffer). */
-static gboolean
+static void
 decide_deferring (GstAooctFilter * self, GstQuery * query)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   const gchar *fuse = g_getenv ("AOOCT_CUDA_FUSE");
   gboolean announced;
 
-  if (klass->defer == NULL || !cuda_active (self) || !self->in_cuda_memory
+  self->downstream_absorbs = self->deferring = FALSE;
+  if ((klass->defer == NULL && !klass->leaves_pending) || !cuda_active (self)
       || !self->out_cuda_memory
       || gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
-    return FALSE;
+    return;
   announced = gst_query_find_allocation_meta (query,
       AOOCT_PENDING_META_API_TYPE, NULL);
   if (announced && fuse && strcmp (fuse, "0") == 0) {
     GST_INFO_OBJECT (self, "AOOCT_CUDA_FUSE=0: not deferring the step");
-    return FALSE;
+    return;
   }
-  GST_INFO_OBJECT (self, "%s", announced ? "deferring the step to "
-      "downstream (fused with its own)" : "downstream cannot apply a "
-      "deferred step: running it here");
-  return announced;
+  self->downstream_absorbs = announced;
+  self->deferring = announced && klass->defer && self->in_cuda_memory;
+  GST_INFO_OBJECT (self, "%s", !announced ? "downstream cannot apply a "
+      "deferred step: running it here" : self->deferring ? "deferring the "
+      "step to downstream (fused with its own)" : "leaving the end of the "
+      "step to downstream");
 }
 #endif
 
@@ -1377,7 +1388,7 @@ gst_aooct_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
 #ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
 
-  self->deferring = decide_deferring (self, query);
+  decide_deferring (self, query);
 
   if (cuda_active (self) && self->out_cuda_memory
       && GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video)

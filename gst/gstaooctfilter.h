@@ -90,6 +90,13 @@ struct _GstAooctFilter
    * upstream element deferred to this one for the buffer being processed
    * (its data then are the real spectra before them), or NULL */
   const AooctPendingMeta *pending;
+  /* during process_cuda() of a class with leaves_pending, when downstream
+   * applies pending steps: the meta of the output buffer, to which the
+   * element may add the part of its step it leaves to them; else NULL */
+  AooctPendingMeta *out_pending;
+  /* during process_cuda(): the input is device memory that nobody else
+   * holds, so the step may overwrite it (as a scratch) */
+  gboolean in_disposable;
 
   /*< private > */
   GstAooctBackend backend;      /* property */
@@ -101,8 +108,9 @@ struct _GstAooctFilter
   gboolean gpu_timing;          /* property */
   guint64 stat_buffers;         /* buffers processed since start */
   gdouble stat_host_ms;         /* host time spent in transform */
-  gboolean deferring;           /* downstream applies our step (decided at
-                                 * allocation) */
+  gboolean downstream_absorbs;  /* downstream announced the pending meta
+                                 * (decided at allocation) */
+  gboolean deferring;           /* ... and our whole step goes to it */
   gboolean defer_this;          /* the output being made shares the input */
   gint fault;                   /* AooctCudaFault to make (tests only) */
   guint64 fault_at;             /* ... after this buffer (1 = the first) */
@@ -189,6 +197,11 @@ struct _GstAooctFilterClass
    * CUDA.  A buffer with pending steps reaching any other element, or
    * this one on the CPU, is an error. */
   gboolean absorbs_pending;
+
+  /* The element may leave the tail of its step to downstream: it gets
+   * self->out_pending in process_cuda() when downstream announced the
+   * meta (aooctpad: its scale and margins). */
+  gboolean leaves_pending;
 
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);

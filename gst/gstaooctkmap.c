@@ -202,30 +202,56 @@ gst_aooct_kmap_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 }
 
 #ifdef HAVE_CUDA
+/* Before us only aooctpad can leave a step (its scale and margins), for
+ * the data region our table covers. */
 static gboolean
-gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  GstAooctKmap *self = GST_AOOCT_KMAP (filter);
-
-  /* passthrough never gets here: GstBaseTransform forwards the buffers */
-  return aooct_cuda_kmap_process (self->cuda, (const gfloat *) in->data,
-      (gfloat *) out->data, stream, error);
-}
-
-/* Downstream (aooctdisp or aooctfft) resamples, fused with its own pass */
-static gboolean
-gst_aooct_kmap_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
+check_pending (GstAooctKmap * self, const AooctPendingMeta * meta,
     GError ** error)
 {
-  GstAooctKmap *self = GST_AOOCT_KMAP (filter);
-
   if (meta->kmap.data || meta->disp.data) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "the input already carries a deferred %s step; aooctkmap cannot "
         "resample before it", meta->kmap.data ? "resampling" : "dispersion");
     return FALSE;
   }
+  if (meta->pad && (meta->pad_j0 != self->table->start
+          || meta->pad_j1 != self->table->end)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "aooctpad's deferred margins (data region %d..%d) do not match the "
+        "resampling's data region %d..%d", meta->pad_j0, meta->pad_j1,
+        self->table->start, self->table->end);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
+    AooctPlane * out, AooctCudaStream stream, GError ** error)
+{
+  GstAooctKmap *self = GST_AOOCT_KMAP (filter);
+  const AooctPendingMeta *pending = filter->pending;
+
+  /* passthrough never gets here: GstBaseTransform forwards the buffers */
+  if (pending && !check_pending (self, pending, error))
+    return FALSE;
+  /* aooctpad's scale, when it left it to us (its margins we write as 0
+   * anyway): applied to the result, which is the same bit for bit */
+  return aooct_cuda_kmap_process (self->cuda, (const gfloat *) in->data,
+      pending && pending->pad ? pending->pad_scale : 1.0f,
+      (gfloat *) out->data, stream, error);
+}
+
+/* Downstream (aooctdisp or aooctfft) resamples, fused with its own pass
+ * (and applies aooctpad's scale, if pending, as we would have) */
+static gboolean
+gst_aooct_kmap_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
+    GError ** error)
+{
+  GstAooctKmap *self = GST_AOOCT_KMAP (filter);
+
+  if (!check_pending (self, meta, error))
+    return FALSE;
   aooct_pending_table_set (&meta->kmap, self->deferred, self->deferred_serial);
   meta->kmap_j0 = self->table->start;
   meta->kmap_j1 = self->table->end;
@@ -367,6 +393,7 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_kmap_process_cuda);
   filter_class->defer = GST_DEBUG_FUNCPTR (gst_aooct_kmap_defer);
+  filter_class->absorbs_pending = TRUE;
 #endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_KMAP_INTERPOLATION, 0);

@@ -148,10 +148,19 @@ gst_aooct_pad_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, AooctCudaStream stream, GError ** error)
 {
   GstAooctPad *self = GST_AOOCT_PAD (filter);
+  AooctPendingMeta *leave = filter->out_pending;
 
+  /* downstream (aooctkmap, or a fused pass) scales and sets the margins */
+  if (leave) {
+    leave->pad = TRUE;
+    leave->pad_scale = aooct_cuda_pad_scale (self->cuda);
+    leave->pad_j0 = aooct_geometry_data_start (&filter->out_geom);
+    leave->pad_j1 = aooct_geometry_data_end (&filter->out_geom);
+  }
   /* device planes of application/x-aooct are contiguous too */
   return aooct_cuda_pad_process (self->cuda, (const gfloat *) in->data,
-      (gfloat *) out->data, stream, error);
+      leave != NULL, filter->in_disposable, (gfloat *) out->data, stream,
+      error);
 }
 #endif
 
@@ -267,6 +276,7 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_pad_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_pad_process_cuda);
+  filter_class->leaves_pending = TRUE;
 #endif
 }
 

@@ -30,10 +30,11 @@
 
 static gchar *no_gpu_reason;
 
-/* Counts the buffers leaving a pad with a kmap / disp step pending. */
+/* Counts the buffers leaving a pad with a pad / kmap / disp step
+ * pending. */
 typedef struct
 {
-  gint kmap, disp, buffers;
+  gint pad, kmap, disp, buffers;
 } Pending;
 
 static GstPadProbeReturn
@@ -49,6 +50,7 @@ count_pending (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     AooctPendingMeta *m = (AooctPendingMeta *) gst_buffer_get_meta (buf, api);
 
     if (m) {
+      p->pad += m->pad;
       p->kmap += m->kmap.data != NULL;
       p->disp += m->disp.data != NULL;
     }
@@ -114,7 +116,7 @@ drain (GstElement * pipeline, const gchar * name)
 typedef struct
 {
   GByteArray *out, *tap;        /* appsinks "out" and (if any) "tap" */
-  Pending kmap, disp;           /* at the src pads of "k" and "d" */
+  Pending pad, kmap, disp;      /* at the src pads of "p", "k" and "d" */
 } Run;
 
 static void
@@ -129,6 +131,7 @@ run_chain (const gchar * desc, gboolean fuse, gboolean live_a2, Run * run)
   g_setenv ("AOOCT_CUDA_FUSE", fuse ? "1" : "0", TRUE);
   pipeline = gst_parse_launch (desc, &error);
   fail_unless (pipeline != NULL, "%s: %s", desc, error ? error->message : "");
+  probe (pipeline, "p", &run->pad);
   probe (pipeline, "k", &run->kmap);
   probe (pipeline, "d", &run->disp);
   d = gst_bin_get_by_name (GST_BIN (pipeline), "d");
@@ -195,32 +198,55 @@ run_free (Run * run)
     g_byte_array_unref (run->tap);
 }
 
-/* @middle: the elements between aooctdcsub and the appsink(s), with
- * "k" (aooctkmap) and "d" (aooctdisp) named where present; how many
- * buffers must leave each with its step pending when fused. */
-static void
-check_case (const gchar * middle, gint alines, gint per_bscan,
-    gint kmap_deferred, gint disp_deferred, gboolean live_a2)
+/* How many buffers must leave aooctpad ("p"), aooctkmap ("k") and
+ * aooctdisp ("d") with their step (aooctpad: its scale and margins)
+ * pending when fused. */
+typedef struct
 {
-  gchar *desc = g_strdup_printf ("aooctsrc samples=832 alines=%d seed=7 "
+  gint pad, kmap, disp;
+} Expect;
+
+static Expect
+E (gint pad, gint kmap, gint disp)
+{
+  Expect e = { pad, kmap, disp };
+
+  return e;
+}
+
+static void
+check_deferred (const gchar * desc, const gchar * what, gint got, gint expected)
+{
+  fail_unless (got == expected, "%s: %d buffers left %s with its step "
+      "deferred, expected %d", desc, got, what, expected);
+}
+
+/* @middle: the elements between aooctdcsub and the appsink(s), with the
+ * names above where present. */
+static void
+check_case (gint samples, const gchar * middle, gint alines, gint per_bscan,
+    Expect expect, gboolean live_a2)
+{
+  gchar *desc = g_strdup_printf ("aooctsrc samples=%d alines=%d seed=7 "
       "num-buffers=%d reflectivity=0.01 ! aooctdcsub backend=cuda "
-      "alines-per-bscan=%d ! %s", alines, BUFFERS, per_bscan, middle);
+      "alines-per-bscan=%d ! %s", samples, alines, BUFFERS, per_bscan,
+      middle);
   Run fused, separate;
 
   GST_INFO ("case: %s", desc);
   run_chain (desc, TRUE, live_a2, &fused);
   run_chain (desc, FALSE, live_a2, &separate);
 
-  fail_unless (fused.kmap.kmap == kmap_deferred, "%s: %d buffers left "
-      "aooctkmap with its step deferred, expected %d", desc,
-      fused.kmap.kmap, kmap_deferred);
-  fail_unless (fused.disp.disp == disp_deferred, "%s: %d buffers left "
-      "aooctdisp with its step deferred, expected %d", desc,
-      fused.disp.disp, disp_deferred);
-  /* what leaves aooctdisp still carries a resampling it did not apply
-   * only if it deferred its own step too */
+  check_deferred (desc, "aooctpad", fused.pad.pad, expect.pad);
+  check_deferred (desc, "aooctkmap", fused.kmap.kmap, expect.kmap);
+  check_deferred (desc, "aooctdisp", fused.disp.disp, expect.disp);
+  /* a step pending downstream of the element that would apply it only if
+   * that element deferred its own step too */
+  fail_unless (fused.kmap.pad <= fused.kmap.kmap);
   fail_unless (fused.disp.kmap <= fused.disp.disp);
-  fail_unless_equals_int (separate.kmap.kmap + separate.kmap.disp
+  fail_unless (fused.disp.pad <= fused.disp.disp);
+  fail_unless_equals_int (separate.pad.pad + separate.kmap.pad
+      + separate.kmap.kmap + separate.kmap.disp + separate.disp.pad
       + separate.disp.kmap + separate.disp.disp, 0);
   assert_same (fused.out, separate.out, desc);
   if (fused.tap)
@@ -230,21 +256,27 @@ check_case (const gchar * middle, gint alines, gint per_bscan,
   g_free (desc);
 }
 
+#define PAD "aooctpad backend=cuda name=p"
 #define KMAP "aooctkmap backend=cuda name=k " \
   "wavelength-coeffs=785,0.125,1e-05,-2e-09"
 #define DISP "aooctdisp backend=cuda name=d a2=8 a3=-2"
 #define SINK "appsink name=out sync=false wait-on-eos=false"
+#define TAP "appsink name=tap sync=false wait-on-eos=false"
 
 GST_START_TEST (test_full_chain)
 {
-  /* pad, kmap, disp, fft with a window: both steps reach aooctfft */
-  check_case ("aooctpad backend=cuda ! " KMAP " ! " DISP " ! "
-      "aooctfft backend=cuda window=hann ! " SINK, 240, 240, BUFFERS,
-      BUFFERS, FALSE);
+  /* pad, kmap, disp, fft with a window: every step reaches aooctfft */
+  check_case (832, PAD " ! " KMAP " ! " DISP " ! aooctfft backend=cuda "
+      "window=hann ! " SINK, 240, 240, E (BUFFERS, BUFFERS, BUFFERS), FALSE);
   /* the same into the image */
-  check_case ("aooctpad backend=cuda ! " KMAP " ! " DISP " ! "
-      "aooctfft backend=cuda window=hann ! aooctnorm backend=cuda ! " SINK,
-      240, 240, BUFFERS, BUFFERS, FALSE);
+  check_case (832, PAD " ! " KMAP " ! " DISP " ! aooctfft backend=cuda "
+      "window=hann ! aooctnorm backend=cuda ! " SINK, 240, 240,
+      E (BUFFERS, BUFFERS, BUFFERS), FALSE);
+  /* A-lines of P1 = 2048 samples: aooctpad's R2C reads its input in place
+   * (nobody else holds it), 2 B-scans per buffer */
+  check_case (2048, PAD " ! " KMAP " ! " DISP " ! aooctfft backend=cuda "
+      "window=hann ! " SINK, 2 * 100, 100, E (BUFFERS, BUFFERS, BUFFERS),
+      FALSE);
 }
 
 GST_END_TEST;
@@ -252,34 +284,45 @@ GST_END_TEST;
 GST_START_TEST (test_arrangements)
 {
   /* no aooctpad, no aooctdisp: the resampling goes to aooctfft */
-  check_case (KMAP " ! aooctfft backend=cuda window=blackman ! " SINK,
-      240, 240, BUFFERS, 0, FALSE);
+  check_case (832, KMAP " ! aooctfft backend=cuda window=blackman ! " SINK,
+      240, 240, E (0, BUFFERS, 0), FALSE);
   /* aooctdisp last: it applies the resampling with its weights */
-  check_case ("aooctpad backend=cuda ! " KMAP " ! " DISP " ! " SINK,
-      240, 240, BUFFERS, 0, FALSE);
+  check_case (832, PAD " ! " KMAP " ! " DISP " ! " SINK, 240, 240, E (BUFFERS,
+          BUFFERS, 0), FALSE);
+  /* aooctkmap last: it applies aooctpad's scale and margins */
+  check_case (832, PAD " ! " KMAP " ! " SINK, 240, 240, E (BUFFERS, 0, 0),
+      FALSE);
+  /* no aooctkmap (a k-linear source): aooctpad's scale and margins go on
+   * to aooctdisp and with its weights to aooctfft */
+  check_case (832, PAD " ! " DISP " ! aooctfft backend=cuda ! " SINK, 240,
+      240, E (BUFFERS, 0, BUFFERS), FALSE);
   /* through queues, no window, 4 B-scans per buffer */
-  check_case ("aooctpad backend=cuda ! " KMAP " ! queue ! " DISP
-      " ! queue ! aooctfft backend=cuda ! " SINK, 4 * 60, 60, BUFFERS,
-      BUFFERS, FALSE);
+  check_case (832, PAD " ! " KMAP " ! queue ! " DISP " ! queue ! "
+      "aooctfft backend=cuda ! " SINK, 4 * 60, 60, E (BUFFERS, BUFFERS,
+          BUFFERS), FALSE);
   /* a tee whose other branch needs k-linear spectra: aooctkmap resamples
    * itself; and since both branches hold the same buffer (the tap's
    * appsink keeps its samples), aooctdisp may not add its step to it and
    * computes it too */
-  check_case ("aooctpad backend=cuda ! " KMAP " ! tee name=t ! queue ! "
-      DISP " ! aooctfft backend=cuda window=hamming ! " SINK " t. ! queue ! "
-      "appsink name=tap sync=false wait-on-eos=false", 240, 240, 0, 0, FALSE);
+  check_case (832, PAD " ! " KMAP " ! tee name=t ! queue ! " DISP " ! "
+      "aooctfft backend=cuda window=hamming ! " SINK " t. ! queue ! " TAP,
+      240, 240, E (BUFFERS, 0, 0), FALSE);
+  /* aooctpad's input shared with an appsink (A-lines of P1 samples): its
+   * R2C must not use it as scratch; the tap sees aooctdcsub's output */
+  check_case (2048, "tee name=t ! queue ! " PAD " ! " KMAP " ! " DISP " ! "
+      "aooctfft backend=cuda ! " SINK " t. ! queue ! " TAP, 100, 100,
+      E (BUFFERS, BUFFERS, BUFFERS), FALSE);
   /* aooctdisp on the CPU: nothing is deferred across the backends */
-  check_case ("aooctpad backend=cuda ! " KMAP " ! aooctdisp backend=cpu "
-      "name=d a2=8 ! aooctfft backend=cuda ! " SINK, 240, 240, 0, 0, FALSE);
+  check_case (832, PAD " ! " KMAP " ! aooctdisp backend=cpu name=d a2=8 ! "
+      "aooctfft backend=cuda ! " SINK, 240, 240, E (BUFFERS, 0, 0), FALSE);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_a2_while_playing)
 {
-  check_case ("aooctpad backend=cuda ! " KMAP " ! " DISP " ! "
-      "aooctfft backend=cuda window=hann ! " SINK, 240, 240, BUFFERS,
-      BUFFERS, TRUE);
+  check_case (832, PAD " ! " KMAP " ! " DISP " ! aooctfft backend=cuda "
+      "window=hann ! " SINK, 240, 240, E (BUFFERS, BUFFERS, BUFFERS), TRUE);
 }
 
 GST_END_TEST;

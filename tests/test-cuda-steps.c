@@ -817,8 +817,8 @@ check_pad_core (const Geo * geo, GRand * rand)
   pad = aooct_cuda_pad_new (&out, &err);
   fail_unless (pad != NULL, "%s", err ? err->message : "");
   for (k = 0; k < CORE_BUFFERS; k++)
-    fail_unless (aooct_cuda_pad_process (pad, run.in[k], run.out[k],
-            run.stream, &err), "%s", err ? err->message : "");
+    fail_unless (aooct_cuda_pad_process (pad, run.in[k], FALSE, FALSE,
+            run.out[k], run.stream, &err), "%s", err ? err->message : "");
   core_run_finish (&run, x, y, "pad core");
   aooct_cuda_pad_free (pad);
 
