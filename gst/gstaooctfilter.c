@@ -1445,6 +1445,7 @@ static gboolean
 gst_aooct_filter_propose_allocation (GstBaseTransform * bt,
     GstQuery * decide_query, GstQuery * query)
 {
+  gboolean ret;
 #ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
   GstCaps *caps = NULL;
@@ -1469,9 +1470,11 @@ gst_aooct_filter_propose_allocation (GstBaseTransform * bt,
     return TRUE;
   }
 #endif
-  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
-          decide_query, query))
-    return FALSE;
+  /* before our own allocation is decided (decide_query NULL) the default
+   * asks downstream, which may not be able to answer yet: no reason to
+   * keep our own announcement from upstream */
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
+      decide_query, query);
 #ifdef HAVE_CUDA
   {
     /* Upstream may leave its pointwise step to us (aooct-pending-meta.h)
@@ -1488,9 +1491,10 @@ gst_aooct_filter_propose_allocation (GstBaseTransform * bt,
     } else if (absorbs) {
       gst_query_add_allocation_meta (query, AOOCT_PENDING_META_API_TYPE, NULL);
     }
+    ret |= absorbs;
   }
 #endif
-  return TRUE;
+  return ret;
 }
 
 static gboolean
