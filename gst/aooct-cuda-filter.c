@@ -26,6 +26,7 @@ GST_DEBUG_CATEGORY_STATIC (aooct_cuda_filter_debug);
 #define GST_CAT_DEFAULT aooct_cuda_filter_debug
 
 static void forget_held_inputs (AooctCudaFilter * cf);
+static void free_input_planes (AooctCudaFilter * cf);
 
 AooctCudaFilter *
 aooct_cuda_filter_new (void)
@@ -35,6 +36,7 @@ aooct_cuda_filter_new (void)
   aooct_cuda_memory_init_once ();
   GST_DEBUG_CATEGORY_GET (aooct_cuda_filter_debug, "aooctfilter");
   cf = g_new0 (AooctCudaFilter, 1);
+  cf->in_reading = -1;
   g_mutex_init (&cf->stats_lock);
   g_mutex_init (&cf->ring_lock);
   g_cond_init (&cf->ring_cond);
@@ -119,6 +121,8 @@ aooct_cuda_filter_release_staging (AooctCudaFilter * cf)
 
   if (cf->stream)
     aooct_cuda_stream_sync (cf->stream, NULL);
+  if (cf->copy_stream)
+    aooct_cuda_stream_sync (cf->copy_stream, NULL);
   aooct_cuda_filter_ring_clear (cf);
   for (i = 0; i < AOOCT_CUDA_OUTPUT_DEPTH; i++) {
     g_clear_pointer (&cf->ring_staging[i], aooct_cuda_free_host);
@@ -142,10 +146,10 @@ aooct_cuda_filter_release_staging (AooctCudaFilter * cf)
     g_clear_pointer (&cf->in_held_done[i], aooct_cuda_event_free);
   aooct_cuda_event_free (cf->in_foreign);
   cf->in_foreign = NULL;
-  aooct_cuda_free (cf->in_dev);
+  free_input_planes (cf);
   aooct_cuda_free (cf->out_dev);
-  cf->in_dev = cf->out_dev = NULL;
-  cf->in_size = cf->out_size = 0;
+  cf->out_dev = NULL;
+  cf->out_size = 0;
   cf->in_slot = 0;
 }
 
@@ -155,11 +159,12 @@ aooct_cuda_filter_close (AooctCudaFilter * cf)
   if (cf->context && gst_cuda_context_push (cf->context)) {
     aooct_cuda_filter_release_staging (cf);
     aooct_cuda_stream_free (cf->stream);
+    aooct_cuda_stream_free (cf->copy_stream);
     aooct_cuda_context_pop ();
   }
   /* (done above unless the context was lost) */
   forget_held_inputs (cf);
-  cf->stream = NULL;
+  cf->stream = cf->copy_stream = NULL;
   gst_clear_object (&cf->context);
 }
 
@@ -243,24 +248,48 @@ forget_held_inputs (AooctCudaFilter * cf)
  * kept: no allocation per buffer.  The staging slots are allocated on
  * first use too (ensure_staging): input that is page-locked already never
  * needs them. */
+/* Streams idle (or lost). */
+static void
+free_input_planes (AooctCudaFilter * cf)
+{
+  guint p;
+
+  for (p = 0; p < AOOCT_CUDA_INPUT_PLANES; p++) {
+    g_clear_pointer (&cf->in_dev[p], aooct_cuda_free);
+    g_clear_pointer (&cf->in_dev_ready[p], aooct_cuda_event_free);
+    g_clear_pointer (&cf->in_dev_free[p], aooct_cuda_event_free);
+  }
+  cf->in_size = 0;
+  cf->in_plane = 0;
+  cf->in_reading = -1;
+}
+
 static gboolean
 ensure_input (AooctCudaFilter * cf, gsize size, GError ** error)
 {
-  guint i;
+  guint i, p;
 
   if (cf->in_size == size)
     return TRUE;
   if (cf->in_size != 0) {
     /* caps changed without a teardown: start over */
     aooct_cuda_stream_sync (cf->stream, NULL);
+    aooct_cuda_stream_sync (cf->copy_stream, NULL);
     forget_held_inputs (cf);
     for (i = 0; i < AOOCT_CUDA_STAGING_SLOTS; i++)
       g_clear_pointer (&cf->in_staging[i], aooct_cuda_free_host);
-    g_clear_pointer (&cf->in_dev, aooct_cuda_free);
-    cf->in_size = 0;
+    free_input_planes (cf);
   }
-  if (!aooct_cuda_malloc (size, &cf->in_dev, error))
+  if (cf->copy_stream == NULL
+      && !aooct_cuda_stream_new (&cf->copy_stream, error))
     return FALSE;
+  for (p = 0; p < AOOCT_CUDA_INPUT_PLANES; p++)
+    if (!aooct_cuda_malloc (size, &cf->in_dev[p], error)
+        || !aooct_cuda_event_new (&cf->in_dev_ready[p], error)
+        || !aooct_cuda_event_new (&cf->in_dev_free[p], error)) {
+      free_input_planes (cf);
+      return FALSE;
+    }
   cf->in_size = size;
   return TRUE;
 }
@@ -278,7 +307,7 @@ ensure_staging (AooctCudaFilter * cf, guint slot, GError ** error)
  * kernels of the previous one, which use the other slot. */
 static gboolean
 upload_staged (AooctCudaFilter * cf, const AooctPlane * host, gsize rows,
-    gsize dev_stride, GError ** error)
+    gsize dev_stride, gpointer dev, GError ** error)
 {
   gsize size = rows * dev_stride;
   guint slot = cf->in_slot;
@@ -290,9 +319,10 @@ upload_staged (AooctCudaFilter * cf, const AooctPlane * host, gsize rows,
       || !aooct_cuda_event_sync (cf->in_staging_free[slot], error))
     return FALSE;
   copy_rows (cf->in_staging[slot], dev_stride, host->data, host->stride, rows);
-  return aooct_cuda_upload_async (cf->in_dev, cf->in_staging[slot], size,
-      cf->stream, error)
-      && aooct_cuda_event_record (cf->in_staging_free[slot], cf->stream, error);
+  return aooct_cuda_upload_async (dev, cf->in_staging[slot], size,
+      cf->copy_stream, error)
+      && aooct_cuda_event_record (cf->in_staging_free[slot], cf->copy_stream,
+      error);
 }
 
 /* How many in-place input buffers we may hold: upstream must still be able
@@ -325,7 +355,7 @@ hold_limit (AooctCudaFilter * cf, GstBuffer * buf)
  * cannot hand it out for the next frame while the copy still reads it. */
 static gboolean
 upload_in_place (AooctCudaFilter * cf, GstBuffer * buf,
-    const AooctPlane * host, gsize size, GError ** error)
+    const AooctPlane * host, gsize size, gpointer dev, GError ** error)
 {
   guint slot = cf->in_held_next, limit, held = 0, i;
 
@@ -340,10 +370,11 @@ upload_in_place (AooctCudaFilter * cf, GstBuffer * buf,
     return FALSE;
   cf->in_held[slot] = gst_buffer_ref (buf);
   cf->in_held_next = (slot + 1) % AOOCT_CUDA_INPUT_HOLD;
-  if (!aooct_cuda_upload_async (cf->in_dev, host->data, size, cf->stream, error)
-      || !aooct_cuda_event_record (cf->in_held_done[slot], cf->stream, error)) {
+  if (!aooct_cuda_upload_async (dev, host->data, size, cf->copy_stream, error)
+      || !aooct_cuda_event_record (cf->in_held_done[slot], cf->copy_stream,
+          error)) {
     /* the copy may be enqueued: never let the buffer go before it ran */
-    aooct_cuda_stream_sync (cf->stream, NULL);
+    aooct_cuda_stream_sync (cf->copy_stream, NULL);
     gst_clear_buffer (&cf->in_held[slot]);
     return FALSE;
   }
@@ -384,20 +415,41 @@ aooct_cuda_filter_upload (AooctCudaFilter * cf, GstBuffer * buf,
     GError ** error)
 {
   gsize size = rows * dev_stride;
+  guint p;
   gboolean ok;
 
   if (!ensure_input (cf, size, error)
       || !release_finished_inputs (cf, error))
     return FALSE;
-  if (in_place_input (buf, host, dev_stride, size))
-    ok = upload_in_place (cf, buf, host, size, error);
-  else
-    ok = upload_staged (cf, host, rows, dev_stride, error);
-  if (!ok)
+  p = cf->in_plane;
+  /* the plane's last readers (the kernels of two frames ago) first */
+  if (!aooct_cuda_stream_wait (cf->copy_stream, cf->in_dev_free[p], error))
     return FALSE;
-  dev->data = cf->in_dev;
+  if (in_place_input (buf, host, dev_stride, size))
+    ok = upload_in_place (cf, buf, host, size, cf->in_dev[p], error);
+  else
+    ok = upload_staged (cf, host, rows, dev_stride, cf->in_dev[p], error);
+  /* our kernels after the upload */
+  if (!ok || !aooct_cuda_event_record (cf->in_dev_ready[p], cf->copy_stream,
+          error)
+      || !aooct_cuda_stream_wait (cf->stream, cf->in_dev_ready[p], error))
+    return FALSE;
+  cf->in_plane = (p + 1) % AOOCT_CUDA_INPUT_PLANES;
+  cf->in_reading = (gint) p;
+  dev->data = cf->in_dev[p];
   dev->stride = dev_stride;
   return TRUE;
+}
+
+gboolean
+aooct_cuda_filter_upload_done (AooctCudaFilter * cf, GError ** error)
+{
+  gint p = cf->in_reading;
+
+  if (p < 0)
+    return TRUE;
+  cf->in_reading = -1;
+  return aooct_cuda_event_record (cf->in_dev_free[p], cf->stream, error);
 }
 
 GstBufferPool *

@@ -18,6 +18,8 @@
 
 G_BEGIN_DECLS
 #define AOOCT_CUDA_STAGING_SLOTS 2
+/* Device planes that uploads alternate between (see in_dev below). */
+#define AOOCT_CUDA_INPUT_PLANES 2
 /* Input buffers in page-locked memory that are uploaded in place, without
  * staging, and whose copy may still be running: the element holds a
  * reference to at most this many (fewer where the buffers' pool is
@@ -57,8 +59,22 @@ typedef struct
   gpointer in_staging[AOOCT_CUDA_STAGING_SLOTS];
   AooctCudaEvent in_staging_free[AOOCT_CUDA_STAGING_SLOTS];
   guint in_slot;
-  gpointer in_dev;
   gsize in_size;
+
+  /* Uploads run on a stream of their own into device planes used in turn,
+   * so that the upload of the next frame goes on while the kernels of this
+   * one still wait (for an output buffer that downstream has not released
+   * yet): the copy engine stays busy, as with the copy and compute streams
+   * of the thesis and of Jian et al.  A plane's upload waits for the
+   * kernels that read it last (in_dev_free, recorded on `stream`), and the
+   * kernels for their upload (in_dev_ready, recorded on copy_stream). */
+  AooctCudaStream copy_stream;
+  gpointer in_dev[AOOCT_CUDA_INPUT_PLANES];
+  AooctCudaEvent in_dev_ready[AOOCT_CUDA_INPUT_PLANES];
+  AooctCudaEvent in_dev_free[AOOCT_CUDA_INPUT_PLANES];
+  guint in_plane;               /* the plane of the next upload */
+  gint in_reading;              /* the plane of the buffer being processed,
+                                 * or -1 */
 
   /* page-locked input (aooct-cuda-host-memory.h) uploaded in place: a
    * reference to each buffer whose copy may still run, with an event
@@ -133,6 +149,12 @@ void aooct_cuda_filter_release_staging (AooctCudaFilter * cf);
  * first.  Context current. */
 gboolean aooct_cuda_filter_upload (AooctCudaFilter * cf, GstBuffer * buf,
     const AooctPlane * host, gsize rows, gsize dev_stride, AooctPlane * dev,
+    GError ** error);
+
+/* After the work reading the plane of the last upload is enqueued on the
+ * element's stream (or given up): the plane may take a later upload once
+ * that work has run.  Nothing when no upload is being read. */
+gboolean aooct_cuda_filter_upload_done (AooctCudaFilter * cf,
     GError ** error);
 
 /* A pool of page-locked host memory on the element's context for frames

@@ -754,7 +754,8 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
 
   if (!aooct_cuda_filter_timing_begin (cf, error)
       || !klass->process_cuda (self, &in, &out, cf->stream, error)
-      || !aooct_cuda_filter_timing_end (cf, error))
+      || !aooct_cuda_filter_timing_end (cf, error)
+      || !aooct_cuda_filter_upload_done (cf, error))
     goto done;
   if (G_UNLIKELY (self->fault != AOOCT_CUDA_FAULT_NONE)
       && self->stat_buffers == self->fault_at
@@ -783,6 +784,9 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   ok = TRUE;
 
 done:
+  /* after a failure too: the next upload must still wait for whatever of
+   * this buffer's work was enqueued */
+  aooct_cuda_filter_upload_done (cf, NULL);
   self->out_pending = NULL;
   self->in_disposable = FALSE;
   if (out_frame_mapped)
