@@ -106,6 +106,21 @@ group_sample (unsigned long long q, int k)
       ((1u << (8 * sizeof (T))) - 1);
 }
 
+/* q[u] = the group at @base in row @m + u * ROW_LANES (0 from @m1 on):
+ * all UNROLL loads issued before any is used, so that they are in flight
+ * at once */
+template < typename T, int W, bool FULL > __device__ __forceinline__ void
+load_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
+    unsigned long long *q)
+{
+#pragma unroll
+  for (int u = 0; u < UNROLL; u++) {
+    const int mm = m + u * ROW_LANES;
+    q[u] = mm < m1 ? load_group < T, W, FULL > (base + (size_t) mm * stride,
+        cnt) : 0;
+  }
+}
+
 /* acc[k] += sample k of the group at @base in rows @m, @m + ROW_LANES, ...
  * below @m1 */
 template < typename T, int W, bool FULL > __device__ __forceinline__ void
@@ -117,13 +132,7 @@ sum_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
   for (; m < m1; m += ROW_LANES * UNROLL) {
     unsigned long long q[UNROLL];
 
-    /* all loads first, so that UNROLL rows are in flight at once */
-#pragma unroll
-    for (int u = 0; u < UNROLL; u++) {
-      const int mm = m + u * ROW_LANES;
-      q[u] = mm < m1 ? load_group < T, W, FULL > (base + (size_t) mm * stride,
-          cnt) : 0;
-    }
+    load_rows < T, W, FULL > (base, stride, cnt, m, m1, q);
     /* UNROLL samples of at most 65535 fit 32 bits; then 64 bits */
 #pragma unroll
     for (int k = 0; k < V; k++) {
@@ -222,12 +231,7 @@ convert_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
   for (; m < m1; m += ROW_LANES * UNROLL) {
     unsigned long long q[UNROLL];
 
-#pragma unroll
-    for (int u = 0; u < UNROLL; u++) {
-      const int mm = m + u * ROW_LANES;
-      q[u] = mm < m1 ? load_group < T, W, FULL > (base + (size_t) mm * stride,
-          cnt) : 0;
-    }
+    load_rows < T, W, FULL > (base, stride, cnt, m, m1, q);
 #pragma unroll
     for (int u = 0; u < UNROLL; u++) {
       const int mm = m + u * ROW_LANES;
