@@ -901,8 +901,9 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     /* only an element that announced the meta may get such buffers */
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "the input buffer carries steps deferred by an upstream element "
-        "(%s%s) that %s cannot apply%s; set AOOCT_CUDA_FUSE=0 to turn "
-        "deferring off", pending->kmap.data ? "lambda-to-k resampling " : "",
+        "(%s%s%s) that %s cannot apply%s; set AOOCT_CUDA_FUSE=0 to turn "
+        "deferring off", pending->pad ? "padding scale and margins " : "",
+        pending->kmap.data ? "lambda-to-k resampling " : "",
         pending->disp.data ? "dispersion " : "", GST_OBJECT_NAME (self),
         klass->absorbs_pending ? " on the CPU" : "");
     goto error;
@@ -1352,13 +1353,11 @@ decide_allocation_cuda_video (GstAooctFilter * self, GstQuery * query)
 }
 #endif
 
-/* On CUDA with CUDA-memory output: a pool of our device memory (allocated
- * when the pool starts, reused after; no allocation per buffer). */
 #ifdef HAVE_CUDA
-/* Whether our step goes to downstream (aooct-pending-meta.h): it must
- * have announced the meta, and both our pads carry device memory.  The
- * output pool is made all the same, for input that is not aooct device
- * memory (done per buffer). */
+/* Whether our step, or its tail, goes to downstream
+ * (aooct-pending-meta.h): it must have announced the meta, and our pads
+ * carry device memory.  The output pool is made all the same, for buffers
+ * processed here after all (shared, or not aooct device memory). */
 static void
 decide_deferring (GstAooctFilter * self, GstQuery * query)
 {
@@ -1386,6 +1385,8 @@ decide_deferring (GstAooctFilter * self, GstQuery * query)
 }
 #endif
 
+/* On CUDA with CUDA-memory output: a pool of our device memory (allocated
+ * when the pool starts, reused after; no allocation per buffer). */
 static gboolean
 gst_aooct_filter_decide_allocation (GstBaseTransform * bt, GstQuery * query)
 {
@@ -1488,6 +1489,11 @@ gst_aooct_filter_propose_allocation (GstBaseTransform * bt,
         && cuda_active (self) && caps_are_cuda (caps);
     guint index;
 
+    /* In passthrough (aooctkmap on k-linear input) buffers go on
+     * untouched: what downstream announced stands, and we apply nothing
+     * ourselves. */
+    if (gst_base_transform_is_passthrough (bt))
+      return ret;
     if (gst_query_find_allocation_meta (query, AOOCT_PENDING_META_API_TYPE,
             &index)) {
       if (!absorbs)

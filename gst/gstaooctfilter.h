@@ -184,17 +184,17 @@ struct _GstAooctFilterClass
 
   /* Deferred steps (aooct-pending-meta.h), CUDA backend only.  @defer:
    * the element's step is pointwise on real spectra and may be left to
-   * the next element: add it to @meta (on the output buffer, which shares
-   * the input's memory) instead of computing it.  The base class calls it
+   * the next element: add it to @meta (on the input buffer, which goes on
+   * as the output) instead of computing it.  The base class calls it
    * instead of process_cuda() when downstream announced the meta in the
    * ALLOCATION query, both pads carry CUDA memory and the input is aooct
-   * device memory.  NULL: never deferred. */
+   * device memory that nobody else holds.  NULL: never deferred. */
     gboolean (*defer) (GstAooctFilter * self, AooctPendingMeta * meta,
       GError ** error);
 
   /* The element applies steps deferred to it (self->pending) in
    * process_cuda(), and announces the meta upstream when it runs on
-   * CUDA.  A buffer with pending steps reaching any other element, or
+   * CUDA (in passthrough it only passes on downstream's answer).  A buffer with pending steps reaching any other element, or
    * this one on the CPU, is an error. */
   gboolean absorbs_pending;
 

@@ -292,6 +292,10 @@ GST_START_TEST (test_arrangements)
   /* aooctkmap last: it applies aooctpad's scale and margins */
   check_case (832, PAD " ! " KMAP " ! " SINK, 240, 240, E (BUFFERS, 0, 0),
       FALSE);
+  /* aooctkmap in passthrough (k-linear source) before an appsink: it
+   * applies nothing, so aooctpad must not leave its scale to it */
+  check_case (832, PAD " ! aooctkmap backend=cuda name=k passthrough=true ! "
+      SINK, 240, 240, E (0, 0, 0), FALSE);
   /* no aooctkmap (a k-linear source): aooctpad's scale and margins go on
    * to aooctdisp and with its weights to aooctfft */
   check_case (832, PAD " ! " DISP " ! aooctfft backend=cuda ! " SINK, 240,
