@@ -6,18 +6,27 @@
  * (1, 2 or 4); the rest is the property string.  Besides the sanitizers,
  * checks the promise of the validation: a polynomial that is accepted is
  * finite and positive at every pixel, and the kmap table built from it
- * either fails with a message or has every bracket inside the data region
- * and every fraction finite and, up to rounding, in [0, 1].
+ * either fails with a message or has every bracket inside the data region,
+ * every fraction finite and every resampled wavelength
+ * lambda_l + t (lambda_{l+1} - lambda_l) inside the calibration's range.
  *
- * "Up to rounding" is 1e-6 for a calibration whose wavelengths span 1 %
- * to a factor of 10 (a real spectrometer spans 5 to 30 %).  Narrower ones
- * ("785,0.1e-09": 0.1 pm over the sensor) leave rounding of k as large as
- * the step between samples.  Wider,
+ * "Inside" is up to rounding: 1e-13 of lambda for a calibration spanning
+ * less than a factor of 10 (a real spectrometer spans 5 to 30 %), where
+ * 2 pi / k'_i is good to a few ulps.  The promise is on wavelengths, not
+ * on t, because t is a fraction of the local step, which can be tiny
+ * (found by this target: "800,0,0,1.2e-10" on 4097 pixels, lambda flat
+ * at pixel 0, put the first t at -0.05 of a 2e-12 nm step).  Only the
+ * first and last bracket can hold a lambda'_i that rounding put outside
+ * it, so for a realistic span (1 % to a factor of 10: the k grid's steps
+ * are far above rounding) t is in [0, 1] exactly in every other bracket.
+ * Narrower spans ("785,0.1e-09": 0.1 pm over the sensor) have k steps
+ * as small as the rounding of k, so t can leave [0, 1] anywhere.  Wider,
  * physically absurd spans (found by this target: "785,0.125,1e08", 785 nm
  * to 70 mm) lose the last k samples to cancellation in the spec's
  * k0 + i (k1 - k0) / (j1 - j0) when k1 << k0, and the last fraction can be
  * 1.004: a slight extrapolation, no memory error.  There we only ask for a
- * finite fraction within half a sample of the bracket. */
+ * finite fraction within half a sample of the bracket, which the table
+ * itself enforces. */
 #include <math.h>
 #include <string.h>
 
@@ -34,7 +43,8 @@ check_kmap (const gchar * str, gint n, gint factor)
   AooctKmapTable *t;
   GError *error = NULL;
   gint p1, p2, o, i;
-  gdouble tol, lo, hi;
+  gboolean realistic;
+  gdouble tol, lo, hi, la, lb, lp;
 
   cal = aooct_wavelength_new_from_coeffs (str, n, &error);
   if (cal == NULL)
@@ -44,7 +54,8 @@ check_kmap (const gchar * str, gint n, gint factor)
       __builtin_trap ();
   lo = MIN (cal->lambda[0], cal->lambda[n - 1]);
   hi = MAX (cal->lambda[0], cal->lambda[n - 1]);
-  tol = hi > 1.01 * lo && hi < 10.0 * lo ? 1e-6 : 0.5;
+  tol = hi < 10.0 * lo ? 1e-13 * hi : G_MAXDOUBLE;
+  realistic = hi > 1.01 * lo && hi < 10.0 * lo;
   if (!aooct_pad_sizes (n, 0, factor, &p1, &p2, &o, &error))
     __builtin_trap ();
   aooct_geometry_init_raw (&g, n, 1, 1, 0, 1);
@@ -64,8 +75,15 @@ check_kmap (const gchar * str, gint n, gint factor)
     for (i = t->start; i <= t->end; i++) {
       if (t->index[i] < t->start || t->index[i] >= t->end)
         __builtin_trap ();
-      if (!isfinite (t->frac_d[i]) || t->frac_d[i] < -tol
-          || t->frac_d[i] > 1.0 + tol)
+      if (!isfinite (t->frac_d[i]) || t->frac_d[i] < -0.5 || t->frac_d[i] > 1.5)
+        __builtin_trap ();
+      if (realistic && t->index[i] > t->start && t->index[i] < t->end - 1
+          && (t->frac_d[i] < 0.0 || t->frac_d[i] > 1.0))
+        __builtin_trap ();
+      la = aooct_wavelength_at (cal, (gdouble) t->index[i] / factor - o);
+      lb = aooct_wavelength_at (cal, (gdouble) (t->index[i] + 1) / factor - o);
+      lp = la + t->frac_d[i] * (lb - la);
+      if (lp < lo - tol || lp > hi + tol)
         __builtin_trap ();
     }
     aooct_kmap_table_free (t);
