@@ -42,8 +42,11 @@ export OMP_WAIT_POLICY=passive
 # test-robust's 1000 state cycles and 100,000 B-scans, 10 times fewer:
 # LeakSanitizer checks what its RSS bounds check (skipped when scaled)
 export AOOCT_ROBUST_SCALE=10
-# sanitized code runs 2-5x slower.  The 'pipelines' suite (the demo script)
-# runs gst-launch-1.0, which cannot load the sanitized plugin: not here.
+# sanitized code runs 2-5x slower: meson's timeouts and check's per-test
+# CK_DEFAULT_TIMEOUT (tests/meson.build) alike.
+export CK_TIMEOUT_MULTIPLIER=3
+# The 'pipelines' suite (the demo script) runs gst-launch-1.0, which cannot
+# load the sanitized plugin: not here.
 "$MESON" test -C "$build" --print-errorlogs --suite cpu \
   --timeout-multiplier 3 "$@"
 rc=$?

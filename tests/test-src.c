@@ -11,11 +11,16 @@
 #include "aooct-textfile.h"
 #include "aooct-fftw.h"
 
+/* The harness queues whatever the camera pushes, without bound: a camera
+ * left running keeps making B-scans nobody pulls until teardown, so it
+ * stops after the @frames the test pulls. */
 static GstHarness *
-src_harness (const gchar * launch)
+src_harness (const gchar * launch, gint frames)
 {
-  GstHarness *h = aooct_test_harness_new (launch);
+  gchar *full = g_strdup_printf ("%s num-buffers=%d", launch, frames);
+  GstHarness *h = aooct_test_harness_new (full);
 
+  g_free (full);
   gst_harness_play (h);
   return h;
 }
@@ -46,12 +51,12 @@ GST_START_TEST (test_caps_geometry)
   for (c = 0; c < G_N_ELEMENTS (sizes); c++) {
     gchar *launch = g_strdup_printf ("aooctsrc samples=%d alines=%d seed=3",
         sizes[c].n, sizes[c].m);
-    GstHarness *h = src_harness (launch);
+    GstHarness *h = src_harness (launch, 1);
     GstBuffer *buf = gst_harness_pull (h);
     GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
     GstStructure *s = gst_caps_get_structure (caps, 0);
     GstMapInfo map;
-    gint fn, fd, row, i;
+    gint fn, fd, row, i, over = 0, padding = 0;
 
     fail_unless (gst_structure_has_name (s, "video/x-raw"));
     fail_unless_equals_string (gst_structure_get_string (s, "format"),
@@ -62,13 +67,18 @@ GST_START_TEST (test_caps_geometry)
     fail_unless (fn == 100 && fd == 1);
     fail_unless (gst_buffer_map (buf, &map, GST_MAP_READ));
     fail_unless_equals_int (map.size, (gsize) sizes[c].stride * sizes[c].m);
+    /* counted, not asserted per pixel: every passing check records its
+     * line (a write to check's pipe), which for 2M pixels took minutes
+     * under ASan */
     for (row = 0; row < sizes[c].m; row++) {
       const guint16 *r = (const guint16 *) (map.data + row * sizes[c].stride);
       for (i = 0; i < sizes[c].n; i++)
-        fail_unless (r[i] <= 4095);
+        over += r[i] > 4095;
       for (; i < sizes[c].stride / 2; i++)
-        fail_unless_equals_int (r[i], 0);
+        padding += r[i] != 0;
     }
+    fail_unless_equals_int (over, 0);
+    fail_unless_equals_int (padding, 0);
     gst_buffer_unmap (buf, &map);
     gst_buffer_unref (buf);
     gst_caps_unref (caps);
@@ -192,7 +202,7 @@ GST_START_TEST (test_levels_and_clipping)
   gsize n, i;
   guint16 lo = G_MAXUINT16, hi = 0;
 
-  h = src_harness ("aooctsrc seed=5");
+  h = src_harness ("aooctsrc seed=5", 1);
   d = pull_frame (h, &n);
   for (i = 0; i < n; i++) {
     lo = MIN (lo, d[i]);
@@ -203,12 +213,13 @@ GST_START_TEST (test_levels_and_clipping)
   g_free (d);
   gst_harness_teardown (h);
 
-  h = src_harness ("aooctsrc seed=5 reference-level=4095");
+  h = src_harness ("aooctsrc seed=5 reference-level=4095", 1);
   d = pull_frame (h, &n);
   fail_unless (count_value (d, n, 4095) > n / 20, "%" G_GSIZE_FORMAT
       " clipped", count_value (d, n, 4095));
   for (i = 0; i < n; i++)
-    fail_unless (d[i] <= 4095);
+    hi = MAX (hi, d[i]);
+  fail_unless (hi <= 4095);
   g_free (d);
   gst_harness_teardown (h);
 }
@@ -217,11 +228,11 @@ GST_END_TEST;
 
 GST_START_TEST (test_seed)
 {
-  GstHarness *a = src_harness ("aooctsrc seed=42");
-  GstHarness *b = src_harness ("aooctsrc seed=42");
-  GstHarness *c = src_harness ("aooctsrc seed=43");
-  GstHarness *r1 = src_harness ("aooctsrc");
-  GstHarness *r2 = src_harness ("aooctsrc");
+  GstHarness *a = src_harness ("aooctsrc seed=42", 2);
+  GstHarness *b = src_harness ("aooctsrc seed=42", 2);
+  GstHarness *c = src_harness ("aooctsrc seed=43", 2);
+  GstHarness *r1 = src_harness ("aooctsrc", 2);
+  GstHarness *r2 = src_harness ("aooctsrc", 2);
   gint f;
 
   for (f = 0; f < 2; f++) {
@@ -252,7 +263,7 @@ GST_END_TEST;
 GST_START_TEST (test_matches_model)
 {
   GstHarness *h = src_harness ("aooctsrc seed=11 phantom=mirror alines=50 "
-      "mirror-depth=400 dispersion-a2=-5 noise=3 bscans-per-volume=7");
+      "mirror-depth=400 dispersion-a2=-5 noise=3 bscans-per-volume=7", 3);
   AooctSynthParams p;
   AooctSynth *s;
   guint16 *ref;
