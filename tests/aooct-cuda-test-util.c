@@ -95,3 +95,15 @@ aooct_test_cuda_available (gchar ** why)
   return FALSE;
 #endif
 }
+
+gboolean
+aooct_test_skip_without_cuda (void)
+{
+  gchar *why = NULL;
+
+  if (aooct_test_cuda_available (&why))
+    return FALSE;
+  g_print ("SKIP: %s\n", why);
+  g_free (why);
+  return TRUE;
+}

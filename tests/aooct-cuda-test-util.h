@@ -14,6 +14,10 @@ G_BEGIN_DECLS
  * no driver). */
 gboolean aooct_test_cuda_available (gchar ** why);
 
+/* The test program's usual start: when no CUDA device is usable, says why
+ * ("SKIP: ...") and returns TRUE, and main returns AOOCT_TEST_SKIP_CODE. */
+gboolean aooct_test_skip_without_cuda (void);
+
 G_END_DECLS
 
 #endif /* __AOOCT_CUDA_TEST_UTIL_H__ */

@@ -541,18 +541,14 @@ chain_suite (void)
 int
 main (int argc, char **argv)
 {
-  gchar *why = NULL;
   SRunner *sr;
   gint failed;
 
   gst_check_init (&argc, &argv);
   if (argc > 1)
     backend = argv[1];
-  if (g_str_equal (backend, "cuda") && !aooct_test_cuda_available (&why)) {
-    g_print ("skipped: %s\n", why);
-    g_free (why);
+  if (g_str_equal (backend, "cuda") && aooct_test_skip_without_cuda ())
     return AOOCT_TEST_SKIP_CODE;
-  }
   g_print ("backend=%s\n", backend);
   sr = srunner_create (chain_suite ());
   srunner_run_all (sr, CK_NORMAL);

@@ -515,17 +515,13 @@ int
 main (int argc, char **argv)
 {
   const gchar *part = argc > 1 ? argv[1] : "faults";
-  gchar *why = NULL;
   Suite *s;
   TCase *tc;
   int failed;
 
   gst_check_init (&argc, &argv);
-  if (!aooct_test_cuda_available (&why)) {
-    g_print ("SKIP: %s\n", why);
-    g_free (why);
+  if (aooct_test_skip_without_cuda ())
     return AOOCT_TEST_SKIP_CODE;
-  }
   s = suite_create ("aooct-cuda-faults");
   tc = tcase_create (part);
   suite_add_tcase (s, tc);

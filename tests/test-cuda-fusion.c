@@ -28,7 +28,6 @@
 
 #define BUFFERS 6
 
-static gchar *no_gpu_reason;
 
 /* Counts the buffers leaving a pad with a pad / kmap / disp step
  * pending. */
@@ -349,9 +348,7 @@ int
 main (int argc, char **argv)
 {
   gst_check_init (&argc, &argv);
-  if (!aooct_test_cuda_available (&no_gpu_reason)) {
-    g_print ("SKIP: %s\n", no_gpu_reason);
+  if (aooct_test_skip_without_cuda ())
     return AOOCT_TEST_SKIP_CODE;
-  }
   return gst_check_run_suite (fusion_suite (), "cuda-fusion", __FILE__);
 }

@@ -30,7 +30,6 @@
 #define FRAMES 12
 #define FRAME_NS (10 * GST_MSECOND)
 
-static gchar *no_gpu_reason;
 
 /* B-scans: the synthetic camera's frame plus fresh noise per frame. */
 static GstBuffer *frames[FRAMES];
@@ -371,9 +370,7 @@ int
 main (int argc, char **argv)
 {
   gst_check_init (&argc, &argv);
-  if (!aooct_test_cuda_available (&no_gpu_reason)) {
-    g_print ("SKIP: %s\n", no_gpu_reason);
+  if (aooct_test_skip_without_cuda ())
     return AOOCT_TEST_SKIP_CODE;
-  }
   return gst_check_run_suite (ring_suite (), "cuda-ring", __FILE__);
 }

@@ -1087,16 +1087,13 @@ int
 main (int argc, char **argv)
 {
   gboolean chain = argc > 1 && strcmp (argv[1], "chain") == 0;
-  gchar *why = NULL;
 
   gst_check_init (&argc, &argv);
   fake_gpu = g_getenv ("AOOCT_TEST_FAKE_GPU") != NULL;
   if (fake_gpu) {
     g_print ("AOOCT_TEST_FAKE_GPU: backend=cpu on both sides\n");
     gpu_backend = "cpu";
-  } else if (!aooct_test_cuda_available (&why)) {
-    g_print ("SKIP: %s\n", why);
-    g_free (why);
+  } else if (aooct_test_skip_without_cuda ()) {
     return AOOCT_TEST_SKIP_CODE;
   }
   return gst_check_run_suite (chain ? chain_suite () : steps_suite (),

@@ -940,7 +940,6 @@ robust_suite (void)
 int
 main (int argc, char **argv)
 {
-  gchar *why = NULL;
   Suite *s;
   int failed;
 
@@ -951,11 +950,8 @@ main (int argc, char **argv)
     g_printerr ("unknown backend '%s' (cpu, cuda)\n", backend);
     return 2;
   }
-  if (on_cuda () && !aooct_test_cuda_available (&why)) {
-    g_print ("SKIP: %s\n", why);
-    g_free (why);
+  if (on_cuda () && aooct_test_skip_without_cuda ())
     return AOOCT_TEST_SKIP_CODE;
-  }
   g_print ("backend=%s\n", backend);
   s = robust_suite ();
   failed = gst_check_run_suite (s, "aooct-robust", __FILE__);
