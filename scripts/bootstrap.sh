@@ -30,6 +30,9 @@ pkgs=(
   # robustness checks (docs/robustness.md): libFuzzer (clang and its
   # runtime) for scripts/fuzz.sh, valgrind for scripts/check-valgrind.sh
   clang libclang-rt-14-dev valgrind
+  # aooct-view (GTK 3 and GStreamer's gtksink/gtkglsink) and its test's
+  # X server (Xvfb, xauth for xvfb-run)
+  libgtk-3-dev gstreamer1.0-gtk3 xvfb xauth
 )
 missing=()
 for p in "${pkgs[@]}"; do
