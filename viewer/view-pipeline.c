@@ -18,6 +18,7 @@
 #include "view-source.h"
 
 #include <gst/video/video.h>
+#include <string.h>
 #ifdef HAVE_GST_CUDA
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudautils.h>
@@ -107,14 +108,21 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
 {
   ViewPipeline *vp = data;
   GError *err = NULL;
-  gchar *text;
+  gchar *text, *debug = NULL;
 
   switch (GST_MESSAGE_TYPE (msg)) {
     case GST_MESSAGE_ERROR:
-      gst_message_parse_error (msg, &err, NULL);
-      text = g_strdup_printf ("%s: %s", GST_OBJECT_NAME (msg->src),
-          err->message);
+      gst_message_parse_error (msg, &err, &debug);
+      /* GStreamer's generic "Internal data stream error" says why only in
+       * its debug text ("reason not-negotiated (-4)") */
+      text = g_strdup_printf ("%s: %s%s%s", GST_OBJECT_NAME (msg->src),
+          err->message, g_error_matches (err, GST_STREAM_ERROR,
+              GST_STREAM_ERROR_FAILED) && debug ? " " : "",
+          g_error_matches (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED)
+          && debug ? (strrchr (debug, '\n') ? strrchr (debug, '\n') + 1 :
+              debug) : "");
       g_error_free (err);
+      g_free (debug);
       /* stop, but keep the program and its settings: the user fixes the
        * setting and presses Play or opens another source */
       gst_element_set_state (vp->pipeline, GST_STATE_NULL);

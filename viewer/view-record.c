@@ -9,6 +9,11 @@
  *              as they came, one after the other: aooct-view and
  *              rawvideoparse read them back as a raw file)
  *
+ * The sink is not async: a sink added to a playing pipeline would otherwise
+ * preroll and wait there for a state change that never comes, and the
+ * serialized queries the tee forwards upstream of it would block the whole
+ * chain behind it.
+ *
  * Stopping unlinks the branch from the tee and sends it EOS, so that the
  * muxer writes its index; the branch is removed once EOS reached its sink. */
 #include "view-record.h"
@@ -36,8 +41,8 @@ view_record_start (GstElement * pipeline, GstElement * tee,
   }
   q = g_strescape (location, NULL);
   desc = g_strdup_printf ("queue max-size-buffers=0 max-size-time=0 "
-      "max-size-bytes=268435456 ! %s filesink name=file location=\"%s\"",
-      matroska ? "matroskamux !" : "", q);
+      "max-size-bytes=268435456 ! %s filesink name=file async=false "
+      "location=\"%s\"", matroska ? "matroskamux !" : "", q);
   g_free (q);
   bin = gst_parse_bin_from_description (desc, TRUE, error);
   g_free (desc);

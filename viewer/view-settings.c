@@ -207,6 +207,16 @@ source_part (GKeyFile * kf, gboolean shell)
 
   for (i = 0; i < 5; i++)
     v[i] = g_key_file_get_string (kf, VIEW_SOURCE, k[i], NULL);
+  /* rawvideoparse's own defaults (I420, 320 x 240, 25/1) never fit OCT
+   * spectra: unset keys mean 16-bit grey at 100 frames/s */
+  if (!v[1] || !*v[1]) {
+    g_free (v[1]);
+    v[1] = g_strdup ("gray16-le");
+  }
+  if (!v[4] || !*v[4]) {
+    g_free (v[4]);
+    v[4] = g_strdup ("100/1");
+  }
   switch (view_settings_source_kind (kf)) {
     case VIEW_SOURCE_SYNTHETIC:
       g_string_append (s, "aooctsrc");

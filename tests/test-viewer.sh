@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# aooct-view in a real window under Xvfb, driven by its --script hook,
+# which goes through the program's own controls and buttons:
+#  - it starts on the synthetic camera and shows B-scans (the window's
+#    pixels over the video area are checked: the screenshot step fails on a
+#    blank or uniform picture);
+#  - a2/a3 changed through the dispersion controls while playing: the
+#    B-scan shown afterwards is byte for byte the one gst-launch-1.0 makes
+#    with aooctdisp a2/a3 set, for the same seed and B-scan number, and the
+#    one before the change is the one without (the launch line is the one
+#    the program printed into its saved settings);
+#  - settings save / load / save round-trips, and a loaded file reaches
+#    the running elements;
+#  - a recording of the processed stream (Matroska) and of the raw frames
+#    decodes to whole B-scans / frames;
+#  - bad input (raw file size not a multiple of the frame, no calibration,
+#    a calibration of the wrong length) is named on the status line and
+#    the program goes on to play a good file afterwards.
+# Usage: test-viewer.sh PATH/TO/aooct-view   (exit 77 without Xvfb or gtksink)
+set -euo pipefail
+view=$(realpath "$1")
+command -v xvfb-run >/dev/null || { echo "xvfb-run missing (Debian: xvfb): skipped"; exit 77; }
+command -v xauth >/dev/null || { echo "xauth missing: skipped"; exit 77; }
+gst-inspect-1.0 gtksink >/dev/null 2>&1 || { echo "gtksink missing (Debian: gstreamer1.0-gtk3): skipped"; exit 77; }
+out=$(mktemp -d)
+[ -n "${AOOCT_TEST_KEEP:-}" ] || trap 'rm -rf "$out"' EXIT
+cd "$out"
+
+# CPU on every machine: the comparison below is byte for byte
+chain="[aooctdcsub]
+backend=cpu
+[aooctpad]
+backend=cpu
+[aooctkmap]
+backend=cpu
+wavelength-coeffs=785,0.125,1e-05,-2e-09
+[aooctfft]
+backend=cpu"
+printf '[source]\nkind=synthetic\n[aooctsrc]\nis-live=true\nseed=7\n%s\n[aooctdisp]\nbackend=cpu\n[aooctnorm]\nbackend=cpu\ndynamic-range=50\n' \
+  "$chain" > start.ini
+printf '[source]\nkind=synthetic\n[aooctsrc]\nis-live=true\nseed=7\n%s\n[aooctdisp]\nbackend=cpu\na2=3\na3=1\n[aooctnorm]\nbackend=cpu\ndynamic-range=40\n' \
+  "$chain" > other.ini
+# a small raw file: 3 frames of 64 samples x 32 A-lines, 16 bit
+head -c $((3 * 64 * 32 * 2)) /dev/urandom > good.raw
+{ cat good.raw; head -c 100 /dev/zero; } > bad.raw
+for i in $(seq 0 63); do echo "$((800 + i)).5"; done > cal64.txt
+head -n 50 cal64.txt > cal50.txt
+
+cat > script.txt <<END_OF_SCRIPT
+wait-frames 3
+dump-frame before.pgm
+set aooctdisp a2 8
+set aooctdisp a3 -2
+wait-frames 4
+dump-frame after.pgm
+expect-property aooctdisp a2 8
+expect-property aooctdisp a3 -2
+screenshot shot.png
+save saved.ini
+set record location $out/rec.mkv
+set record raw-location $out/rec.raw
+click record
+wait-frames 5
+click record
+load other.ini
+expect-property aooctdisp a2 3
+expect-property aooctnorm dynamic-range 40
+expect-running
+load saved.ini
+save saved2.ini
+expect-property aooctdisp a2 8
+set source kind file
+set source width 64
+set source height 32
+set source location $out/bad.raw
+set aooctkmap wavelength-file $out/cal64.txt
+click open
+expect-status is not a multiple of the frame size
+set source location $out/good.raw
+set aooctkmap wavelength-file ""
+click open
+expect-status no spectrometer calibration
+set aooctkmap wavelength-file $out/cal50.txt
+click open
+expect-status has 50 wavelengths but the frame width is 64
+save final.ini
+set aooctkmap wavelength-file $out/cal64.txt
+click open
+expect-running
+save final.ini
+screenshot file.png
+quit
+END_OF_SCRIPT
+
+rc=0
+timeout 150 xvfb-run -a -s "-screen 0 1280x800x24" "$view" --sink gtksink \
+  --settings start.ini --script script.txt > log 2>&1 || rc=$?
+cat log
+[ $rc -eq 0 ] || { echo "FAIL: aooct-view exited $rc"; exit 1; }
+
+# --- a2/a3 through the controls == aooctdisp a2/a3 in gst-launch-1.0 ----
+frame_of() { sed -n "s|^aooct-view script: frame \([0-9]*\) to $1\$|\1|p" log; }
+nb=$(frame_of before.pgm); na=$(frame_of after.pgm)
+[ -n "$nb" ] && [ -n "$na" ] || { echo "FAIL: no frame numbers"; exit 1; }
+line=$(sed -n '2s/^# //p' saved.ini)
+case $line in
+  "gst-launch-1.0 aooctsrc"*"aooctdisp"*"a2=8 a3=-2"*"! videoconvert ! autovideosink") ;;
+  *) echo "FAIL: unexpected launch line: $line"; exit 1 ;;
+esac
+reference() {   # $1: launch line, $2: B-scan number, $3: file
+  local l=${1% ! videoconvert ! autovideosink}
+  l=${l/gst-launch-1.0 aooctsrc/gst-launch-1.0 -q aooctsrc num-buffers=$(($2 + 1))}
+  rm -rf ref; mkdir ref
+  eval "$l ! multifilesink location=ref/%05d"
+  cp "ref/$(printf %05d "$2")" "$3"
+}
+reference "$line" "$na" ref-after
+reference "${line/a2=8 a3=-2/a2=0 a3=0}" "$nb" ref-before
+size=$((240 * 1024))
+tail -c $size after.pgm > got-after; tail -c $size before.pgm > got-before
+cmp got-after ref-after || { echo "FAIL: B-scan $na after the a2/a3 change differs from aooctdisp a2=8 a3=-2"; exit 1; }
+cmp got-before ref-before || { echo "FAIL: B-scan $nb before the change differs from aooctdisp a2=0 a3=0"; exit 1; }
+if cmp -s got-before got-after; then echo "FAIL: the change changed nothing"; exit 1; fi
+echo "a2/a3 through the controls: B-scan $na == gst-launch-1.0 ... aooctdisp a2=8 a3=-2 (and B-scan $nb == a2=0 a3=0)"
+
+# --- settings round trip -------------------------------------------------
+cmp saved.ini saved2.ini || { echo "FAIL: settings do not round-trip"; diff saved.ini saved2.ini; exit 1; }
+grep -q '^a2=8$' saved.ini && grep -q '^seed=7$' saved.ini
+echo "settings: save, load, save round-trips"
+
+# --- screenshots ---------------------------------------------------------
+for f in shot.png file.png; do
+  [ "$(head -c 8 "$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "FAIL: $f is not a PNG"; exit 1; }
+done
+echo "screenshots: written, video area not blank"
+
+# --- recordings ----------------------------------------------------------
+gst-launch-1.0 -q filesrc location=rec.mkv ! matroskademux \
+  ! video/x-raw,format=GRAY8,width=240,height=1024 ! filesink location=rec.dec
+bytes=$(stat -c %s rec.dec)
+n=$((bytes / size))
+[ "$n" -ge 3 ] && [ $((bytes % size)) -eq 0 ] || { echo "FAIL: rec.mkv has no whole B-scans ($bytes bytes)"; exit 1; }
+raw=$((832 * 240 * 2)); rbytes=$(stat -c %s rec.raw)
+[ "$rbytes" -ge $raw ] && [ $((rbytes % raw)) -eq 0 ] || { echo "FAIL: rec.raw is not whole frames ($rbytes bytes)"; exit 1; }
+echo "recording: $n B-scans in rec.mkv, $((rbytes / raw)) raw frames in rec.raw"
+
+# --- bad input: named on the status line, the program went on -----------
+grep -q 'status: .*is not a multiple of the frame size' log
+grep -q 'status: no spectrometer calibration' log
+grep -q 'status: .*has 50 wavelengths but the frame width is 64' log
+echo "bad input: each named on the status line; a good file played afterwards"
