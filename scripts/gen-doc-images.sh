@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes the pictures of docs/howto.md: one B-scan of the demo's synthetic
 # retina (aooctsrc seed=3), reconstructed as pipelines/demo.sh does, with
-# and without dispersion compensation, depth rows 100..739.
+# and without dispersion compensation, depth rows 100..739; and the
+# README's screenshot of aooct-view (docs/img/aooct-view.png), taken under
+# Xvfb after tuning a2/a3 and the crop through its controls.
 #
 #   GST_PLUGIN_PATH_1_0=BUILD/gst scripts/gen-doc-images.sh
 set -euo pipefail
@@ -16,3 +18,22 @@ for v in "compensated 8 -2" "uncompensated 0 0"; do
     ! pngenc compression-level=9 ! filesink location="$root/docs/img/bscan-$1.png"
 done
 ls -l "$root"/docs/img/bscan-*.png
+
+view=${AOOCT_BUILD:-$root/build}/viewer/aooct-view
+if [ -x "$view" ] && command -v xvfb-run >/dev/null; then
+  script=$(mktemp); trap 'rm -f "$cal" "$script"' EXIT
+  cat > "$script" <<END
+set aooctsrc seed 3
+wait-frames 3
+set aooctdisp a2 8
+set aooctdisp a3 -2
+set aooctnorm crop-start 100
+set aooctnorm crop-end 740
+wait-frames 3
+wait-ms 2500
+screenshot $root/docs/img/aooct-view.png
+quit
+END
+  xvfb-run -a -s "-screen 0 1280x800x24" "$view" --script "$script"
+  ls -l "$root/docs/img/aooct-view.png"
+fi

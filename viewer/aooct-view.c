@@ -6,9 +6,10 @@
  * elements a user writes with gst-launch-1.0 (view-pipeline.c), from the
  * synthetic camera (default), a raw file or an Aravis camera.  Every
  * control on the left is one element property (view-controls.c), made from
- * the installed element's GParamSpec; a change goes to the running element,
- * or through READY where the property is read at start; only a new source
- * rebuilds the pipeline.  The settings are a key file (view-settings.c)
+ * the installed element's GParamSpec; a change goes to the running element
+ * where the element takes it while playing (a2/a3, range, window, ...);
+ * one read at start (crop, FFT size, backend, source) builds the pipeline
+ * anew.  The settings are a key file (view-settings.c)
  * whose leading comment, and the line under the controls, is the same
  * pipeline as a gst-launch-1.0 command.  Recording: view-record.c.
  *
@@ -231,8 +232,9 @@ on_control_changed (GtkWidget * control, const gchar * group,
   update_launch (app);
   if (is_deferred (group, key))
     view_app_status ("source changed: press Open to use it", FALSE, app);
-  else if (view_pipeline_running (app->pipeline))
-    view_pipeline_set_property (app->pipeline, group, key, value);
+  else if (view_pipeline_set_property (app->pipeline, group, key, value) ==
+      VIEW_SET_REBUILD)
+    view_app_start (app);
 }
 
 /* ---------- element -> control (automatic estimates) ------------------- */
@@ -711,8 +713,7 @@ build_window (ViewApp * app)
   gtk_container_add (GTK_CONTAINER (scroll), column);
   gtk_paned_pack1 (GTK_PANED (paned), scroll, FALSE, FALSE);
 
-  box = add_section (app, column, "Source", source_specs);
-  add_button (app, box, "open", "Open", FALSE, G_CALLBACK (on_open));
+  /* what is tuned most comes first; the source is set once */
   box = add_section (app, column, "Dispersion", dispersion_specs);
   /* action signals (an automatic estimate) become buttons */
   sigs = view_control_action_signals ("aooctdisp");
@@ -725,9 +726,11 @@ build_window (ViewApp * app)
   }
   g_strfreev (sigs);
   add_section (app, column, "Display range and crop", display_specs);
-  add_section (app, column, "Averaging and filter", averaging_specs);
   add_section (app, column, "Spectrum and backend", spectrum_specs);
+  add_section (app, column, "Averaging and filter", averaging_specs);
   add_section (app, column, "En-face and volume views", views_specs);
+  box = add_section (app, column, "Source", source_specs);
+  add_button (app, box, "open", "Open", FALSE, G_CALLBACK (on_open));
   box = add_section (app, column, "Record", record_specs);
   add_button (app, box, "record", "Record", TRUE, G_CALLBACK (on_record));
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);

@@ -10,9 +10,9 @@
  * SOURCE is parsed from the same text the printed gst-launch-1.0 line
  * starts with; every chain element gets its settings group as properties.
  * The tees take the recordings (view-record.c).  A property change goes to
- * the running element when the element allows it while PLAYING, otherwise
- * the pipeline drops to READY for it (which renegotiates the geometry) and
- * plays again; only a new source rebuilds everything. */
+ * the running element when the element allows it while PLAYING; one the
+ * element reads at start (geometry, backend, crop) makes the program build
+ * the pipeline anew from the settings (view_pipeline_set_property). */
 #include "view-pipeline.h"
 #include "view-settings.h"
 #include "view-source.h"
@@ -443,30 +443,26 @@ view_pipeline_tee (ViewPipeline * vp, gboolean raw)
   return raw ? vp->raw_tee : vp->proc_tee;
 }
 
-/* The one path every control takes to an element. */
-gboolean
+/* The one path every control takes to an element: a property the element
+ * takes while PLAYING is set on it now (the next buffer uses it); for one
+ * read at start (geometry, backend, FFT size, crop) the caller rebuilds
+ * the pipeline from the settings.  (Taking the running pipeline through
+ * READY instead renegotiates too, but gtksink 1.22 then sometimes stays
+ * black: a new pipeline is the reliable way.) */
+ViewSetResult
 view_pipeline_set_property (ViewPipeline * vp, const gchar * factory,
     const gchar * property, const gchar * value)
 {
   GstElement *e = view_pipeline_element (vp, factory);
   GParamSpec *ps;
-  GstState state;
 
   if (!e || !(ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
               property)))
-    return FALSE;
-  if ((ps->flags & GST_PARAM_MUTABLE_PLAYING)
-      || (gst_element_get_state (vp->pipeline, &state, NULL, 0),
-          state <= GST_STATE_READY)) {
-    gst_util_set_object_arg (G_OBJECT (e), property, value);
-    return TRUE;
-  }
-  /* a property read at start (geometry, backend, interpolation): stop the
-   * streaming, set it, start again, which renegotiates the caps */
-  gst_element_set_state (vp->pipeline, GST_STATE_READY);
+    return VIEW_SET_NO_ELEMENT;
+  if (!(ps->flags & GST_PARAM_MUTABLE_PLAYING))
+    return VIEW_SET_REBUILD;
   gst_util_set_object_arg (G_OBJECT (e), property, value);
-  gst_element_set_state (vp->pipeline, GST_STATE_PLAYING);
-  return TRUE;
+  return VIEW_SET_LIVE;
 }
 
 guint64

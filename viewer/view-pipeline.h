@@ -37,7 +37,14 @@ GstElement *view_pipeline_element (ViewPipeline * vp, const gchar * factory);
 GstElement *view_pipeline_get (ViewPipeline * vp);
 GstElement *view_pipeline_tee (ViewPipeline * vp, gboolean raw);
 
-gboolean view_pipeline_set_property (ViewPipeline * vp,
+typedef enum
+{
+  VIEW_SET_LIVE,                /* set on the running element */
+  VIEW_SET_REBUILD,             /* read at start: rebuild the pipeline */
+  VIEW_SET_NO_ELEMENT,          /* not in the running pipeline */
+} ViewSetResult;
+
+ViewSetResult view_pipeline_set_property (ViewPipeline * vp,
     const gchar * factory, const gchar * property, const gchar * value);
 
 guint64 view_pipeline_frames (ViewPipeline * vp);

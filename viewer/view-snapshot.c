@@ -84,7 +84,7 @@ view_snapshot_window (GtkWidget * window, GtkWidget * video,
         "cannot read the window's pixels");
     return FALSE;
   }
-  if (!gdk_pixbuf_save (pb, path, "png", error, NULL)) {
+  if (!gdk_pixbuf_save (pb, path, "png", error, "compression", "9", NULL)) {
     g_object_unref (pb);
     return FALSE;
   }
