@@ -13,6 +13,8 @@
 #    the running elements;
 #  - a recording of the processed stream (Matroska) and of the raw frames
 #    decodes to whole B-scans / frames;
+#  - the controls are those of the installed elements' properties (enum
+#    choices from their GEnumClass, none for a missing property);
 #  - bad input (raw file size not a multiple of the frame, no calibration,
 #    a calibration of the wrong length) is named on the status line and
 #    the program goes on to play a good file afterwards.
@@ -46,7 +48,31 @@ head -c $((3 * 64 * 32 * 2)) /dev/urandom > good.raw
 for i in $(seq 0 63); do echo "$((800 + i)).5"; done > cal64.txt
 head -n 50 cal64.txt > cal50.txt
 
-cat > script.txt <<END_OF_SCRIPT
+# Controls come from the installed elements' properties: what this build
+# of the plugin has (gst-inspect-1.0) is what the window must offer --
+# enum choices in the GEnumClass's order, no control for a property the
+# element lacks, the en-face / volume views only where their element is.
+has_prop() { gst-inspect-1.0 "$1" 2>/dev/null | grep -qE "^  $2 +:"; }
+nicks() {
+  gst-inspect-1.0 "$1" | sed -n "/^  $2 /,/^  [a-z]/p" \
+    | sed -n 's/^ *([0-9]*): \([a-z0-9-]*\) .*/\1/p' | paste -sd, -
+}
+yn() { if "$@"; then echo yes; else echo no; fi; }
+{
+  echo "expect-choices aooctfft window $(nicks aooctfft window)"
+  echo "expect-choices aooctkmap interpolation $(nicks aooctkmap interpolation)"
+  echo "expect-choices chain backend $(nicks aooctdcsub backend)"
+  for p in aooctdisp:estimate aooctfft:window-parameter aooctnorm:average-bscans \
+      aooctnorm:average-alines aooctnorm:bilateral-sigma-space aooctnorm:dynamic-range; do
+    echo "expect-control ${p%%:*} ${p#*:} $(yn has_prop "${p%%:*}" "${p#*:}")"
+  done
+  echo "expect-control aooctnorm no-such-property no"
+  echo "expect-view enface $(yn gst-inspect-1.0 aooctenface)"
+  echo "expect-view volume $(yn gst-inspect-1.0 aooctrender)"
+} > controls.txt
+grep -q 'window none,hann' controls.txt || { echo "FAIL: gst-inspect-1.0 parsing"; cat controls.txt; exit 1; }
+
+cat controls.txt - > script.txt <<END_OF_SCRIPT
 wait-frames 3
 dump-frame before.pgm
 set aooctdisp a2 8

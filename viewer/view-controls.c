@@ -240,6 +240,28 @@ view_control_new (const ViewControlSpec * spec, const gchar * initial,
       user_data);
 }
 
+/* An enum control's choices (the nicks of the property's GEnumClass, in
+ * order); NULL for other controls. */
+gchar **
+view_control_choices (GtkWidget * w)
+{
+  Control *c = get (w);
+  GEnumClass *ec;
+  GStrvBuilder *b;
+  guint i;
+  gchar **out;
+
+  if (!G_IS_PARAM_SPEC_ENUM (c->pspec))
+    return NULL;
+  ec = G_PARAM_SPEC_ENUM (c->pspec)->enum_class;
+  b = g_strv_builder_new ();
+  for (i = 0; i < ec->n_values; i++)
+    g_strv_builder_add (b, ec->values[i].value_nick);
+  out = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return out;
+}
+
 /* The element's action signals that take no argument (such as an
  * automatic dispersion estimate): each becomes a button. */
 gchar **

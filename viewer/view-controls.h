@@ -36,6 +36,7 @@ gchar *view_control_get_value (GtkWidget * control);
 const gchar *view_control_group (GtkWidget * control);
 const gchar *view_control_key (GtkWidget * control);
 gchar **view_control_action_signals (const gchar * factory);
+gchar **view_control_choices (GtkWidget * control);
 
 G_END_DECLS
 #endif

@@ -14,6 +14,9 @@
  *   expect-status TEXT       the status line says TEXT within 10 s
  *   expect-property ELEMENT KEY VALUE   the running element's property
  *   expect-running           B-scans are flowing (within 10 s)
+ *   expect-control GROUP KEY yes|no     whether the window has that control
+ *   expect-choices GROUP KEY A,B,...    an enum control's choices, in order
+ *   expect-view enface|volume yes|no    whether that view is shown
  *   quit
  *
  * Blank lines and lines starting with '#' are skipped.  The program exits
@@ -184,6 +187,40 @@ step (Script * s, gchar ** a, gint n, const gchar * line, gchar ** why)
     if (g_strcmp0 (got, a[3]) != 0)
       *why = g_strdup_printf ("%s %s is %s", a[1], a[2], got);
     g_free (got);
+  } else if (g_str_equal (a[0], "expect-control")) {
+    gboolean has;
+
+    ARGS (4);
+    has = view_app_control (app, a[1], a[2]) != NULL;
+    if (has != g_str_equal (a[3], "yes"))
+      *why = g_strdup_printf ("the control %s %s is %s", a[1], a[2],
+          has ? "there" : "missing");
+  } else if (g_str_equal (a[0], "expect-choices")) {
+    GtkWidget *c;
+    gchar **ch, *got;
+
+    ARGS (4);
+    if (!(c = view_app_control (app, a[1], a[2]))
+        || !(ch = view_control_choices (c))) {
+      *why = g_strdup_printf ("no choice control for %s %s", a[1], a[2]);
+      return TRUE;
+    }
+    got = g_strjoinv (",", ch);
+    if (!g_str_equal (got, a[3]))
+      *why = g_strdup_printf ("the choices are %s", got);
+    g_free (got);
+    g_strfreev (ch);
+  } else if (g_str_equal (a[0], "expect-view")) {
+    ViewKind k = g_str_equal (a[1], "enface") ? VIEW_ENFACE : VIEW_VOLUME;
+    gboolean shown;
+
+    ARGS (3);
+    shown = gtk_notebook_page_num (GTK_NOTEBOOK (app->views),
+        app->view_pages[k]) >= 0
+        && view_pipeline_widget (app->pipeline, k) != NULL;
+    if (shown != g_str_equal (a[2], "yes"))
+      *why = g_strdup_printf ("the %s view is %s", a[1],
+          shown ? "shown" : "not shown");
   } else if (g_str_equal (a[0], "quit")) {
     s->pc = -1;
   } else {
