@@ -246,33 +246,49 @@ typedef struct
   GstElement *element;
 } Notify;
 
+/* Shows a value the running element set itself (an automatic estimate
+ * of a2/a3), in the control and the settings.  Only for properties the
+ * element takes while playing; a value equal to what the settings say (or
+ * to the default where they say nothing) changes nothing. */
+static void
+sync_control (ViewApp * app, GtkWidget * control)
+{
+  const gchar *group = view_control_group (control);
+  const gchar *key = view_control_key (control);
+  GstElement *e = view_pipeline_element (app->pipeline, group);
+  GParamSpec *ps;
+  GValue v = G_VALUE_INIT;
+  gchar *now, *was;
+
+  if (!e || !(ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+              key)) || !(ps->flags & G_PARAM_READABLE)
+      || !(ps->flags & GST_PARAM_MUTABLE_PLAYING))
+    return;
+  g_value_init (&v, ps->value_type);
+  g_object_get_property (G_OBJECT (e), key, &v);
+  now = view_value_to_string (&v);
+  g_value_unset (&v);
+  was = view_settings_get (app->settings, group, key);
+  if (!was)
+    was = view_value_to_string (g_param_spec_get_default_value (ps));
+  if (now && g_strcmp0 (was, now) != 0) {
+    view_settings_set (app->settings, group, key, now);
+    view_control_set_value (control, now, FALSE);
+    update_launch (app);
+  }
+  g_free (was);
+  g_free (now);
+}
+
 static gboolean
 apply_notify (gpointer data)
 {
   Notify *n = data;
-  const gchar *key = view_control_key (n->control);
-  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS
-      (n->element), key);
-  GValue v = G_VALUE_INIT;
-  gchar *s, *old;
 
-  g_value_init (&v, ps->value_type);
-  g_object_get_property (G_OBJECT (n->element), key, &v);
-  s = view_value_to_string (&v);
-  g_value_unset (&v);
-  old = view_settings_get (n->app->settings, view_control_group (n->control),
-      key);
-  /* a value the element set itself (an estimate), not one from here */
-  if (s && g_strcmp0 (old, s) != 0
-      && view_pipeline_element (n->app->pipeline,
-          view_control_group (n->control)) == n->element) {
-    view_settings_set (n->app->settings, view_control_group (n->control),
-        key, s);
-    view_control_set_value (n->control, s, FALSE);
-    update_launch (n->app);
-  }
-  g_free (old);
-  g_free (s);
+  /* still the running element (not one of a pipeline since rebuilt) */
+  if (view_pipeline_element (n->app->pipeline,
+          view_control_group (n->control)) == n->element)
+    sync_control (n->app, n->control);
   gst_object_unref (n->element);
   g_object_unref (n->control);
   g_free (n);
@@ -671,6 +687,8 @@ on_stats (gpointer data)
   guint64 fr = view_pipeline_frames (app->pipeline);
   gchar *dev, *text;
   gdouble dt;
+  GHashTableIter it;
+  gpointer k, c;
 
   if (app->last_time && now > app->last_time && al >= app->last_alines) {
     dt = (now - app->last_time) / 1e6;
@@ -681,6 +699,10 @@ on_stats (gpointer data)
     g_free (text);
     g_free (dev);
   }
+  /* elements that change a property without notifying it */
+  g_hash_table_iter_init (&it, app->controls);
+  while (g_hash_table_iter_next (&it, &k, &c))
+    sync_control (app, c);
   app->last_time = now;
   app->last_alines = al;
   app->last_frames = fr;

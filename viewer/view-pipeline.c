@@ -97,12 +97,6 @@ view_pipeline_free (ViewPipeline * vp)
   g_free (vp);
 }
 
-gboolean
-view_pipeline_running (ViewPipeline * vp)
-{
-  return vp->pipeline != NULL;
-}
-
 static gboolean
 on_bus (GstBus * bus, GstMessage * msg, gpointer data)
 {
@@ -278,6 +272,28 @@ remember (ViewPipeline * vp, GstElement * e)
     g_hash_table_insert (vp->elements, g_strdup (GST_OBJECT_NAME (f)), e);
 }
 
+/* Removes first and what is linked after it through "src" pads. */
+static void
+remove_chain (ViewPipeline * vp, GstElement * first)
+{
+  GstElement *e = gst_object_ref (first), *next;
+  GstPad *src, *peer;
+
+  while (e) {
+    next = NULL;
+    if ((src = gst_element_get_static_pad (e, "src"))) {
+      if ((peer = gst_pad_get_peer (src))) {
+        next = gst_pad_get_parent_element (peer);
+        gst_object_unref (peer);
+      }
+      gst_object_unref (src);
+    }
+    gst_bin_remove (GST_BIN (vp->pipeline), e);
+    gst_object_unref (e);
+    e = next;
+  }
+}
+
 /* A view of the depth-domain stream (aooctenface, aooctrender) when its
  * element is installed: a failure here loses that view, not the B-scan. */
 static void
@@ -296,14 +312,20 @@ add_depth_view (ViewPipeline * vp, GKeyFile * kf, GstElement * depth_tee,
     return;
   }
   view_settings_apply (kf, factory, e);
-  remember (vp, e);
   if (!gst_element_link_many (depth_tee, q, e, disp, NULL)) {
     gchar *m = g_strdup_printf ("%s: cannot link it after aooctfft; the "
         "view is off", factory);
 
+    /* an unlinked sink would hold the pipeline in PAUSED for ever */
+    g_clear_object (&vp->widgets[kind]);
+    remove_chain (vp, disp);
+    gst_bin_remove (GST_BIN (vp->pipeline), e);
+    gst_bin_remove (GST_BIN (vp->pipeline), q);
     vp->status (m, TRUE, vp->user_data);
     g_free (m);
+    return;
   }
+  remember (vp, e);
 }
 
 gboolean

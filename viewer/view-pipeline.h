@@ -30,7 +30,6 @@ gboolean view_pipeline_build (ViewPipeline * vp, GKeyFile * settings,
     GError ** error);
 void view_pipeline_play (ViewPipeline * vp);
 void view_pipeline_stop (ViewPipeline * vp);
-gboolean view_pipeline_running (ViewPipeline * vp);
 
 GtkWidget *view_pipeline_widget (ViewPipeline * vp, ViewKind kind);
 GstElement *view_pipeline_element (ViewPipeline * vp, const gchar * factory);
