@@ -236,10 +236,13 @@ source_part (GKeyFile * kf, gboolean shell)
       g_string_append (s, "aravissrc");
       if (cam && *cam)
         append_prop (s, "camera-name", cam, shell);
-      /* the caps choose the camera's pixel format and region */
-      g_string_append_printf (s, " ! video/x-raw,format=%s,width=%s,"
-          "height=%s", g_strcmp0 (v[1], "gray8") == 0 ? "GRAY8" : "GRAY16_LE",
-          v[2] ? v[2] : "512", v[3] ? v[3] : "256");
+      /* the caps choose the camera's pixel format and region; a caps
+       * link needs an element after it, which a bin description ends
+       * without: there, a capsfilter */
+      g_string_append_printf (s, shell ? " ! video/x-raw,format=%s,width=%s,"
+          "height=%s" : " ! capsfilter caps=\"video/x-raw,format=%s,"
+          "width=%s,height=%s\"", g_strcmp0 (v[1], "gray8") == 0 ? "GRAY8" :
+          "GRAY16_LE", v[2] ? v[2] : "512", v[3] ? v[3] : "256");
       g_free (cam);
       break;
     }
