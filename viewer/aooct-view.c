@@ -907,5 +907,13 @@ main (int argc, char **argv)
   g_key_file_free (app.settings);
   g_hash_table_unref (app.controls);
   g_hash_table_unref (app.buttons);
+  g_free (app.status_text);
+  g_free (app.sink);
+  g_free (app.script);
+  g_free (app.settings_file);
+  g_free (raw);
+  g_free (camera);
+  g_free (calibration);
+  g_free (format);
   return rc ? rc : app.exit_code;
 }
