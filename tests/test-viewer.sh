@@ -15,6 +15,7 @@
 #    decodes to whole B-scans / frames;
 #  - the controls are those of the installed elements' properties (enum
 #    choices from their GEnumClass, none for a missing property);
+#  - with --sink gtkglsink too (where the GL plugin is installed);
 #  - where root may make a private network namespace and Aravis's fake
 #    GigE Vision camera is installed: --camera opens it through aravissrc
 #    and shows its frames (as tests/test-camera.sh, loopback only);
@@ -179,6 +180,19 @@ grep -q 'status: .*is not a multiple of the frame size' log
 grep -q 'status: no spectrometer calibration' log
 grep -q 'status: .*has 50 wavelengths but the frame width is 64' log
 echo "bad input: each named on the status line; a good file played afterwards"
+
+# --- the GL sink (gtkglsink in glsinkbin; Mesa's software GL under Xvfb)
+if gst-inspect-1.0 gtkglsink >/dev/null 2>&1 && gst-inspect-1.0 glsinkbin >/dev/null 2>&1; then
+  printf 'expect-running\nwait-frames 3\nscreenshot gl.png\nquit\n' > gl.txt
+  rc=0
+  timeout 60 xvfb-run -a -s "-screen 0 1280x800x24 +extension GLX" "$view" --sink gtkglsink \
+    --script gl.txt > gl.log 2>&1 || rc=$?
+  cat gl.log
+  [ $rc -eq 0 ] || { echo "FAIL: aooct-view --sink gtkglsink exited $rc"; exit 1; }
+  echo "gtkglsink: B-scans shown (video area not blank)"
+else
+  echo "gtkglsink part skipped (Debian: gstreamer1.0-gtk3, gstreamer1.0-gl)"
+fi
 
 # --- an Aravis camera: the fake GigE Vision camera in a private namespace
 if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null && command -v ip >/dev/null \

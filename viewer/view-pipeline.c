@@ -201,9 +201,15 @@ add (ViewPipeline * vp, const gchar * factory, GError ** error)
   GstElement *e = gst_element_factory_make (factory, NULL);
 
   if (!e) {
-    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
-        "no element '%s': is the aooct plugin (or the GStreamer plugin "
-        "that has it) installed or on GST_PLUGIN_PATH?", factory);
+    if (g_str_has_prefix (factory, "aooct"))
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
+          "no element '%s': is the aooct plugin installed or on "
+          "GST_PLUGIN_PATH?", factory);
+    else
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
+          "no GStreamer element '%s' (its plugin is not installed%s)",
+          factory, g_str_equal (factory, "glsinkbin") ?
+          "; Debian: gstreamer1.0-gl" : "");
     return NULL;
   }
   gst_bin_add (GST_BIN (vp->pipeline), e);
