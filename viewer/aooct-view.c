@@ -409,14 +409,17 @@ view_app_start (ViewApp * app)
 gboolean
 view_app_save (ViewApp * app, const gchar * path, GError ** error)
 {
+  gchar *m, *line;
+
   if (!view_settings_save (app->settings, path, error))
     return FALSE;
-  {
-    gchar *m = g_strdup_printf ("settings saved to %s", path);
-
-    view_app_status (m, FALSE, app);
-    g_free (m);
-  }
+  m = g_strdup_printf ("settings saved to %s", path);
+  view_app_status (m, FALSE, app);
+  g_free (m);
+  /* the same pipeline, for a terminal or a script */
+  line = view_settings_launch_line (app->settings);
+  g_print ("%s\n", line);
+  g_free (line);
   return TRUE;
 }
 
