@@ -79,9 +79,18 @@ static const ViewControlSpec averaging_specs[] = {
 
 static const ViewControlSpec spectrum_specs[] = {
   {"aooctdcsub", "mode", "DC subtraction", 0, 0, 0, 0},
+  {"aooctdcsub", "rolling-bscans", "Rolling background (B-scans)", 1, 1024,
+      1, 0},
+  {"aooctdcsub", "skip-alines-start", "Flyback: skip first A-lines", 0,
+      65536, 1, 0},
+  {"aooctdcsub", "skip-alines-end", "Flyback: skip last A-lines", 0, 65536,
+      1, 0},
   {"aooctpad", "size", "FFT size (0 = auto)", 0, 65536, 256, 0},
   {"aooctpad", "factor", "Up-sampling factor", 1, 64, 1, 0},
   {"aooctkmap", "interpolation", "Interpolation", 0, 0, 0, 0},
+  {"aooctkmap", "nufft-kernel", "NUFFT kernel", 0, 0, 0, 0},
+  {"aooctkmap", "nufft-oversampling", "NUFFT oversampling", 1, 16, 0.25, 2},
+  {"aooctkmap", "nufft-width", "NUFFT kernel width", 1, 64, 1, 0},
   {"aooctfft", "window", "Window", 0, 0, 0, 0},
   {"aooctfft", "window-parameter", "Window parameter", 0, 100, 0.1, 2},
   {CHAIN, "backend", "Backend", 0, 0, 0, 0},
