@@ -15,6 +15,8 @@
 #    decodes to whole B-scans / frames;
 #  - the controls are those of the installed elements' properties (enum
 #    choices from their GEnumClass, none for a missing property);
+#  - where aooctenface / aooctrender are installed, their views show
+#    images (pixel check on each tab);
 #  - with --sink gtkglsink too (where the GL plugin is installed);
 #  - where root may make a private network namespace and Aravis's fake
 #    GigE Vision camera is installed: --camera opens it through aravissrc
@@ -57,12 +59,12 @@ head -n 50 cal64.txt > cal50.txt
 # enum choices in the GEnumClass's order, no control for a property the
 # element lacks, the en-face / volume views only where their element is.
 # (whole output first: grep -q closing the pipe early fails it under pipefail)
-has_prop() { local t; t=$(gst-inspect-1.0 "$1" 2>/dev/null) || return 1; grep -qE "^  $2 +:" <<<"$t"; }
+has_prop() { local t; t=$(gst-inspect-1.0 "$1" 2>/dev/null) || return 1; grep -qE "^  $2 *:" <<<"$t"; }
 nicks() {
   gst-inspect-1.0 "$1" | sed -n "/^  $2 /,/^  [a-z]/p" \
     | sed -n 's/^ *([0-9]*): \([a-z0-9-]*\) .*/\1/p' | paste -sd, -
 }
-yn() { if "$@"; then echo yes; else echo no; fi; }
+yn() { if "$@" >/dev/null 2>&1; then echo yes; else echo no; fi; }
 {
   echo "expect-choices aooctfft window $(nicks aooctfft window)"
   echo "expect-choices aooctkmap interpolation $(nicks aooctkmap interpolation)"
@@ -180,6 +182,31 @@ grep -q 'status: .*is not a multiple of the frame size' log
 grep -q 'status: no spectrometer calibration' log
 grep -q 'status: .*has 50 wavelengths but the frame width is 64' log
 echo "bad input: each named on the status line; a good file played afterwards"
+
+# --- the en-face and volume views, where aooctenface / aooctrender exist
+views=
+for v in enface:aooctenface volume:aooctrender; do
+  gst-inspect-1.0 "${v#*:}" >/dev/null 2>&1 && views="$views ${v%%:*}"
+done
+if [ -n "$views" ]; then
+  {
+    for v in $views; do
+      f=$([ "$v" = enface ] && echo aooctenface || echo aooctrender)
+      echo "set $f bscans-per-volume 10"
+    done
+    echo "wait-frames 25"
+    for v in $views; do echo "show $v"; echo "wait-ms 500"; echo "screenshot view-$v.png"; done
+    echo quit
+  } > views.txt
+  rc=0
+  timeout 90 xvfb-run -a -s "-screen 0 1280x800x24" "$view" --sink gtksink \
+    --script views.txt > views.log 2>&1 || rc=$?
+  cat views.log
+  [ $rc -eq 0 ] || { echo "FAIL: the views ($views) exited $rc"; exit 1; }
+  echo "views:$views shown (video area not blank)"
+else
+  echo "en-face / volume part skipped (aooctenface, aooctrender not installed)"
+fi
 
 # --- the GL sink (gtkglsink in glsinkbin; Mesa's software GL under Xvfb)
 if gst-inspect-1.0 gtkglsink >/dev/null 2>&1 && gst-inspect-1.0 glsinkbin >/dev/null 2>&1; then

@@ -10,13 +10,15 @@
  *   wait-ms N
  *   dump-frame FILE          the newest B-scan as PGM; prints its number
  *   save FILE / load FILE    the settings, as the Save/Load buttons do
- *   screenshot FILE          the window as PNG; fails if the video is blank
+ *   show bscan|enface|volume switch to that view's tab
+ *   screenshot FILE          the window as PNG; fails if the video shown
+ *                            (the current tab's) is blank
  *   expect-status TEXT       the status line says TEXT within 10 s
  *   expect-property ELEMENT KEY VALUE   the running element's property
  *   expect-running           B-scans are flowing (within 10 s)
  *   expect-control GROUP KEY yes|no     whether the window has that control
  *   expect-choices GROUP KEY A,B,...    an enum control's choices, in order
- *   expect-view enface|volume yes|no    whether that view is shown
+ *   expect-view enface|volume yes|no    whether that view is there
  *   quit
  *
  * Blank lines and lines starting with '#' are skipped.  The program exits
@@ -56,6 +58,13 @@ fail (Script * s, const gchar * line, const gchar * why)
       line, why);
   finish (s, 1);
   return G_SOURCE_REMOVE;
+}
+
+static ViewKind
+view_kind (const gchar * name)
+{
+  return g_str_equal (name, "enface") ? VIEW_ENFACE :
+      g_str_equal (name, "volume") ? VIEW_VOLUME : VIEW_BSCAN;
 }
 
 /* TRUE: the step is done; FALSE: call again later (a wait). */
@@ -141,10 +150,28 @@ step (Script * s, gchar ** a, gint n, const gchar * line, gchar ** why)
     ARGS (2);
     if (!view_app_load (app, a[1], &err))
       *why = g_strdup (err->message);
-  } else if (g_str_equal (a[0], "screenshot")) {
+  } else if (g_str_equal (a[0], "show")) {
+    gint page;
+
     ARGS (2);
-    if (!view_snapshot_window (app->window, view_pipeline_widget
-            (app->pipeline, VIEW_BSCAN), a[1], &err))
+    page = gtk_notebook_page_num (GTK_NOTEBOOK (app->views),
+        app->view_pages[view_kind (a[1])]);
+    if (page < 0)
+      *why = g_strdup_printf ("no %s view", a[1]);
+    else
+      gtk_notebook_set_current_page (GTK_NOTEBOOK (app->views), page);
+  } else if (g_str_equal (a[0], "screenshot")) {
+    gint k;
+
+    ARGS (2);
+    /* the video of the tab in front */
+    for (k = 0; k < VIEW_N_VIEWS; k++)
+      if (gtk_notebook_page_num (GTK_NOTEBOOK (app->views),
+              app->view_pages[k]) ==
+          gtk_notebook_get_current_page (GTK_NOTEBOOK (app->views)))
+        break;
+    if (!view_snapshot_window (app->window, k < VIEW_N_VIEWS ?
+            view_pipeline_widget (app->pipeline, k) : NULL, a[1], &err))
       *why = g_strdup (err->message);
   } else if (g_str_equal (a[0], "expect-status")) {
     gchar *want;
@@ -211,7 +238,7 @@ step (Script * s, gchar ** a, gint n, const gchar * line, gchar ** why)
     g_free (got);
     g_strfreev (ch);
   } else if (g_str_equal (a[0], "expect-view")) {
-    ViewKind k = g_str_equal (a[1], "enface") ? VIEW_ENFACE : VIEW_VOLUME;
+    ViewKind k = view_kind (a[1]);
     gboolean shown;
 
     ARGS (3);
