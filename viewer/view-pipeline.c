@@ -257,6 +257,11 @@ add_display (ViewPipeline * vp, ViewKind kind, GError ** error)
   g_object_set (gtk, "force-aspect-ratio", FALSE, NULL);
   g_signal_connect_after (vp->widgets[kind], "draw",
       G_CALLBACK (clear_path), NULL);
+  /* not async: the en-face and volume sinks get their first image only
+   * after a whole volume; an async sink still waiting for it would hold a
+   * pipeline that changes state (a recording branch joining it) in PAUSED,
+   * where the B-scan sink waits for PLAYING and no volume ever completes */
+  g_object_set (sink, "async", FALSE, NULL);
   /* a view that cannot keep up drops B-scans instead of slowing the
    * chain (and the recording) down */
   g_object_set (q, "max-size-buffers", 2, "leaky", 2, NULL);
