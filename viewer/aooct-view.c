@@ -103,12 +103,16 @@ static const ViewControlSpec views_specs[] = {
   {"aooctenface", "projection", "En-face: projection", 0, 0, 0, 0},
   {"aooctenface", "crop-start", "En-face: first depth bin", 0, 65536, 1, 0},
   {"aooctenface", "crop-end", "En-face: depth end", 0, 65536, 1, 0},
+  {"aooctenface", "dynamic-range", "En-face: dynamic range (dB)", 0, 200, 1,
+      1},
   {"aooctrender", "bscans-per-volume", "Volume: B-scans per volume", 1,
       4096, 1, 0},
   {"aooctrender", "mode", "Volume: rendering", 0, 0, 0, 0},
   {"aooctrender", "azimuth", "Volume: azimuth (deg)", -360, 360, 1, 0},
   {"aooctrender", "elevation", "Volume: elevation (deg)", -90, 90, 1, 0},
   {"aooctrender", "zoom", "Volume: zoom", 0.1, 20, 0.1, 1},
+  {"aooctrender", "dynamic-range", "Volume: dynamic range (dB)", 0, 200, 1,
+      1},
   {NULL}
 };
 
