@@ -88,6 +88,8 @@ wait-frames 4
 dump-frame after.pgm
 expect-property aooctdisp a2 8
 expect-property aooctdisp a3 -2
+expect-stats A-lines/s
+expect-stats CPU
 screenshot shot.png
 save saved.ini
 set record location $out/rec.mkv
@@ -155,6 +157,13 @@ cmp got-after ref-after || { echo "FAIL: B-scan $na after the a2/a3 change diffe
 cmp got-before ref-before || { echo "FAIL: B-scan $nb before the change differs from aooctdisp a2=0 a3=0"; exit 1; }
 if cmp -s got-before got-after; then echo "FAIL: the change changed nothing"; exit 1; fi
 echo "a2/a3 through the controls: B-scan $na == gst-launch-1.0 ... aooctdisp a2=8 a3=-2 (and B-scan $nb == a2=0 a3=0)"
+
+# --- statistics: 240 A-lines per B-scan of the synthetic camera ---------
+stats=$(sed -n 's/^aooct-view script: stats: //p' log | head -1)
+awk -v s="$stats" 'BEGIN { split(s, f, " +"); a = f[1]; b = f[3];
+  exit !(a > 0 && b > 0 && a > 0.9 * 240 * b && a < 1.1 * 240 * b) }' ||
+  { echo "FAIL: statistics '$stats' are not 240 A-lines per B-scan"; exit 1; }
+echo "statistics: $stats"
 
 # --- settings round trip -------------------------------------------------
 cmp saved.ini saved2.ini || { echo "FAIL: settings do not round-trip"; diff saved.ini saved2.ini; exit 1; }

@@ -15,6 +15,8 @@
  *                            (the current tab's) is blank
  *   expect-status TEXT       the status line says TEXT within 10 s
  *   expect-property ELEMENT KEY VALUE   the running element's property
+ *   expect-stats TEXT        the statistics (A-lines/s, B-scans/s, where
+ *                            the chain runs) say TEXT within 10 s
  *   expect-running           B-scans are flowing (within 10 s)
  *   expect-control GROUP KEY yes|no     whether the window has that control
  *   expect-choices GROUP KEY A,B,...    an enum control's choices, in order
@@ -190,6 +192,27 @@ step (Script * s, gchar ** a, gint n, const gchar * line, gchar ** why)
     if (s->deadline && now > s->deadline) {
       *why = g_strdup_printf ("the status line says '%s'",
           app->status_text ? app->status_text : "");
+      return TRUE;
+    }
+    WAIT (10);
+    return FALSE;
+  } else if (g_str_equal (a[0], "expect-stats")) {
+    gchar *want;
+    const gchar *have = gtk_label_get_text (GTK_LABEL (app->stats));
+
+    if (n < 2) {
+      *why = g_strdup ("expect-stats TEXT");
+      return TRUE;
+    }
+    want = g_strjoinv (" ", a + 1);
+    if (strstr (have, want)) {
+      g_print ("aooct-view script: stats: %s\n", have);
+      g_free (want);
+      return TRUE;
+    }
+    g_free (want);
+    if (s->deadline && now > s->deadline) {
+      *why = g_strdup_printf ("the statistics say '%s'", have);
       return TRUE;
     }
     WAIT (10);
