@@ -159,9 +159,11 @@ if cmp -s got-before got-after; then echo "FAIL: the change changed nothing"; ex
 echo "a2/a3 through the controls: B-scan $na == gst-launch-1.0 ... aooctdisp a2=8 a3=-2 (and B-scan $nb == a2=0 a3=0)"
 
 # --- statistics: 240 A-lines per B-scan of the synthetic camera ---------
+# (counted at the chain's input and output over about a second: they may
+# differ by the B-scan in flight, 240 A-lines, and a little timing)
 stats=$(sed -n 's/^aooct-view script: stats: //p' log | head -1)
 awk -v s="$stats" 'BEGIN { split(s, f, " +"); a = f[1]; b = f[3];
-  exit !(a > 0 && b > 0 && a > 0.9 * 240 * b && a < 1.1 * 240 * b) }' ||
+  exit !(a > 0 && b > 0 && a > 240 * b - 360 && a < 240 * b + 360) }' ||
   { echo "FAIL: statistics '$stats' are not 240 A-lines per B-scan"; exit 1; }
 echo "statistics: $stats"
 
