@@ -19,6 +19,7 @@
  *   aooct-view --settings FILE                 a saved state
  *   aooct-view --script FILE                   scripted actions (tests) */
 #include "view-app.h"
+#include "view-layout.h"
 #include "view-controls.h"
 #include "view-script.h"
 #include "view-settings.h"
@@ -27,172 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------- the controls ------------------------------------------------ */
-
-/* The settings group every element with a backend property follows. */
-#define CHAIN "chain"
-
-static const ViewControlSpec source_specs[] = {
-  {VIEW_SOURCE, "kind", "Source", 0, 0, 0, 0},
-  {VIEW_SOURCE, "location", "Raw file", 0, 0, 0, 0},
-  {VIEW_SOURCE, "camera", "Aravis camera", 0, 0, 0, 0},
-  {VIEW_SOURCE, "format", "Pixel format", 0, 0, 0, 0},
-  {VIEW_SOURCE, "width", "Samples per A-line", 2, 65536, 1, 0},
-  {VIEW_SOURCE, "height", "A-lines per frame", 1, 65536, 1, 0},
-  {VIEW_SOURCE, "framerate", "Frames per second (file)", 0, 0, 0, 0},
-  {"aooctkmap", "wavelength-file", "Calibration file", 0, 0, 0, 0},
-  {"aooctkmap", "wavelength-coeffs", "Calibration coefficients", 0, 0, 0, 0},
-  {"aooctkmap", "passthrough", "k-linear source", 0, 0, 0, 0},
-  {"aooctsrc", "phantom", "Synthetic sample", 0, 0, 0, 0},
-  {"aooctsrc", "seed", "Synthetic seed", -1, 4294967295.0, 1, 0},
-  {"aooctsrc", "alines", "Synthetic A-lines", 1, 4096, 1, 0},
-  {NULL}
-};
-
-static const ViewControlSpec dispersion_specs[] = {
-  {"aooctdisp", "a2", "a2 (rad)", -500, 500, 0.1, 2},
-  {"aooctdisp", "a3", "a3 (rad)", -500, 500, 0.1, 2},
-  {"aooctdisp", "estimate", "Estimate a2/a3 automatically", 0, 0, 0, 0},
-  {NULL}
-};
-
-static const ViewControlSpec display_specs[] = {
-  {"aooctnorm", "log", "Log (dB)", 0, 0, 0, 0},
-  {"aooctnorm", "dynamic-range", "Dynamic range (dB)", 0, 200, 1, 1},
-  {"aooctnorm", "auto-range", "Automatic range", 0, 0, 0, 0},
-  {"aooctnorm", "range-min", "Manual black", -1000, 1e9, 1, 1},
-  {"aooctnorm", "range-max", "Manual white", -1000, 1e9, 1, 1},
-  {"aooctnorm", "crop-start", "Crop: first depth bin", 0, 65536, 1, 0},
-  {"aooctnorm", "crop-end", "Crop: end (0 = half FFT)", 0, 65536, 1, 0},
-  {NULL}
-};
-
-static const ViewControlSpec averaging_specs[] = {
-  {"aooctnorm", "average-bscans", "Average B-scans", 1, 256, 1, 0},
-  {"aooctnorm", "average-alines", "Average A-lines", 1, 256, 1, 0},
-  {"aooctnorm", "bilateral-sigma-space", "Bilateral sigma (px)", 0, 20,
-      0.1, 1},
-  {"aooctnorm", "bilateral-sigma-range", "Bilateral sigma (grey)", 0, 1,
-      0.01, 2},
-  {NULL}
-};
-
-static const ViewControlSpec spectrum_specs[] = {
-  {"aooctdcsub", "mode", "DC subtraction", 0, 0, 0, 0},
-  {"aooctdcsub", "rolling-bscans", "Rolling background (B-scans)", 1, 1024,
-      1, 0},
-  {"aooctdcsub", "skip-alines-start", "Flyback: skip first A-lines", 0,
-      65536, 1, 0},
-  {"aooctdcsub", "skip-alines-end", "Flyback: skip last A-lines", 0, 65536,
-      1, 0},
-  {"aooctpad", "size", "FFT size (0 = auto)", 0, 65536, 256, 0},
-  {"aooctpad", "factor", "Up-sampling factor", 1, 64, 1, 0},
-  {"aooctkmap", "interpolation", "Interpolation", 0, 0, 0, 0},
-  {"aooctkmap", "nufft-kernel", "NUFFT kernel", 0, 0, 0, 0},
-  {"aooctkmap", "nufft-oversampling", "NUFFT oversampling", 1, 16, 0.25, 2},
-  {"aooctkmap", "nufft-width", "NUFFT kernel width", 1, 64, 1, 0},
-  {"aooctfft", "window", "Window", 0, 0, 0, 0},
-  {"aooctfft", "window-parameter", "Window parameter", 0, 100, 0.1, 2},
-  {CHAIN, "backend", "Backend", 0, 0, 0, 0},
-  {NULL}
-};
-
-static const ViewControlSpec views_specs[] = {
-  {"aooctenface", "bscans-per-volume", "En-face: B-scans per volume", 1,
-      4096, 1, 0},
-  {"aooctenface", "projection", "En-face: projection", 0, 0, 0, 0},
-  {"aooctenface", "crop-start", "En-face: first depth bin", 0, 65536, 1, 0},
-  {"aooctenface", "crop-end", "En-face: depth end", 0, 65536, 1, 0},
-  {"aooctenface", "dynamic-range", "En-face: dynamic range (dB)", 0, 200, 1,
-      1},
-  {"aooctrender", "bscans-per-volume", "Volume: B-scans per volume", 1,
-      4096, 1, 0},
-  {"aooctrender", "mode", "Volume: rendering", 0, 0, 0, 0},
-  {"aooctrender", "azimuth", "Volume: azimuth (deg)", -360, 360, 1, 0},
-  {"aooctrender", "elevation", "Volume: elevation (deg)", -90, 90, 1, 0},
-  {"aooctrender", "zoom", "Volume: zoom", 0.1, 20, 0.1, 1},
-  {"aooctrender", "dynamic-range", "Volume: dynamic range (dB)", 0, 200, 1,
-      1},
-  {NULL}
-};
-
-static const ViewControlSpec record_specs[] = {
-  {"record", "location", "B-scans to (Matroska)", 0, 0, 0, 0},
-  {"record", "raw-location", "Raw frames to (optional)", 0, 0, 0, 0},
-  {NULL}
-};
-
-static GType
-enum_type (const gchar * name, const gchar * const *nicks)
-{
-  GType t = g_type_from_name (name);
-  GEnumValue *v;
-  gint i, n = g_strv_length ((gchar **) nicks);
-
-  if (t)
-    return t;
-  v = g_new0 (GEnumValue, n + 1);
-  for (i = 0; i < n; i++) {
-    v[i].value = i;
-    v[i].value_name = nicks[i];
-    v[i].value_nick = nicks[i];
-  }
-  return g_enum_register_static (name, v);
-}
-
-/* The program's own keys (source, record) as param specs, so they get the
- * same controls as element properties. */
-static GParamSpec *
-own_pspec (const gchar * group, const gchar * key)
-{
-  static const gchar *const kinds[] = { "synthetic", "file", "aravis", NULL };
-  static const gchar *const formats[] = { "gray16-le", "gray8", NULL };
-  static GHashTable *cache;
-  gchar *id = g_strdup_printf ("%s/%s", group, key);
-  GParamSpec *ps;
-
-  if (!cache)
-    cache = g_hash_table_new (g_str_hash, g_str_equal);
-  if ((ps = g_hash_table_lookup (cache, id))) {
-    g_free (id);
-    return ps;
-  }
-  if (g_str_equal (key, "kind"))
-    ps = g_param_spec_enum (key, key, "Where the raw spectra come from",
-        enum_type ("AooctViewSourceKind", kinds), 0, G_PARAM_READWRITE);
-  else if (g_str_equal (key, "format"))
-    ps = g_param_spec_enum (key, key, "Raw pixels: 16-bit little-endian or "
-        "8-bit", enum_type ("AooctViewRawFormat", formats), 0,
-        G_PARAM_READWRITE);
-  else if (g_str_equal (key, "width") || g_str_equal (key, "height"))
-    ps = g_param_spec_int (key, key, g_str_equal (key, "width") ?
-        "Samples per A-line (the frame width)" :
-        "A-lines per frame (the frame height)", 1, 65536,
-        g_str_equal (key, "width") ? 832 : 240, G_PARAM_READWRITE);
-  else
-    ps = g_param_spec_string (key, key, g_str_equal (key, "framerate") ?
-        "Frames per second of the raw file, as a fraction (100/1)" :
-        "A path or name", NULL, G_PARAM_READWRITE);
-  g_param_spec_ref_sink (ps);
-  g_hash_table_insert (cache, id, ps);
-  return ps;
-}
-
-static gboolean
-is_own_group (const gchar * group)
-{
-  return g_str_equal (group, VIEW_SOURCE) || g_str_equal (group, "record");
-}
-
-/* Settings that describe the source: kept until Open is pressed. */
-static gboolean
-is_deferred (const gchar * group, const gchar * key)
-{
-  return g_str_equal (group, VIEW_SOURCE) || (g_str_equal (group,
-          "aooctkmap") && (g_str_equal (key, "wavelength-file")
-          || g_str_equal (key, "wavelength-coeffs")
-          || g_str_equal (key, "passthrough")));
-}
 
 static void
 update_launch (ViewApp * app)
@@ -221,7 +56,7 @@ on_control_changed (GtkWidget * control, const gchar * group,
   ViewApp *app = data;
   gint i;
 
-  if (g_str_equal (group, CHAIN)) {
+  if (g_str_equal (group, VIEW_CHAIN)) {
     /* the backend of every step at once; a new backend allocates
      * everything anew, so the chain is built again */
     for (i = 0; view_chain_factories[i]; i++)
@@ -243,7 +78,7 @@ on_control_changed (GtkWidget * control, const gchar * group,
     set_control_quietly (app, group, other, "");
   }
   update_launch (app);
-  if (is_deferred (group, key))
+  if (view_layout_is_deferred (group, key))
     view_app_status ("source changed: press Open to use it", FALSE, app);
   else if (view_pipeline_set_property (app->pipeline, group, key, value) ==
       VIEW_SET_REBUILD)
@@ -446,17 +281,11 @@ refresh_controls (ViewApp * app)
   while (g_hash_table_iter_next (&it, &k, &c)) {
     const gchar *group = view_control_group (c);
     gchar *v = view_settings_get (app->settings,
-        g_str_equal (group, CHAIN) ? "aooctdcsub" : group,
-        view_control_key (c));
-    GParamSpec *ps;
+        view_layout_settings_group (group), view_control_key (c));
 
-    if (!v) {
-      /* not in the file: the element's (or the program's) default */
-      ps = is_own_group (group) ? own_pspec (group, view_control_key (c)) :
-          view_control_find_pspec (g_str_equal (group, CHAIN) ?
-          "aooctdcsub" : group, view_control_key (c));
-      v = view_value_to_string (g_param_spec_get_default_value (ps));
-    }
+    if (!v)                     /* not in the file: the default */
+      v = view_value_to_string (g_param_spec_get_default_value
+          (view_layout_pspec (group, view_control_key (c))));
     view_control_set_value (c, v ? v : "", FALSE);
     g_free (v);
   }
@@ -661,10 +490,8 @@ add_section (ViewApp * app, GtkWidget * column, const gchar * title,
   for (i = 0; specs[i].group; i++) {
     const gchar *g = specs[i].group;
     gchar *initial = view_settings_get (app->settings,
-        g_str_equal (g, CHAIN) ? "aooctdcsub" : g, specs[i].key);
-    GParamSpec *ps = is_own_group (g) ? own_pspec (g, specs[i].key) :
-        view_control_find_pspec (g_str_equal (g, CHAIN) ? "aooctdcsub" : g,
-        specs[i].key);
+        view_layout_settings_group (g), specs[i].key);
+    GParamSpec *ps = view_layout_pspec (g, specs[i].key);
     GtkWidget *c = view_control_new_for_pspec (&specs[i], ps, initial,
         on_control_changed, app);
 
@@ -752,7 +579,7 @@ build_window (ViewApp * app)
   gtk_paned_pack1 (GTK_PANED (paned), scroll, FALSE, FALSE);
 
   /* what is tuned most comes first; the source is set once */
-  box = add_section (app, column, "Dispersion", dispersion_specs);
+  box = add_section (app, column, "Dispersion", view_dispersion_specs);
   /* action signals (an automatic estimate) become buttons */
   sigs = view_control_action_signals ("aooctdisp");
   for (i = 0; sigs[i]; i++) {
@@ -763,13 +590,13 @@ build_window (ViewApp * app)
     g_object_set_data (G_OBJECT (b), "element", (gpointer) "aooctdisp");
   }
   g_strfreev (sigs);
-  add_section (app, column, "Display range and crop", display_specs);
-  add_section (app, column, "Spectrum and backend", spectrum_specs);
-  add_section (app, column, "Averaging and filter", averaging_specs);
-  add_section (app, column, "En-face and volume views", views_specs);
-  box = add_section (app, column, "Source", source_specs);
+  add_section (app, column, "Display range and crop", view_display_specs);
+  add_section (app, column, "Spectrum and backend", view_spectrum_specs);
+  add_section (app, column, "Averaging and filter", view_averaging_specs);
+  add_section (app, column, "En-face and volume views", view_views_specs);
+  box = add_section (app, column, "Source", view_source_specs);
   add_button (app, box, "open", "Open", FALSE, G_CALLBACK (on_open));
-  box = add_section (app, column, "Record", record_specs);
+  box = add_section (app, column, "Record", view_record_specs);
   add_button (app, box, "record", "Record", TRUE, G_CALLBACK (on_record));
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);

@@ -85,13 +85,11 @@ view_settings_save (GKeyFile * kf, const gchar * path, GError ** error)
   gchar *line = view_settings_launch_line (kf);
   gchar *comment = g_strdup_printf (" aooct-view settings; the same "
       "pipeline as a command:\n %s", line);
-  gchar *first = g_key_file_get_start_group (kf);
   gboolean ok;
 
   /* the launch line rides along as the file's leading comment */
   g_key_file_set_comment (kf, NULL, NULL, comment, NULL);
   ok = g_key_file_save_to_file (kf, path, error);
-  g_free (first);
   g_free (comment);
   g_free (line);
   return ok;
