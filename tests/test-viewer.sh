@@ -22,8 +22,9 @@
 #    GigE Vision camera is installed: --camera opens it through aravissrc
 #    and shows its frames (as tests/test-camera.sh, loopback only);
 #  - bad input (raw file size not a multiple of the frame, no calibration,
-#    a calibration of the wrong length) is named on the status line and
-#    the program goes on to play a good file afterwards.
+#    a calibration of the wrong length, and a property value the element
+#    refuses at start) is named on the status line and the program goes
+#    on to play afterwards.
 # Usage: test-viewer.sh PATH/TO/aooct-view   (exit 77 without Xvfb or gtksink)
 set -euo pipefail
 view=$(realpath "$1")
@@ -104,6 +105,10 @@ expect-running
 load saved.ini
 save saved2.ini
 expect-property aooctdisp a2 8
+set aooctpad size 1000
+expect-status must be a power of two
+set aooctpad size 0
+expect-running
 set source kind file
 set source width 64
 set source height 32
@@ -192,6 +197,7 @@ echo "recording: $n B-scans in rec.mkv, $((rbytes / raw)) raw frames in rec.raw"
 grep -q 'status: .*is not a multiple of the frame size' log
 grep -q 'status: no spectrometer calibration' log
 grep -q 'status: .*has 50 wavelengths but the frame width is 64' log
+grep -q 'status: aooctpad.*size=1000 must be a power of two' log
 echo "bad input: each named on the status line; a good file played afterwards"
 
 # --- the en-face and volume views, where aooctenface / aooctrender exist
