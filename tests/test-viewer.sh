@@ -132,14 +132,20 @@ screenshot file.png
 quit
 END_OF_SCRIPT
 
-rc=0
-timeout 150 xvfb-run -a -s "-screen 0 1280x800x24" "$view" --sink gtksink \
-  --settings start.ini --script script.txt > log 2>&1 || rc=$?
-cat log
-[ $rc -eq 0 ] || { echo "FAIL: aooct-view exited $rc"; exit 1; }
+# run_view NAME SCRIPT [OPTIONS]: aooct-view in a fresh X server, its
+# output in NAME.log; the test fails when the program does
+run_view() {
+  local name=$1 script=$2 rc=0
+  shift 2
+  timeout 150 xvfb-run -a -s "-screen 0 1280x800x24 +extension GLX" "$view" "$@" \
+    --script "$script" > "$name.log" 2>&1 || rc=$?
+  cat "$name.log"
+  [ $rc -eq 0 ] || { echo "FAIL: aooct-view $* --script $script exited $rc"; exit 1; }
+}
+run_view main script.txt --sink gtksink --settings start.ini
 
 # --- a2/a3 through the controls == aooctdisp a2/a3 in gst-launch-1.0 ----
-frame_of() { sed -n "s|^aooct-view script: frame \([0-9]*\) to $1\$|\1|p" log; }
+frame_of() { sed -n "s|^aooct-view script: frame \([0-9]*\) to $1\$|\1|p" main.log; }
 nb=$(frame_of before.pgm); na=$(frame_of after.pgm)
 [ -n "$nb" ] && [ -n "$na" ] || { echo "FAIL: no frame numbers"; exit 1; }
 line=$(sed -n '2s/^# //p' saved.ini)
@@ -166,7 +172,7 @@ echo "a2/a3 through the controls: B-scan $na == gst-launch-1.0 ... aooctdisp a2=
 # --- statistics: 240 A-lines per B-scan of the synthetic camera ---------
 # (counted at the chain's input and output over about a second: they may
 # differ by the B-scan in flight, 240 A-lines, and a little timing)
-stats=$(sed -n 's/^aooct-view script: stats: //p' log | head -1)
+stats=$(sed -n 's/^aooct-view script: stats: //p' main.log | head -1)
 awk -v s="$stats" 'BEGIN { split(s, f, " +"); a = f[1]; b = f[3];
   exit !(a > 0 && b > 0 && a > 240 * b - 360 && a < 240 * b + 360) }' ||
   { echo "FAIL: statistics '$stats' are not 240 A-lines per B-scan"; exit 1; }
@@ -194,10 +200,10 @@ raw=$((832 * 240 * 2)); rbytes=$(stat -c %s rec.raw)
 echo "recording: $n B-scans in rec.mkv, $((rbytes / raw)) raw frames in rec.raw"
 
 # --- bad input: named on the status line, the program went on -----------
-grep -q 'status: .*is not a multiple of the frame size' log
-grep -q 'status: no spectrometer calibration' log
-grep -q 'status: .*has 50 wavelengths but the frame width is 64' log
-grep -q 'status: aooctpad.*size=1000 must be a power of two' log
+grep -q 'status: .*is not a multiple of the frame size' main.log
+grep -q 'status: no spectrometer calibration' main.log
+grep -q 'status: .*has 50 wavelengths but the frame width is 64' main.log
+grep -q 'status: aooctpad.*size=1000 must be a power of two' main.log
 echo "bad input: each named on the status line; a good file played afterwards"
 
 # --- the en-face and volume views, where aooctenface / aooctrender exist
@@ -215,11 +221,7 @@ if [ -n "$views" ]; then
     for v in $views; do echo "show $v"; echo "wait-ms 500"; echo "screenshot view-$v.png"; done
     echo quit
   } > views.txt
-  rc=0
-  timeout 90 xvfb-run -a -s "-screen 0 1280x800x24" "$view" --sink gtksink \
-    --script views.txt > views.log 2>&1 || rc=$?
-  cat views.log
-  [ $rc -eq 0 ] || { echo "FAIL: the views ($views) exited $rc"; exit 1; }
+  run_view views views.txt --sink gtksink
   echo "views:$views shown (video area not blank)"
 else
   echo "en-face / volume part skipped (aooctenface, aooctrender not installed)"
@@ -228,11 +230,7 @@ fi
 # --- the GL sink (gtkglsink in glsinkbin; Mesa's software GL under Xvfb)
 if gst-inspect-1.0 gtkglsink >/dev/null 2>&1 && gst-inspect-1.0 glsinkbin >/dev/null 2>&1; then
   printf 'expect-running\nwait-frames 3\nscreenshot gl.png\nquit\n' > gl.txt
-  rc=0
-  timeout 60 xvfb-run -a -s "-screen 0 1280x800x24 +extension GLX" "$view" --sink gtkglsink \
-    --script gl.txt > gl.log 2>&1 || rc=$?
-  cat gl.log
-  [ $rc -eq 0 ] || { echo "FAIL: aooct-view --sink gtkglsink exited $rc"; exit 1; }
+  run_view gl gl.txt --sink gtkglsink
   echo "gtkglsink: B-scans shown (video area not blank)"
 else
   echo "gtkglsink part skipped (Debian: gstreamer1.0-gtk3, gstreamer1.0-gl)"

@@ -526,13 +526,13 @@ on_stats (gpointer data)
 {
   ViewApp *app = data;
   gint64 now = g_get_monotonic_time ();
-  guint64 al = view_pipeline_alines (app->pipeline);
-  guint64 fr = view_pipeline_frames (app->pipeline);
+  guint64 al, fr;
   gchar *dev, *text;
   gdouble dt;
   GHashTableIter it;
   gpointer k, c;
 
+  view_pipeline_counts (app->pipeline, &fr, &al);
   if (app->last_time && now > app->last_time && al >= app->last_alines) {
     dt = (now - app->last_time) / 1e6;
     dev = view_pipeline_device (app->pipeline);

@@ -498,25 +498,24 @@ view_pipeline_set_property (ViewPipeline * vp, const gchar * factory,
   return VIEW_SET_LIVE;
 }
 
+/* B-scans shown and A-lines taken in since the pipeline was built. */
+void
+view_pipeline_counts (ViewPipeline * vp, guint64 * frames, guint64 * alines)
+{
+  g_mutex_lock (&vp->lock);
+  if (frames)
+    *frames = vp->frames;
+  if (alines)
+    *alines = vp->alines;
+  g_mutex_unlock (&vp->lock);
+}
+
 guint64
 view_pipeline_frames (ViewPipeline * vp)
 {
   guint64 n;
 
-  g_mutex_lock (&vp->lock);
-  n = vp->frames;
-  g_mutex_unlock (&vp->lock);
-  return n;
-}
-
-guint64
-view_pipeline_alines (ViewPipeline * vp)
-{
-  guint64 n;
-
-  g_mutex_lock (&vp->lock);
-  n = vp->alines;
-  g_mutex_unlock (&vp->lock);
+  view_pipeline_counts (vp, &n, NULL);
   return n;
 }
 

@@ -47,7 +47,8 @@ ViewSetResult view_pipeline_set_property (ViewPipeline * vp,
     const gchar * factory, const gchar * property, const gchar * value);
 
 guint64 view_pipeline_frames (ViewPipeline * vp);
-guint64 view_pipeline_alines (ViewPipeline * vp);
+void view_pipeline_counts (ViewPipeline * vp, guint64 * frames,
+    guint64 * alines);
 GstSample *view_pipeline_last_frame (ViewPipeline * vp);
 gchar *view_pipeline_device (ViewPipeline * vp);
 gboolean view_have_factory (const gchar * factory);
