@@ -86,7 +86,7 @@ worker (gpointer data)
     if (r->quit)
       break;
     i = r->next_chunk++;
-    start = (gsize) i * r->chunk;
+    start = (gsize) i *r->chunk;
     len = MIN (r->chunk, r->len - start);
     g_mutex_unlock (&r->lock);
 

@@ -428,13 +428,12 @@ gst_aooct_file_src_start (GstBaseSrc * src)
 
   self->reader = aooct_file_reader_open (location, threads, &err);
   if (self->reader == NULL) {
-    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, ("%s", err->message),
-        (NULL));
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, ("%s", err->message), (NULL));
     g_clear_error (&err);
     goto failed;
   }
   size = aooct_file_reader_size (self->reader);
-  self->row_bytes = (gsize) width * bpp;
+  self->row_bytes = (gsize) width *bpp;
   frame_bytes = (guint64) self->row_bytes * height;
   if (size == 0 || size % frame_bytes != 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
@@ -456,8 +455,7 @@ gst_aooct_file_src_start (GstBaseSrc * src)
     GST_ELEMENT_WARNING (self, STREAM, FORMAT,
         ("%s: the last %" G_GUINT64_FORMAT " of its %" G_GUINT64_FORMAT
             " B-scans do not fill a buffer of bscans-per-buffer=%u and are "
-            "not read", location, n_frames % bscans, n_frames, bscans),
-        (NULL));
+            "not read", location, n_frames % bscans, n_frames, bscans), (NULL));
   self->read_bytes = (gsize) (frame_bytes * bscans);
   gst_video_info_set_format (&self->vinfo, format, width, height * bscans);
   self->next = 0;
@@ -651,8 +649,7 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "aooct raw B-scan file source", "Source/File/Video",
       "Reads a raw file of OCT B-scans (uint16/uint8 spectra) with several "
-      "threads into the buffers downstream proposes",
-      "aooct developers");
+      "threads into the buffers downstream proposes", "aooct developers");
 
   basesrc_class->get_caps = gst_aooct_file_src_get_caps;
   basesrc_class->set_caps = gst_aooct_file_src_set_caps;

@@ -266,8 +266,7 @@ check_seek (gint bscans, gint start_ms, gint stop_ms, gint expect_first,
   for (i = 0; i < 10; i++)
     for (j = 0; j < 4 * 64; j++)
       data[i][j / 64][j % 64] = GUINT16_TO_LE (i);
-  fail_unless (g_file_set_contents (path, (gchar *) data, sizeof (data),
-          NULL));
+  fail_unless (g_file_set_contents (path, (gchar *) data, sizeof (data), NULL));
   launch = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
       "bscans-per-buffer=%d ! appsink name=sink sync=false", path, bscans);
   p = gst_parse_launch (launch, NULL);
@@ -342,12 +341,11 @@ expect_error (const gchar * launch, const gchar * first, const gchar * second)
 GST_START_TEST (test_bad_input)
 {
   GRand *rand = aooct_test_rand_new ();
-  gchar *path = write_raw (64, 4, 2, 3, rand, NULL);   /* 1536 bytes */
+  gchar *path = write_raw (64, 4, 2, 3, rand, NULL);    /* 1536 bytes */
   gchar *dir = g_dir_make_tmp ("aooct-filesrc-XXXXXX", NULL);
   gchar *l;
 
-  expect_error ("aooctfilesrc width=64 height=4 ! fakesink", "location",
-      NULL);
+  expect_error ("aooctfilesrc width=64 height=4 ! fakesink", "location", NULL);
   expect_error ("aooctfilesrc location=/nonexistent/aooct.raw width=64 "
       "height=4 ! fakesink", "/nonexistent/aooct.raw", NULL);
   l = g_strdup_printf ("aooctfilesrc location=%s height=4 ! fakesink", path);
