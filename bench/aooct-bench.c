@@ -32,7 +32,13 @@
  *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
- *                1024-nopad|1024-nopad-x8|all]
+ *                2048x500|1024-nopad|1024-nopad-x8|all] [--file-dir DIR]
+ *               [--no-steps]
+ *
+ * The file rows run the pipelines a user runs on a recorded raw file
+ * (through gst_parse_launch, the file just written, so in the page cache):
+ * filesrc ! rawvideoparse and aooctfilesrc, each alone into a fakesink and
+ * in front of the chain, with and without a queue, and aooctsrc likewise.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +46,7 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/app/gstappsink.h>
+#include <glib/gstdio.h>
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -82,6 +89,7 @@ static const Shape shapes[] = {
   {"thesis-x16", 832, 240, TRUE, 16},
   {"2048x1000", 2048, 1000, TRUE, 1},
   {"2048x1000-x4", 2048, 1000, TRUE, 4},
+  {"2048x500", 2048, 500, TRUE, 1},
   {"1024-nopad", 1024, 1000, FALSE, 1},
   {"1024-nopad-x8", 1024, 1000, FALSE, 8},
 };
@@ -91,6 +99,8 @@ static const gchar *stage_names[N_STAGES] = {
 };
 
 static gchar *backend = NULL;
+static gchar *file_dir = NULL;
+static gboolean no_steps = FALSE;
 
 /* One CUDA context for every pipeline of the run (taken from the first
  * pipeline that made one): device memory captured in one pipeline is then
@@ -579,6 +589,175 @@ emit_row (GString * table, FILE * out, const gchar * label, const Timing * t,
         shape->alines / (ms / 1e3), t->lat_med_ms, t->lat_max_ms);
 }
 
+/* ---- file rows: the pipelines users run on a recorded raw file ---------- */
+
+typedef struct
+{
+  gint count;
+  gint64 t_start, t_end;
+} Counter;
+
+static GstPadProbeReturn
+count_at_sink (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Counter *c = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  c->count++;
+  if (c->count == WARMUP)
+    c->t_start = now;
+  c->t_end = now;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Runs @desc (a launch line ending in "fakesink name=sink") to EOS: wall
+ * time per buffer at the sink after WARMUP buffers (-1 on failure or when
+ * not @expect buffers arrived) and the aooct elements' host time. */
+static Timing
+time_launch (const gchar * desc, gint expect)
+{
+  GstElement *p = launch (desc);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  Counter c = { 0, 0, 0 };
+  Timing t = { -1, 0, 0, 0, NULL };
+
+  g_object_set (sink, "sync", FALSE, NULL);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_at_sink, &c, NULL);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  if (wait_eos (p, desc)) {
+    if (c.count == expect && c.count > WARMUP) {
+      t.ms = (c.t_end - c.t_start) / 1000.0 / (c.count - WARMUP);
+      t.host = host_times (p);
+    } else {
+      g_printerr ("%s: %d buffers at the sink, %d expected\n", desc, c.count,
+          expect);
+    }
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  return t;
+}
+
+/* A raw file of @count copies of the frame of @raw (K B-scans each), in
+ * file_dir; its path, NULL with a message on failure.  Just written, so it
+ * is in the page cache. */
+static gchar *
+write_raw_file (const Shape * shape, GstSample * raw, gint count)
+{
+  GstBuffer *b = gst_sample_get_buffer (raw);
+  gchar *name = g_strdup_printf ("aooct-bench-%s.raw", shape->name);
+  gchar *path = g_build_filename (file_dir ? file_dir : g_get_tmp_dir (),
+      name, NULL);
+  FILE *f = fopen (path, "wb");
+  GstMapInfo map;
+  gboolean ok = f != NULL;
+  gint i;
+
+  if (ok && gst_buffer_map (b, &map, GST_MAP_READ)) {
+    for (i = 0; ok && i < count; i++)
+      ok = fwrite (map.data, 1, map.size, f) == map.size;
+    gst_buffer_unmap (b, &map);
+  }
+  if (f)
+    ok = fclose (f) == 0 && ok;
+  g_free (name);
+  if (!ok) {
+    g_printerr ("cannot write %s\n", path);
+    g_free (path);
+    return NULL;
+  }
+  return path;
+}
+
+/* The file rows of @shape: reading the raw file alone, the chain fed from
+ * it, and aooctsrc likewise; the ratios the issue's targets name. */
+static void
+file_rows (GString * table, FILE * out, const Shape * shape,
+    GstSample * raw, gint buffers, const Timing * pinned)
+{
+  gsize frame = gst_buffer_get_size (gst_sample_get_buffer (raw));
+  /* at most 2 GiB of file */
+  gint count = (gint) MAX (WARMUP + 2, MIN ((gsize) buffers + WARMUP,
+          ((gsize) 2 << 30) / frame));
+  gint k = shape->per_buffer, n = shape->samples, m = shape->alines;
+  gchar *path = write_raw_file (shape, raw, count);
+  gchar *chain = chain_desc (shape, 0, N_STAGES - 1);
+  gchar *parse, *ours;
+  const gchar *sink = "fakesink name=sink";
+  const gchar *img = "video/x-raw,format=GRAY8 ! fakesink name=sink";
+  struct
+  {
+    const gchar *label;
+    gchar *desc;
+  } rows[10];
+  gdouble ms[10];
+  guint r, nrows = 0;
+
+  if (path == NULL)
+    return;
+  parse = g_strdup_printf ("filesrc location=%s ! rawvideoparse "
+      "format=gray16-le width=%d height=%d framerate=100/1", path, n, m * k);
+  ours = g_strdup_printf ("aooctfilesrc location=%s format=gray16-le "
+      "width=%d height=%d bscans-per-buffer=%d", path, n, m, k);
+#define ROW(l, ...) rows[nrows].label = l; \
+  rows[nrows++].desc = g_strdup_printf (__VA_ARGS__)
+  ROW ("filesrc ! rawvideoparse ! fakesink (reading the file alone)",
+      "%s ! %s", parse, sink);
+  ROW ("filesrc blocksize=FRAME ! rawvideoparse ! fakesink",
+      "filesrc location=%s blocksize=%" G_GSIZE_FORMAT " ! rawvideoparse "
+      "format=gray16-le width=%d height=%d framerate=100/1 ! %s", path, frame,
+      n, m * k, sink);
+  ROW ("aooctfilesrc ! fakesink (reading the file alone, ordinary memory)",
+      "%s ! %s", ours, sink);
+  ROW ("aooctfilesrc threads=1 ! fakesink", "%s threads=1 ! %s", ours, sink);
+  ROW ("**filesrc ! rawvideoparse ! chain** (the README's pipeline)",
+      "%s ! %s ! %s", parse, chain, img);
+  ROW ("filesrc ! rawvideoparse ! queue ! chain", "%s ! queue ! %s ! %s",
+      parse, chain, img);
+  ROW ("**aooctfilesrc ! chain**", "%s ! %s ! %s", ours, chain, img);
+  ROW ("aooctfilesrc ! queue ! chain", "%s ! queue ! %s ! %s", ours, chain,
+      img);
+  ROW ("aooctsrc ! fakesink (synthesising alone)", "aooctsrc samples=%d "
+      "alines=%d num-buffers=%d ! %s", n, m * k, count, sink);
+  ROW ("aooctsrc ! chain", "aooctsrc samples=%d alines=%d num-buffers=%d ! "
+      "%s ! %s", n, m * k, count, chain, img);
+#undef ROW
+  emit (table, out, "\n| from a raw file in the page cache (%d buffers of "
+      "%.2f MB) | ms per B-scan | A-lines/s | GB/s of raw samples | host ms "
+      "per buffer in each aooct element |\n|---|---:|---:|---:|---|\n",
+      count, frame / 1e6);
+  for (r = 0; r < nrows; r++) {
+    Timing t = time_launch (rows[r].desc, count);
+
+    ms[r] = t.ms / k;
+    if (t.ms <= 0)
+      emit (table, out, "| %s | failed (see the messages above) | | | |\n",
+          rows[r].label);
+    else
+      emit (table, out, "| %s | %.4f | %.3g | %.2f | %s |\n", rows[r].label,
+          ms[r], m / (ms[r] / 1e3), frame / (t.ms / 1e3) / 1e9,
+          t.host && *t.host ? t.host : "");
+    g_free (t.host);
+    g_free (rows[r].desc);
+  }
+  if (ms[6] > 0 && ms[0] > 0)
+    emit (table, out, "\naooctfilesrc ! chain: %.2fx what filesrc ! "
+        "rawvideoparse ! fakesink reads, %.2fx filesrc ! rawvideoparse ! "
+        "chain%s", ms[0] / ms[6], ms[4] > 0 ? ms[4] / ms[6] : 0, pinned
+        && pinned->ms > 0 ? "" : "\n");
+  if (ms[6] > 0 && pinned && pinned->ms > 0)
+    emit (table, out, ", %.0f %% of the page-locked appsrc figure above\n",
+        100.0 * (pinned->ms / k) / ms[6]);
+  g_unlink (path);
+  g_free (path);
+  g_free (parse);
+  g_free (ours);
+  g_free (chain);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -592,8 +771,13 @@ main (int argc, char **argv)
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
         "also write the table to FILE (default bench-results.md)", "FILE"},
     {"shape", 's', 0, G_OPTION_ARG_STRING, &only,
-        "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 1024-nopad, "
-          "1024-nopad-x8 or all (default thesis)", "S"},
+        "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 2048x500, "
+          "1024-nopad, 1024-nopad-x8 or all (default thesis)", "S"},
+    {"file-dir", 'd', 0, G_OPTION_ARG_FILENAME, &file_dir,
+        "where to write the raw files of the file rows (default: the "
+          "temporary directory)", "DIR"},
+    {"no-steps", 0, 0, G_OPTION_ARG_NONE, &no_steps,
+        "leave out the per-element rows", NULL},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- aooct throughput benchmark");
@@ -662,12 +846,13 @@ main (int argc, char **argv)
         "buffer, log output\n\n", shape->name, shape->samples, shape->alines,
         shape->pad ? ", padded 2048 -> 4096" : ", no padding",
         shape->per_buffer, shape->per_buffer > 1 ? "s" : "");
-    emit (table, out, "| step | wall ms per B-scan | A-lines/s (wall) |%s\n"
-        "|---|---:|---:|%s\n", on_cuda ()? " GPU ms per B-scan | MB moved "
-        "per B-scan | memory bound ms |" : "", on_cuda ()?
-        "---:|---:|---:|" : "");
+    if (!no_steps)
+      emit (table, out, "| step | wall ms per B-scan | A-lines/s (wall) |%s"
+          "\n|---|---:|---:|%s\n", on_cuda ()? " GPU ms per B-scan | MB "
+          "moved per B-scan | memory bound ms |" : "", on_cuda ()?
+          "---:|---:|---:|" : "");
     /* buffer sizes entering each step and leaving the last */
-    for (i = 0; i <= N_STAGES; i++) {
+    for (i = 0; i <= (no_steps ? 0 : N_STAGES); i++) {
       GstSample *in;
 
       sizes[i] = 0;
@@ -677,7 +862,7 @@ main (int argc, char **argv)
       sizes[i] = gst_buffer_get_size (gst_sample_get_buffer (in));
       gst_sample_unref (in);
     }
-    for (i = 0; i < N_STAGES; i++) {
+    for (i = 0; i < (no_steps ? 0 : N_STAGES); i++) {
       GstSample *in;
       gchar *d, *named;
       Timing t;
@@ -713,7 +898,8 @@ main (int argc, char **argv)
       g_free (d);
       gst_sample_unref (in);
     }
-    if (on_cuda ())
+    if (no_steps);
+    else if (on_cuda ())
       emit (table, out, "| sum of steps | %.4f | %.3g | %.4f | %.2f | %.4f |"
           "\n\n", sum, shape->alines / (sum / 1e3), gpu_sum, mb_sum, bound_sum);
     else
@@ -751,7 +937,7 @@ main (int argc, char **argv)
       g_free (t.host);
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
           raw, buffers, FEED_DEVICE, FALSE);
-      if (have_ceil && t.ms > 0) {
+      if (have_ceil && t.ms > 0 && bound_sum > 0) {
         gchar *label = g_strdup_printf ("device-resident: raw B-scans in "
             "CUDA memory, image left on the GPU (NV12): %.0f %% of the "
             "D2D bound", 100.0 * bound_sum / (t.ms / per));
@@ -784,13 +970,16 @@ main (int argc, char **argv)
         emit (table, out, "| bound: upload of the raw B-scan at the pinned "
             "H2D ceiling | %.4f | %.3g | |\n", h2d,
             shape->alines / (h2d / 1e3));
-        emit (table, out, "| bound: memory traffic of the steps at the D2D "
-            "ceiling | %.4f | %.3g | |\n", bound_sum,
-            shape->alines / (bound_sum / 1e3));
-        emit (table, out, "| GPU time of the steps (sum, each alone) | %.4f "
-            "| %.3g | |\n", gpu_sum, shape->alines / (gpu_sum / 1e3));
+        if (!no_steps) {
+          emit (table, out, "| bound: memory traffic of the steps at the "
+              "D2D ceiling | %.4f | %.3g | |\n", bound_sum,
+              shape->alines / (bound_sum / 1e3));
+          emit (table, out, "| GPU time of the steps (sum, each alone) | "
+              "%.4f | %.3g | |\n", gpu_sum, shape->alines / (gpu_sum / 1e3));
+        }
       }
     }
+    file_rows (table, out, shape, raw, buffers, on_cuda ()? &pinned : NULL);
     emit (table, out, "\nHost time per buffer in each element's transform, "
         "whole chain into GRAY8 (ms), raw B-scans in ordinary system "
         "memory: %s\n", host_note ? host_note : "");
