@@ -610,17 +610,103 @@ count_at_sink (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
+/* Per element of a pipeline: the time from a buffer reaching its sink pad
+ * to its output leaving its src pad (in one streaming thread, the host
+ * time the element spends per buffer, basetransform and pool included;
+ * across a thread, as in aooctnorm's output task, the time the buffer
+ * spends in it), after the warm-up. */
+typedef struct
+{
+  const gchar *name;
+  gint64 t_in;
+  gint64 sum;
+  gint n, seen;
+} Span;
+
+static GstPadProbeReturn
+span_in (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Span *s = user_data;
+
+  s->t_in = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+span_out (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Span *s = user_data;
+
+  if (s->t_in && ++s->seen > WARMUP) {
+    s->sum += g_get_monotonic_time () - s->t_in;
+    s->n++;
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Spans of every element with a sink and a src pad but queues (whose
+ * buffers wait in them by design), upstream first. */
+static GPtrArray *
+add_spans (GstElement * pipeline)
+{
+  GPtrArray *spans = g_ptr_array_new_with_free_func (g_free);
+  GstIterator *it = gst_bin_iterate_sorted (GST_BIN (pipeline));
+  GValue v = G_VALUE_INIT;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *e = g_value_get_object (&v);
+    GstPad *in = gst_element_get_static_pad (e, "sink");
+    GstPad *out = gst_element_get_static_pad (e, "src");
+    GstElementFactory *f = gst_element_get_factory (e);
+    const gchar *name = f ? GST_OBJECT_NAME (f) : GST_OBJECT_NAME (e);
+
+    if (in && out && g_strcmp0 (name, "queue") != 0
+        && g_strcmp0 (name, "capsfilter") != 0) {
+      Span *s = g_new0 (Span, 1);
+
+      s->name = name;
+      gst_pad_add_probe (in, GST_PAD_PROBE_TYPE_BUFFER, span_in, s, NULL);
+      gst_pad_add_probe (out, GST_PAD_PROBE_TYPE_BUFFER, span_out, s, NULL);
+      g_ptr_array_insert (spans, 0, s);
+    }
+    gst_clear_object (&in);
+    gst_clear_object (&out);
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  return spans;
+}
+
+static gchar *
+format_spans (GPtrArray * spans)
+{
+  GString *str = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < spans->len; i++) {
+    Span *s = g_ptr_array_index (spans, i);
+
+    if (s->n)
+      g_string_append_printf (str, "%s%s %.4f", str->len ? ", " : "",
+          s->name, s->sum / 1000.0 / s->n);
+  }
+  return g_string_free (str, FALSE);
+}
+
 /* Runs @desc (a launch line ending in "fakesink name=sink") to EOS: wall
  * time per buffer at the sink after WARMUP buffers (-1 on failure or when
- * not @expect buffers arrived) and the aooct elements' host time. */
+ * not @expect buffers arrived), the aooct elements' host time in
+ * transform, and every element's in-to-out time (@spans, g_free). */
 static Timing
-time_launch (const gchar * desc, gint expect)
+time_launch (const gchar * desc, gint expect, gchar ** spans_out)
 {
   GstElement *p = launch (desc);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   GstPad *pad = gst_element_get_static_pad (sink, "sink");
   Counter c = { 0, 0, 0 };
   Timing t = { -1, 0, 0, 0, NULL };
+  GPtrArray *spans = add_spans (p);
 
   g_object_set (sink, "sync", FALSE, NULL);
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_at_sink, &c, NULL);
@@ -629,6 +715,7 @@ time_launch (const gchar * desc, gint expect)
     if (c.count == expect && c.count > WARMUP) {
       t.ms = (c.t_end - c.t_start) / 1000.0 / (c.count - WARMUP);
       t.host = host_times (p);
+      *spans_out = format_spans (spans);
     } else {
       g_printerr ("%s: %d buffers at the sink, %d expected\n", desc, c.count,
           expect);
@@ -638,6 +725,7 @@ time_launch (const gchar * desc, gint expect)
   gst_object_unref (pad);
   gst_object_unref (sink);
   gst_object_unref (p);
+  g_ptr_array_unref (spans);
   return t;
 }
 
@@ -727,19 +815,22 @@ file_rows (GString * table, FILE * out, const Shape * shape,
 #undef ROW
   emit (table, out, "\n| from a raw file in the page cache (%d buffers of "
       "%.2f MB) | ms per B-scan | A-lines/s | GB/s of raw samples | host ms "
-      "per buffer in each aooct element |\n|---|---:|---:|---:|---|\n",
+      "per buffer in each aooct element's transform | ms per buffer from "
+      "entering each element to leaving it |\n|---|---:|---:|---:|---|---|\n",
       count, frame / 1e6);
   for (r = 0; r < nrows; r++) {
-    Timing t = time_launch (rows[r].desc, count);
+    gchar *sp = NULL;
+    Timing t = time_launch (rows[r].desc, count, &sp);
 
     ms[r] = t.ms / k;
     if (t.ms <= 0)
-      emit (table, out, "| %s | failed (see the messages above) | | | |\n",
+      emit (table, out, "| %s | failed (see the messages above) | | | | |\n",
           rows[r].label);
     else
-      emit (table, out, "| %s | %.4f | %.3g | %.2f | %s |\n", rows[r].label,
-          ms[r], m / (ms[r] / 1e3), frame / (t.ms / 1e3) / 1e9,
-          t.host && *t.host ? t.host : "");
+      emit (table, out, "| %s | %.4f | %.3g | %.2f | %s | %s |\n",
+          rows[r].label, ms[r], m / (ms[r] / 1e3), frame / (t.ms / 1e3) /
+          1e9, t.host && *t.host ? t.host : "", sp && *sp ? sp : "");
+    g_free (sp);
     g_free (t.host);
     g_free (rows[r].desc);
   }

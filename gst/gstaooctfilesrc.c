@@ -568,7 +568,7 @@ gst_aooct_file_src_create (GstPushSrc * psrc, GstBuffer ** out)
       return ret;
     }
   }
-  if (GST_VIDEO_INFO_PLANE_STRIDE (&self->vinfo, 0) != self->row_bytes) {
+  if ((gsize) GST_VIDEO_INFO_PLANE_STRIDE (&self->vinfo, 0) != self->row_bytes) {
     GstMapInfo map;
 
     if (!gst_buffer_map (buf, &map, GST_MAP_READWRITE)) {

@@ -201,26 +201,27 @@ GST_START_TEST (test_same_as_rawvideoparse)
 
 GST_END_TEST;
 
+#define CHAIN "aooctdcsub alines-per-bscan=40 backend=%s ! " \
+  "aooctpad size=512 factor=2 backend=%s ! aooctkmap " \
+  "wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" backend=%s ! " \
+  "aooctdisp a2=8 a3=-2 backend=%s ! aooctfft backend=%s ! " \
+  "aooctnorm backend=%s ! appsink name=sink"
+
 /* The whole chain gives the same images from either source (on the CPU,
- * an even width: aooctdcsub does not read rawvideoparse's packed odd-width
- * rows (plane-strides), which aooctfilesrc pads as the caps say;
- * and on whatever backend=auto picks: with a GPU, our buffers come from
- * aooctdcsub's page-locked pool and are uploaded in place). */
+ * an even width, since aooctdcsub does not read the packed odd-width rows
+ * rawvideoparse gives with plane-strides, which aooctfilesrc pads as the
+ * caps say; and on whatever backend=auto picks: with a GPU, our buffers
+ * come from aooctdcsub's page-locked pool and are uploaded in place). */
 GST_START_TEST (test_same_images_through_chain)
 {
   const gchar *backends[] = { "cpu", "auto" };
-  const gchar *chain = "aooctdcsub alines-per-bscan=40 backend=%s ! "
-      "aooctpad size=512 factor=2 backend=%s ! aooctkmap "
-      "wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" backend=%s ! "
-      "aooctdisp a2=8 a3=-2 backend=%s ! aooctfft backend=%s ! "
-      "aooctnorm backend=%s ! appsink name=sink";
   GRand *rand = aooct_test_rand_new ();
   gchar *path = write_raw (302, 40, 2, 6, rand, NULL);
   guint b;
 
   for (b = 0; b < G_N_ELEMENTS (backends); b++) {
     const gchar *bk = backends[b];
-    gchar *tail = g_strdup_printf (chain, bk, bk, bk, bk, bk, bk);
+    gchar *tail = g_strdup_printf (CHAIN, bk, bk, bk, bk, bk, bk);
     gchar *ours = g_strdup_printf ("aooctfilesrc location=%s width=302 "
         "height=40 bscans-per-buffer=2 ! %s", path, tail);
     gchar *theirs = g_strdup_printf ("filesrc location=%s ! rawvideoparse "
