@@ -457,6 +457,11 @@ gst_aooct_file_src_start (GstBaseSrc * src)
             " B-scans do not fill a buffer of bscans-per-buffer=%u and are "
             "not read", location, n_frames % bscans, n_frames, bscans), (NULL));
   self->read_bytes = (gsize) (frame_bytes * bscans);
+  /* for the duration and percent queries basesrc answers (it sets the
+   * duration itself only in bytes) */
+  GST_OBJECT_LOCK (self);
+  src->segment.duration = frame_time (self, self->n_buffers * bscans);
+  GST_OBJECT_UNLOCK (self);
   gst_video_info_set_format (&self->vinfo, format, width, height * bscans);
   self->next = 0;
   GST_INFO_OBJECT (self, "%s: %" G_GUINT64_FORMAT " B-scans, %"
