@@ -781,8 +781,8 @@ file_rows (GString * table, FILE * out, const Shape * shape,
   {
     const gchar *label;
     gchar *desc;
-  } rows[10];
-  gdouble ms[10];
+  } rows[12];
+  gdouble ms[12];
   guint r, nrows = 0;
 
   if (path == NULL)
@@ -809,6 +809,10 @@ file_rows (GString * table, FILE * out, const Shape * shape,
   ROW ("**aooctfilesrc ! chain**", "%s ! %s ! %s", ours, chain, img);
   ROW ("aooctfilesrc ! queue ! chain", "%s ! queue ! %s ! %s", ours, chain,
       img);
+  ROW ("aooctfilesrc threads=4 ! chain", "%s threads=4 ! %s ! %s", ours,
+      chain, img);
+  ROW ("aooctfilesrc threads=16 ! chain", "%s threads=16 ! %s ! %s", ours,
+      chain, img);
   /* the synthetic camera computes each frame: fewer of them */
   ROW ("aooctsrc ! fakesink (synthesising alone)", "aooctsrc samples=%d "
       "alines=%d num-buffers=%d ! %s", n, m * k, synth_count, sink);
@@ -822,7 +826,7 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       count, frame / 1e6);
   for (r = 0; r < nrows; r++) {
     gchar *sp = NULL;
-    Timing t = time_launch (rows[r].desc, r >= 8 ? synth_count : count,
+    Timing t = time_launch (rows[r].desc, r >= 10 ? synth_count : count,
         &sp);
 
     ms[r] = t.ms / k;
