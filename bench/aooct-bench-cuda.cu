@@ -166,6 +166,24 @@ aooct_bench_api_costs (AooctBenchApiCosts * c)
   c->launch8_us = (now_us () - t0) / (API_REPS / 8);
   CHECK (cudaStreamSynchronize (s));
 
+  /* what a graph per buffer costs when the pointers change: capture the
+   * launches again, update the instantiated graph, launch it */
+  t0 = now_us ();
+  for (i = 0; i < API_REPS / 8; i++) {
+    cudaGraph_t g2 = NULL;
+    cudaGraphExecUpdateResultInfo info;
+
+    CHECK (cudaStreamBeginCapture (s, cudaStreamCaptureModeThreadLocal));
+    for (k = 0; k < 8; k++)
+      aooct_bench_empty <<< 1, 32, 0, s >>> ();
+    CHECK (cudaStreamEndCapture (s, &g2));
+    CHECK (cudaGraphExecUpdate (ge, g2, &info));
+    CHECK (cudaGraphLaunch (ge, s));
+    CHECK (cudaGraphDestroy (g2));
+  }
+  c->capture8_us = (now_us () - t0) / (API_REPS / 8);
+  CHECK (cudaStreamSynchronize (s));
+
   t0 = now_us ();
   for (i = 0; i < API_REPS / 4; i++) {
     aooct_bench_empty <<< 1, 32, 0, s >>> ();

@@ -32,6 +32,7 @@ typedef struct
   double copy_h2d_us;           /* cudaMemcpyAsync of 64 KB, pinned */
   double graph8_us;             /* cudaGraphLaunch of 8 empty kernels */
   double launch8_us;            /* the same 8 kernels launched one by one */
+  double capture8_us;           /* captured anew, cudaGraphExecUpdate, launch */
   double sync_us;               /* empty kernel + cudaStreamSynchronize */
   char error[256];
 } AooctBenchApiCosts;

@@ -991,10 +991,12 @@ main (int argc, char **argv)
             "buffer (us per call, mean of 2000): kernel launch %.2f, "
             "cudaEventRecord %.2f, cudaStreamWaitEvent %.2f, cudaEventQuery "
             "%.2f, cudaMemcpyAsync 64 KB H2D %.2f; 8 kernels launched one by "
-            "one %.2f, as one CUDA graph %.2f; launch + "
+            "one %.2f, as one CUDA graph %.2f, captured again + "
+            "cudaGraphExecUpdate + launch %.2f; launch + "
             "cudaStreamSynchronize %.2f\n\n", api.launch_us,
             api.event_record_us, api.stream_wait_us, api.event_query_us,
-            api.copy_h2d_us, api.launch8_us, api.graph8_us, api.sync_us);
+            api.copy_h2d_us, api.launch8_us, api.graph8_us, api.capture8_us,
+            api.sync_us);
       else
         emit (table, out, "CUDA call costs not measured: %s\n\n", api.error);
     }
