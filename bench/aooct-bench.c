@@ -781,8 +781,8 @@ file_rows (GString * table, FILE * out, const Shape * shape,
   {
     const gchar *label;
     gchar *desc;
-  } rows[12];
-  gdouble ms[12];
+  } rows[13];
+  gdouble ms[13];
   guint r, nrows = 0;
 
   if (path == NULL)
@@ -813,6 +813,8 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       chain, img);
   ROW ("aooctfilesrc threads=16 ! chain", "%s threads=16 ! %s ! %s", ours,
       chain, img);
+  ROW ("aooctfilesrc ! chain, AOOCT_CUDA_GRAPHS=1", "%s ! %s ! %s", ours,
+      chain, img);
   /* the synthetic camera computes each frame: fewer of them */
   ROW ("aooctsrc ! fakesink (synthesising alone)", "aooctsrc samples=%d "
       "alines=%d num-buffers=%d ! %s", n, m * k, synth_count, sink);
@@ -826,8 +828,12 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       count, frame / 1e6);
   for (r = 0; r < nrows; r++) {
     gchar *sp = NULL;
-    Timing t = time_launch (rows[r].desc, r >= 10 ? synth_count : count,
-        &sp);
+    Timing t;
+
+    if (r == 10)
+      g_setenv ("AOOCT_CUDA_GRAPHS", "1", TRUE);
+    t = time_launch (rows[r].desc, r >= 11 ? synth_count : count, &sp);
+    g_unsetenv ("AOOCT_CUDA_GRAPHS");
 
     ms[r] = t.ms / k;
     if (t.ms <= 0)
@@ -1011,6 +1017,7 @@ main (int argc, char **argv)
     GstSample *raw;
     gsize sizes[N_STAGES + 1];
     Timing whole, pinned = { -1, 0, 0, 0, NULL };
+    Timing graphs = { -1, 0, 0, 0, NULL };
     gchar *host_note = NULL;
 
     if (g_strcmp0 (only, "all") != 0 && g_strcmp0 (only, shape->name) != 0)
@@ -1108,6 +1115,20 @@ main (int argc, char **argv)
           "proposed by aooctdcsub), image left on the GPU (NV12, CUDA "
           "memory)", &t, shape);
       g_free (t.host);
+      /* each element's launches as one CUDA graph per buffer
+       * (cuda/aooct-cuda-graph.h) */
+      g_setenv ("AOOCT_CUDA_GRAPHS", "1", TRUE);
+      graphs = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
+          FEED_PINNED, FALSE);
+      emit_row (table, out, "the same page-locked GRAY8 row with "
+          "AOOCT_CUDA_GRAPHS=1 (one CUDA graph per element and buffer)",
+          &graphs, shape);
+      t = time_chain (chain, "video/x-raw,format=GRAY8", raw, MIN (buffers,
+              100), FEED_PINNED, TRUE);
+      g_unsetenv ("AOOCT_CUDA_GRAPHS");
+      emit_row (table, out, "latency without load with AOOCT_CUDA_GRAPHS=1",
+          &t, shape);
+      g_free (t.host);
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
           raw, buffers, FEED_DEVICE, FALSE);
       if (have_ceil && t.ms > 0 && bound_sum > 0) {
@@ -1159,6 +1180,10 @@ main (int argc, char **argv)
     if (pinned.host)
       emit (table, out, "\nthe same, raw B-scans in page-locked memory: "
           "%s\n", pinned.host);
+    if (graphs.host)
+      emit (table, out, "\nthe same, page-locked, AOOCT_CUDA_GRAPHS=1: "
+          "%s\n", graphs.host);
+    g_free (graphs.host);
     emit (table, out, "\n");
     g_free (pinned.host);
     g_free (host_note);
