@@ -47,6 +47,8 @@
 #include <string.h>
 #include <gst/video/video.h>
 
+#include "aooct-src-util.h"
+
 #include "gstaooctfilesrc.h"
 #include "aooct-file-reader.h"
 
@@ -194,7 +196,7 @@ static GstCaps *
 gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
-  GstCaps *caps, *res;
+  GstCaps *caps;
   gint fps_n, fps_d;
 
   GST_OBJECT_LOCK (self);
@@ -215,12 +217,7 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
         "framerate", GST_TYPE_FRACTION, fps_n, fps_d, NULL);
     GST_OBJECT_UNLOCK (self);
   }
-  if (filter) {
-    res = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (caps);
-    caps = res;
-  }
-  return caps;
+  return aooct_src_filter_caps (caps, filter);
 }
 
 static gboolean
@@ -228,10 +225,7 @@ gst_aooct_file_src_set_caps (GstBaseSrc * src, GstCaps * caps)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
 
-  if (!gst_video_info_from_caps (&self->vinfo, caps))
-    return FALSE;
-  gst_base_src_set_blocksize (src, GST_VIDEO_INFO_SIZE (&self->vinfo));
-  return TRUE;
+  return aooct_src_set_video_caps (src, &self->vinfo, caps);
 }
 
 /* Takes the page-locked pool aooctdcsub proposes where there is one (the
@@ -311,10 +305,7 @@ gst_aooct_file_src_decide_allocation (GstBaseSrc * src, GstQuery * query)
 static GstClockTime
 frame_time (GstAooctFileSrc * self, guint64 n)
 {
-  if (self->fps_n == 0)
-    return n == 0 ? 0 : GST_CLOCK_TIME_NONE;
-  return gst_util_uint64_scale (n, (guint64) self->fps_d * GST_SECOND,
-      self->fps_n);
+  return aooct_src_frame_time (self->fps_n, self->fps_d, n);
 }
 
 static gboolean
