@@ -383,6 +383,58 @@ GST_START_TEST (test_bad_input)
 
 GST_END_TEST;
 
+/* A file cut short while it is read (another program truncating it) is
+ * an error naming the file, not a short or garbage buffer. */
+GST_START_TEST (test_truncated_while_playing)
+{
+  GRand *rand = aooct_test_rand_new ();
+  gchar *path = write_raw (64, 4, 2, 10, rand, NULL);
+  gchar *launch = g_strdup_printf ("aooctfilesrc location=%s width=64 "
+      "height=4 ! appsink name=sink sync=false max-buffers=1", path);
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *m;
+  GstSample *s;
+  GError *err = NULL;
+  gint n = 0;
+
+  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  s = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+  fail_unless (s != NULL);
+  gst_sample_unref (s);
+  /* B-scans 1-3 may be read already (one queued in the sink, one being
+   * pushed, one read ahead) */
+  fail_unless (truncate (path, 2 * 64 * 4 * 2) == 0);
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    gsize size = gst_buffer_get_size (gst_sample_get_buffer (s));
+
+    fail_unless_equals_int (size, 64 * 4 * 2);
+    gst_sample_unref (s);
+    n++;
+  }
+  fail_unless (n <= 3, "%d more B-scans after the file was cut to 2", n);
+  m = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (m != NULL, "no error after the file was cut short");
+  gst_message_parse_error (m, &err, NULL);
+  fail_unless (strstr (err->message, path) != NULL
+      && strstr (err->message, "truncated") != NULL, "unclear error: %s",
+      err->message);
+  g_error_free (err);
+  gst_message_unref (m);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_unlink (path);
+  g_free (path);
+  g_free (launch);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 static Suite *
 filesrc_suite (void)
 {
@@ -394,6 +446,7 @@ filesrc_suite (void)
   tcase_add_test (tc, test_same_images_through_chain);
   tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_bad_input);
+  tcase_add_test (tc, test_truncated_while_playing);
   return s;
 }
 
