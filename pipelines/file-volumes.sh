@@ -13,6 +13,9 @@
 #   AOOCT_WAVELENGTH_FILE=F    the spectrometer's calibration (aooctkmap
 #                              wavelength-file; default OUTDIR/calibration.txt)
 #   AOOCT_A2, AOOCT_A3         dispersion coefficients (default 8, -2)
+#   AOOCT_PAD_SIZE=P1          aooctpad size (default 0: the next power of
+#                              two >= N, at least 2048, so any camera width
+#                              works)
 #   AOOCT_VOLUMES=V            without RAWFILE: the script first records V
 #                              volumes (default 2) of aooctsrc's retina to
 #                              OUTDIR/volumes.raw, with their calibration
@@ -59,7 +62,7 @@ echo "aooct: $raw: $((size / vol_bytes)) volume(s) of $b B-scans"
   filesrc location="$raw" \
   ! rawvideoparse format=gray16-le width="$n" height="$m" framerate=100/1 \
   ! progressreport format=percent update-freq=1 \
-  ! aooctdcsub ! aooctpad size=2048 factor=2 \
+  ! aooctdcsub ! aooctpad size="${AOOCT_PAD_SIZE:-0}" factor=2 \
   ! aooctkmap wavelength-file="$cal" \
   ! aooctdisp a2="${AOOCT_A2:-8}" a3="${AOOCT_A3:--2}" \
   ! aooctfft ! aooctnorm dynamic-range=50 \
