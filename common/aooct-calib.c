@@ -47,9 +47,14 @@ aooct_calib_parse_coeffs (const gchar * str,
 
     coeffs[k] = g_ascii_strtod (tok, &end);
     if (tok[0] == '\0' || end == tok || *end != '\0') {
+      gchar *qs = aooct_text_quote (str, strlen (str), 200),
+          *qt = aooct_text_quote (tok, strlen (tok), 40);
+
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
           "wavelength-coeffs=\"%s\": coefficient c%d ('%s') is not a "
-          "number; expected \"c0,c1[,c2[,c3]]\" in nm", str, k, tok);
+          "number; expected \"c0,c1[,c2[,c3]]\" in nm", qs, k, qt);
+      g_free (qs);
+      g_free (qt);
       goto done;
     }
     if (!isfinite (coeffs[k])) {

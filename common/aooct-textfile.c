@@ -20,8 +20,8 @@
  * byte as \xNN, so that an invisible byte (a control character, a
  * byte-order mark that is not at the start) shows, and a message never
  * carries raw control bytes.  At most @max input bytes. */
-static gchar *
-quote_token (const gchar * p, gsize len, gsize max)
+gchar *
+aooct_text_quote (const gchar * p, gsize len, gsize max)
 {
   GString *s = g_string_new (NULL);
   gsize i;
@@ -62,7 +62,7 @@ parse_line (const gchar * name, gint lineno, gchar * line, gint min_values,
      * "inf", which we reject below with a clearer message */
     rec->v[n] = g_ascii_strtod (p, &end);
     if (end == p || (*end != '\0' && *end != ' ' && *end != '\t')) {
-      gchar *tok = quote_token (p, strcspn (p, " \t"), 40);
+      gchar *tok = aooct_text_quote (p, strcspn (p, " \t"), 40);
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE,
           "%s:%d: '%s' is not a number", name, lineno, tok);
       g_free (tok);

@@ -30,6 +30,10 @@ AooctRecord *aooct_text_parse (const gchar * name, const gchar * data,
     gsize len, gint min_values, gint max_values, gsize expected,
     gsize * n_records, GError ** error);
 
+/* @len bytes of @p (at most @max, then "...") for a message: printable
+ * ASCII as it is, every other byte (and the backslash) as \xNN.  g_free. */
+gchar *aooct_text_quote (const gchar * p, gsize len, gsize max);
+
 /* Files larger than this are refused before they are read: a calibration
  * of the largest grid (2^20 records of two numbers) is far smaller. */
 #define AOOCT_TEXT_MAX_BYTES (64 << 20)

@@ -25,6 +25,18 @@ assert_gerror (GError * err, gint code, const gchar * sub1, const gchar * sub2)
   GST_INFO ("expected error: %s", err->message);
 }
 
+/* a message shows no control byte (a CR would overwrite it on a
+ * terminal) */
+static void
+assert_printable (const gchar * msg)
+{
+  const gchar *p;
+
+  for (p = msg; *p; p++)
+    fail_unless ((guchar) * p >= 0x20 && *p != 0x7f, "control byte 0x%02x "
+        "in: %s", (guchar) * p, msg);
+}
+
 GST_START_TEST (test_parse_coeffs)
 {
   struct
@@ -49,6 +61,9 @@ GST_START_TEST (test_parse_coeffs)
     {"nan,1", 0, {0}, "c0 is not finite"},
     {"800,1e400", 0, {0}, "c1 is not finite"},
     {"800;0.1", 0, {0}, "not a number"},
+    /* invisible bytes quoted, never raw in the message */
+    {"800,0.1\x01", 0, {0}, "c1 ('0.1\\x01') is not a number"},
+    {"\xef\xbb\xbf" "800,0.1", 0, {0}, "c0 ('\\xef\\xbb\\xbf800')"},
   };
   guint k;
 
@@ -68,6 +83,7 @@ GST_START_TEST (test_parse_coeffs)
       fail_if (ok, "'%s' accepted", cases[k].str);
       assert_gerror (err, AOOCT_ERROR_SETTINGS, "wavelength-coeffs",
           cases[k].what);
+      assert_printable (err->message);
       g_error_free (err);
     }
   }
@@ -203,18 +219,6 @@ static gchar *
 write_values (const gdouble * v, gint n)
 {
   return aooct_test_write_values ("wavelengths in nm", v, n);
-}
-
-/* a message shows no control byte (a CR would overwrite it on a
- * terminal) */
-static void
-assert_printable (const gchar * msg)
-{
-  const gchar *p;
-
-  for (p = msg; *p; p++)
-    fail_unless ((guchar) * p >= 0x20 && *p != 0x7f, "control byte 0x%02x "
-        "in: %s", (guchar) * p, msg);
 }
 
 static void
