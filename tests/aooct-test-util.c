@@ -32,8 +32,8 @@ aooct_test_set_caps_printf (GstHarness * h, const gchar * format, ...)
   g_free (str);
 }
 
-gchar *
-aooct_test_pop_error (GstHarness * h)
+static gchar *
+pop_message (GstHarness * h, GstMessageType type)
 {
   GstBus *bus = gst_element_get_bus (h->element);
   GstMessage *msg;
@@ -41,16 +41,57 @@ aooct_test_pop_error (GstHarness * h)
 
   if (bus == NULL)
     return NULL;
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  msg = gst_bus_pop_filtered (bus, type);
   if (msg) {
     GError *err = NULL;
-    gst_message_parse_error (msg, &err, NULL);
+    if (type == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else if (type == GST_MESSAGE_WARNING)
+      gst_message_parse_warning (msg, &err, NULL);
+    else
+      gst_message_parse_info (msg, &err, NULL);
     text = g_strdup (err->message);
     g_error_free (err);
     gst_message_unref (msg);
   }
   gst_object_unref (bus);
   return text;
+}
+
+gchar *
+aooct_test_pop_error (GstHarness * h)
+{
+  return pop_message (h, GST_MESSAGE_ERROR);
+}
+
+gchar *
+aooct_test_pop_warning (GstHarness * h)
+{
+  return pop_message (h, GST_MESSAGE_WARNING);
+}
+
+gchar *
+aooct_test_pop_info (GstHarness * h)
+{
+  return pop_message (h, GST_MESSAGE_INFO);
+}
+
+void
+aooct_test_assert_warning (GstHarness * h, const gchar * first_substring, ...)
+{
+  gchar *text = aooct_test_pop_warning (h);
+  const gchar *sub;
+  va_list args;
+
+  fail_unless (text != NULL, "expected an element warning containing '%s'",
+      first_substring);
+  va_start (args, first_substring);
+  for (sub = first_substring; sub; sub = va_arg (args, const gchar *))
+      fail_unless (strstr (text, sub) != NULL,
+        "element warning '%s' does not mention '%s'", text, sub);
+  va_end (args);
+  GST_INFO ("got expected warning: %s", text);
+  g_free (text);
 }
 
 static void
