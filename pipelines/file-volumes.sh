@@ -20,10 +20,13 @@
 #                              volumes (default 2) of aooctsrc's retina to
 #                              OUTDIR/volumes.raw, with their calibration
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
+#                              (else: installs missing runtime packages only;
+#                              build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh)
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh"
 stack=$(command -v aooct-stack || echo "${AOOCT_BUILD:-$root/build}/tools/aooct-stack")
 
 raw=${1:-}
