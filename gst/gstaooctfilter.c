@@ -8,6 +8,7 @@
 #include "gstaooctfilter.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
+#include "aooct-late-property.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-filter.h"
@@ -1798,34 +1799,13 @@ gst_aooct_filter_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-/* A property that is read only when the element starts or negotiates
- * (GST_PARAM_MUTABLE_READY), changed while it runs, does nothing now:
- * GStreamer does not refuse it, so say so on the bus. */
+/* A start-time property changed while running: say that it does nothing
+ * now (aooct-late-property.h). */
 static void
 gst_aooct_filter_dispatch_properties_changed (GObject * object,
     guint n_pspecs, GParamSpec ** pspecs)
 {
-  GstElement *element = GST_ELEMENT (object);
-  GstState state, pending;
-  guint i;
-
-  GST_OBJECT_LOCK (element);
-  state = GST_STATE (element);
-  pending = GST_STATE_PENDING (element);
-  GST_OBJECT_UNLOCK (element);
-  if (state > GST_STATE_READY || pending > GST_STATE_READY) {
-    for (i = 0; i < n_pspecs; i++) {
-      if (!(pspecs[i]->flags & GST_PARAM_MUTABLE_READY)
-          || !(pspecs[i]->flags & G_PARAM_WRITABLE))
-        continue;
-      GST_ELEMENT_WARNING (element, RESOURCE, SETTINGS, ("%s was changed in "
-              "state %s, but it is read only when the element starts or "
-              "negotiates its caps: it takes effect at the next negotiation "
-              "or restart, not now (set it in READY or NULL)",
-              g_param_spec_get_name (pspecs[i]),
-              gst_element_state_get_name (state)), (NULL));
-    }
-  }
+  aooct_warn_late_properties (GST_ELEMENT (object), n_pspecs, pspecs);
   G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
       n_pspecs, pspecs);
 }

@@ -515,7 +515,9 @@ GST_START_TEST (test_negotiation_messages)
   close (fd);
   fail_unless (g_file_set_contents (path, (gchar *) raw, 64 * 8 * 4 * 2, NULL));
   for (k = 0; k < G_N_ELEMENTS (cases); k++) {
-    gchar *src = g_strdup_printf (cases[k].source, path);
+    /* the file's path for "%s" (not a printf format: -Wformat-nonliteral) */
+    gchar **parts = g_strsplit (cases[k].source, "%s", 2);
+    gchar *src = g_strjoinv (path, parts);
     gchar *launch = g_strdup_printf ("%s ! %s %s ! fakesink", src, chain,
         cases[k].tail);
     gchar *text = aooct_test_run_pipeline (launch, 60);
@@ -530,6 +532,7 @@ GST_START_TEST (test_negotiation_messages)
     g_free (text);
     g_free (launch);
     g_free (src);
+    g_strfreev (parts);
   }
   /* an aooct field that downstream fixes otherwise */
   {
@@ -739,6 +742,34 @@ GST_START_TEST (test_settings_that_do_nothing)
     gst_harness_teardown (h);
     g_free (data);
     g_rand_free (rand);
+  }
+  /* the same on the source element, which is no aooct filter */
+  {
+    GstElement *pipeline = gst_parse_launch ("aooctsrc name=src alines=8 ! "
+        "fakesink sync=false", NULL);
+    GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *msg;
+    GError *err = NULL;
+
+    fail_unless_equals_int (gst_element_set_state (pipeline,
+            GST_STATE_PLAYING), GST_STATE_CHANGE_ASYNC);
+    fail_unless_equals_int (gst_element_get_state (pipeline, NULL, NULL,
+            30 * GST_SECOND), GST_STATE_CHANGE_SUCCESS);
+    g_object_set (src, "samples", 1024, NULL);
+    msg = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+        GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING,
+        "no warning for aooctsrc samples changed while PLAYING");
+    gst_message_parse_warning (msg, &err, NULL);
+    fail_unless (strstr (err->message, "samples") != NULL
+        && strstr (err->message, "PLAYING") != NULL, "%s", err->message);
+    g_clear_error (&err);
+    gst_message_unref (msg);
+    gst_element_set_state (pipeline, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (src);
+    gst_object_unref (pipeline);
   }
   g_unlink (bg);
   g_free (bg);
