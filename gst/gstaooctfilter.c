@@ -1719,10 +1719,10 @@ gst_aooct_filter_propose_allocation (GstBaseTransform * bt,
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
       decide_query, query);
   /* Video input of any row layout is read through its GstVideoMeta (the
-   * size check validates it against the buffer): rawvideoparse with
-   * plane-strides gives tightly packed rows of an odd width only to a
-   * downstream that announces the meta (without it, its buffers are
-   * shorter than their caps say). */
+   * size check validates it against the buffer): say so, so that an
+   * upstream with its own strides (a camera) need not copy its frames.
+   * (rawvideoparse with plane-strides does not add the meta: its tightly
+   * packed rows are recognised by their size, see check_input_size.) */
   if (GST_AOOCT_FILTER_GET_CLASS (bt)->sink_is_video
       && !gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
           NULL)) {
