@@ -169,13 +169,18 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
   /* A polynomial fits any width: a raw file read with the wrong width= or
    * height= gives a plausible image with no error.  The geometry in use,
    * on the bus, is the hint. */
-  GST_ELEMENT_INFO (self, RESOURCE, SETTINGS, ("resampling A-lines of %d raw "
-          "samples (%d A-lines per B-scan, %d samples after padding), "
-          "lambda from %.6g nm at pixel 0 to %.6g nm at pixel %d (%s)",
-          filter->in_geom.raw_samples, filter->in_geom.alines,
-          filter->in_geom.samples, cal->lambda[0], cal->lambda[cal->n - 1],
-          cal->n - 1, file && file[0] ? "wavelength-file" :
-          "wavelength-coeffs"), (NULL));
+  {
+    gchar *msg = g_strdup_printf ("resampling A-lines of %d raw samples (%d "
+        "A-lines per B-scan, %d samples after padding), lambda from %.6g nm "
+        "at pixel 0 to %.6g nm at pixel %d (%s)", filter->in_geom.raw_samples,
+        filter->in_geom.alines, filter->in_geom.samples, cal->lambda[0],
+        cal->lambda[cal->n - 1], cal->n - 1, file && file[0] ?
+        "wavelength-file" : "wavelength-coeffs");
+
+    /* also as the debug text: gst-launch-1.0 prints only that of an INFO */
+    GST_ELEMENT_INFO (self, RESOURCE, SETTINGS, ("%s", msg), ("%s", msg));
+    g_free (msg);
+  }
   g_free (file);
   g_free (coeffs);
   self->table = aooct_kmap_table_new (cal, &filter->in_geom, error);

@@ -105,6 +105,13 @@ AOOCT_WAVELENGTH_FILE="$out/short-cal.txt" AOOCT_BSCANS_PER_VOLUME=3 \
   "$root/pipelines/file-volumes.sh" "$out/stack/volumes.raw" "$out/badcal" >"$out/log" 2>&1 || rc=$?
 [ $rc -ne 0 ] && grep -q 'too few records' "$out/log" && ! grep -q 'image stack in' "$out/log" \
   || { cat "$out/log"; echo "file-volumes.sh with a short calibration"; exit 1; }
+# a setting that does nothing: the element's warning is shown, the job runs
+rc=0
+"$stack" -b 2 -l "$out/tool/w{volume}{bscan}.png" aooctsrc num-buffers=2 \
+  ! aooctdcsub background-file="$cal" ! aooctpad ! aooctkmap wavelength-file="$cal" \
+  ! aooctdisp ! aooctfft ! aooctnorm ! pngenc >"$out/log" 2>&1 || rc=$?
+[ $rc -eq 0 ] && grep -q 'warning: aooctdcsub0: background-file=.* is ignored' "$out/log" ||
+  { cat "$out/log"; echo "aooct-stack: no warning for background-file without mode=background"; exit 1; }
 echo "aooct-stack: failures while starting are errors with their reason"
 
 # a camera wider than 2048 pixels (issue 19, item 2): aooctpad picks its

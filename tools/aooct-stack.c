@@ -129,14 +129,21 @@ write_sample (Stack * stack, GstSample * sample, GError ** error)
   return ok;
 }
 
-/* Prints an ERROR message of the bus and returns TRUE, or FALSE when
- * @msg is something else. */
+/* Prints a WARNING message of the bus (a setting that does nothing, say)
+ * and returns FALSE, or an ERROR message and returns TRUE. */
 static gboolean
 report_error (GstMessage * msg)
 {
   GError *error = NULL;
   gchar *dbg = NULL;
 
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+    gst_message_parse_warning (msg, &error, NULL);
+    g_printerr ("aooct-stack: warning: %s: %s\n",
+        GST_OBJECT_NAME (msg->src), error->message);
+    g_clear_error (&error);
+    return FALSE;
+  }
   if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR)
     return FALSE;
   gst_message_parse_error (msg, &error, &dbg);
@@ -177,16 +184,17 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
     }
     if (gst_app_sink_is_eos (sink))
       break;
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
     if (msg) {
-      report_error (msg);
+      ok = !report_error (msg);
       gst_message_unref (msg);
-      ok = FALSE;
     }
   }
-  /* an error posted before the EOS that ended the loop (the first names
-   * the cause; basetransform and basesrc add generic ones after it) */
-  if (ok && (msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+  /* warnings, and an error posted before the EOS that ended the loop (the
+   * first error names the cause; basetransform and basesrc add generic
+   * ones after it) */
+  while (ok && (msg = gst_bus_pop_filtered (bus,
+              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
     ok = !report_error (msg);
     gst_message_unref (msg);
   }
