@@ -51,6 +51,7 @@
 
 #include "gstaooctfilesrc.h"
 #include "aooct-file-reader.h"
+#include "aooct-late-property.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_file_src_debug);
 #define GST_CAT_DEFAULT gst_aooct_file_src_debug
@@ -597,6 +598,17 @@ gst_aooct_file_src_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
+/* Every property is read at start: a change while running does nothing
+ * until the next start, say so (aooct-late-property.h). */
+static void
+gst_aooct_file_src_dispatch_properties_changed (GObject * object,
+    guint n_pspecs, GParamSpec ** pspecs)
+{
+  aooct_warn_late_properties (GST_ELEMENT (object), n_pspecs, pspecs);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
+}
+
 static void
 gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
 {
@@ -610,6 +622,8 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   gobject_class->set_property = gst_aooct_file_src_set_property;
   gobject_class->get_property = gst_aooct_file_src_get_property;
   gobject_class->finalize = gst_aooct_file_src_finalize;
+  gobject_class->dispatch_properties_changed =
+      gst_aooct_file_src_dispatch_properties_changed;
 
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "Location",
