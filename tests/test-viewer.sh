@@ -204,6 +204,10 @@ grep -q 'status: .*is not a multiple of the frame size' main.log
 grep -q 'status: no spectrometer calibration' main.log
 grep -q 'status: .*has 50 wavelengths but the frame width is 64' main.log
 grep -q 'status: aooctpad.*size=1000 must be a power of two' main.log
+# the raw file through aooctfilesrc where this aooct has it
+if gst-inspect-1.0 aooctfilesrc >/dev/null 2>&1; then src=aooctfilesrc; else src=filesrc; fi
+grep -q "^# gst-launch-1.0 $src location=$out/good.raw" final.ini ||
+  { echo "FAIL: the raw file is not read by $src:"; sed -n 2p final.ini; exit 1; }
 echo "bad input: each named on the status line; a good file played afterwards"
 
 # --- the en-face and volume views, where aooctenface / aooctrender exist

@@ -7,7 +7,8 @@
  *   tee(depth) ! queue ! aooctenface ! videoconvert ! gtksink  (if installed)
  *   tee(depth) ! queue ! aooctrender ! videoconvert ! gtksink  (if installed)
  *
- * SOURCE is parsed from the same text the printed gst-launch-1.0 line
+ * SOURCE (aooctsrc; aooctfilesrc or filesrc ! rawvideoparse; aravissrc !
+ * capsfilter) is parsed from the same text the printed gst-launch-1.0 line
  * starts with; every chain element gets its settings group as properties.
  * The tees take the recordings (view-record.c).  A property change goes to
  * the running element when the element allows it while PLAYING; one the

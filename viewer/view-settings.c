@@ -220,15 +220,26 @@ source_part (GKeyFile * kf, gboolean shell)
       g_string_append (s, "aooctsrc");
       append_group (s, kf, "aooctsrc", shell);
       break;
-    case VIEW_SOURCE_FILE:
-      /* the raw file as pipelines/file-volumes.sh reads it */
-      g_string_append (s, "filesrc");
+    case VIEW_SOURCE_FILE:{
+      /* aooctfilesrc (reads with several threads into the chain's own
+       * buffers) where this aooct has it, else filesrc ! rawvideoparse;
+       * both take the same property names */
+      GstElementFactory *f = gst_element_factory_find ("aooctfilesrc");
+
+      if (f) {
+        g_string_append (s, "aooctfilesrc");
+        gst_object_unref (f);
+      } else {
+        g_string_append (s, "filesrc");
+      }
       append_prop (s, "location", v[0] ? v[0] : "", shell);
-      g_string_append (s, " ! rawvideoparse");
+      if (!f)
+        g_string_append (s, " ! rawvideoparse");
       for (i = 1; i < 5; i++)
         if (v[i])
           append_prop (s, k[i], v[i], shell);
       break;
+    }
     case VIEW_SOURCE_ARAVIS:{
       gchar *cam = g_key_file_get_string (kf, VIEW_SOURCE, "camera", NULL);
       g_string_append (s, "aravissrc");

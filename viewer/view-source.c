@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-view: what can be wrong with a raw file or a camera's settings,
- * said before the pipeline starts.  A raw file whose size is not a whole
- * number of frames would otherwise lose its tail silently (rawvideoparse
- * drops it), and a calibration of the wrong length would only show as an
- * element error after the start; here each is named with the numbers. */
+ * said before the pipeline starts, with the numbers: a raw file whose size
+ * is not a whole number of frames (rawvideoparse would drop the tail
+ * silently; aooctfilesrc says so only once started), no calibration, a
+ * calibration whose length is not the frame width. */
 #include "view-source.h"
 #include "view-settings.h"
 
