@@ -668,9 +668,12 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   AooctCudaFilter *cf = self->cuda;
-  AooctCudaMemory *in_mem = aooct_cuda_buffer_get_memory (inbuf, cf->context);
-  AooctCudaMemory *out_mem = aooct_cuda_buffer_get_memory (outbuf, cf->context);
-  gboolean out_video_cuda = klass->src_is_video && self->out_cuda_memory;
+  AooctCudaMemory *in_mem = inbuf ?
+      aooct_cuda_buffer_get_memory (inbuf, cf->context) : NULL;
+  AooctCudaMemory *out_mem = outbuf ?
+      aooct_cuda_buffer_get_memory (outbuf, cf->context) : NULL;
+  gboolean out_video_cuda = outbuf && klass->src_is_video
+      && self->out_cuda_memory;
   GstVideoFrame frame, out_frame;
   gboolean out_frame_mapped = FALSE;
   AooctCudaVideoInput vin;
@@ -691,7 +694,11 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     return FALSE;
   aooct_cuda_clear_stale_error ();
 
-  if (in_mem) {
+  if (inbuf == NULL) {
+    /* a volume view making its image (gst_aooct_filter_process_buffers) */
+    in.data = NULL;
+    in.stride = 0;
+  } else if (in_mem) {
     GstVideoMeta *meta = klass->sink_is_video ?
         gst_buffer_get_video_meta (inbuf) : NULL;
 
@@ -729,7 +736,11 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
       goto done;
   }
 
-  if (out_video_cuda) {
+  if (outbuf == NULL) {
+    /* a volume view taking B-scans in (gst_aooct_filter_process_buffers) */
+    out.data = NULL;
+    out.stride = 0;
+  } else if (out_video_cuda) {
     /* libgstcuda memory for nvcodec: plane 0 to the element, the chroma
      * of a YUV format neutral */
     if (!aooct_cuda_filter_map_video_output (cf, outbuf, &out_frame, error))
@@ -765,7 +776,9 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   /* Where the data leaves the GPU, the host does not wait here: the
    * output goes into the ring (generate_output) and is pushed once its
    * download or GPU work has completed. */
-  if (out_video_cuda) {
+  if (outbuf == NULL) {
+    /* nothing leaves the GPU */
+  } else if (out_video_cuda) {
     /* GStreamer 1.22's GstCudaMemory has no stream and nvcodec elements
      * use their own: the frame must be complete before it is pushed */
     if (!aooct_cuda_filter_mark_output (cf, error))
@@ -893,10 +906,11 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  if (!check_input_size (self, inbuf, &error))
+  if (inbuf && !check_input_size (self, inbuf, &error))
     goto error;
-  self->stat_buffers++;
-  pending = aooct_buffer_get_pending_meta (inbuf);
+  if (inbuf)
+    self->stat_buffers++;
+  pending = inbuf ? aooct_buffer_get_pending_meta (inbuf) : NULL;
   if (pending && !(klass->absorbs_pending && cuda_active (self))) {
     /* only an element that announced the meta may get such buffers */
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
@@ -931,15 +945,21 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   }
 #endif
 
-  if (!map_plane (self, inbuf, klass->sink_is_video, &self->in_vinfo,
-          &self->in_geom, GST_MAP_READ, &in_frame, &in_map, &in)) {
+  /* a volume view passes one of them only (process_buffers) */
+  in.data = out.data = NULL;
+  in.stride = out.stride = 0;
+  if (inbuf && !map_plane (self, inbuf, klass->sink_is_video,
+          &self->in_vinfo, &self->in_geom, GST_MAP_READ, &in_frame, &in_map,
+          &in)) {
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "cannot map the input buffer for reading");
     goto error;
   }
-  if (!map_plane (self, outbuf, klass->src_is_video, &self->out_vinfo,
-          &self->out_geom, GST_MAP_WRITE, &out_frame, &out_map, &out)) {
-    unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
+  if (outbuf && !map_plane (self, outbuf, klass->src_is_video,
+          &self->out_vinfo, &self->out_geom, GST_MAP_WRITE, &out_frame,
+          &out_map, &out)) {
+    if (inbuf)
+      unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
         "cannot map the output buffer for writing");
     goto error;
@@ -952,8 +972,10 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     self->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
   }
 
-  unmap_plane (klass->src_is_video, outbuf, &out_frame, &out_map);
-  unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
+  if (outbuf)
+    unmap_plane (klass->src_is_video, outbuf, &out_frame, &out_map);
+  if (inbuf)
+    unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
   if (!ok)
     goto error;
   return GST_FLOW_OK;
@@ -1112,6 +1134,37 @@ discard_outputs (GstAooctFilter * self)
   g_mutex_unlock (&cf->ring_lock);
 }
 #endif
+
+GstFlowReturn
+gst_aooct_filter_process_buffers (GstAooctFilter * self, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstFlowReturn ret;
+
+  g_return_val_if_fail (inbuf != NULL || outbuf != NULL, GST_FLOW_ERROR);
+  ret = gst_aooct_filter_transform (GST_BASE_TRANSFORM (self), inbuf, outbuf);
+#ifdef HAVE_CUDA
+  if (ret == GST_FLOW_OK && outbuf && cuda_active (self)) {
+    AooctCudaFilter *cf = self->cuda;
+    GstBuffer *done = NULL;
+    GError *error = NULL;
+
+    /* through the ring, as one output of generate_output, but taken here
+     * at once: the host waits for this image (one per volume) */
+    g_mutex_lock (&cf->ring_lock);
+    aooct_cuda_filter_ring_add (cf, gst_buffer_ref (outbuf));
+    cf->ring_count++;
+    g_mutex_unlock (&cf->ring_lock);
+    if (!take_head (self, &done, &error)) {
+      gst_aooct_filter_post_error (self, error);
+      g_clear_error (&error);
+      ret = GST_FLOW_ERROR;
+    }
+    gst_clear_buffer (&done);
+  }
+#endif
+  return ret;
+}
 
 /* On CUDA, where the data leaves the GPU here, the streaming thread only
  * enqueues the GPU work of a buffer and puts the output into a short ring
