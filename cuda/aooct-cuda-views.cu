@@ -8,55 +8,10 @@
 #include "aooct-cuda-check.h"
 #include "aooct-norm-range.h"
 
-#define THREADS 256
+#include "aooct-cuda-keys.cuh"
 
-/* the volume's range keys, then lo and the scale of its image */
-typedef struct
-{
-  int min_key, max_key;
-  float lo, scale;
-} VolumeRange;
-
-static __device__ __forceinline__ int
-float_key (float f)
-{
-  int i = __float_as_int (f);
-  return i >= 0 ? i : i ^ 0x7fffffff;
-}
-
-static __device__ __forceinline__ float
-key_float (int k)
-{
-  return __int_as_float (k >= 0 ? k : k ^ 0x7fffffff);
-}
-
-/* Folds the block's minimum / maximum of (lo, hi) into the keys. */
-static __device__ void
-block_fold (float lo, float hi, VolumeRange * range)
-{
-  __shared__ float smin[THREADS / 32], smax[THREADS / 32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-
-  for (int o = 16; o > 0; o >>= 1) {
-    lo = fminf (lo, __shfl_down_sync (0xffffffffu, lo, o));
-    hi = fmaxf (hi, __shfl_down_sync (0xffffffffu, hi, o));
-  }
-  if (lane == 0) {
-    smin[warp] = lo;
-    smax[warp] = hi;
-  }
-  __syncthreads ();
-  if (threadIdx.x == 0) {
-    for (int w = 1; w < (int) (blockDim.x >> 5); w++) {
-      lo = fminf (lo, smin[w]);
-      hi = fmaxf (hi, smax[w]);
-    }
-    if (lo <= hi) {
-      atomicMin (&range->min_key, float_key (lo));
-      atomicMax (&range->max_key, float_key (hi));
-    }
-  }
-}
+#define THREADS AOOCT_KEYS_THREADS
+typedef AooctRangeKeys VolumeRange;
 
 /* One warp per A-line: mean (summed in double, as on the CPU) or maximum
  * of I over the crop, then dB. */
@@ -91,30 +46,7 @@ enface_collect (const float2 * in, float *e, VolumeRange * range,
       lo = hi = v;
     }
   }
-  block_fold (lo, hi, range);
-}
-
-/* lo and the scale from the keys, which go back to their initial values */
-static __global__ void
-range_finish (VolumeRange * range, AooctNormSettings s)
-{
-  double dlo, dhi, scale;
-  float vmin = key_float (range->min_key), vmax = key_float (range->max_key);
-
-  aooct_norm_range_compute (s.auto_range, s.log, s.dynamic_range,
-      s.range_min, s.range_max, 255.0, vmin, vmax, &dlo, &dhi, &scale);
-  range->lo = (float) dlo;
-  range->scale = (float) scale;
-  range->min_key = INT_MAX;
-  range->max_key = INT_MIN;
-}
-
-/* a new volume: the keys start over (a flush may have left some) */
-static __global__ void
-range_reset (VolumeRange * range)
-{
-  range->min_key = INT_MAX;
-  range->max_key = INT_MIN;
+  aooct_keys_block_fold (lo, hi, range);
 }
 
 static gboolean
@@ -123,7 +55,7 @@ start_volume (gint first, gpointer keys, AooctCudaStream stream,
 {
   if (first != 0)
     return TRUE;
-  range_reset <<< 1, 1, 0, stream >>> ((VolumeRange *) keys);
+  aooct_keys_reset <<< 1, 1, 0, stream >>> ((VolumeRange *) keys);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooct views: range reset kernel");
   return TRUE;
 }
@@ -173,7 +105,7 @@ render_collect (const float2 * in, float *vol, VolumeRange * range,
     lo = fminf (lo, v);
     hi = fmaxf (hi, v);
   }
-  block_fold (lo, hi, range);
+  aooct_keys_block_fold (lo, hi, range);
 }
 
 /* One thread per pixel; threads of a warp take consecutive image rows
@@ -220,7 +152,7 @@ render_emit (const float *vol, uint8_t * out, size_t out_stride,
 gboolean
 aooct_cuda_views_keys_new (gpointer * keys, GError ** error)
 {
-  VolumeRange init = { INT_MAX, INT_MIN, 0.0f, 0.0f };
+  VolumeRange init = { INT_MAX, INT_MIN, 0.0f, 0.0f, 0.0f };
 
   *keys = NULL;
   if (!aooct_cuda_malloc (sizeof (VolumeRange), keys, error)
@@ -254,7 +186,7 @@ aooct_cuda_enface_emit (const AooctViewParams * p,
     const AooctNormSettings * s, const gfloat * e, gint filled, guint8 * out,
     gsize out_stride, gpointer keys, AooctCudaStream stream, GError ** error)
 {
-  range_finish <<< 1, 1, 0, stream >>> ((VolumeRange *) keys, *s);
+  aooct_keys_finish <<< 1, 1, 0, stream >>> ((VolumeRange *) keys, *s, 255.0);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctenface: range kernel");
   enface_emit <<< dim3 ((p->alines + THREADS - 1) / THREADS, p->volume),
       THREADS, 0, stream >>> (e, out, out_stride, (VolumeRange *) keys, *p,
@@ -292,7 +224,7 @@ aooct_cuda_render_emit (const AooctViewParams * p,
         "65535)", camera->width);
     return FALSE;
   }
-  range_finish <<< 1, 1, 0, stream >>> ((VolumeRange *) keys, *s);
+  aooct_keys_finish <<< 1, 1, 0, stream >>> ((VolumeRange *) keys, *s, 255.0);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctrender: range kernel");
   render_emit <<< dim3 ((camera->height + 127) / 128, camera->width), 128, 0,
       stream >>> (vol, out, out_stride, (VolumeRange *) keys, *p, *camera,

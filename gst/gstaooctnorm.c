@@ -48,9 +48,11 @@
 #include "aooct-caps.h"
 #include "aooct-error.h"
 #include "aooct-cpu-norm.h"
+#include "aooct-cpu-norm-extra.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-norm.h"
+#include "aooct-cuda-norm-extra.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_norm_debug);
@@ -64,13 +66,17 @@ struct _GstAooctNorm
   gint crop_start;
   gint crop_end;
   AooctNormSettings settings;   /* all but bits */
+  gint average_bscans, average_alines;  /* spec 11 */
+  gdouble sigma_space, sigma_range;
 
   /* from setup() */
   AooctCpuNorm *cpu;
+  AooctCpuNormExtra *extra;     /* averaging / bilateral on the CPU */
   gint bits;
 #ifdef HAVE_CUDA
   AooctCudaNormParams cuda_params;
   gpointer cuda_scratch;
+  AooctCudaNormExtra *cuda_extra;       /* averaging / bilateral on CUDA */
 #endif
 };
 
@@ -84,6 +90,10 @@ enum
   PROP_AUTO_RANGE,
   PROP_RANGE_MIN,
   PROP_RANGE_MAX,
+  PROP_AVERAGE_BSCANS,
+  PROP_AVERAGE_ALINES,
+  PROP_BILATERAL_SIGMA_SPACE,
+  PROP_BILATERAL_SIGMA_RANGE,
 };
 
 #define DEFAULT_CROP_START 0
@@ -140,6 +150,10 @@ gst_aooct_norm_derive_output (GstAooctFilter * filter,
   *out = *in;
   out->sample_type = AOOCT_SAMPLE_REAL;
   out->samples = end - start;
+  /* average-alines: column c is A-lines c K .. min (c K + K, M) - 1 */
+  GST_OBJECT_LOCK (self);
+  out->alines = (in->alines + self->average_alines - 1) / self->average_alines;
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -223,6 +237,32 @@ gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
   }
   GST_DEBUG_OBJECT (self, "crop [%d, %d), %s", start, end,
       GST_VIDEO_INFO_NAME (&filter->out_vinfo));
+  GST_OBJECT_LOCK (self);
+  if (self->average_bscans > 1 || self->average_alines > 1
+      || self->sigma_space > 0) {
+    AooctNormExtraParams x;
+
+    x.samples = filter->in_geom.samples;
+    x.alines = filter->in_geom.alines;
+    x.bscans = filter->in_geom.bscans;
+    x.crop_start = start;
+    x.rows = end - start;
+    x.avg_bscans = self->average_bscans;
+    x.avg_alines = self->average_alines;
+    x.width = filter->out_geom.alines;
+    x.sigma_space = self->sigma_space;
+    x.sigma_range = self->sigma_range;
+    GST_OBJECT_UNLOCK (self);
+#ifdef HAVE_CUDA
+    if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
+      self->cuda_extra = aooct_cuda_norm_extra_new (&x, error);
+      return self->cuda_extra != NULL;
+    }
+#endif
+    self->extra = aooct_cpu_norm_extra_new (&x);
+    return TRUE;
+  }
+  GST_OBJECT_UNLOCK (self);
 #ifdef HAVE_CUDA
   if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
     AooctCudaNormParams *p = &self->cuda_params;
@@ -255,6 +295,11 @@ gst_aooct_norm_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
   read_settings (self, &s);
   if (!aooct_norm_settings_check (&s, error))
     return FALSE;
+  if (self->extra) {
+    aooct_cpu_norm_extra_process (self->extra, &s, (const gfloat *) in->data,
+        out->data, out->stride);
+    return TRUE;
+  }
   aooct_cpu_norm_process (self->cpu, &s, (const gfloat *) in->data,
       out->data, out->stride);
   return TRUE;
@@ -272,6 +317,15 @@ gst_aooct_norm_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   read_settings (self, &s);
   if (!aooct_norm_settings_check (&s, error))
     return FALSE;
+  if (self->cuda_extra) {
+    GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
+
+    return aooct_cuda_norm_extra (self->cuda_extra, &s,
+        format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :
+        format == GST_VIDEO_FORMAT_RGBA ? AOOCT_CUDA_NORM_RGBA :
+        AOOCT_CUDA_NORM_GRAY8, (const gfloat *) in->data, out->data,
+        out->stride, stream, error);
+  }
   return aooct_cuda_norm (&self->cuda_params, &s, (const gfloat *) in->data,
       out->data, out->stride, self->cuda_scratch, stream, error);
 }
@@ -283,10 +337,30 @@ gst_aooct_norm_teardown (GstAooctFilter * filter)
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
 
   g_clear_pointer (&self->cpu, aooct_cpu_norm_free);
+  g_clear_pointer (&self->extra, aooct_cpu_norm_extra_free);
 #ifdef HAVE_CUDA
   /* the base class made the context current and waited for the stream */
   g_clear_pointer (&self->cuda_scratch, aooct_cuda_free);
+  g_clear_pointer (&self->cuda_extra, aooct_cuda_norm_extra_free);
 #endif
+}
+
+/* average-bscans starts over after a flush (spec 11; new caps run
+ * setup) */
+static gboolean
+gst_aooct_norm_sink_event (GstBaseTransform * bt, GstEvent * event)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (bt);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    if (self->extra)
+      aooct_cpu_norm_extra_reset (self->extra);
+#ifdef HAVE_CUDA
+    if (self->cuda_extra)
+      aooct_cuda_norm_extra_reset (self->cuda_extra);
+#endif
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 
 static void
@@ -317,6 +391,18 @@ gst_aooct_norm_set_property (GObject * object, guint prop_id,
       break;
     case PROP_RANGE_MAX:
       self->settings.range_max = g_value_get_double (value);
+      break;
+    case PROP_AVERAGE_BSCANS:
+      self->average_bscans = g_value_get_int (value);
+      break;
+    case PROP_AVERAGE_ALINES:
+      self->average_alines = g_value_get_int (value);
+      break;
+    case PROP_BILATERAL_SIGMA_SPACE:
+      self->sigma_space = g_value_get_double (value);
+      break;
+    case PROP_BILATERAL_SIGMA_RANGE:
+      self->sigma_range = g_value_get_double (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -354,6 +440,18 @@ gst_aooct_norm_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_RANGE_MAX:
       g_value_set_double (value, self->settings.range_max);
       break;
+    case PROP_AVERAGE_BSCANS:
+      g_value_set_int (value, self->average_bscans);
+      break;
+    case PROP_AVERAGE_ALINES:
+      g_value_set_int (value, self->average_alines);
+      break;
+    case PROP_BILATERAL_SIGMA_SPACE:
+      g_value_set_double (value, self->sigma_space);
+      break;
+    case PROP_BILATERAL_SIGMA_RANGE:
+      g_value_set_double (value, self->sigma_range);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -367,6 +465,7 @@ gst_aooct_norm_finalize (GObject * object)
   GstAooctNorm *self = GST_AOOCT_NORM (object);
 
   aooct_cpu_norm_free (self->cpu);
+  aooct_cpu_norm_extra_free (self->extra);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -423,6 +522,29 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
           "intensity otherwise); must be above range-min; default 100",
           -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MAX, playing));
 
+  g_object_class_install_property (gobject_class, PROP_AVERAGE_BSCANS,
+      g_param_spec_int ("average-bscans", "Average B-scans",
+          "K: each image shows the mean intensity of its B-scan and up to "
+          "K-1 preceding ones (counted since start, flush or new caps); one "
+          "image per B-scan still; 1 .. 1024, default 1 (off)", 1, 1024, 1,
+          ready));
+  g_object_class_install_property (gobject_class, PROP_AVERAGE_ALINES,
+      g_param_spec_int ("average-alines", "Average A-lines",
+          "K: image column c is the mean intensity of A-lines c K .. "
+          "c K + K - 1, so the image is ceil (M / K) wide; 1 .. 65536, "
+          "default 1 (off)", 1, AOOCT_MAX_ALINES, 1, ready));
+  g_object_class_install_property (gobject_class,
+      PROP_BILATERAL_SIGMA_SPACE, g_param_spec_double ("bilateral-sigma-space",
+          "Bilateral sigma (space)",
+          "Spatial sigma of the bilateral filter on the normalised image, in "
+          "pixels (window radius ceil (2 sigma)); 0 .. 32, default 0 (off)",
+          0.0, 32.0, 0.0, ready));
+  g_object_class_install_property (gobject_class,
+      PROP_BILATERAL_SIGMA_RANGE, g_param_spec_double ("bilateral-sigma-range",
+          "Bilateral sigma (range)",
+          "Range sigma of the bilateral filter, on the grey range 0 .. 1; "
+          "1e-6 .. 1e6, default 0.1", 1e-6, 1e6, 0.1, ready));
+
   gst_element_class_set_static_metadata (element_class,
       "AO-OCT normalisation", "Filter/Converter/Video",
       "Crops depth-domain OCT A-lines, takes their intensity (optionally in "
@@ -438,6 +560,8 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_norm_setup);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_norm_teardown);
+  GST_BASE_TRANSFORM_CLASS (klass)->sink_event =
+      GST_DEBUG_FUNCPTR (gst_aooct_norm_sink_event);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cuda);
 #endif
@@ -454,4 +578,7 @@ gst_aooct_norm_init (GstAooctNorm * self)
   self->settings.range_min = DEFAULT_RANGE_MIN;
   self->settings.range_max = DEFAULT_RANGE_MAX;
   self->settings.bits = 8;
+  self->average_bscans = 1;
+  self->average_alines = 1;
+  self->sigma_range = 0.1;
 }
