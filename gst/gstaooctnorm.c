@@ -47,6 +47,7 @@
 #include "gstaooctnorm.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
+#include "aooct-norm-props.h"
 #include "aooct-cpu-norm.h"
 #include "aooct-cpu-norm-extra.h"
 
@@ -85,24 +86,15 @@ enum
   PROP_0,
   PROP_CROP_START,
   PROP_CROP_END,
-  PROP_LOG,
-  PROP_DYNAMIC_RANGE,
-  PROP_AUTO_RANGE,
-  PROP_RANGE_MIN,
-  PROP_RANGE_MAX,
   PROP_AVERAGE_BSCANS,
   PROP_AVERAGE_ALINES,
   PROP_BILATERAL_SIGMA_SPACE,
   PROP_BILATERAL_SIGMA_RANGE,
+  PROP_LOG,                     /* .. the AOOCT_NORM_PROPS display ones */
 };
 
 #define DEFAULT_CROP_START 0
 #define DEFAULT_CROP_END 0
-#define DEFAULT_LOG TRUE
-#define DEFAULT_DYNAMIC_RANGE 60.0
-#define DEFAULT_AUTO_RANGE TRUE
-#define DEFAULT_RANGE_MIN 0.0
-#define DEFAULT_RANGE_MAX 100.0
 
 #define gst_aooct_norm_parent_class parent_class
 G_DEFINE_TYPE (GstAooctNorm, gst_aooct_norm, GST_TYPE_AOOCT_FILTER);
@@ -370,27 +362,16 @@ gst_aooct_norm_set_property (GObject * object, guint prop_id,
   GstAooctNorm *self = GST_AOOCT_NORM (object);
 
   GST_OBJECT_LOCK (self);
+  if (aooct_norm_props_set (&self->settings, PROP_LOG, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   switch (prop_id) {
     case PROP_CROP_START:
       self->crop_start = g_value_get_int (value);
       break;
     case PROP_CROP_END:
       self->crop_end = g_value_get_int (value);
-      break;
-    case PROP_LOG:
-      self->settings.log = g_value_get_boolean (value);
-      break;
-    case PROP_DYNAMIC_RANGE:
-      self->settings.dynamic_range = g_value_get_double (value);
-      break;
-    case PROP_AUTO_RANGE:
-      self->settings.auto_range = g_value_get_boolean (value);
-      break;
-    case PROP_RANGE_MIN:
-      self->settings.range_min = g_value_get_double (value);
-      break;
-    case PROP_RANGE_MAX:
-      self->settings.range_max = g_value_get_double (value);
       break;
     case PROP_AVERAGE_BSCANS:
       self->average_bscans = g_value_get_int (value);
@@ -418,27 +399,16 @@ gst_aooct_norm_get_property (GObject * object, guint prop_id, GValue * value,
   GstAooctNorm *self = GST_AOOCT_NORM (object);
 
   GST_OBJECT_LOCK (self);
+  if (aooct_norm_props_get (&self->settings, PROP_LOG, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   switch (prop_id) {
     case PROP_CROP_START:
       g_value_set_int (value, self->crop_start);
       break;
     case PROP_CROP_END:
       g_value_set_int (value, self->crop_end);
-      break;
-    case PROP_LOG:
-      g_value_set_boolean (value, self->settings.log);
-      break;
-    case PROP_DYNAMIC_RANGE:
-      g_value_set_double (value, self->settings.dynamic_range);
-      break;
-    case PROP_AUTO_RANGE:
-      g_value_set_boolean (value, self->settings.auto_range);
-      break;
-    case PROP_RANGE_MIN:
-      g_value_set_double (value, self->settings.range_min);
-      break;
-    case PROP_RANGE_MAX:
-      g_value_set_double (value, self->settings.range_max);
       break;
     case PROP_AVERAGE_BSCANS:
       g_value_set_int (value, self->average_bscans);
@@ -475,8 +445,6 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
-  const GParamFlags playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_PLAYING;
   const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_READY;
 
@@ -497,31 +465,7 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
           "A-line; 0 (default) = half the first FFT size (pad-size / 2, the "
           "sensor's sampling limit)", 0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_END,
           ready));
-  g_object_class_install_property (gobject_class, PROP_LOG,
-      g_param_spec_boolean ("log", "Log scale",
-          "Show the intensity in dB (10 log10 I) instead of linearly "
-          "(default true)", DEFAULT_LOG, playing));
-  g_object_class_install_property (gobject_class, PROP_DYNAMIC_RANGE,
-      g_param_spec_double ("dynamic-range", "Dynamic range",
-          "With log and auto-range: dB shown below each B-scan's maximum; "
-          "0 = down to the B-scan's minimum; >= 0, default 60", 0.0,
-          G_MAXDOUBLE, DEFAULT_DYNAMIC_RANGE, playing));
-  g_object_class_install_property (gobject_class, PROP_AUTO_RANGE,
-      g_param_spec_boolean ("auto-range", "Automatic range",
-          "Take the grey-level range from each B-scan (log: maximum and "
-          "dynamic-range; linear: minimum and maximum) instead of "
-          "range-min / range-max (default true)", DEFAULT_AUTO_RANGE, playing));
-  g_object_class_install_property (gobject_class, PROP_RANGE_MIN,
-      g_param_spec_double ("range-min", "Range minimum",
-          "With auto-range=false: the value shown black (dB in log mode, "
-          "intensity otherwise); must be below range-max; default 0",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MIN, playing));
-  g_object_class_install_property (gobject_class, PROP_RANGE_MAX,
-      g_param_spec_double ("range-max", "Range maximum",
-          "With auto-range=false: the value shown white (dB in log mode, "
-          "intensity otherwise); must be above range-min; default 100",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MAX, playing));
-
+  aooct_norm_props_install (gobject_class, PROP_LOG, "B-scan");
   g_object_class_install_property (gobject_class, PROP_AVERAGE_BSCANS,
       g_param_spec_int ("average-bscans", "Average B-scans",
           "K: each image shows the mean intensity of its B-scan and up to "
@@ -572,12 +516,7 @@ gst_aooct_norm_init (GstAooctNorm * self)
 {
   self->crop_start = DEFAULT_CROP_START;
   self->crop_end = DEFAULT_CROP_END;
-  self->settings.log = DEFAULT_LOG;
-  self->settings.dynamic_range = DEFAULT_DYNAMIC_RANGE;
-  self->settings.auto_range = DEFAULT_AUTO_RANGE;
-  self->settings.range_min = DEFAULT_RANGE_MIN;
-  self->settings.range_max = DEFAULT_RANGE_MAX;
-  self->settings.bits = 8;
+  aooct_norm_settings_init (&self->settings);
   self->average_bscans = 1;
   self->average_alines = 1;
   self->sigma_range = 0.1;

@@ -7,6 +7,7 @@
 #include "gstaooctview.h"
 #include "aooct-error.h"
 #include "aooct-caps.h"
+#include "aooct-norm-props.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_view_debug);
 #define GST_CAT_DEFAULT gst_aooct_view_debug
@@ -38,11 +39,7 @@ enum
   PROP_BSCANS_PER_VOLUME,
   PROP_CROP_START,
   PROP_CROP_END,
-  PROP_LOG,
-  PROP_DYNAMIC_RANGE,
-  PROP_AUTO_RANGE,
-  PROP_RANGE_MIN,
-  PROP_RANGE_MAX,
+  PROP_LOG,                     /* .. the AOOCT_NORM_PROPS display ones */
 };
 
 #define DEFAULT_BSCANS_PER_VOLUME 100
@@ -185,6 +182,24 @@ gst_aooct_view_teardown (GstAooctFilter * filter)
   priv->allocated = FALSE;
 }
 
+/* The first B-scan of the input buffer to collect. */
+static const gfloat *
+first_bscan (GstAooctView * self, const AooctPlane * in)
+{
+  return (const gfloat *) (in->data + (gsize) PRIV (self)->take_from *
+      GST_AOOCT_FILTER (self)->in_geom.alines * in->stride);
+}
+
+/* The settings of the image: the range settings now, the log setting of
+ * the volume's first B-scan (what its values were made with). */
+static gboolean
+emit_settings (GstAooctView * self, AooctNormSettings * s, GError ** error)
+{
+  read_settings (self, s);
+  s->log = PRIV (self)->log_mode;
+  return aooct_norm_settings_check (s, error);
+}
+
 /* The B-scans of this input, or the image (process_buffers() passes one
  * plane only). */
 static gboolean
@@ -196,16 +211,10 @@ gst_aooct_view_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
   GstAooctViewPrivate *priv = PRIV (self);
   AooctNormSettings s;
 
-  if (in->data) {
-    const gfloat *first = (const gfloat *) (in->data +
-        (gsize) priv->take_from * filter->in_geom.alines * in->stride);
-
-    return klass->collect_cpu (self, &priv->params, priv->log_mode, first,
-        priv->filled, priv->take_count, error);
-  }
-  read_settings (self, &s);
-  s.log = priv->log_mode;
-  if (!aooct_norm_settings_check (&s, error))
+  if (in->data)
+    return klass->collect_cpu (self, &priv->params, priv->log_mode,
+        first_bscan (self, in), priv->filled, priv->take_count, error);
+  if (!emit_settings (self, &s, error))
     return FALSE;
   return klass->emit_cpu (self, &priv->params, &s, priv->filled, out, error);
 }
@@ -220,16 +229,10 @@ gst_aooct_view_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   GstAooctViewPrivate *priv = PRIV (self);
   AooctNormSettings s;
 
-  if (in->data) {
-    const gfloat *first = (const gfloat *) (in->data +
-        (gsize) priv->take_from * filter->in_geom.alines * in->stride);
-
-    return klass->collect_cuda (self, &priv->params, priv->log_mode, first,
-        priv->filled, priv->take_count, stream, error);
-  }
-  read_settings (self, &s);
-  s.log = priv->log_mode;
-  if (!aooct_norm_settings_check (&s, error))
+  if (in->data)
+    return klass->collect_cuda (self, &priv->params, priv->log_mode,
+        first_bscan (self, in), priv->filled, priv->take_count, stream, error);
+  if (!emit_settings (self, &s, error))
     return FALSE;
   return klass->emit_cuda (self, &priv->params, &s, priv->filled, out,
       stream, error);
@@ -414,6 +417,10 @@ gst_aooct_view_set_property (GObject * object, guint prop_id,
   GstAooctViewPrivate *priv = PRIV (GST_AOOCT_VIEW (object));
 
   GST_OBJECT_LOCK (object);
+  if (aooct_norm_props_set (&priv->settings, PROP_LOG, prop_id, value)) {
+    GST_OBJECT_UNLOCK (object);
+    return;
+  }
   switch (prop_id) {
     case PROP_BSCANS_PER_VOLUME:
       priv->bscans_per_volume = g_value_get_int (value);
@@ -423,21 +430,6 @@ gst_aooct_view_set_property (GObject * object, guint prop_id,
       break;
     case PROP_CROP_END:
       priv->crop_end = g_value_get_int (value);
-      break;
-    case PROP_LOG:
-      priv->settings.log = g_value_get_boolean (value);
-      break;
-    case PROP_DYNAMIC_RANGE:
-      priv->settings.dynamic_range = g_value_get_double (value);
-      break;
-    case PROP_AUTO_RANGE:
-      priv->settings.auto_range = g_value_get_boolean (value);
-      break;
-    case PROP_RANGE_MIN:
-      priv->settings.range_min = g_value_get_double (value);
-      break;
-    case PROP_RANGE_MAX:
-      priv->settings.range_max = g_value_get_double (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -453,6 +445,10 @@ gst_aooct_view_get_property (GObject * object, guint prop_id, GValue * value,
   GstAooctViewPrivate *priv = PRIV (GST_AOOCT_VIEW (object));
 
   GST_OBJECT_LOCK (object);
+  if (aooct_norm_props_get (&priv->settings, PROP_LOG, prop_id, value)) {
+    GST_OBJECT_UNLOCK (object);
+    return;
+  }
   switch (prop_id) {
     case PROP_BSCANS_PER_VOLUME:
       g_value_set_int (value, priv->bscans_per_volume);
@@ -462,21 +458,6 @@ gst_aooct_view_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_CROP_END:
       g_value_set_int (value, priv->crop_end);
-      break;
-    case PROP_LOG:
-      g_value_set_boolean (value, priv->settings.log);
-      break;
-    case PROP_DYNAMIC_RANGE:
-      g_value_set_double (value, priv->settings.dynamic_range);
-      break;
-    case PROP_AUTO_RANGE:
-      g_value_set_boolean (value, priv->settings.auto_range);
-      break;
-    case PROP_RANGE_MIN:
-      g_value_set_double (value, priv->settings.range_min);
-      break;
-    case PROP_RANGE_MAX:
-      g_value_set_double (value, priv->settings.range_max);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -491,8 +472,6 @@ gst_aooct_view_class_init (GstAooctViewClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
-  const GParamFlags playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_PLAYING;
   const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_READY;
 
@@ -513,30 +492,7 @@ gst_aooct_view_class_init (GstAooctViewClass * klass)
           "Depth bin after the last one of the volume, at most the samples "
           "per A-line; 0 (default) = half the first FFT size (as aooctnorm)",
           0, AOOCT_MAX_SAMPLES, 0, ready));
-  g_object_class_install_property (gobject_class, PROP_LOG,
-      g_param_spec_boolean ("log", "Log scale",
-          "Show the intensity in dB (10 log10 I) instead of linearly "
-          "(default true; taken at each volume's first B-scan)", TRUE,
-          playing));
-  g_object_class_install_property (gobject_class, PROP_DYNAMIC_RANGE,
-      g_param_spec_double ("dynamic-range", "Dynamic range",
-          "With log and auto-range: dB shown below each volume's maximum; "
-          "0 = down to the volume's minimum; >= 0, default 60", 0.0,
-          G_MAXDOUBLE, 60.0, playing));
-  g_object_class_install_property (gobject_class, PROP_AUTO_RANGE,
-      g_param_spec_boolean ("auto-range", "Automatic range",
-          "Take the grey-level range from each volume instead of range-min "
-          "/ range-max (default true)", TRUE, playing));
-  g_object_class_install_property (gobject_class, PROP_RANGE_MIN,
-      g_param_spec_double ("range-min", "Range minimum",
-          "With auto-range=false: the value shown black (dB in log mode, "
-          "intensity otherwise); default 0", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0,
-          playing));
-  g_object_class_install_property (gobject_class, PROP_RANGE_MAX,
-      g_param_spec_double ("range-max", "Range maximum",
-          "With auto-range=false: the value shown white (dB in log mode, "
-          "intensity otherwise); default 100", -G_MAXDOUBLE, G_MAXDOUBLE,
-          100.0, playing));
+  aooct_norm_props_install (gobject_class, PROP_LOG, "volume");
 
   bt_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_aooct_view_generate_output);
@@ -571,12 +527,7 @@ gst_aooct_view_init (GstAooctView * self)
   GstAooctViewPrivate *priv = PRIV (self);
 
   priv->bscans_per_volume = DEFAULT_BSCANS_PER_VOLUME;
-  priv->settings.log = TRUE;
-  priv->settings.dynamic_range = 60.0;
-  priv->settings.auto_range = TRUE;
-  priv->settings.range_min = 0.0;
-  priv->settings.range_max = 100.0;
-  priv->settings.bits = 8;
+  aooct_norm_settings_init (&priv->settings);
   priv->first_pts = GST_CLOCK_TIME_NONE;
   priv->bscan_duration = GST_CLOCK_TIME_NONE;
 }
