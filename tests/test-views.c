@@ -228,11 +228,15 @@ GST_START_TEST (test_flyback)
   check_dcsub ("skip-alines-start=0 skip-alines-end=7 mode=none", 64, 24, 1,
       2, 0, 7, AOOCT_REF_VIEWS_DC_NONE, 1, -1);
   /* nothing left is an error that names both properties */
-  aooct_test_expect_error (g_strdup_printf
-      ("aooctdcsub backend=%s skip-alines-start=10 skip-alines-end=10",
-          backend), gst_caps_from_string ("video/x-raw, format=GRAY16_LE, "
-          "width=16, height=20, framerate=10/1"), "skip-alines-start=10",
-      "skip-alines-end=10", "no A-line", NULL);
+  {
+    gchar *launch = g_strdup_printf ("aooctdcsub backend=%s "
+        "skip-alines-start=10 skip-alines-end=10", backend);
+
+    aooct_test_expect_error (launch, gst_caps_from_string ("video/x-raw, "
+            "format=GRAY16_LE, width=16, height=20, framerate=10/1"),
+        "skip-alines-start=10", "skip-alines-end=10", "no A-line", NULL);
+    g_free (launch);
+  }
 }
 
 GST_END_TEST;
