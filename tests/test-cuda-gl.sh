@@ -3,7 +3,8 @@
 # system memory: aooctenface / aooctrender / aooctnorm backend=cuda !
 # video/x-raw(memory:CUDAMemory),format=RGBA ! cudadownload !
 # video/x-raw(memory:GLMemory) ! gldownload, the GL frames read back and
-# compared byte for byte with the same images in system memory; then the
+# compared byte for byte with the same frames downloaded to system memory
+# (cudadownload to video/x-raw); then the
 # same into glimagesink.  Skipped (77) without CUDA (cudadownload) or GL.
 # On a headless GPU host set the EGL device window first
 # (GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device and NVIDIA's EGL vendor
@@ -20,8 +21,12 @@ fail=0
 for view in "aooctenface bscans-per-volume=4" "aooctrender bscans-per-volume=4 azimuth=30 elevation=20" "aooctnorm"; do
   name=${view%% *}
   # shellcheck disable=SC2086
-  gst-launch-1.0 -q $chain ! $view backend=cuda ! 'video/x-raw,format=RGBA' \
-    ! filesink location="$out/sys.rgba" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+  # the same CUDA frames downloaded to system memory (that RGBA in CUDA
+  # memory equals the grey image is tests/test-views.c's test_rgba)
+  gst-launch-1.0 -q $chain ! $view backend=cuda \
+    ! 'video/x-raw(memory:CUDAMemory),format=RGBA' ! cudadownload \
+    ! 'video/x-raw,format=RGBA' ! filesink location="$out/sys.rgba" >"$out/log" 2>&1 \
+    || { cat "$out/log"; exit 1; }
   # shellcheck disable=SC2086
   if ! GST_DEBUG=cudamemorycopy:6,cudadownload:6 timeout 120 gst-launch-1.0 $chain \
       ! $view backend=cuda ! 'video/x-raw(memory:CUDAMemory),format=RGBA' \
