@@ -33,7 +33,7 @@
  *
  * With --views V it times instead the views of spec section 11 on the
  * volume of Jian et al. (2013): 1024 samples, 256 A-lines, 200 B-scans per
- * volume, no padding, linear resampling, 8 B-scans per buffer, raw
+ * volume, no padding, linear resampling, 20 B-scans per buffer, raw
  * B-scans from page-locked memory on CUDA: the chain to the depth domain
  * alone, with each view (aooctnorm's B-scan of every B-scan, aooctenface,
  * aooctrender mip) and with all three at once (tee), V volumes each, in
@@ -581,7 +581,7 @@ emit (GString * table, FILE * out, const gchar * fmt, ...)
 static void
 bench_views (GString * table, FILE * out, gint volumes)
 {
-  const Shape jian = { "jian", 1024, 256, FALSE, 8 };
+  const Shape jian = { "jian", 1024, 256, FALSE, 20 };
   const gint per_volume = JIAN_VOLUME / jian.per_buffer;
   const gint n = volumes * per_volume;
   const Feed feed = on_cuda ()? FEED_PINNED : FEED_SYSTEM;
