@@ -1137,30 +1137,36 @@ discard_outputs (GstAooctFilter * self)
 
 GstFlowReturn
 gst_aooct_filter_process_buffers (GstAooctFilter * self, GstBuffer * inbuf,
-    GstBuffer * outbuf)
+    GstBuffer ** outbuf)
 {
+  GstBuffer *out = outbuf ? *outbuf : NULL;
   GstFlowReturn ret;
 
-  g_return_val_if_fail (inbuf != NULL || outbuf != NULL, GST_FLOW_ERROR);
-  ret = gst_aooct_filter_transform (GST_BASE_TRANSFORM (self), inbuf, outbuf);
+  g_return_val_if_fail (inbuf != NULL || out != NULL, GST_FLOW_ERROR);
+  ret = gst_aooct_filter_transform (GST_BASE_TRANSFORM (self), inbuf, out);
 #ifdef HAVE_CUDA
-  if (ret == GST_FLOW_OK && outbuf && cuda_active (self)) {
+  if (out && cuda_active (self)) {
     AooctCudaFilter *cf = self->cuda;
-    GstBuffer *done = NULL;
     GError *error = NULL;
 
-    /* through the ring, as one output of generate_output, but taken here
-     * at once: the host waits for this image (one per volume) */
+    if (ret != GST_FLOW_OK) {
+      aooct_cuda_filter_ring_disarm (cf);
+      return ret;
+    }
+    /* through the ring as generate_output's outputs go, but taken here at
+     * once (the host waits for this image, one per volume): the ring owns
+     * the buffer until take_head gives it back, so that it stays writable
+     * for the copy of the staged image */
     g_mutex_lock (&cf->ring_lock);
-    aooct_cuda_filter_ring_add (cf, gst_buffer_ref (outbuf));
+    aooct_cuda_filter_ring_add (cf, out);
     cf->ring_count++;
     g_mutex_unlock (&cf->ring_lock);
-    if (!take_head (self, &done, &error)) {
+    *outbuf = NULL;
+    if (!take_head (self, outbuf, &error)) {
       gst_aooct_filter_post_error (self, error);
       g_clear_error (&error);
       ret = GST_FLOW_ERROR;
     }
-    gst_clear_buffer (&done);
   }
 #endif
   return ret;

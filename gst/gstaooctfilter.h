@@ -216,12 +216,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
 
 /* For subclasses that do not make one output per input (the volume views,
  * gstaooctview.h): runs process_cpu() / process_cuda() on @inbuf alone
- * (the output plane they get is {NULL, 0}) or for @outbuf alone (the input
- * plane is {NULL, 0}), with the mapping, upload and download the base class
- * does for a transform.  An output is complete in @outbuf on return (on
- * CUDA the host waits for it).  Errors are posted. */
+ * (@outbuf NULL; the output plane they get is {NULL, 0}) or for *@outbuf
+ * alone (@inbuf NULL; the input plane is {NULL, 0}), with the mapping,
+ * upload and download the base class does for a transform.  The output is
+ * complete in *@outbuf on return (on CUDA the host waits for it); on a
+ * failure *@outbuf may have been released and set to NULL.  Errors are
+ * posted. */
      GstFlowReturn gst_aooct_filter_process_buffers (GstAooctFilter * self,
-    GstBuffer * inbuf, GstBuffer * outbuf);
+    GstBuffer * inbuf, GstBuffer ** outbuf);
 
 /* Renegotiate and rebuild at the next buffer (after a property that changes
  * the output geometry or the tables has changed). */

@@ -291,7 +291,7 @@ emit_volume (GstAooctView * self)
     return GST_FLOW_OK;
   ret = allocate_output (self, &out);
   if (ret == GST_FLOW_OK)
-    ret = gst_aooct_filter_process_buffers (filter, NULL, out);
+    ret = gst_aooct_filter_process_buffers (filter, NULL, &out);
   if (ret != GST_FLOW_OK) {
     gst_clear_buffer (&out);
     priv->filled = 0;
