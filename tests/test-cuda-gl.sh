@@ -11,6 +11,12 @@
 # file, as scripts/gpu-run.sh does).
 set -uo pipefail
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+# no display: GL on the EGL device (an X11 window would hang there)
+if [ -z "${GST_GL_WINDOW:-}" ] && [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+  export GST_GL_PLATFORM=egl GST_GL_WINDOW=egl-device
+  nv=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+  [ -f "$nv" ] && export __EGL_VENDOR_LIBRARY_FILENAMES=${__EGL_VENDOR_LIBRARY_FILENAMES:-$nv}
+fi
 for e in cudadownload gldownload; do
   gst-inspect-1.0 "$e" >/dev/null 2>&1 || { echo "SKIP: no $e (needs a CUDA device and GStreamer's GL)"; exit 77; }
 done
