@@ -506,6 +506,52 @@ GST_START_TEST (test_enface_flush)
 
 GST_END_TEST;
 
+/* New caps in the middle of a volume: the B-scans of the old caps come out
+ * first as a partial volume of the old size, then counting starts over. */
+GST_START_TEST (test_enface_caps_change)
+{
+  Views a, b;
+  GstHarness *h;
+  GstBuffer *out;
+  AooctRefImage p;
+  guint8 *want;
+  GstMapInfo map;
+  gint i;
+
+  views_init (&a, 24, 2, 1);
+  views_init (&b, 16, 2, 2);
+  h = harness ("aooctenface bscans-per-volume=4 projection=max");
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (&a.g));
+  fail_unless_equals_int (gst_harness_push (h, depth_buffer (a.d, &a.g, 0)),
+      GST_FLOW_OK);
+  fail_unless (gst_harness_try_pull (h) == NULL);
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (&b.g));
+  /* the partial volume: 2 B-scans of 24 A-lines in a 24 x 4 image */
+  out = gst_harness_pull (h);
+  want = g_malloc (24 * 4);
+  ref_image_init (&p, &a.g);
+  aooct_ref_views_enface (&p, TRUE, views_bscan (&a, 0), 2, 4, want, 24);
+  fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+  fail_unless_equals_uint64 (map.size, 24 * 4);
+  for (i = 0; i < 24 * 4; i++)
+    fail_unless (ABS (map.data[i] - want[i]) <= 1);
+  gst_buffer_unmap (out, &map);
+  gst_buffer_unref (out);
+  g_free (want);
+  /* then a whole volume of the new caps */
+  for (i = 0; i < 2; i++)
+    fail_unless_equals_int (gst_harness_push (h, depth_buffer (b.d, &b.g,
+                i)), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless_equals_uint64 (gst_buffer_get_size (out), 16 * 4);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  views_clear (&a);
+  views_clear (&b);
+}
+
+GST_END_TEST;
+
 /* One image of aooctrender @props over @v (one volume of all B-scans). */
 static guint8 *
 render (Views * v, const gchar * props, gint * width, gint * height)
@@ -718,6 +764,7 @@ views_suite (void)
   tcase_add_test (tc, test_bilateral);
   tcase_add_test (tc, test_enface);
   tcase_add_test (tc, test_enface_flush);
+  tcase_add_test (tc, test_enface_caps_change);
   tcase_add_test (tc, test_render_mip_views);
   tcase_add_test (tc, test_render_mirror_composite);
   tcase_add_test (tc, test_render_live);
