@@ -16,6 +16,7 @@ struct _AooctCudaNormExtra
   float *val;                   /* rows x width values */
   AooctRangeKeys *keys;
   int pos, count;
+  int last_pos, last_count;     /* before the last call */
 };
 
 /* the A-line-averaged intensity of one B-scan; threads along depth */
@@ -122,8 +123,15 @@ aooct_cuda_norm_extra_free (AooctCudaNormExtra * x)
 void
 aooct_cuda_norm_extra_reset (AooctCudaNormExtra * x)
 {
-  x->pos = 0;
-  x->count = 0;
+  x->pos = x->last_pos = 0;
+  x->count = x->last_count = 0;
+}
+
+void
+aooct_cuda_norm_extra_rewind (AooctCudaNormExtra * x)
+{
+  x->pos = x->last_pos;
+  x->count = x->last_count;
 }
 
 gboolean
@@ -148,6 +156,8 @@ aooct_cuda_norm_extra (AooctCudaNormExtra * x, const AooctNormSettings * s,
         "of %d depth bins is too tall (at most 65535)", p->rows);
     return FALSE;
   }
+  x->last_pos = x->pos;
+  x->last_count = x->count;
   for (int b = 0; b < p->bscans; b++) {
     const float2 *in = (const float2 *) in_f + (size_t) b * p->alines *
         p->samples;

@@ -2,11 +2,11 @@
 /* aooct: the display properties of section 7 (see aooct-norm-props.h). */
 #include "aooct-norm-props.h"
 
-#define DEFAULT_LOG TRUE
-#define DEFAULT_DYNAMIC_RANGE 60.0
-#define DEFAULT_AUTO_RANGE TRUE
-#define DEFAULT_RANGE_MIN 0.0
-#define DEFAULT_RANGE_MAX 100.0
+#define DEFAULT_LOG AOOCT_NORM_DEFAULT_LOG
+#define DEFAULT_DYNAMIC_RANGE AOOCT_NORM_DEFAULT_DYNAMIC_RANGE
+#define DEFAULT_AUTO_RANGE AOOCT_NORM_DEFAULT_AUTO_RANGE
+#define DEFAULT_RANGE_MIN AOOCT_NORM_DEFAULT_RANGE_MIN
+#define DEFAULT_RANGE_MAX AOOCT_NORM_DEFAULT_RANGE_MAX
 
 void
 aooct_norm_settings_init (AooctNormSettings * s)

@@ -65,6 +65,7 @@ struct _GstAooctDcsub
   gfloat *background;
   gint raw_bytes;
   AooctRolling *rolling;        /* mode=rolling-mean */
+  AooctRolling rolling_before;  /* its counters before the last buffer */
   gint active_skip_start;
 
   /* CUDA backend, from setup(): device copies, allocated once per caps */
@@ -133,6 +134,35 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
   if (!gst_video_info_from_caps (&vinfo, caps)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "input caps are not fixed GRAY16_LE or GRAY8 video/x-raw");
+    return FALSE;
+  }
+  /* the base class accepts any fixed video/x-raw to say here what is
+   * wrong with it */
+  switch (GST_VIDEO_INFO_FORMAT (&vinfo)) {
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+    case GST_VIDEO_FORMAT_GRAY8:
+      break;
+    case GST_VIDEO_FORMAT_GRAY16_BE:
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "input format GRAY16_BE (big-endian): aooctdcsub takes GRAY16_LE "
+          "or GRAY8; raw files in the spec's layout are little-endian "
+          "(rawvideoparse format=gray16-le); for really big-endian data put "
+          "videoconvert before aooctdcsub");
+      return FALSE;
+    default:
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "input format %s: aooctdcsub takes raw spectra as GRAY16_LE or "
+          "GRAY8 (a rawvideoparse without format= gives I420: set "
+          "format=gray16-le or gray8; from a colour source put videoconvert "
+          "before aooctdcsub)", GST_VIDEO_INFO_NAME (&vinfo));
+      return FALSE;
+  }
+  if (GST_VIDEO_INFO_WIDTH (&vinfo) < 2
+      || GST_VIDEO_INFO_WIDTH (&vinfo) > AOOCT_MAX_SAMPLES) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "input width %d: the width is the samples per A-line and must be "
+        "2 .. %d (is the raw file's width= right?)",
+        GST_VIDEO_INFO_WIDTH (&vinfo), AOOCT_MAX_SAMPLES);
     return FALSE;
   }
   GST_OBJECT_LOCK (self);
@@ -209,7 +239,8 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
     values = aooct_text_read_values (file, n, error);
     g_free (file);
     if (values == NULL) {
-      g_prefix_error (error, "background-file: ");
+      g_prefix_error (error, "background-file (one value per raw pixel; "
+          "the input is %d samples wide, from its caps): ", n);
       return FALSE;
     }
     self->background = g_new (gfloat, n);
@@ -217,6 +248,12 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
       self->background[i] = (gfloat) values[i];
     g_free (values);
   } else {
+    if (file && file[0])
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("background-file=%s is "
+              "ignored: mode=%s %s; set mode=background to subtract the "
+              "file", file, mode == AOOCT_DC_NONE ? "none" : "bscan-mean",
+              mode == AOOCT_DC_NONE ? "subtracts nothing" :
+              "subtracts the mean A-line of each B-scan"), (NULL));
     g_free (file);
   }
   self->active_mode = mode;
@@ -277,6 +314,8 @@ gst_aooct_dcsub_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
         self->raw_bytes, self->active_mode, self->cuda_background,
         self->cuda_scratch, (gfloat *) out->data, stream, error);
   one.bscans = 1;
+  if (self->rolling)
+    self->rolling_before = *self->rolling;
   for (b = 0; b < filter->in_geom.bscans; b++) {
     gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
 
@@ -291,6 +330,19 @@ gst_aooct_dcsub_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
       return FALSE;
   }
   return TRUE;
+}
+
+/* A failed CUDA graph capture ran nothing, and process_cuda() runs again:
+ * the rolling mean's ring must not have moved on. */
+static void
+gst_aooct_dcsub_cuda_graph_abort (GstAooctFilter * filter)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+
+  if (self->rolling) {
+    self->rolling->pos = self->rolling_before.pos;
+    self->rolling->count = self->rolling_before.count;
+  }
 }
 
 /* Frames in system memory on CUDA: besides what the base class proposes,
@@ -561,6 +613,10 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_sink_event);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cuda);
+  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  filter_class->cuda_graphs = TRUE;
+  filter_class->cuda_graph_abort =
+      GST_DEBUG_FUNCPTR (gst_aooct_dcsub_cuda_graph_abort);
   bt_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_propose_allocation);
 #endif

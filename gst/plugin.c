@@ -17,6 +17,7 @@
 #include "gstaooctenface.h"
 #include "gstaooctrender.h"
 #include "gstaooctsrc.h"
+#include "gstaooctfilesrc.h"
 #include "gstaooctbin.h"
 
 static gboolean
@@ -33,6 +34,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctenface, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctrender, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctfilesrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctbin, plugin);
   return ret;
 }
