@@ -15,10 +15,14 @@
 #                             "mode=mip azimuth=35 elevation=25 zoom=0.8")
 #   AOOCT_VIDEOSINK=ELEMENT   where to show it (default autovideosink)
 #   AOOCT_SKIP_BOOTSTRAP=1    use the aooct already on GST_PLUGIN_PATH
+#                             (else: installs missing runtime packages only;
+#                             build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh): x264enc
+# for the MP4
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-ugly
 file=${1:-}
 volume=${AOOCT_VOLUME:-100}
 render=${AOOCT_RENDER:-mode=mip azimuth=35 elevation=25 zoom=0.8}
