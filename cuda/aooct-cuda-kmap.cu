@@ -62,3 +62,101 @@ aooct_cuda_kmap_free (AooctCudaKmap * k)
   aooct_cuda_free (k->frac);
   g_free (k);
 }
+
+/* ---- cubic, bspline, lanczos ------------------------------------------ */
+
+struct _AooctCudaKmapFir
+{
+  gint samples, j0, j1, taps;
+  int *first;
+  float *weight;
+};
+
+/* One thread per output sample, A-lines in the grid's y.  The weights of
+ * a tap are contiguous over i, so a warp reads them coalesced; the input
+ * samples of neighbouring outputs overlap and come from L1.  @scale:
+ * aooctpad's deferred scale (a power of two: exact either way). */
+static __global__ void
+kmap_fir_kernel (const float *in, float *out, const int *first,
+    const float *weight, int p2, int j0, int j1, int taps, float scale,
+    int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int r = blockIdx.y;
+
+  if (i >= p2 || r >= rows)
+    return;
+  float v = 0.0f;
+  if (i >= j0 && i <= j1) {
+    const float *z = in + (size_t) r * p2 + first[i];
+    for (int q = 0; q < taps; q++)
+      v = __fadd_rn (v, __fmul_rn (z[q], weight[(size_t) q * p2 + i]));
+    if (scale != 1.0f)
+      v = v * scale;
+  }
+  out[(size_t) r * p2 + i] = v;
+}
+
+AooctCudaKmapFir *
+aooct_cuda_kmap_fir_new (const AooctKmapFir * t, GError ** error)
+{
+  AooctCudaKmapFir *k = g_new0 (AooctCudaKmapFir, 1);
+  gsize n = t->samples;
+
+  k->samples = t->samples;
+  k->j0 = t->start;
+  k->j1 = t->end;
+  k->taps = t->taps;
+  if (!aooct_cuda_malloc (n * sizeof (int), (gpointer *) & k->first, error)
+      || !aooct_cuda_upload (k->first, t->first, n * sizeof (int), error)
+      || !aooct_cuda_malloc (n * t->taps * sizeof (float),
+          (gpointer *) & k->weight, error)
+      || !aooct_cuda_upload (k->weight, t->weight,
+          n * t->taps * sizeof (float), error)) {
+    aooct_cuda_kmap_fir_free (k);
+    return NULL;
+  }
+  /* see aooct_cuda_kmap_new */
+  {
+    cudaError_t err = cudaStreamSynchronize (0);
+
+    if (err != cudaSuccess) {
+      aooct_cuda_set_error (err, error, "aooctkmap: table upload");
+      aooct_cuda_kmap_fir_free (k);
+      return NULL;
+    }
+  }
+  return k;
+}
+
+gboolean
+aooct_cuda_kmap_fir_process (AooctCudaKmapFir * k, const gfloat * in,
+    gfloat scale, gfloat * out, gsize rows, AooctCudaStream stream,
+    GError ** error)
+{
+  gsize done = 0;
+
+  /* gridDim.y is at most 65535 */
+  while (done < rows) {
+    int now = (int) MIN (rows - done, (gsize) 65535);
+    dim3 grid ((k->samples + 255) / 256, now);
+
+    kmap_fir_kernel <<< grid, 256, 0, (cudaStream_t) stream >>> (in +
+        done * k->samples, out + done * k->samples, k->first, k->weight,
+        k->samples, k->j0, k->j1, k->taps, scale, now);
+    AOOCT_CUDA_CHECK_LAUNCH (error, "aooctkmap: %d-tap gather kernel",
+        k->taps);
+    done += now;
+  }
+  return TRUE;
+}
+
+void
+aooct_cuda_kmap_fir_free (AooctCudaKmapFir * k)
+{
+  if (k == NULL)
+    return;
+  aooct_cuda_free (k->first);
+  aooct_cuda_free (k->weight);
+  g_free (k);
+}

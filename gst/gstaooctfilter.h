@@ -82,6 +82,9 @@ struct _GstAooctFilter
   AooctGeometry in_geom;        /* geometry of the input buffers */
   AooctGeometry out_geom;       /* as derived by derive_output() */
   GstVideoInfo in_vinfo;        /* when the sink caps are video/x-raw */
+  /* in_geom.k_sampling != EVEN: the positions s_j of the input's samples
+   * (j1 - j0 + 1 values, from the caps' k-positions); else NULL */
+  gdouble *in_positions;
   GstVideoInfo out_vinfo;       /* when the src caps are video/x-raw */
   GstAooctBackend active_backend;       /* CPU or CUDA, chosen at start */
   gboolean in_cuda_memory;      /* sink caps carry memory:CUDAMemory */
@@ -97,6 +100,10 @@ struct _GstAooctFilter
   /* during process_cuda(): the input is device memory that nobody else
    * holds, so the step may overwrite it (as a scratch) */
   gboolean in_disposable;
+  /* set by setup(): the step cannot be deferred with the negotiated
+   * settings (e.g. aooctkmap's FIR interpolation, which the fused kernels
+   * do not do), although the class has defer() */
+  gboolean defer_unsupported;
 
   /*< private > */
   GstAooctBackend backend;      /* property */
