@@ -32,7 +32,8 @@
  *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
- *                1024-nopad|1024-nopad-x8|all]
+ *                1024-nopad|1024-nopad-x8|2048-nopad|all]
+ *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
  */
 #include <stdio.h>
 #include <string.h>
@@ -84,6 +85,7 @@ static const Shape shapes[] = {
   {"2048x1000-x4", 2048, 1000, TRUE, 4},
   {"1024-nopad", 1024, 1000, FALSE, 1},
   {"1024-nopad-x8", 1024, 1000, FALSE, 8},
+  {"2048-nopad", 2048, 1000, FALSE, 1},
 };
 
 static const gchar *stage_names[N_STAGES] = {
@@ -91,6 +93,8 @@ static const gchar *stage_names[N_STAGES] = {
 };
 
 static gchar *backend = NULL;
+/* aooctkmap interpolation (and its NUFFT properties), --interpolation */
+static gchar *interpolation = NULL;
 
 /* One CUDA context for every pipeline of the run (taken from the first
  * pipeline that made one): device memory captured in one pipeline is then
@@ -139,8 +143,9 @@ stage_desc (const Shape * shape, gint stage)
     case 1:
       return g_strdup_printf ("aooctpad size=2048 factor=2 backend=%s", bk);
     case 2:
-      return g_strdup_printf ("aooctkmap wavelength-coeffs=\"%s\" backend=%s",
-          AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, bk);
+      return g_strdup_printf ("aooctkmap wavelength-coeffs=\"%s\" "
+          "interpolation=%s backend=%s", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+          interpolation ? interpolation : "linear", bk);
     case 3:
       return g_strdup_printf ("aooctdisp a2=%g a3=%g backend=%s",
           AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3,
@@ -593,7 +598,10 @@ main (int argc, char **argv)
         "also write the table to FILE (default bench-results.md)", "FILE"},
     {"shape", 's', 0, G_OPTION_ARG_STRING, &only,
         "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 1024-nopad, "
-          "1024-nopad-x8 or all (default thesis)", "S"},
+          "1024-nopad-x8, 2048-nopad or all (default thesis)", "S"},
+    {"interpolation", 'i', 0, G_OPTION_ARG_STRING, &interpolation,
+        "aooctkmap interpolation: linear (default), cubic, bspline, lanczos, "
+          "nudft or nufft (default nufft-kernel, -oversampling, -width)", "I"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- aooct throughput benchmark");
@@ -628,9 +636,11 @@ main (int argc, char **argv)
     return 2;
   }
 
-  emit (table, out, "# aooct benchmark (backend %s, %d buffers per figure "
-      "after %d warm-up, %d CPU threads)\n\n", backend ? backend : "auto",
-      buffers, WARMUP, (gint) g_get_num_processors ());
+  emit (table, out, "# aooct benchmark (backend %s, aooctkmap "
+      "interpolation=%s, %d buffers per figure after %d warm-up, %d CPU "
+      "threads)\n\n", backend ? backend : "auto",
+      interpolation ? interpolation : "linear", buffers, WARMUP,
+      (gint) g_get_num_processors ());
 #ifdef HAVE_CUDA
   if (on_cuda ()) {
     if (aooct_bench_ceilings (&ceil) == 0) {
