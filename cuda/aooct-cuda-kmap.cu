@@ -72,29 +72,53 @@ struct _AooctCudaKmapFir
   float *weight;
 };
 
-/* One thread per output sample, A-lines in the grid's y.  The weights of
- * a tap are contiguous over i, so a warp reads them coalesced; the input
- * samples of neighbouring outputs overlap and come from L1.  @scale:
- * aooctpad's deferred scale (a power of two: exact either way). */
-static __global__ void
+/* One thread per output sample i and FIR_ROWS A-lines: the thread keeps
+ * its TAPS weights in registers for all of them (the table is read once
+ * per FIR_ROWS A-lines, coalesced: the weights of a tap are contiguous
+ * over i), and the input samples of neighbouring outputs overlap, so they
+ * come from L1.  Summed in the CPU core's order without contraction:
+ * bit-identical.  @scale: aooctpad's deferred scale (a power of two:
+ * exact either way). */
+#define FIR_ROWS 8
+
+template < int TAPS > static __global__ void
 kmap_fir_kernel (const float *in, float *out, const int *first,
-    const float *weight, int p2, int j0, int j1, int taps, float scale,
+    const float *weight, int p2, int j0, int j1, int taps_rt, float scale,
     int rows)
 {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  int r = blockIdx.y;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int r0 = blockIdx.y * FIR_ROWS;
+  const int taps = TAPS > 0 ? TAPS : taps_rt;
 
-  if (i >= p2 || r >= rows)
+  if (i >= p2)
     return;
-  float v = 0.0f;
-  if (i >= j0 && i <= j1) {
-    const float *z = in + (size_t) r * p2 + first[i];
-    for (int q = 0; q < taps; q++)
-      v = __fadd_rn (v, __fmul_rn (z[q], weight[(size_t) q * p2 + i]));
+  if (i < j0 || i > j1) {
+    for (int r = r0; r < r0 + FIR_ROWS && r < rows; r++)
+      out[(size_t) r * p2 + i] = 0.0f;
+    return;
+  }
+  float w[TAPS > 0 ? TAPS : 1];
+  const int f = first[i];
+  if (TAPS > 0) {
+#pragma unroll
+    for (int q = 0; q < (TAPS > 0 ? TAPS : 1); q++)
+      w[q] = weight[(size_t) q * p2 + i];
+  }
+  for (int r = r0; r < r0 + FIR_ROWS && r < rows; r++) {
+    const float *z = in + (size_t) r * p2 + f;
+    float v = 0.0f;
+    if (TAPS > 0) {
+#pragma unroll
+      for (int q = 0; q < (TAPS > 0 ? TAPS : 1); q++)
+        v = __fadd_rn (v, __fmul_rn (z[q], w[q]));
+    } else {
+      for (int q = 0; q < taps; q++)
+        v = __fadd_rn (v, __fmul_rn (z[q], weight[(size_t) q * p2 + i]));
+    }
     if (scale != 1.0f)
       v = v * scale;
+    out[(size_t) r * p2 + i] = v;
   }
-  out[(size_t) r * p2 + i] = v;
 }
 
 AooctCudaKmapFir *
@@ -138,12 +162,27 @@ aooct_cuda_kmap_fir_process (AooctCudaKmapFir * k, const gfloat * in,
 
   /* gridDim.y is at most 65535 */
   while (done < rows) {
-    int now = (int) MIN (rows - done, (gsize) 65535);
-    dim3 grid ((k->samples + 255) / 256, now);
+    int now = (int) MIN (rows - done, (gsize) 65535 * FIR_ROWS);
+    dim3 grid ((k->samples + 127) / 128, (now + FIR_ROWS - 1) / FIR_ROWS);
+    const float *src = in + done * k->samples;
+    float *dst = out + done * k->samples;
+    cudaStream_t s = (cudaStream_t) stream;
 
-    kmap_fir_kernel <<< grid, 256, 0, (cudaStream_t) stream >>> (in +
-        done * k->samples, out + done * k->samples, k->first, k->weight,
-        k->samples, k->j0, k->j1, k->taps, scale, now);
+    /* the taps of cubic, lanczos and bspline as constants (fewer taps
+     * only where the data region is shorter than the kernel) */
+    if (k->taps == 4)
+      kmap_fir_kernel < 4 > <<< grid, 128, 0, s >>> (src, dst, k->first,
+          k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
+    else if (k->taps == 16)
+      kmap_fir_kernel < 16 > <<< grid, 128, 0, s >>> (src, dst, k->first,
+          k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
+    else if (k->taps == 4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH)
+      kmap_fir_kernel < 4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH > <<< grid,
+          128, 0, s >>> (src, dst, k->first, k->weight, k->samples, k->j0,
+          k->j1, k->taps, scale, now);
+    else
+      kmap_fir_kernel < 0 > <<< grid, 128, 0, s >>> (src, dst, k->first,
+          k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
     AOOCT_CUDA_CHECK_LAUNCH (error, "aooctkmap: %d-tap gather kernel",
         k->taps);
     done += now;

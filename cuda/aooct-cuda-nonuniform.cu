@@ -159,27 +159,34 @@ aooct_cuda_nonuniform_work (AooctCudaNonuniform * nu)
   return (gfloat *) nu->work;
 }
 
-/* grid point n of A-line r: the gather of its row of the gridding matrix
- * (same order and rounding as the CPU core) */
+/* grid point n of GRID_ROWS A-lines: the gather of its row of the
+ * gridding matrix (same order and rounding as the CPU core); the row's
+ * entries are read once from memory and then from L1 for the other
+ * A-lines */
+#define GRID_ROWS 8
+
 static __global__ void
 grid_kernel (const float2 * c, float2 * grids, const int *row,
     const int *col, const float2 * weight, int samples, int grid, int rows)
 {
   int n = blockIdx.x * blockDim.x + threadIdx.x;
-  int r = blockIdx.y;
+  int r0 = blockIdx.y * GRID_ROWS;
 
-  if (n >= grid || r >= rows)
+  if (n >= grid)
     return;
-  const float2 *cr = c + (size_t) r * samples;
-  float re = 0.0f, im = 0.0f;
-  for (int e = row[n]; e < row[n + 1]; e++) {
-    float2 w = weight[e], v = cr[col[e]];
-    re = __fadd_rn (re, __fsub_rn (__fmul_rn (w.x, v.x), __fmul_rn (w.y,
-                v.y)));
-    im = __fadd_rn (im, __fadd_rn (__fmul_rn (w.x, v.y), __fmul_rn (w.y,
-                v.x)));
+  const int e0 = row[n], e1 = row[n + 1];
+  for (int r = r0; r < r0 + GRID_ROWS && r < rows; r++) {
+    const float2 *cr = c + (size_t) r * samples;
+    float re = 0.0f, im = 0.0f;
+    for (int e = e0; e < e1; e++) {
+      float2 w = weight[e], v = cr[col[e]];
+      re = __fadd_rn (re, __fsub_rn (__fmul_rn (w.x, v.x), __fmul_rn (w.y,
+                  v.y)));
+      im = __fadd_rn (im, __fadd_rn (__fmul_rn (w.x, v.y), __fmul_rn (w.y,
+                  v.x)));
+    }
+    grids[(size_t) r * grid + n] = make_float2 (re, im);
   }
-  grids[(size_t) r * grid + n] = make_float2 (re, im);
 }
 
 static __global__ void
@@ -221,10 +228,10 @@ aooct_cuda_nonuniform_process (AooctCudaNonuniform * nu, const gfloat * work,
     gint done = 0;
 
     while (done < nu->rows) {
-      int now = MIN (nu->rows - done, 65535);
-      dim3 gg ((nu->grid + 255) / 256, now);
+      int now = MIN (nu->rows - done, 65535 * GRID_ROWS);
+      dim3 gg ((nu->grid + 127) / 128, (now + GRID_ROWS - 1) / GRID_ROWS);
 
-      grid_kernel <<< gg, 256, 0, (cudaStream_t) stream >>> (c +
+      grid_kernel <<< gg, 128, 0, (cudaStream_t) stream >>> (c +
           (gsize) done * nu->samples, nu->grids + (gsize) done * nu->grid,
           nu->row, nu->col, nu->weight, nu->samples, nu->grid, now);
       AOOCT_CUDA_CHECK_LAUNCH (error, "aooctfft: NUFFT gridding kernel");
