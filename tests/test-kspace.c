@@ -22,6 +22,7 @@
 #include <gst/app/gstappsink.h>
 
 #include "aooct-test-util.h"
+#include "aooct-test-pipeline.h"
 #include "aooct-ref64.h"
 #include "aooct-synth.h"
 #include "aooct-calib.h"
@@ -33,74 +34,9 @@
 
 static const gchar *backend = "cpu";
 
-static gchar *
-with_backend (const gchar * launch)
-{
-  GRegex *re = g_regex_new ("\\b(aooct(dcsub|pad|kmap|disp|fft|norm))\\b",
-      0, 0, NULL);
-  gchar *repl = g_strdup_printf ("\\1 backend=%s", backend);
-  gchar *out = g_regex_replace (re, launch, -1, 0, repl, 0, NULL);
 
-  g_free (repl);
-  g_regex_unref (re);
-  return out;
-}
 
-static GstElement *
-run_to_eos (const gchar * plain_launch)
-{
-  GError *err = NULL;
-  gchar *launch = with_backend (plain_launch);
-  GstElement *p = gst_parse_launch (launch, &err);
-  GstBus *bus;
-  GstMessage *msg;
 
-  fail_unless (p != NULL, "%s: %s", launch, err ? err->message : "");
-  bus = gst_element_get_bus (p);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 240 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "timeout: %s", launch);
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gst_message_parse_error (msg, &err, NULL);
-    fail ("%s: %s", launch, err->message);
-  }
-  gst_message_unref (msg);
-  gst_object_unref (bus);
-  g_free (launch);
-  return p;
-}
-
-static GList *
-pull_all (GstElement * pipeline, const gchar * name)
-{
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GList *samples = NULL;
-  GstSample *s;
-
-  while ((s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 0)))
-    samples = g_list_append (samples, s);
-  gst_object_unref (sink);
-  return samples;
-}
-
-static guint16 *
-raw_frame (GstSample * sample, gint n, gint rows)
-{
-  GstVideoInfo vinfo;
-  GstVideoFrame frame;
-  guint16 *raw = g_new (guint16, (gsize) n * rows);
-  gint r;
-
-  fail_unless (gst_video_info_from_caps (&vinfo, gst_sample_get_caps (sample)));
-  fail_unless (gst_video_frame_map (&frame, &vinfo,
-          gst_sample_get_buffer (sample), GST_MAP_READ));
-  for (r = 0; r < rows; r++)
-    memcpy (raw + (gsize) r * n, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
-            0) + r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), n * 2);
-  gst_video_frame_unmap (&frame);
-  return raw;
-}
 
 /* strongly non-linear calibrations (both directions of wavelength) */
 #define COEFFS_NONLINEAR "820,0.1,1e-04,-1e-08"
@@ -222,9 +158,9 @@ run_case (const KspaceCase * c)
   gint crop_start, crop_end, rows, frame = 0;
 
   GST_INFO ("case %s: %s", c->name, launch);
-  p = run_to_eos (launch);
-  raws = pull_all (p, "raw");
-  imgs = pull_all (p, "img");
+  p = aooct_test_run_to_eos (launch, backend, 240);
+  raws = aooct_test_pull_all (p, "raw");
+  imgs = aooct_test_pull_all (p, "img");
   fail_unless_equals_int (g_list_length (raws), 2);
   fail_unless_equals_int (g_list_length (imgs), 2);
 
@@ -252,7 +188,7 @@ run_case (const KspaceCase * c)
   rows = (crop_end - crop_start) * c->bscans;
 
   for (r = raws, i = imgs; r && i; r = r->next, i = i->next, frame++) {
-    guint16 *raw = raw_frame (r->data, c->n, c->m * c->bscans);
+    guint16 *raw = aooct_test_raw_frame (r->data, c->n, c->m * c->bscans);
     GstVideoInfo vinfo;
     GstVideoFrame vf;
     gsize ref_stride = (gsize) c->m;
@@ -445,8 +381,8 @@ mirror_psf (const gchar * mode, gint n, gdouble depth_um, gint * len)
       "wait-on-eos=false", n, depth_um, COEFFS_NONLINEAR,
       center_of (COEFFS_NONLINEAR, n), COEFFS_NONLINEAR, mode,
       AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3);
-  GstElement *p = run_to_eos (launch);
-  GList *out = pull_all (p, "out");
+  GstElement *p = aooct_test_run_to_eos (launch, backend, 240);
+  GList *out = aooct_test_pull_all (p, "out");
   GstMapInfo map;
   gdouble *psf = g_new0 (gdouble, n / 2);
   const gfloat *x;
@@ -599,13 +535,14 @@ GST_END_TEST;
  * (margins 0) with their positions in the caps */
 GST_START_TEST (test_kmap_nudft_alone)
 {
-  GstElement *p = run_to_eos ("aooctsrc samples=100 alines=4 num-buffers=1 "
+  GstElement *p =
+      aooct_test_run_to_eos ("aooctsrc samples=100 alines=4 num-buffers=1 "
       "seed=3 wavelength-coeffs=\"800,0.1,1e-4\" center-wavelength=806 ! "
       "aooctdcsub ! tee name=t t. ! queue ! aooctkmap "
       "wavelength-coeffs=\"800,0.1,1e-4\" interpolation=nudft ! appsink "
       "name=k sync=false wait-on-eos=false t. ! queue ! appsink name=d "
-      "sync=false wait-on-eos=false");
-  GList *k = pull_all (p, "k"), *d = pull_all (p, "d");
+      "sync=false wait-on-eos=false", backend, 240);
+  GList *k = aooct_test_pull_all (p, "k"), *d = aooct_test_pull_all (p, "d");
   GstStructure *s;
   AooctGeometry g;
   GstMapInfo mk, md;
