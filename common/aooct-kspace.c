@@ -291,8 +291,8 @@ aooct_disp_weights_new_at (const AooctGeometry * g, const gdouble * s,
 }
 
 gfloat *
-aooct_window_table_new_at (AooctWindow window, const AooctGeometry * g,
-    const gdouble * s)
+aooct_window_table_new_at (AooctWindow window, gdouble parameter,
+    const AooctGeometry * g, const gdouble * s)
 {
   const gint j0 = aooct_geometry_data_start (g);
   const gint j1 = aooct_geometry_data_end (g);
@@ -301,7 +301,10 @@ aooct_window_table_new_at (AooctWindow window, const AooctGeometry * g,
 
   if (window == AOOCT_WINDOW_NONE)
     return NULL;
+  g_return_val_if_fail (parameter == 0.0, NULL);
   table = g_new0 (gfloat, g->samples);
+  /* the common window function at the fractional t_j, so that every
+   * window of aooct-window.c works here */
   for (j = j0; j <= j1; j++)
     table[j] = (gfloat) aooct_window_value (window,
         (s[j - j0] - j0) / (gdouble) (j1 - j0));

@@ -137,7 +137,7 @@ gst_aooct_fft_build_window (GstAooctFft * self, AooctWindow window)
   g_clear_pointer (&self->table, g_free);
   if (g->k_sampling != AOOCT_K_SAMPLING_EVEN)
     /* at each sample's position (spec section 8) */
-    self->table = aooct_window_table_new_at (window, g,
+    self->table = aooct_window_table_new_at (window, 0.0, g,
         GST_AOOCT_FILTER (self)->in_positions);
   else
     self->table = aooct_window_table_new (window, g->samples,
