@@ -2,6 +2,9 @@
 /* aooct CPU core: non-uniform DFT (see aooct-cpu-nonuniform.h). */
 #include <string.h>
 #include <fftw3.h>
+#ifdef AOOCT_HAVE_CBLAS
+#include <cblas.h>
+#endif
 
 #include "aooct-cpu-nonuniform.h"
 #include "aooct-error.h"
@@ -24,6 +27,8 @@ struct _AooctCpuNonuniform
   AooctNufftPlan *plan;         /* nufft */
   fftwf_plan fft;
   NuScratch *scratch;
+  gfloat *batch;                /* nudft with BLAS: the windowed A-lines */
+  gint batch_alines;
 };
 
 AooctCpuNonuniform *
@@ -161,6 +166,30 @@ aooct_cpu_nonuniform_process (AooctCpuNonuniform * nu, const gfloat * in,
   const gint blocks = (n_alines + NUDFT_BLOCK - 1) / NUDFT_BLOCK;
   gint blk;
 
+#ifdef AOOCT_HAVE_CBLAS
+  /* NUDFT: one complex matrix product for the whole buffer, column-major
+   * out (P2 x alines) = A (P2 x nd, stored as its transpose) * C (the
+   * data regions, ld P2), as cuBLAS does on the GPU */
+  if (nu->matrix) {
+    static const gfloat one[2] = { 1.0f, 0.0f }, zero[2] = { 0.0f, 0.0f };
+    const gint nd = nu->j1 - nu->j0 + 1;
+    gint a;
+
+    if (nu->batch_alines < n_alines) {
+      g_free (nu->batch);
+      nu->batch = g_new0 (gfloat, 2 * (gsize) p * n_alines);
+      nu->batch_alines = n_alines;
+    }
+#pragma omp parallel for schedule(static) num_threads(nu->n_threads) if ((gint64) n_alines * p >= AOOCT_CPU_PARALLEL_MIN)
+    for (a = 0; a < n_alines; a++)
+      load_aline (nu, in + (gsize) a * in_len, complex_in, window,
+          nu->batch + 2 * (gsize) a * p);
+    cblas_cgemm (CblasColMajor, CblasTrans, CblasNoTrans, p, n_alines, nd,
+        one, nu->matrix, nd, nu->batch + 2 * nu->j0, p, zero, out, p);
+    return;
+  }
+#endif
+
 #pragma omp parallel for schedule(dynamic) num_threads(nu->n_threads) if (n_alines > 1)
   for (blk = 0; blk < blocks; blk++) {
     NuScratch *s = &nu->scratch[aooct_cpu_thread_index ()];
@@ -199,6 +228,7 @@ aooct_cpu_nonuniform_free (AooctCpuNonuniform * nu)
     fftwf_free (nu->scratch[t].spec);
   }
   g_free (nu->scratch);
+  g_free (nu->batch);
   g_free (nu->matrix);
   aooct_nufft_plan_free (nu->plan);
   g_free (nu);
