@@ -573,6 +573,28 @@ GST_START_TEST (test_kmap_nudft_alone)
 
 GST_END_TEST;
 
+/* aooctbin passes the modes on to its aooctkmap (the caps with the
+ * positions flow between its children) */
+GST_START_TEST (test_bin_nufft)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc num-buffers=2 samples=300 "
+      "alines=16 wavelength-coeffs=\"%s\" center-wavelength=%.17g ! "
+      "aooctbin backend=%s wavelength-coeffs=\"%s\" interpolation=nufft "
+      "a2=8 a3=-2 window=hann ! appsink name=out sync=false "
+      "wait-on-eos=false", COEFFS_NONLINEAR, center_of (COEFFS_NONLINEAR,
+          300), backend, COEFFS_NONLINEAR);
+  GstElement *p = aooct_test_run_to_eos (launch, backend, 240);
+  GList *out = aooct_test_pull_all (p, "out");
+
+  fail_unless_equals_int (g_list_length (out), 2);
+  g_list_free_full (out, (GDestroyNotify) gst_sample_unref);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
 static Suite *
 kspace_suite (void)
 {
@@ -586,6 +608,7 @@ kspace_suite (void)
   tcase_add_test (tc, test_swept_mirror);
   tcase_add_test (tc, test_kspace_errors);
   tcase_add_test (tc, test_kmap_nudft_alone);
+  tcase_add_test (tc, test_bin_nufft);
   return s;
 }
 
