@@ -47,14 +47,16 @@ aooct_cpu_kmap_fir (const AooctGeometry * g, const AooctKmapFir * fir,
     gint i, q;
 
     memset (o, 0, j0 * sizeof (gfloat));
-    for (i = j0; i <= j1; i++) {
-      const gfloat *zi = z + first[i];
-      gfloat acc = 0.0f;
+    /* tap by tap over the whole row: the weights of a tap are contiguous,
+     * and each output still sums its taps in order q = 0, 1, ... (the CUDA
+     * kernel's order), so the result is the same bit for bit */
+    for (i = j0; i <= j1; i++)
+      o[i] = 0.0f;
+    for (q = 0; q < taps; q++) {
+      const gfloat *wq = w + (gsize) q * n;
 
-      /* in the order the CUDA kernel sums, without contraction */
-      for (q = 0; q < taps; q++)
-        acc = acc + zi[q] * w[(gsize) q * n + i];
-      o[i] = acc;
+      for (i = j0; i <= j1; i++)
+        o[i] = o[i] + z[first[i] + q] * wq[i];
     }
     memset (o + j1 + 1, 0, (n - j1 - 1) * sizeof (gfloat));
   }
