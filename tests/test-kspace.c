@@ -573,6 +573,58 @@ GST_START_TEST (test_kmap_nudft_alone)
 
 GST_END_TEST;
 
+/* k-positions in the caps are checked: count, order, range; caps that
+ * announce non-uniform samples without them are refused with a reason */
+GST_START_TEST (test_positions_caps)
+{
+  AooctGeometry g;
+  GstCaps *caps;
+  gdouble pos[64], *got;
+  GError *err = NULL;
+  gint j;
+
+  aooct_test_geometry (&g, 64, 4, 1, 0, 0);
+  g.k_sampling = AOOCT_K_SAMPLING_NUDFT;
+  for (j = 0; j < 64; j++)
+    pos[j] = j + 0.25 * sin (j);
+  pos[0] = 0;
+  pos[63] = 63;
+  caps = aooct_geometry_to_caps (&g);
+  aooct_caps_set_positions (caps, pos, 64);
+  got = aooct_structure_get_positions (gst_caps_get_structure (caps, 0), &g,
+      &err);
+  fail_unless (got != NULL && memcmp (got, pos, sizeof (pos)) == 0);
+  g_free (got);
+  gst_caps_unref (caps);
+  /* too few */
+  caps = aooct_geometry_to_caps (&g);
+  aooct_caps_set_positions (caps, pos, 63);
+  fail_if (aooct_structure_get_positions (gst_caps_get_structure (caps, 0),
+          &g, &err));
+  fail_unless (strstr (err->message, "doubles") != NULL, "%s", err->message);
+  g_clear_error (&err);
+  gst_caps_unref (caps);
+  /* not increasing */
+  pos[10] = pos[9];
+  caps = aooct_geometry_to_caps (&g);
+  aooct_caps_set_positions (caps, pos, 64);
+  fail_if (aooct_structure_get_positions (gst_caps_get_structure (caps, 0),
+          &g, &err));
+  fail_unless (strstr (err->message, "increasing") != NULL, "%s", err->message);
+  g_clear_error (&err);
+  gst_caps_unref (caps);
+  /* none: aooctdisp says what is missing */
+  {
+    gchar *launch = g_strdup_printf ("aooctdisp backend=%s", backend);
+
+    aooct_test_expect_error (launch, aooct_geometry_to_caps (&g),
+        "k-positions", NULL);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
 /* aooctbin passes the modes on to its aooctkmap (the caps with the
  * positions flow between its children) */
 GST_START_TEST (test_bin_nufft)
@@ -609,6 +661,7 @@ kspace_suite (void)
   tcase_add_test (tc, test_kspace_errors);
   tcase_add_test (tc, test_kmap_nudft_alone);
   tcase_add_test (tc, test_bin_nufft);
+  tcase_add_test (tc, test_positions_caps);
   return s;
 }
 
