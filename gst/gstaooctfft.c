@@ -170,6 +170,10 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
         aooct_geometry_total_alines (&filter->in_geom) : 0, error);
     if (self->cuda == NULL)
       return FALSE;
+    /* the non-uniform transforms (cuBLAS, and the NUFFT's kernels) have
+     * not been tried inside a CUDA graph capture: launched as they are */
+    filter->graphs_unsupported =
+        filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN;
     if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN) {
       self->cuda_nu = aooct_cuda_nonuniform_new (&filter->in_geom,
           filter->in_positions,
@@ -243,6 +247,17 @@ gst_aooct_fft_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 }
 
 #ifdef HAVE_CUDA
+/* a failed CUDA graph capture: the window and the tables it enqueued
+ * never reached the GPU */
+static void
+gst_aooct_fft_cuda_graph_abort (GstAooctFilter * filter)
+{
+  GstAooctFft *self = GST_AOOCT_FFT (filter);
+
+  self->cuda_stale = TRUE;
+  aooct_cuda_prep_forget (self->prep);
+}
+
 static gboolean
 gst_aooct_fft_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, AooctCudaStream stream, GError ** error)
@@ -399,6 +414,10 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fft_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cuda);
+  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  filter_class->cuda_graphs = TRUE;
+  filter_class->cuda_graph_abort =
+      GST_DEBUG_FUNCPTR (gst_aooct_fft_cuda_graph_abort);
   filter_class->absorbs_pending = TRUE;
 #endif
 

@@ -108,6 +108,10 @@ struct _GstAooctFilter
    * settings (e.g. aooctkmap's FIR interpolation, which the fused kernels
    * do not do), although the class has defer() */
   gboolean defer_unsupported;
+  /* set by setup(): process_cuda() is not to be captured into a CUDA
+   * graph with the negotiated settings (AOOCT_CUDA_GRAPHS=1; e.g.
+   * aooctfft's NUDFT, a cuBLAS call) although the class allows graphs */
+  gboolean graphs_unsupported;
 
   /*< private > */
   GstAooctBackend backend;      /* property */
@@ -219,6 +223,17 @@ struct _GstAooctFilterClass
 
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);
+
+  /* process_cuda() only enqueues kernels, cuFFT executions and
+   * asynchronous copies on @stream: with AOOCT_CUDA_GRAPHS=1 the base
+   * class captures them into a CUDA graph and launches that, one launch
+   * per buffer (cuda/aooct-cuda-graph.h).  A call that cannot be captured
+   * (a table upload from pageable memory) fails the capture, nothing of it
+   * runs, and the buffer is processed again without capture, after
+   * @cuda_graph_abort (if set) has forgotten any table the failed attempt
+   * marked as uploaded. */
+  gboolean cuda_graphs;
+  void (*cuda_graph_abort) (GstAooctFilter * self);
 };
 
 GType gst_aooct_filter_get_type (void);
