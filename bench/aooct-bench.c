@@ -41,8 +41,9 @@
  *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
- *                2048x500|1024-nopad|1024-nopad-x8|all] [--file-dir DIR]
- *               [--no-steps] [--views V]
+ *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
+ *               [--file-dir DIR] [--no-steps] [--views V]
+ *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
  *
  * The file rows run the pipelines a user runs on a recorded raw file
  * (through gst_parse_launch, the file just written, so in the page cache):
@@ -101,6 +102,7 @@ static const Shape shapes[] = {
   {"2048x500", 2048, 500, TRUE, 1},
   {"1024-nopad", 1024, 1000, FALSE, 1},
   {"1024-nopad-x8", 1024, 1000, FALSE, 8},
+  {"2048-nopad", 2048, 1000, FALSE, 1},
 };
 
 static const gchar *stage_names[N_STAGES] = {
@@ -108,6 +110,8 @@ static const gchar *stage_names[N_STAGES] = {
 };
 
 static gchar *backend = NULL;
+/* aooctkmap interpolation (and its NUFFT properties), --interpolation */
+static gchar *interpolation = NULL;
 static gchar *file_dir = NULL;
 static gboolean no_steps = FALSE;
 
@@ -158,8 +162,9 @@ stage_desc (const Shape * shape, gint stage)
     case 1:
       return g_strdup_printf ("aooctpad size=2048 factor=2 backend=%s", bk);
     case 2:
-      return g_strdup_printf ("aooctkmap wavelength-coeffs=\"%s\" backend=%s",
-          AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, bk);
+      return g_strdup_printf ("aooctkmap wavelength-coeffs=\"%s\" "
+          "interpolation=%s backend=%s", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+          interpolation ? interpolation : "linear", bk);
     case 3:
       return g_strdup_printf ("aooctdisp a2=%g a3=%g backend=%s",
           AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3,
@@ -1039,8 +1044,12 @@ main (int argc, char **argv)
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
         "also write the table to FILE (default bench-results.md)", "FILE"},
     {"shape", 's', 0, G_OPTION_ARG_STRING, &only,
-        "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 2048x500, "
-          "1024-nopad, 1024-nopad-x8 or all (default thesis)", "S"},
+          "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 2048x500, "
+          "1024-nopad, 1024-nopad-x8, 2048-nopad or all (default thesis)",
+        "S"},
+    {"interpolation", 'i', 0, G_OPTION_ARG_STRING, &interpolation,
+        "aooctkmap interpolation: linear (default), cubic, bspline, lanczos, "
+          "nudft or nufft (default nufft-kernel, -oversampling, -width)", "I"},
     {"file-dir", 'd', 0, G_OPTION_ARG_FILENAME, &file_dir,
         "where to write the raw files of the file rows (default: the "
           "temporary directory)", "DIR"},
@@ -1083,9 +1092,11 @@ main (int argc, char **argv)
     return 2;
   }
 
-  emit (table, out, "# aooct benchmark (backend %s, %d buffers per figure "
-      "after %d warm-up, %d CPU threads)\n\n", backend ? backend : "auto",
-      buffers, WARMUP, (gint) g_get_num_processors ());
+  emit (table, out, "# aooct benchmark (backend %s, aooctkmap "
+      "interpolation=%s, %d buffers per figure after %d warm-up, %d CPU "
+      "threads)\n\n", backend ? backend : "auto",
+      interpolation ? interpolation : "linear", buffers, WARMUP,
+      (gint) g_get_num_processors ());
   emit (table, out, "Handing over to a waiting thread (GCond, half a round "
       "trip): %.1f us\n\n", wakeup_us ());
 #ifdef HAVE_CUDA

@@ -333,6 +333,34 @@ output_caps_default (GstAooctFilter * self, const AooctGeometry * out)
   return aooct_geometry_to_caps (out);
 }
 
+/* Non-uniform samples (k-sampling, aooct-caps.h): a step that keeps them
+ * (aooctdisp) passes the positions on from its input caps; aooctkmap sets
+ * its own in output_caps(). */
+static GstCaps *
+forward_positions (GstCaps * result, const GstCaps * incaps,
+    const AooctGeometry * out)
+{
+  const GstStructure *in_s;
+  guint i;
+
+  if (out->k_sampling == AOOCT_K_SAMPLING_EVEN || result == NULL
+      || gst_caps_get_size (incaps) < 1)
+    return result;
+  in_s = gst_caps_get_structure (incaps, 0);
+  if (!aooct_structure_has_positions (in_s))
+    return result;
+  result = gst_caps_make_writable (result);
+  for (i = 0; i < gst_caps_get_size (result); i++) {
+    GstStructure *s = gst_caps_get_structure (result, i);
+
+    if (gst_structure_has_name (s, AOOCT_CAPS_NAME)
+        && !aooct_structure_has_positions (s))
+      gst_structure_set_value (s, "k-positions",
+          gst_structure_get_value (in_s, "k-positions"));
+  }
+  return result;
+}
+
 /* Caps of the other pad for fixed caps on this one; the pad template when
  * the caps are not fixed or cannot be processed (set_caps() then reports
  * why, with an element error, instead of a bare not-negotiated). */
@@ -349,7 +377,7 @@ gst_aooct_filter_transform_caps (GstBaseTransform * bt,
 
     if (klass->parse_sink_caps (self, caps, &in, NULL)
         && klass->derive_output (self, &in, &out, NULL))
-      result = klass->output_caps (self, &out);
+      result = forward_positions (klass->output_caps (self, &out), caps, &out);
   }
   if (result == NULL) {
     GstPad *other = direction == GST_PAD_SINK ? bt->srcpad : bt->sinkpad;
@@ -558,6 +586,11 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
   }
   if (!klass->parse_sink_caps (self, incaps, &in, &error))
     goto failed;
+  g_clear_pointer (&self->in_positions, g_free);
+  if (!klass->sink_is_video && in.k_sampling != AOOCT_K_SAMPLING_EVEN
+      && !(self->in_positions = aooct_structure_get_positions
+          (gst_caps_get_structure (incaps, 0), &in, &error)))
+    goto failed;
   if (!klass->derive_output (self, &in, &out, &error))
     goto failed;
 
@@ -719,7 +752,8 @@ process_cuda_step (GstAooctFilter * self, const AooctPlane * in,
   GError *err = NULL;
   gboolean ok;
 
-  if (!cf->graphs || cf->graph_failures >= GRAPH_MAX_FAILURES)
+  if (!cf->graphs || self->graphs_unsupported
+      || cf->graph_failures >= GRAPH_MAX_FAILURES)
     return klass->process_cuda (self, in, out, cf->stream, error);
   if (!aooct_cuda_graph_begin (cf->stream, &err)) {
     GST_INFO_OBJECT (self, "no CUDA graphs: %s", err->message);
@@ -1723,7 +1757,8 @@ decide_deferring (GstAooctFilter * self, GstQuery * query)
     return;
   }
   self->downstream_absorbs = announced;
-  self->deferring = announced && klass->defer && self->in_cuda_memory;
+  self->deferring = announced && klass->defer && self->in_cuda_memory
+      && !self->defer_unsupported;
   GST_INFO_OBJECT (self, "%s", !announced ? "downstream cannot apply a "
       "deferred step: running it here" : self->deferring ? "deferring the "
       "step to downstream (fused with its own)" : "leaving the end of the "
@@ -1904,6 +1939,7 @@ gst_aooct_filter_finalize (GObject * object)
 #endif
   g_free (self->last_error);
   g_free (self->cpu_reason);
+  g_free (self->in_positions);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 

@@ -82,6 +82,9 @@ struct _GstAooctFilter
   AooctGeometry in_geom;        /* geometry of the input buffers */
   AooctGeometry out_geom;       /* as derived by derive_output() */
   GstVideoInfo in_vinfo;        /* when the sink caps are video/x-raw */
+  /* in_geom.k_sampling != EVEN: the positions s_j of the input's samples
+   * (j1 - j0 + 1 values, from the caps' k-positions); else NULL */
+  gdouble *in_positions;
   /* the row layout of the buffer being processed, for video input
    * without a GstVideoMeta: in_vinfo, or its rows tightly packed
    * (rawvideoparse plane-strides=<N x bytes> of an odd width) */
@@ -101,6 +104,14 @@ struct _GstAooctFilter
   /* during process_cuda(): the input is device memory that nobody else
    * holds, so the step may overwrite it (as a scratch) */
   gboolean in_disposable;
+  /* set by setup(): the step cannot be deferred with the negotiated
+   * settings (e.g. aooctkmap's FIR interpolation, which the fused kernels
+   * do not do), although the class has defer() */
+  gboolean defer_unsupported;
+  /* set by setup(): process_cuda() is not to be captured into a CUDA
+   * graph with the negotiated settings (AOOCT_CUDA_GRAPHS=1; e.g.
+   * aooctfft's NUDFT, a cuBLAS call) although the class allows graphs */
+  gboolean graphs_unsupported;
 
   /*< private > */
   GstAooctBackend backend;      /* property */
