@@ -223,6 +223,10 @@ if [ -n "$views" ]; then
     done
     echo "wait-frames 25"
     for v in $views; do echo "show $v"; echo "wait-ms 500"; echo "screenshot view-$v.png"; done
+    # switched off, the chain runs without them (and faster)
+    echo "set views enabled false"
+    for v in $views; do echo "expect-view $v no"; done
+    echo "expect-running"
     echo quit
   } > views.txt
   run_view views views.txt --sink gtksink

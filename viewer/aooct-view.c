@@ -78,7 +78,9 @@ on_control_changed (GtkWidget * control, const gchar * group,
     set_control_quietly (app, group, other, "");
   }
   update_launch (app);
-  if (view_layout_is_deferred (group, key))
+  if (g_str_equal (group, VIEW_VIEWS))
+    view_app_start (app);       /* the views' branches in or out */
+  else if (view_layout_is_deferred (group, key))
     view_app_status ("source changed: press Open to use it", FALSE, app);
   else if (view_pipeline_set_property (app->pipeline, group, key, value) ==
       VIEW_SET_REBUILD)

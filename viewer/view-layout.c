@@ -76,6 +76,7 @@ const ViewControlSpec view_spectrum_specs[] = {
 };
 
 const ViewControlSpec view_views_specs[] = {
+  {VIEW_VIEWS, "enabled", "Compute the views", 0, 0, 0, 0},
   {"aooctenface", "bscans-per-volume", "En-face: B-scans per volume", 1,
       4096, 1, 0},
   {"aooctenface", "projection", "En-face: projection", 0, 0, 0, 0},
@@ -118,7 +119,7 @@ enum_type (const gchar * name, const gchar * const *nicks)
   return g_enum_register_static (name, v);
 }
 
-/* The program's own keys (source, record) as param specs, so they get the
+/* The program's own keys (source, record, views) as param specs, so they get the
  * same controls as element properties. */
 GParamSpec *
 view_layout_own_pspec (const gchar * group, const gchar * key)
@@ -135,7 +136,19 @@ view_layout_own_pspec (const gchar * group, const gchar * key)
     g_free (id);
     return ps;
   }
-  if (g_str_equal (key, "kind"))
+  if (g_str_equal (group, VIEW_VIEWS)) {
+    GstElementFactory *f = gst_element_factory_find ("aooctenface");
+
+    if (!f)
+      f = gst_element_factory_find ("aooctrender");
+    if (!f) {
+      g_free (id);
+      return NULL;              /* no view to switch */
+    }
+    gst_object_unref (f);
+    ps = g_param_spec_boolean (key, key, "Compute the en-face and volume "
+        "views (off: the B-scan alone, faster)", TRUE, G_PARAM_READWRITE);
+  } else if (g_str_equal (key, "kind"))
     ps = g_param_spec_enum (key, key, "Where the raw spectra come from",
         enum_type ("AooctViewSourceKind", kinds), 0, G_PARAM_READWRITE);
   else if (g_str_equal (key, "format"))
@@ -159,7 +172,8 @@ view_layout_own_pspec (const gchar * group, const gchar * key)
 gboolean
 view_layout_is_own_group (const gchar * group)
 {
-  return g_str_equal (group, VIEW_SOURCE) || g_str_equal (group, "record");
+  return g_str_equal (group, VIEW_SOURCE) || g_str_equal (group, "record")
+      || g_str_equal (group, VIEW_VIEWS);
 }
 
 /* Settings that describe the source: kept until Open is pressed. */

@@ -263,6 +263,10 @@ add_display (ViewPipeline * vp, ViewKind kind, GError ** error)
    * pipeline that changes state (a recording branch joining it) in PAUSED,
    * where the B-scan sink waits for PLAYING and no volume ever completes */
   g_object_set (sink, "async", FALSE, NULL);
+  /* show a B-scan that comes late (a chain slower than the camera) rather
+   * than drop it and warn for every one: the leaky queue before the sink
+   * already drops what the display cannot take */
+  g_object_set (sink, "max-lateness", (gint64) - 1, "qos", FALSE, NULL);
   /* a view that cannot keep up drops B-scans instead of slowing the
    * chain (and the recording) down */
   g_object_set (q, "max-size-buffers", 2, "leaky", 2, NULL);
@@ -384,8 +388,11 @@ view_pipeline_build (ViewPipeline * vp, GKeyFile * kf, GError ** error)
     goto fail;
   }
   prev = vp->raw_tee;
-  views = view_have_factory ("aooctenface")
-      || view_have_factory ("aooctrender");
+  /* the views where installed, unless switched off ([views] enabled) */
+  views = (!g_key_file_has_key (kf, VIEW_VIEWS, "enabled", NULL)
+      || g_key_file_get_boolean (kf, VIEW_VIEWS, "enabled", NULL))
+      && (view_have_factory ("aooctenface")
+      || view_have_factory ("aooctrender"));
   for (i = 0; view_chain_factories[i]; i++) {
     if (!(e = add (vp, view_chain_factories[i], error)))
       goto fail;

@@ -10,6 +10,8 @@ G_BEGIN_DECLS
 /* Group of the source's own keys (kind, location, width, ...); every other
  * group is named after an element factory and holds its properties. */
 #define VIEW_SOURCE "source"
+/* Group of the en-face / volume views' switch (enabled=true|false). */
+#define VIEW_VIEWS "views"
 /* The chain, in pipeline order, as a user writes it. */
 extern const gchar *const view_chain_factories[];
 
