@@ -12,6 +12,11 @@
  * region, or are all 1 (no compensation, only the conversion to complex).
  * A phase file and a non-zero a2/a3 together are an error.
  *
+ * A phase file of re im records is a general complex spectral filter (what
+ * vortex calls a spectral filter): any per-sample weight, for example a
+ * measured spectral shaping, an apodisation of your own (real weights) or
+ * both combined with the dispersion phase, multiplies the spectrum here.
+ *
  * a2 and a3 can be tuned while the pipeline plays: a change takes effect at
  * the next buffer.  On the CUDA backend the weights stay in device memory
  * and are uploaded again only after such a change, ordered with the

@@ -26,6 +26,7 @@ aooct_ref_params_init (AooctRefParams * p, int n, int m, int bscans)
   p->kmap = AOOCT_REF_KMAP_SKIP;
   p->disp = AOOCT_REF_DISP_NONE;
   p->window = AOOCT_REF_WINDOW_NONE;
+  p->window_parameter = 0;
   p->log = TRUE;
   p->dynamic_range = 60.0;
   p->auto_range = TRUE;
@@ -400,8 +401,23 @@ aooct_ref_disp (const AooctRefParams * p, const AooctRefGrid * g,
   g_free (w);
 }
 
+/* I0 by its power series (every term positive) */
+static double
+ref_i0 (double x)
+{
+  double term = 1, sum = 1;
+  int k;
+
+  for (k = 1; k < 500 && term > 1e-18 * sum; k++) {
+    term *= (x / (2 * k)) * (x / (2 * k));
+    sum += term;
+  }
+  return sum;
+}
+
 void
-aooct_ref_window (AooctRefWindow window, const AooctRefGrid * g, double *win)
+aooct_ref_window_full (AooctRefWindow window, double parameter,
+    const AooctRefGrid * g, double *win)
 {
   int i;
 
@@ -427,8 +443,21 @@ aooct_ref_window (AooctRefWindow window, const AooctRefGrid * g, double *win)
         win[i] = 0.42 - 0.5 * cos (2 * G_PI * t) + 0.08 * cos (4 * G_PI * t);
         break;
       case AOOCT_REF_WINDOW_GAUSSIAN:
-        win[i] = exp (-0.5 * pow ((2 * t - 1) / 0.4, 2));
+        win[i] = exp (-0.5 * pow ((2 * t - 1) / (parameter ? parameter : 0.4),
+                2));
         break;
+      case AOOCT_REF_WINDOW_TUKEY:{
+        double a = parameter ? parameter : 0.5;
+        win[i] = t < a / 2 ? 0.5 - 0.5 * cos (2 * G_PI * t / a) :
+            t > 1 - a / 2 ? 0.5 - 0.5 * cos (2 * G_PI * (1 - t) / a) : 1;
+        break;
+      }
+      case AOOCT_REF_WINDOW_KAISER:{
+        double b = parameter ? parameter : 8;
+        win[i] = ref_i0 (b * sqrt (fmax (0, 1 - pow (2 * t - 1, 2)))) /
+            ref_i0 (b);
+        break;
+      }
       default:
         win[i] = 1;
         break;
@@ -437,8 +466,14 @@ aooct_ref_window (AooctRefWindow window, const AooctRefGrid * g, double *win)
 }
 
 void
-aooct_ref_fft (AooctRefWindow window, const AooctRefGrid * g, const double *c,
-    double *X)
+aooct_ref_window (AooctRefWindow window, const AooctRefGrid * g, double *win)
+{
+  aooct_ref_window_full (window, 0, g, win);
+}
+
+static void
+ref_fft_param (AooctRefWindow window, double parameter,
+    const AooctRefGrid * g, const double *c, double *X)
 {
   fftw_complex *a = fftw_alloc_complex (g->p2);
   fftw_complex *b = fftw_alloc_complex (g->p2);
@@ -447,7 +482,7 @@ aooct_ref_fft (AooctRefWindow window, const AooctRefGrid * g, const double *c,
   double *win = g_new (double, g->p2);
   int i;
 
-  aooct_ref_window (window, g, win);
+  aooct_ref_window_full (window, parameter, g, win);
   for (i = 0; i < g->p2; i++) {
     a[i][0] = c[2 * i] * win[i];
     a[i][1] = c[2 * i + 1] * win[i];
@@ -461,6 +496,13 @@ aooct_ref_fft (AooctRefWindow window, const AooctRefGrid * g, const double *c,
   fftw_destroy_plan (plan);
   fftw_free (a);
   fftw_free (b);
+}
+
+void
+aooct_ref_fft (AooctRefWindow window, const AooctRefGrid * g, const double *c,
+    double *X)
+{
+  ref_fft_param (window, 0, g, c, X);
 }
 
 static double
@@ -555,7 +597,7 @@ aooct_ref_depth (const AooctRefParams * p, const guint16 * raw,
         memcpy (z, x + (size_t) m * p->n, sizeof (double) * p->n);
       aooct_ref_kmap (p, &g, z, k);
       aooct_ref_disp (p, &g, k, c);
-      aooct_ref_fft (p->window, &g, c, c);
+      ref_fft_param (p->window, p->window_parameter, &g, c, c);
     }
   }
   g_free (x);
