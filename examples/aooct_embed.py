@@ -132,6 +132,7 @@ def main():
         sys.exit(f"aooct_embed: {e.message} (is the aooct plugin on "
                  "GST_PLUGIN_PATH?)")
     disp, fft = pipeline.get_by_name("disp"), pipeline.get_by_name("fft")
+    norm = pipeline.get_by_name("norm")
     image_sink = pipeline.get_by_name("image")
     depth_sink = pipeline.get_by_name("depth")
     if pipeline.set_state(Gst.State.PLAYING) == Gst.StateChangeReturn.FAILURE:
@@ -164,10 +165,17 @@ def main():
               f"GRAY8, depth data {depth.shape} complex64; mirror peak "
               f"{w:.2f} bins wide at half maximum, {b:.2f} image rows above "
               "half grey")
+    # the depth scale: micrometres in air per image row (and per depth bin of
+    # the complex data), from aooctkmap's calibration
+    um_per_row = norm.get_property("depth-per-row")
+    print(f"depth scale: {um_per_row:.4f} um per row; image row r is at "
+          f"{um_per_row:.4f} * r um (crop-start 0)")
     pipeline.set_state(Gst.State.NULL)
 
     if args.check:
         failures = []
+        if not um_per_row > 0:
+            failures.append("no depth scale (depth-per-row is 0)")
         if not widths[1] < 0.7 * widths[0]:
             failures.append("a2/a3 did not narrow the peak in the depth data")
         if not rows_bright[1] < 0.7 * rows_bright[0]:

@@ -413,6 +413,126 @@ GST_START_TEST (test_mirror_every_aline)
 
 GST_END_TEST;
 
+/* The depth scale: aooctnorm's "aooct-depth-scale" message and
+ * depth-per-row equal lambda0 lambda1 (N - 1) / (2 P1 |lambda1 - lambda0|)
+ * (written here from the calibration polynomial, not through
+ * aooct_geometry_depth_step()), and a mirror at a known path difference
+ * (tilted symmetrically about it, as aooctsrc does by default, so that DC
+ * subtraction keeps it) shows up at that depth on average over the
+ * A-lines within one row, with and without a crop, for two first FFT
+ * sizes. */
+static void
+depth_scale_case (gdouble mirror_um, gint p1, gint crop_start)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc phantom=mirror num-buffers=1 "
+      "seed=5 mirror-depth=%g ! aooctdcsub ! "
+      "aooctpad size=%d ! aooctkmap wavelength-coeffs=\"%s\" ! "
+      "aooctdisp a2=%g a3=%g ! aooctfft ! aooctnorm name=norm log=false "
+      "crop-start=%d ! appsink name=img sync=false wait-on-eos=false",
+      mirror_um, p1, AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3,
+      crop_start);
+  gchar *full = with_backend (launch);
+  GstElement *p = gst_parse_launch (full, NULL);
+  GstBus *bus = gst_element_get_bus (p);
+  GstElement *norm = gst_bin_get_by_name (GST_BIN (p), "norm");
+  const GstStructure *st = NULL;
+  GstMessage *msg, *scale = NULL;
+  GstElement *sink;
+  GstSample *img;
+  GstVideoInfo vinfo;
+  GstVideoFrame vf;
+  gdouble c[4], lam0, lam1, expect, um, first_um, prop, row_sum = 0;
+  gint n_coeffs, rows, crop, r, m, n = AOOCT_SYNTH_DEFAULT_SAMPLES;
+
+  fail_unless (aooct_calib_parse_coeffs (AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+          c, &n_coeffs, NULL));
+  lam0 = c[0];
+  lam1 = c[0] + c[1] * (n - 1) + c[2] * pow (n - 1, 2) + c[3] * pow (n - 1, 3);
+  expect = lam0 * lam1 * (n - 1) / (2.0 * p1 * fabs (lam1 - lam0)) / 1000.0;
+
+  sink = gst_bin_get_by_name (GST_BIN (p), "img");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  img = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND);
+  gst_object_unref (sink);
+  fail_unless (img != NULL, "%s: no image", full);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    if (gst_message_has_name (msg, "aooct-depth-scale") && scale == NULL)
+      scale = gst_message_ref (msg);
+    gst_message_unref (msg);
+  }
+  fail_unless (scale != NULL, "no aooct-depth-scale message");
+  fail_unless (GST_MESSAGE_SRC (scale) == GST_OBJECT (norm));
+  st = gst_message_get_structure (scale);
+  fail_unless (gst_structure_get_double (st, "um-per-row", &um));
+  fail_unless (gst_structure_get_double (st, "first-row-um", &first_um));
+  fail_unless (gst_structure_get_int (st, "rows", &rows));
+  fail_unless (gst_structure_get_int (st, "crop-start", &crop));
+  g_object_get (norm, "depth-per-row", &prop, NULL);
+  fail_unless (fabs (um - expect) < 1e-12 * expect, "um-per-row %.15g, "
+      "expected %.15g", um, expect);
+  fail_unless (prop == um);
+  fail_unless_equals_int (crop, crop_start);
+  fail_unless (fabs (first_um - crop_start * um) < 1e-9);
+  fail_unless_equals_int (rows, p1 / 2 - crop_start);
+
+  /* the mirror's row (mean over A-lines of the brightest row) */
+  fail_unless (gst_video_info_from_caps (&vinfo, gst_sample_get_caps (img)));
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), rows);
+  fail_unless (gst_video_frame_map (&vf, &vinfo, gst_sample_get_buffer (img),
+          GST_MAP_READ));
+  for (m = 0; m < GST_VIDEO_INFO_WIDTH (&vinfo); m++) {
+    gint best = 0, best_v = -1;
+    for (r = 20 - MIN (crop_start, 20); r < rows; r++) {
+      gint v = ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0))[r *
+          GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0) + m];
+      if (v > best_v) {
+        best_v = v;
+        best = r;
+      }
+    }
+    row_sum += best;
+  }
+  row_sum /= GST_VIDEO_INFO_WIDTH (&vinfo);
+  g_print ("depth scale P1 %d crop %d: %.6f um per row; mirror at %g um "
+      "found at row %.2f = %.2f um\n", p1, crop_start, um, mirror_um, row_sum,
+      first_um + row_sum * um);
+  fail_unless (fabs (first_um + row_sum * um - mirror_um) <= um,
+      "mirror at %g um shows at %.2f um (row %.2f of %.4f um)", mirror_um,
+      first_um + row_sum * um, row_sum, um);
+  gst_video_frame_unmap (&vf);
+  gst_sample_unref (img);
+  gst_message_unref (scale);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (norm);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  g_free (full);
+  g_free (launch);
+}
+
+GST_START_TEST (test_depth_scale)
+{
+  GstElement *p, *norm;
+  gdouble prop = -1;
+
+  depth_scale_case (150, 2048, 0);
+  depth_scale_case (400, 2048, 100);
+  depth_scale_case (300, 4096, 0);
+
+  /* no calibration upstream: unknown, 0 */
+  p = run_to_eos ("aooctsrc num-buffers=1 ! aooctdcsub ! aooctpad ! "
+      "aooctfft ! aooctnorm name=norm ! fakesink");
+  norm = gst_bin_get_by_name (GST_BIN (p), "norm");
+  g_object_get (norm, "depth-per-row", &prop, NULL);
+  fail_unless (prop == 0);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (norm);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
 /* Timestamps and durations of every input B-scan reach the image. */
 GST_START_TEST (test_timestamps_preserved)
 {
@@ -540,6 +660,7 @@ chain_suite (void)
   tcase_add_loop_test (tc, test_chain_vs_reference, 0, G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_mirror_depth_and_dispersion);
   tcase_add_test (tc, test_mirror_every_aline);
+  tcase_add_test (tc, test_depth_scale);
   tcase_add_test (tc, test_timestamps_preserved);
   tcase_add_test (tc, test_chain_errors);
   tcase_add_test (tc, test_wrong_size_buffers);

@@ -13,6 +13,12 @@
  * once, which is why this exists: a stack of a raw file of several volumes
  * comes out as vol000-bscan0000.png ... vol001-bscan0099.png.
  *
+ * The depth scale goes with the images: when aooctnorm posts its
+ * "aooct-depth-scale" message (a chain with aooctkmap, whose calibration
+ * fixes it), aooct-stack writes the sidecar depth-scale.txt into the
+ * folder of the first image, key=value lines: um-per-row (micrometres in
+ * air per image row), first-row-um (depth of row 0), rows, crop-start.
+ *
  * The exit status is 0 when the stream ended with whole volumes, 1 on a
  * pipeline error, a write error or a last volume that is incomplete (the
  * raw file is shorter than the geometry says: its images are still
@@ -127,6 +133,42 @@ write_sample (Stack * stack, GstSample * sample, GError ** error)
   return ok;
 }
 
+/* Writes aooctnorm's depth scale (an "aooct-depth-scale" element message)
+ * as depth-scale.txt next to the first image. */
+static gboolean
+write_depth_scale (Stack * stack, const GstStructure * s, GError ** error)
+{
+  gdouble um = 0, first = 0;
+  gint rows = 0, crop = 0;
+  gchar *first_image, *dir, *path, *text;
+  gchar a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean ok;
+
+  if (!gst_structure_get_double (s, "um-per-row", &um)
+      || !gst_structure_get_double (s, "first-row-um", &first)
+      || !gst_structure_get_int (s, "rows", &rows)
+      || !gst_structure_get_int (s, "crop-start", &crop))
+    return TRUE;                /* not ours after all */
+  first_image = expand_location (stack->template, 0, 0, error);
+  if (!first_image)
+    return FALSE;
+  dir = g_path_get_dirname (first_image);
+  path = g_build_filename (dir, "depth-scale.txt", NULL);
+  text = g_strdup_printf ("# aooct depth scale of the images (aooctnorm): "
+      "depth of image row r = first-row-um + r * um-per-row, micrometres in "
+      "air\num-per-row=%s\nfirst-row-um=%s\nrows=%d\ncrop-start=%d\n",
+      g_ascii_formatd (a, sizeof (a), "%.9g", um),
+      g_ascii_formatd (b, sizeof (b), "%.9g", first), rows, crop);
+  ok = g_file_set_contents (path, text, -1, error);
+  if (ok)
+    g_print ("aooct-stack: %s: %s um per row\n", path, a);
+  g_free (text);
+  g_free (path);
+  g_free (dir);
+  g_free (first_image);
+  return ok;
+}
+
 /* Pulls images until EOS or an error; the bus is polled between images so
  * that an error upstream ends the run instead of waiting forever. */
 static gboolean
@@ -137,9 +179,37 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
   GError *error = NULL;
 
   while (ok) {
-    GstSample *sample = gst_app_sink_try_pull_sample (sink, GST_SECOND / 10);
+    GstSample *sample;
     GstMessage *msg;
 
+    /* errors end the run; the depth scale (posted before the first image
+     * of a negotiation) is written as it comes.  One filter for both: a
+     * pop drops the messages that it does not ask for */
+    while (ok && (msg = gst_bus_pop_filtered (bus,
+                GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT))) {
+      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+        gchar *dbg = NULL;
+
+        gst_message_parse_error (msg, &error, &dbg);
+        g_printerr ("aooct-stack: %s: %s\n", GST_OBJECT_NAME (msg->src),
+            error->message);
+        if (dbg)
+          g_printerr ("  (%s)\n", dbg);
+        g_clear_error (&error);
+        g_free (dbg);
+        ok = FALSE;
+      } else if (gst_message_has_name (msg, "aooct-depth-scale")) {
+        ok = write_depth_scale (stack, gst_message_get_structure (msg), &error);
+        if (!ok) {
+          g_printerr ("aooct-stack: %s\n", error->message);
+          g_clear_error (&error);
+        }
+      }
+      gst_message_unref (msg);
+    }
+    if (!ok)
+      break;
+    sample = gst_app_sink_try_pull_sample (sink, GST_SECOND / 10);
     if (sample) {
       ok = write_sample (stack, sample, &error);
       gst_sample_unref (sample);
@@ -151,20 +221,6 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
     }
     if (gst_app_sink_is_eos (sink))
       break;
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    if (msg) {
-      gchar *dbg = NULL;
-
-      gst_message_parse_error (msg, &error, &dbg);
-      g_printerr ("aooct-stack: %s: %s\n", GST_OBJECT_NAME (msg->src),
-          error->message);
-      if (dbg)
-        g_printerr ("  (%s)\n", dbg);
-      g_clear_error (&error);
-      g_free (dbg);
-      gst_message_unref (msg);
-      ok = FALSE;
-    }
   }
   gst_object_unref (bus);
   return ok;
