@@ -134,6 +134,22 @@ gst_aooct_fft_derive_output (GstAooctFilter * filter,
   return aooct_geometry_validate (out, error);
 }
 
+/* An error for a parameter the window cannot take */
+static gboolean
+gst_aooct_fft_check_window (AooctWindow window, gdouble parameter,
+    GError ** error)
+{
+  const gchar *what;
+
+  if (aooct_window_parameter_valid (window, parameter, &what))
+    return TRUE;
+  g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+      "aooctfft: window-parameter=%g does not fit window=%s: expected %s",
+      parameter, g_enum_get_value (g_type_class_peek (GST_TYPE_AOOCT_WINDOW),
+          window)->value_nick, what);
+  return FALSE;
+}
+
 /* Makes `table` hold @window with @parameter for the negotiated
  * geometry; an error for a parameter the window cannot take. */
 static gboolean
@@ -141,15 +157,9 @@ gst_aooct_fft_build_window (GstAooctFft * self, AooctWindow window,
     gdouble parameter, GError ** error)
 {
   const AooctGeometry *g = &GST_AOOCT_FILTER (self)->in_geom;
-  const gchar *what;
 
-  if (!aooct_window_parameter_valid (window, parameter, &what)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "aooctfft: window-parameter=%g does not fit window=%s: expected %s",
-        parameter, g_enum_get_value (g_type_class_peek
-            (GST_TYPE_AOOCT_WINDOW), window)->value_nick, what);
+  if (!gst_aooct_fft_check_window (window, parameter, error))
     return FALSE;
-  }
   g_clear_pointer (&self->table, g_free);
   self->table = aooct_window_table_new_full (window, parameter, g->samples,
       aooct_geometry_data_start (g), aooct_geometry_data_end (g));
@@ -177,6 +187,10 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
   parameter = self->window_parameter;
   GST_OBJECT_UNLOCK (self);
 
+  /* before anything is allocated: teardown() follows only a setup() that
+   * succeeded */
+  if (!gst_aooct_fft_check_window (window, parameter, error))
+    return FALSE;
 #ifdef HAVE_CUDA
   if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
     /* batched cuFFT plan, work area and window table, once per geometry */
