@@ -48,10 +48,13 @@
 #include <string.h>
 #include <gst/video/video.h>
 
+#include "aooct-src-util.h"
+
 #include "gstaooctsrc.h"
 #include "aooct-calib.h"
 #include "aooct-error.h"
 #include "aooct-fftw.h"
+#include "aooct-late-property.h"
 #include "aooct-synth.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_src_debug);
@@ -284,7 +287,7 @@ static GstCaps *
 gst_aooct_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 {
   GstAooctSrc *self = GST_AOOCT_SRC (src);
-  GstCaps *caps, *res;
+  GstCaps *caps;
 
   /* the geometry and rate are properties: one fixed caps */
   GST_OBJECT_LOCK (self);
@@ -294,12 +297,7 @@ gst_aooct_src_get_caps (GstBaseSrc * src, GstCaps * filter)
       "height", G_TYPE_INT, self->props.alines,
       "framerate", GST_TYPE_FRACTION, self->fps_n, self->fps_d, NULL);
   GST_OBJECT_UNLOCK (self);
-  if (filter) {
-    res = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (caps);
-    caps = res;
-  }
-  return caps;
+  return aooct_src_filter_caps (caps, filter);
 }
 
 static gboolean
@@ -307,17 +305,13 @@ gst_aooct_src_set_caps (GstBaseSrc * src, GstCaps * caps)
 {
   GstAooctSrc *self = GST_AOOCT_SRC (src);
 
-  if (!gst_video_info_from_caps (&self->vinfo, caps))
-    return FALSE;
-  gst_base_src_set_blocksize (src, GST_VIDEO_INFO_SIZE (&self->vinfo));
-  return TRUE;
+  return aooct_src_set_video_caps (src, &self->vinfo, caps);
 }
 
 static GstClockTime
 frame_time (GstAooctSrc * self, guint64 n)
 {
-  return gst_util_uint64_scale (n, (guint64) self->fps_d * GST_SECOND,
-      self->fps_n);
+  return aooct_src_frame_time (self->fps_n, self->fps_d, n);
 }
 
 static gboolean
@@ -556,6 +550,17 @@ gst_aooct_src_init (GstAooctSrc * self)
 #define READY_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_MUTABLE_READY)
 
+/* A start-time property (samples, phantom, ...) changed while running
+ * does nothing now: say so (aooct-late-property.h). */
+static void
+gst_aooct_src_dispatch_properties_changed (GObject * object, guint n_pspecs,
+    GParamSpec ** pspecs)
+{
+  aooct_warn_late_properties (GST_ELEMENT (object), n_pspecs, pspecs);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
+}
+
 static void
 gst_aooct_src_class_init (GstAooctSrcClass * klass)
 {
@@ -567,6 +572,8 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
   gobject_class->set_property = gst_aooct_src_set_property;
   gobject_class->get_property = gst_aooct_src_get_property;
   gobject_class->finalize = gst_aooct_src_finalize;
+  gobject_class->dispatch_properties_changed =
+      gst_aooct_src_dispatch_properties_changed;
 
   g_object_class_install_property (gobject_class, PROP_SAMPLES,
       g_param_spec_int ("samples", "Samples",

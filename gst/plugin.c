@@ -15,6 +15,7 @@
 #include "gstaooctdisp.h"
 #include "gstaooctnorm.h"
 #include "gstaooctsrc.h"
+#include "gstaooctfilesrc.h"
 #include "gstaooctbin.h"
 
 static gboolean
@@ -29,6 +30,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctfilesrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctbin, plugin);
   return ret;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # File job: a raw file of several volumes in the spec's layout (section 0:
 # uint16 little-endian, samples of an A-line contiguous, A-lines, B-scans,
-# volumes one after another, no header) read with filesrc ! rawvideoparse,
+# volumes one after another, no header) read with aooctfilesrc,
 # reconstructed, and written as an image stack of one PNG per B-scan named
 # by volume and B-scan index: OUTDIR/vol000-bscan0000.png, ... (aooct-stack
 # numbers the files; progressreport prints how far the job is).
@@ -13,14 +13,20 @@
 #   AOOCT_WAVELENGTH_FILE=F    the spectrometer's calibration (aooctkmap
 #                              wavelength-file; default OUTDIR/calibration.txt)
 #   AOOCT_A2, AOOCT_A3         dispersion coefficients (default 8, -2)
+#   AOOCT_PAD_SIZE=P1          aooctpad size (default 0: the next power of
+#                              two >= N, at least 2048, so any camera width
+#                              works)
 #   AOOCT_VOLUMES=V            without RAWFILE: the script first records V
 #                              volumes (default 2) of aooctsrc's retina to
 #                              OUTDIR/volumes.raw, with their calibration
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
+#                              (else: installs missing runtime packages only;
+#                              build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh)
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh"
 stack=$(command -v aooct-stack || echo "${AOOCT_BUILD:-$root/build}/tools/aooct-stack")
 
 raw=${1:-}
@@ -52,14 +58,13 @@ if [ $((size % vol_bytes)) -ne 0 ]; then
 fi
 echo "aooct: $raw: $((size / vol_bytes)) volume(s) of $b B-scans"
 
-# rawvideoparse cuts the byte stream into B-scans; framerate only sets
-# timestamps (a file job runs as fast as the CPU/GPU allows).
+# aooctfilesrc reads the B-scans with several threads (filesrc !
+# rawvideoparse works too, slower); framerate only sets timestamps.
 "$stack" --bscans-per-volume="$b" \
   --location="$out/vol{volume}-bscan{bscan}.png" \
-  filesrc location="$raw" \
-  ! rawvideoparse format=gray16-le width="$n" height="$m" framerate=100/1 \
+  aooctfilesrc location="$raw" format=gray16-le width="$n" height="$m" \
   ! progressreport format=percent update-freq=1 \
-  ! aooctdcsub ! aooctpad size=2048 factor=2 \
+  ! aooctdcsub ! aooctpad size="${AOOCT_PAD_SIZE:-0}" factor=2 \
   ! aooctkmap wavelength-file="$cal" \
   ! aooctdisp a2="${AOOCT_A2:-8}" a3="${AOOCT_A3:--2}" \
   ! aooctfft ! aooctnorm dynamic-range=50 \

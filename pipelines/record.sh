@@ -9,7 +9,7 @@
 #                      to exactly the pixels aooctnorm produced.
 # The source is the synthetic camera; for a real one replace aooctsrc by
 # the camera's source (see pipelines/camera.sh), for a file by
-# filesrc ! rawvideoparse (see pipelines/file-volumes.sh).
+# aooctfilesrc (see pipelines/file-volumes.sh).
 #
 #   pipelines/record.sh [OUTDIR]   (default: out/record)
 #   AOOCT_BSCANS=N             B-scans to record (default 100)
@@ -17,10 +17,13 @@
 #   AOOCT_TAP=FILE             also write aooctnorm's frames as they are
 #                              (raw, frame after frame) to FILE, to compare
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
+#                              (else: installs missing runtime packages only;
+#                              build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh)
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-ugly gstreamer1.0-libav
 
 out=${1:-$root/out/record}
 n=${AOOCT_BSCANS:-100}

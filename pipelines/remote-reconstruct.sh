@@ -22,10 +22,14 @@
 #   AOOCT_RECEIVE_BSCANS=N     stop after N B-scans (default: until the
 #                              sender ends, or Ctrl-C)
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
+#                              (else: installs missing runtime packages only;
+#                              build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh); gdppay,
+# gdpdepay, srtsink and srtsrc are in plugins-bad
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-bad
 
 addr=${1:-}
 port=${2:-5600}

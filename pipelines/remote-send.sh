@@ -19,13 +19,17 @@
 #   AOOCT_BSCANS=N             synthetic camera: stop after N B-scans
 #                              (default: until Ctrl-C)
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
+#                              (else: installs missing runtime packages only;
+#                              build aooct first with scripts/bootstrap.sh)
 # SRT is a live protocol: the sender keeps to the timestamps (sync=true), so
 # a file source needs a framerate; TCP sends as fast as the link allows.
 # docs/howto.md, "Remote processing", has both ends and the wiring.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh); gdppay,
+# gdpdepay, srtsink and srtsrc are in plugins-bad
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-bad
 
 addr=${1:-}
 port=${2:-5600}

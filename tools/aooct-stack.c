@@ -19,13 +19,15 @@
  * folder of the first image, key=value lines: um-per-row (micrometres in
  * air per image row), first-row-um (depth of row 0), rows, crop-start.
  *
- * The exit status is 0 when the stream ended with whole volumes, 1 on a
- * pipeline error, a write error or a last volume that is incomplete (the
- * raw file is shorter than the geometry says: its images are still
- * written, and the message says how many B-scans it has), 2 on a usage
- * error. */
+ * The exit status is 0 when the stream ended with at least one image and
+ * whole volumes, 1 on a pipeline error (also one while the pipeline
+ * starts), no image at all, a write error or a last volume that is
+ * incomplete (the raw file is shorter than the geometry says: its images
+ * are still written, and the message says how many B-scans it has), 2 on
+ * a usage error. */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +135,33 @@ write_sample (Stack * stack, GstSample * sample, GError ** error)
   return ok;
 }
 
+/* Prints a WARNING message of the bus (a setting that does nothing, say)
+ * and returns FALSE, or an ERROR message and returns TRUE. */
+static gboolean
+report_error (GstMessage * msg)
+{
+  GError *error = NULL;
+  gchar *dbg = NULL;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+    gst_message_parse_warning (msg, &error, NULL);
+    g_printerr ("aooct-stack: warning: %s: %s\n",
+        GST_OBJECT_NAME (msg->src), error->message);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR)
+    return FALSE;
+  gst_message_parse_error (msg, &error, &dbg);
+  g_printerr ("aooct-stack: %s: %s\n", GST_OBJECT_NAME (msg->src),
+      error->message);
+  if (dbg)
+    g_printerr ("  (%s)\n", dbg);
+  g_clear_error (&error);
+  g_free (dbg);
+  return TRUE;
+}
+
 /* Writes aooctnorm's depth scale (an "aooct-depth-scale" element message)
  * as depth-scale.txt next to the first image. */
 static gboolean
@@ -169,42 +198,48 @@ write_depth_scale (Stack * stack, const GstStructure * s, GError ** error)
   return ok;
 }
 
+/* One message of the bus: FALSE for an error (printed) or a depth scale
+ * that cannot be written; warnings are printed, the depth scale written */
+static gboolean
+handle_message (Stack * stack, GstMessage * msg)
+{
+  GError *error = NULL;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT)
+    return !report_error (msg);
+  if (gst_message_has_name (msg, "aooct-depth-scale")
+      && !write_depth_scale (stack, gst_message_get_structure (msg), &error)) {
+    g_printerr ("aooct-stack: %s\n", error->message);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+#define BUS_MESSAGES \
+  (GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT)
+
 /* Pulls images until EOS or an error; the bus is polled between images so
- * that an error upstream ends the run instead of waiting forever. */
+ * that an error upstream ends the run instead of waiting forever.  A
+ * pipeline that fails while starting (a missing calibration, refused caps)
+ * still sends EOS to the sink after posting its error: the bus is read
+ * after EOS too, so that such a run fails with the element's message
+ * instead of ending "successfully" with no images. */
 static gboolean
 run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
 {
   GstBus *bus = gst_element_get_bus (pipeline);
   gboolean ok = TRUE;
   GError *error = NULL;
+  GstMessage *msg;
 
   while (ok) {
     GstSample *sample;
-    GstMessage *msg;
 
-    /* errors end the run; the depth scale (posted before the first image
-     * of a negotiation) is written as it comes.  One filter for both: a
-     * pop drops the messages that it does not ask for */
-    while (ok && (msg = gst_bus_pop_filtered (bus,
-                GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT))) {
-      if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-        gchar *dbg = NULL;
-
-        gst_message_parse_error (msg, &error, &dbg);
-        g_printerr ("aooct-stack: %s: %s\n", GST_OBJECT_NAME (msg->src),
-            error->message);
-        if (dbg)
-          g_printerr ("  (%s)\n", dbg);
-        g_clear_error (&error);
-        g_free (dbg);
-        ok = FALSE;
-      } else if (gst_message_has_name (msg, "aooct-depth-scale")) {
-        ok = write_depth_scale (stack, gst_message_get_structure (msg), &error);
-        if (!ok) {
-          g_printerr ("aooct-stack: %s\n", error->message);
-          g_clear_error (&error);
-        }
-      }
+    /* the depth scale comes before the first image of a negotiation; one
+     * filter for everything: a pop drops the messages it does not ask for */
+    while (ok && (msg = gst_bus_pop_filtered (bus, BUS_MESSAGES))) {
+      ok = handle_message (stack, msg);
       gst_message_unref (msg);
     }
     if (!ok)
@@ -221,6 +256,13 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
     }
     if (gst_app_sink_is_eos (sink))
       break;
+  }
+  /* warnings, and an error posted before the EOS that ended the loop (the
+   * first error names the cause; basetransform and basesrc add generic
+   * ones after it) */
+  while (ok && (msg = gst_bus_pop_filtered (bus, BUS_MESSAGES))) {
+    ok = handle_message (stack, msg);
+    gst_message_unref (msg);
   }
   gst_object_unref (bus);
   return ok;
@@ -249,6 +291,9 @@ main (int argc, char **argv)
   Stack stack = { 0, };
   gboolean ok;
 
+  /* GLib's messages (file errors, option errors) in the user's language
+   * and character set, not as '?' */
+  setlocale (LC_ALL, "");
   ctx = g_option_context_new ("PIPELINE... - one file per B-scan, named by "
       "volume and B-scan");
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -283,15 +328,43 @@ main (int argc, char **argv)
   pipeline = gst_parse_launch (launch, &error);
   g_free (joined);
   g_free (launch);
-  if (!pipeline) {
-    g_printerr ("aooct-stack: pipeline: %s\n", error->message);
+  if (!pipeline || error) {
+    /* a recoverable parse error (an unknown property, a missing element
+     * in a bin) still returns a pipeline: it is not what the user asked
+     * for, so it is refused as gst-launch-1.0 refuses it */
+    g_printerr ("aooct-stack: pipeline: %s\n", error ? error->message :
+        "cannot be parsed");
+    g_clear_error (&error);
+    gst_clear_object (&pipeline);
     return 1;
   }
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "aooct_stack_sink");
 
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  ok = run (pipeline, GST_APP_SINK (sink), &stack);
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+
+    /* the first error names the cause */
+    if (msg) {
+      report_error (msg);
+      gst_message_unref (msg);
+    } else {
+      g_printerr ("aooct-stack: the pipeline cannot start\n");
+    }
+    gst_object_unref (bus);
+    ok = FALSE;
+  } else {
+    ok = run (pipeline, GST_APP_SINK (sink), &stack);
+  }
   gst_element_set_state (pipeline, GST_STATE_NULL);
+
+  if (ok && stack.written == 0) {
+    /* no volume at all is not a whole number of volumes */
+    g_printerr ("aooct-stack: the pipeline produced no images (is the raw "
+        "file empty?)\n");
+    ok = FALSE;
+  }
 
   if (ok && stack.written % stack.bscans_per_volume != 0) {
     g_printerr ("aooct-stack: the last volume is incomplete: %"
@@ -300,10 +373,11 @@ main (int argc, char **argv)
         stack.written % stack.bscans_per_volume, stack.bscans_per_volume);
     ok = FALSE;
   }
-  g_print ("aooct-stack: %" G_GUINT64_FORMAT " images, %" G_GUINT64_FORMAT
-      " volume(s) of %" G_GUINT64_FORMAT " B-scans\n", stack.written,
-      (stack.written + stack.bscans_per_volume - 1) / stack.bscans_per_volume,
-      stack.bscans_per_volume);
+  if (ok || stack.written > 0)
+    g_print ("aooct-stack: %" G_GUINT64_FORMAT " images, %" G_GUINT64_FORMAT
+        " volume(s) of %" G_GUINT64_FORMAT " B-scans\n", stack.written,
+        (stack.written + stack.bscans_per_volume - 1) / stack.bscans_per_volume,
+        stack.bscans_per_volume);
 
   gst_object_unref (sink);
   gst_object_unref (pipeline);
