@@ -541,10 +541,25 @@ GST_START_TEST (test_depth_scale)
 
 GST_END_TEST;
 
+static void
+count_notify (GObject * obj, GParamSpec * pspec, gint * count)
+{
+  (*count)++;
+}
+
+/* What the element named "disp" says of itself after the run */
+typedef struct
+{
+  gdouble a2, a3;               /* its properties at EOS */
+  gint notify_a2, notify_a3;    /* notify::a2 / a3 emitted */
+} DispState;
+
 /* Runs @launch to EOS and returns its "aooct-dispersion" messages (a list
- * of GstStructure copies, in order). */
+ * of GstStructure copies, in order); with @signal_first, emits
+ * re-estimate on "disp" before it starts. */
 static GList *
-run_collect_dispersion (const gchar * plain_launch, gpointer * signal_first)
+run_collect_dispersion (const gchar * plain_launch, gpointer * signal_first,
+    DispState * state)
 {
   gchar *launch = with_backend (plain_launch);
   GstElement *p = gst_parse_launch (launch, NULL);
@@ -553,12 +568,18 @@ run_collect_dispersion (const gchar * plain_launch, gpointer * signal_first)
   GList *found = NULL;
   gboolean done = FALSE;
 
+  GstElement *d;
+
   fail_unless (p != NULL, "%s", launch);
-  if (signal_first) {
-    GstElement *d = gst_bin_get_by_name (GST_BIN (p), "disp");
+  d = gst_bin_get_by_name (GST_BIN (p), "disp");
+  fail_unless (d != NULL);
+  memset (state, 0, sizeof (*state));
+  g_signal_connect (d, "notify::a2", G_CALLBACK (count_notify),
+      &state->notify_a2);
+  g_signal_connect (d, "notify::a3", G_CALLBACK (count_notify),
+      &state->notify_a3);
+  if (signal_first)
     g_signal_emit_by_name (d, "re-estimate");
-    gst_object_unref (d);
-  }
   bus = gst_element_get_bus (p);
   gst_element_set_state (p, GST_STATE_PLAYING);
   while (!done) {
@@ -577,7 +598,11 @@ run_collect_dispersion (const gchar * plain_launch, gpointer * signal_first)
     }
     gst_message_unref (msg);
   }
+  g_object_get (d, "a2", &state->a2, "a3", &state->a3, NULL);
   gst_element_set_state (p, GST_STATE_NULL);
+  g_signal_handlers_disconnect_by_func (d, count_notify, &state->notify_a2);
+  g_signal_handlers_disconnect_by_func (d, count_notify, &state->notify_a3);
+  gst_object_unref (d);
   gst_object_unref (bus);
   gst_object_unref (p);
   g_free (launch);
@@ -616,7 +641,8 @@ GST_START_TEST (test_dispersion_estimate)
         "aooctkmap wavelength-coeffs=\"%s\" ! aooctdisp name=disp "
         "estimate=true ! aooctfft ! aooctnorm ! fakesink", 21 + c,
         mismatch[c].coeffs, src, mismatch[c].coeffs);
-    GList *msgs = run_collect_dispersion (launch, NULL);
+    DispState st;
+    GList *msgs = run_collect_dispersion (launch, NULL, &st);
     gdouble a2, a3, ms, w_ref, w_est, w_raw;
     gdouble *ref, *est, *raw;
     gchar *mirror_src, *disp;
@@ -626,6 +652,9 @@ GST_START_TEST (test_dispersion_estimate)
     fail_unless (gst_structure_get_double (msgs->data, "a2", &a2));
     fail_unless (gst_structure_get_double (msgs->data, "a3", &a3));
     fail_unless (gst_structure_get_double (msgs->data, "milliseconds", &ms));
+    /* the properties hold the estimate, and said so */
+    fail_unless (st.a2 == a2 && st.a3 == a3);
+    fail_unless (st.notify_a2 == 1 && st.notify_a3 == 1);
 
     mirror_src = g_strdup_printf ("mirror-tilt=0 %s", src);
     disp = g_strdup_printf ("a2=%.17g a3=%.17g", a2, a3);
@@ -669,7 +698,8 @@ GST_START_TEST (test_dispersion_re_estimate)
       "aooctpad ! aooctkmap wavelength-coeffs=\"785,0.054\" ! "
       "aooctdisp name=disp ! aooctfft ! aooctnorm ! fakesink");
   gpointer yes = GINT_TO_POINTER (1);
-  GList *msgs = run_collect_dispersion (launch, &yes);
+  DispState st;
+  GList *msgs = run_collect_dispersion (launch, &yes, &st);
   gdouble a2, a3, ms;
 
   fail_unless_equals_int (g_list_length (msgs), 1);
@@ -680,6 +710,7 @@ GST_START_TEST (test_dispersion_re_estimate)
       "(camera 8, -2) in %.0f ms\n", backend, a2, a3, ms);
   fail_unless (fabs (a2 - AOOCT_SYNTH_DEFAULT_DISPERSION_A2) < 1.0
       && fabs (a3 - AOOCT_SYNTH_DEFAULT_DISPERSION_A3) < 1.0);
+  fail_unless (st.a2 == a2 && st.a3 == a3 && st.notify_a2 == 1);
   g_list_free_full (msgs, (GDestroyNotify) gst_structure_free);
   g_free (launch);
 }
