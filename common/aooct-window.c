@@ -62,8 +62,6 @@ aooct_window_eval (AooctWindow window, gdouble parameter, gdouble t)
 
   if (window == AOOCT_WINDOW_NONE)
     return 1.0;
-  if (!(t >= 0.0 && t <= 1.0))
-    return 0.0;
   switch (window) {
     case AOOCT_WINDOW_HANN:
       return 0.5 - 0.5 * cos (2.0 * G_PI * t);

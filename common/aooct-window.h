@@ -41,9 +41,10 @@ gdouble aooct_window_parameter (AooctWindow window, gdouble parameter);
 gboolean aooct_window_parameter_valid (AooctWindow window, gdouble parameter,
     const gchar ** what);
 
-/* The window at t in [0, 1] (1 for AOOCT_WINDOW_NONE), @parameter as
- * window-parameter (0 = the default).  t outside [0, 1] gives 0 for every
- * window but none. */
+/* The window at t (1 for AOOCT_WINDOW_NONE), @parameter as
+ * window-parameter (0 = the default).  The formula is evaluated as it
+ * stands for any t (a sample position a fraction outside [0, 1] gets its
+ * continuation); the tables give 0 outside the data region. */
 gdouble aooct_window_eval (AooctWindow window, gdouble parameter, gdouble t);
 
 /* The window with its default parameter. */
