@@ -16,6 +16,7 @@ aooct_geometry_init_raw (AooctGeometry * geom, gint raw_samples, gint alines,
   geom->pad_factor = 1;
   geom->pad_size = raw_samples;
   geom->k_linear = FALSE;
+  geom->full_range = FALSE;
   geom->fps_n = fps_n;
   geom->fps_d = fps_d;
 }
@@ -81,6 +82,11 @@ aooct_geometry_validate (const AooctGeometry * g, GError ** error)
         g->samples, g->alines, g->bscans);
     return FALSE;
   }
+  if (g->full_range && g->sample_type != AOOCT_SAMPLE_COMPLEX) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "full-range=true needs sample-type=complex");
+    return FALSE;
+  }
   if (g->fps_n < 0 || g->fps_d <= 0) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "framerate %d/%d is invalid", g->fps_n, g->fps_d);
@@ -129,6 +135,13 @@ aooct_geometry_equal (const AooctGeometry * a, const AooctGeometry * b,
       g_string_append_printf (diff, "%sk-linear %s vs %s",
           diff->len ? ", " : "", a->k_linear ? "true" : "false",
           b->k_linear ? "true" : "false");
+  }
+  if (!a->full_range != !b->full_range) {
+    same = FALSE;
+    if (diff)
+      g_string_append_printf (diff, "%sfull-range %s vs %s",
+          diff->len ? ", " : "", a->full_range ? "true" : "false",
+          b->full_range ? "true" : "false");
   }
   /* framerate is informative only: it never makes a buffer unreadable */
   return same;

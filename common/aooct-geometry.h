@@ -38,6 +38,9 @@ typedef struct
   gint pad_factor;              /* f: up-sampling factor */
   gint pad_size;                /* P1: first FFT size; samples == f * P1 */
   gboolean k_linear;            /* samples evenly spaced in wavenumber */
+  gboolean full_range;          /* complex full range (spec section 9): the
+                                 * spectra are lateral analytic signals and
+                                 * depth bins are signed */
   gint fps_n, fps_d;            /* buffers per second */
 } AooctGeometry;
 

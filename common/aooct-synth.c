@@ -221,7 +221,9 @@ aooct_synth_params_validate (const AooctSynthParams * p, GError ** error)
   CHECK_RANGE (p->noise, "noise", 0.0, 1e4, "counts RMS");
   CHECK_RANGE (p->dispersion_a2, "dispersion-a2", -1e4, 1e4, "rad");
   CHECK_RANGE (p->dispersion_a3, "dispersion-a3", -1e4, 1e4, "rad");
-  CHECK_RANGE (p->mirror_depth, "mirror-depth", 0.0, 1e5, "um");
+  CHECK_RANGE (p->mirror_depth, "mirror-depth", -1e5, 1e5, "um");
+  CHECK_RANGE (p->carrier, "carrier", -G_PI, G_PI, "rad per A-line");
+  CHECK_RANGE (p->depth_offset, "depth-offset", -1e5, 1e5, "um");
   CHECK_RANGE (p->mirror_tilt, "mirror-tilt", -1e4, 1e4, "um");
 
   /* a source the camera cannot see is a configuration mistake */
@@ -382,7 +384,7 @@ setup_retina (AooctSynth * s, gdouble kmin, gdouble kmax)
   for (i = 0; i < p->samples; i++) {
     gdouble tt = (0.5 * s->two_k[i] - kstart) / dk;
     gdouble f = tt - floor (tt);
-    gdouble arg = s->two_k[i] * s->z_mid + s->phi[i];
+    gdouble arg = s->two_k[i] * (s->z_mid + p->depth_offset) + s->phi[i];
 
     s->i0[i] = (gint) floor (tt) - 1;
     s->w[4 * i + 0] = -f * (f - 1) * (f - 2) / 6;
@@ -493,13 +495,14 @@ fill_mirror_aline (const AooctSynth * s, gint m, guint16 * row, Rng * noise)
 {
   const AooctSynthParams *p = &s->p;
   gdouble x = p->alines > 1 ? 2.0 * m / (p->alines - 1) - 1 : 0;
-  gdouble z = p->mirror_depth + 0.5 * p->mirror_tilt * x;
+  gdouble z = p->mirror_depth + p->depth_offset + 0.5 * p->mirror_tilt * x;
   gdouble rho = p->reflectivity, amp = 2 * sqrt (rho);
+  gdouble beta = p->carrier * m;
   gint i;
 
   for (i = 0; i < p->samples; i++) {
     /* |1 + sqrt(rho) e^{j theta}|^2 */
-    gdouble fr = 1 + rho + amp * cos (s->two_k[i] * z + s->phi[i]);
+    gdouble fr = 1 + rho + amp * cos (s->two_k[i] * z + s->phi[i] + beta);
     row[i] = to_counts (s, (gfloat) (s->amp[i] * fr), noise);
   }
 }
@@ -513,6 +516,9 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
   gdouble x = p->alines > 1 ? 2.0 * m / (p->alines - 1) - 1 : 0;
   gdouble y = v > 1 ? 2.0 * (gdouble) pos / (v - 1) - 1 : 0;
   gdouble bounds[N_LAYERS + 1], cone;
+  /* the full-range carrier of this A-line */
+  const gfloat br = (gfloat) cos (p->carrier * m);
+  const gfloat bi = (gfloat) sin (p->carrier * m);
   fftwf_complex *lat = s->lattice[thread], *g = s->grid[thread];
   guint layer = 0;
   gint l, i, q = s->q, mask = s->q - 1;
@@ -555,8 +561,8 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
       gr += w[t] * g[jj][0];
       gi += w[t] * g[jj][1];
     }
-    cr = s->carrier[2 * i];
-    ci = s->carrier[2 * i + 1];
+    cr = s->carrier[2 * i] * br - s->carrier[2 * i + 1] * bi;
+    ci = s->carrier[2 * i] * bi + s->carrier[2 * i + 1] * br;
     /* 1 + carrier * G */
     fr = 1.0f + cr * gr - ci * gi;
     fi = cr * gi + ci * gr;

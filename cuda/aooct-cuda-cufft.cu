@@ -32,6 +32,30 @@ aooct_cufft_plan_make (AooctCufftPlan * plan, gint n, cufftType type,
 }
 
 gboolean
+aooct_cufft_plan_make_strided (AooctCufftPlan * plan, gint n,
+    cufftType type, gint64 batch, gint64 istride, gint64 idist,
+    gint64 ostride, gint64 odist, const gchar * what, GError ** error)
+{
+  /* rank 1: the embeds only need to cover the transform's storage */
+  long long len = n, inembed = n, onembed = n;
+  size_t work = 0;
+
+  plan->valid = FALSE;
+  plan->work_bytes = 0;
+  AOOCT_CUFFT_CHECK (cufftCreate (&plan->handle), error,
+      "cufftCreate for %s", what);
+  plan->valid = TRUE;
+  AOOCT_CUFFT_CHECK (cufftSetAutoAllocation (plan->handle, 0), error,
+      "cufftSetAutoAllocation for %s", what);
+  AOOCT_CUFFT_CHECK (cufftMakePlanMany64 (plan->handle, 1, &len, &inembed,
+          istride, idist, &onembed, ostride, odist, type, batch, &work),
+      error, "cufftMakePlanMany64 for %s (batch of %" G_GINT64_FORMAT ")",
+      what, batch);
+  plan->work_bytes = work;
+  return TRUE;
+}
+
+gboolean
 aooct_cufft_plan_set_work (AooctCufftPlan * plan, gpointer work,
     GError ** error)
 {

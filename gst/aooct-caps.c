@@ -67,6 +67,15 @@ aooct_structure_to_geometry (const GstStructure * s, AooctGeometry * g,
         "caps field 'k-linear' is missing or not a fixed boolean");
     return FALSE;
   }
+  /* optional (spec section 9): absent means false, so that caps written
+   * before full range existed stay valid */
+  if (!gst_structure_has_field (s, "full-range"))
+    g->full_range = FALSE;
+  else if (!gst_structure_get_boolean (s, "full-range", &g->full_range)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "caps field 'full-range' is not a fixed boolean");
+    return FALSE;
+  }
   if (!gst_structure_get_fraction (s, "framerate", &g->fps_n, &g->fps_d)) {
     g->fps_n = 0;
     g->fps_d = 1;
@@ -90,7 +99,7 @@ aooct_caps_to_geometry (const GstCaps * caps, AooctGeometry * geom,
 GstCaps *
 aooct_geometry_to_caps (const AooctGeometry * g)
 {
-  return gst_caps_new_simple (AOOCT_CAPS_NAME,
+  GstCaps *caps = gst_caps_new_simple (AOOCT_CAPS_NAME,
       "domain", G_TYPE_STRING, aooct_domain_to_string (g->domain),
       "sample-type", G_TYPE_STRING,
       aooct_sample_type_to_string (g->sample_type), "samples", G_TYPE_INT,
@@ -99,4 +108,9 @@ aooct_geometry_to_caps (const AooctGeometry * g)
       G_TYPE_INT, g->pad_offset, "pad-factor", G_TYPE_INT, g->pad_factor,
       "pad-size", G_TYPE_INT, g->pad_size, "k-linear", G_TYPE_BOOLEAN,
       g->k_linear, "framerate", GST_TYPE_FRACTION, g->fps_n, g->fps_d, NULL);
+
+  /* only written when true: the standard chain's caps are as they were */
+  if (g->full_range)
+    gst_caps_set_simple (caps, "full-range", G_TYPE_BOOLEAN, TRUE, NULL);
+  return caps;
 }

@@ -8,6 +8,7 @@
  *     samples=(int)P2, alines=(int)M, bscans=(int)B,
  *     raw-samples=(int)N, pad-offset=(int)o, pad-factor=(int)f,
  *     pad-size=(int)P1, k-linear=(boolean), framerate=(fraction)
+ *     [, full-range=(boolean)]  (spec section 9; absent = false)
  *
  * A buffer holds B B-scans of M A-lines of P2 samples (float32, or
  * interleaved float32 re/im for complex), A-line after A-line. */

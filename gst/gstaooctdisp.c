@@ -88,10 +88,13 @@ static gboolean
 gst_aooct_disp_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
 {
+  /* complex input: the full-range spectra of aooctfullrange (section 9),
+   * times the weights; not a second aooctdisp */
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
-      || in->sample_type != AOOCT_SAMPLE_REAL) {
+      || (in->sample_type != AOOCT_SAMPLE_REAL && !in->full_range)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "aooctdisp needs spectral real input but got domain=%s, "
+        "aooctdisp needs spectral real input (or the complex full-range "
+        "spectra of aooctfullrange) but got domain=%s, "
         "sample-type=%s", aooct_domain_to_string (in->domain),
         aooct_sample_type_to_string (in->sample_type));
     return FALSE;
@@ -206,6 +209,17 @@ gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
     return FALSE;
   /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
    * fused with ours */
+  /* complex (full-range) spectra: nothing is deferred on them (the base
+   * class makes sure) */
+  if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX) {
+    if (pending) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "complex full-range spectra carry deferred steps");
+      return FALSE;
+    }
+    return aooct_cuda_prep_disp_complex (self->cuda,
+        (const gfloat *) in->data, (gfloat *) out->data, stream, error);
+  }
   if (pending && !aooct_pending_meta_load (pending, self->cuda,
           filter->in_geom.samples, stream, error))
     return FALSE;

@@ -114,10 +114,14 @@ static gboolean
 gst_aooct_kmap_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
 {
+  /* complex spectra: the full-range ones of aooctfullrange (section 9),
+   * resampled re and im alike; not those of aooctdisp, whose weights
+   * belong to the even-k grid */
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
-      || in->sample_type != AOOCT_SAMPLE_REAL) {
+      || (in->sample_type != AOOCT_SAMPLE_REAL && !in->full_range)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "aooctkmap needs spectral real input but got domain=%s, "
+        "aooctkmap needs spectral real input (or the complex full-range "
+        "spectra of aooctfullrange) but got domain=%s, "
         "sample-type=%s", aooct_domain_to_string (in->domain),
         aooct_sample_type_to_string (in->sample_type));
     return FALSE;
@@ -235,6 +239,10 @@ gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   /* passthrough never gets here: GstBaseTransform forwards the buffers */
   if (pending && !check_pending (self, pending, error))
     return FALSE;
+  /* complex (full-range) spectra: nobody defers to us on them */
+  if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX)
+    return aooct_cuda_kmap_process_complex (self->cuda,
+        (const gfloat *) in->data, (gfloat *) out->data, stream, error);
   /* aooctpad's scale, when it left it to us (its margins we write as 0
    * anyway): applied to the result, which is the same bit for bit */
   return aooct_cuda_kmap_process (self->cuda, (const gfloat *) in->data,

@@ -20,6 +20,9 @@
  *   um across the B-scan so that the B-scan mean DC subtraction keeps it)
  *   or `phantom=retina` (layers NFL to choroid with speckle, curved, with a
  *   foveal pit; `bscans-per-volume` B-scans sweep slowly across it);
+ * - full range (aooctfullrange, spec section 9): `carrier` rad of phase
+ *   per A-line on the sample term, `depth-offset` um added to every
+ *   reflector (negative: across zero delay);
  * - a dispersion mismatch that `aooctdisp a2=dispersion-a2
  *   a3=dispersion-a3` cancels exactly;
  * - noise (`noise` counts RMS at the reference peak, read + shot-like),
@@ -95,6 +98,8 @@ enum
   PROP_DISPERSION_A3,
   PROP_MIRROR_DEPTH,
   PROP_MIRROR_TILT,
+  PROP_CARRIER,
+  PROP_DEPTH_OFFSET,
   PROP_BSCANS_PER_VOLUME,
   PROP_CALIBRATION_FILE,
 };
@@ -193,6 +198,12 @@ gst_aooct_src_set_property (GObject * object, guint prop_id,
     case PROP_MIRROR_TILT:
       p->mirror_tilt = g_value_get_double (value);
       break;
+    case PROP_CARRIER:
+      p->carrier = g_value_get_double (value);
+      break;
+    case PROP_DEPTH_OFFSET:
+      p->depth_offset = g_value_get_double (value);
+      break;
     case PROP_BSCANS_PER_VOLUME:
       p->bscans_per_volume = g_value_get_int (value);
       break;
@@ -264,6 +275,12 @@ gst_aooct_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MIRROR_TILT:
       g_value_set_double (value, p->mirror_tilt);
+      break;
+    case PROP_CARRIER:
+      g_value_set_double (value, p->carrier);
+      break;
+    case PROP_DEPTH_OFFSET:
+      g_value_set_double (value, p->depth_offset);
       break;
     case PROP_BSCANS_PER_VOLUME:
       g_value_set_int (value, p->bscans_per_volume);
@@ -456,6 +473,8 @@ update_params (GstAooctSrc * self, GError ** error)
   p.dispersion_a3 = self->props.dispersion_a3;
   p.mirror_depth = self->props.mirror_depth;
   p.mirror_tilt = self->props.mirror_tilt;
+  p.carrier = self->props.carrier;
+  p.depth_offset = self->props.depth_offset;
   p.bscans_per_volume = self->props.bscans_per_volume;
   GST_OBJECT_UNLOCK (self);
 
@@ -469,6 +488,8 @@ update_params (GstAooctSrc * self, GError ** error)
       p.dispersion_a3 == self->active.dispersion_a3 &&
       p.mirror_depth == self->active.mirror_depth &&
       p.mirror_tilt == self->active.mirror_tilt &&
+      p.carrier == self->active.carrier &&
+      p.depth_offset == self->active.depth_offset &&
       p.bscans_per_volume == self->active.bscans_per_volume)
     return TRUE;
 
@@ -641,13 +662,26 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
   g_object_class_install_property (gobject_class, PROP_MIRROR_DEPTH,
       g_param_spec_double ("mirror-depth", "Mirror depth",
           "phantom=mirror: single-pass optical path difference of the mirror "
-          "in um, 0..1e5, default 250", 0.0, 1e5,
+          "in um, -1e5..1e5 (negative: before zero delay, for "
+          "aooctfullrange), default 250", -1e5, 1e5,
           AOOCT_SYNTH_DEFAULT_MIRROR_DEPTH, PLAYING_FLAGS));
   g_object_class_install_property (gobject_class, PROP_MIRROR_TILT,
       g_param_spec_double ("mirror-tilt", "Mirror tilt",
           "phantom=mirror: change of the mirror's path difference across "
           "the B-scan in um (keeps it from being one DC spectrum), "
           "-1e4..1e4, default 2", -1e4, 1e4, AOOCT_SYNTH_DEFAULT_MIRROR_TILT,
+          PLAYING_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_CARRIER,
+      g_param_spec_double ("carrier", "Carrier",
+          "Full-range phase carrier in rad per A-line: the sample term of "
+          "A-line m carries e^{j carrier m} (beam offset on the scanner; "
+          "Zhang & Kang 2010: about 1.5), for aooctfullrange; "
+          "-pi..pi, default 0 (none)", -G_PI, G_PI, 0.0, PLAYING_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_DEPTH_OFFSET,
+      g_param_spec_double ("depth-offset", "Depth offset",
+          "um of single-pass optical path added to every reflector of "
+          "either phantom: negative values move the sample across zero "
+          "delay (for aooctfullrange); -1e5..1e5, default 0", -1e5, 1e5, 0.0,
           PLAYING_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BSCANS_PER_VOLUME,
       g_param_spec_int ("bscans-per-volume", "B-scans per volume",

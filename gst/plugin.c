@@ -13,6 +13,7 @@
 #include "gstaooctfft.h"
 #include "gstaooctkmap.h"
 #include "gstaooctdisp.h"
+#include "gstaooctfullrange.h"
 #include "gstaooctnorm.h"
 #include "gstaooctsrc.h"
 #include "gstaooctbin.h"
@@ -27,6 +28,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctfft, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctkmap, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctfullrange, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctbin, plugin);
