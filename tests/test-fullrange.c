@@ -1,0 +1,568 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct tests: complex full range (spec section 9).
+ *
+ * - the full-range chain (aooctsrc with a carrier ! aooctdcsub !
+ *   aooctfullrange ! [aooctpad] ! aooctkmap ! aooctdisp ! aooctfft !
+ *   aooctnorm) against the float64 reference of section 9
+ *   (tests/reference/aooct-ref64-fullrange.h) on every pixel;
+ * - mirror-image suppression on the noiseless tilt-free mirror with a
+ *   carrier of pi/2 per A-line, both sidebands and both wavelength
+ *   directions, each with the reflector on the side section 9's "which way
+ *   up" rule says; with the camera's default noise the figure is printed;
+ *   without the carrier, or without aooctfullrange, the mirror image is
+ *   there (equal to the reflector within 1 dB);
+ * - a retina straddling zero delay comes out unfolded at its true signed
+ *   depths;
+ * - negotiation errors.
+ * argv[1] is the backend ("cpu" or "cuda"; the CUDA run skips without a
+ * usable device). */
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include <gst/video/video.h>
+#include <gst/app/gstappsink.h>
+
+#include "aooct-test-util.h"
+#include "aooct-ref64-fullrange.h"
+#include "aooct-synth.h"
+#include "aooct-calib.h"
+#include "aooct-cuda-test-util.h"
+
+static const gchar *backend = "cpu";
+
+/* k increasing along the pixels (wavelength decreasing): the default
+ * camera's span run the other way */
+#define COEFFS_K_UP "894.633,-0.125,-1e-05,2e-09"
+
+static gchar *
+with_backend (const gchar * launch)
+{
+  GRegex *re = g_regex_new ("\\b(aooct(dcsub|fullrange|pad|kmap|disp|fft|"
+      "norm))\\b", 0, 0, NULL);
+  gchar *repl = g_strdup_printf ("\\1 backend=%s", backend);
+  gchar *out = g_regex_replace (re, launch, -1, 0, repl, 0, NULL);
+
+  g_free (repl);
+  g_regex_unref (re);
+  return out;
+}
+
+static GList *
+pull_all (GstElement * pipeline, const gchar * name)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GList *samples = NULL;
+  GstSample *s;
+
+  while ((s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 0)))
+    samples = g_list_append (samples, s);
+  gst_object_unref (sink);
+  return samples;
+}
+
+/* Runs @plain_launch (with the backend) to EOS; the pipeline stays PAUSED
+ * for its appsinks to be drained. */
+static GstElement *
+run_to_eos (const gchar * plain_launch)
+{
+  GError *err = NULL;
+  gchar *launch = with_backend (plain_launch);
+  GstElement *p = gst_parse_launch (launch, &err);
+  GstBus *bus;
+  GstMessage *msg;
+
+  fail_unless (p != NULL, "%s: %s", launch, err ? err->message : "");
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "timeout: %s", launch);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("%s: %s", launch, err->message);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  g_free (launch);
+  return p;
+}
+
+static void
+stop (GstElement * p)
+{
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+/* ---- against the float64 reference ------------------------------------ */
+
+typedef struct
+{
+  const gchar *name;
+  gint n, m, bscans;
+  const gchar *phantom;
+  const gchar *src;             /* extra aooctsrc properties */
+  const gchar *coeffs;          /* camera and aooctkmap calibration */
+  gboolean upper;
+  gboolean pad;
+  gint pad_size, factor;
+  gdouble a2, a3;
+  const gchar *window;
+  gboolean log;
+  gint crop_start, crop_end;
+} FrCase;
+
+static const FrCase cases[] = {
+  /* the default camera (k decreasing): upside down with upper, so the
+   * negated pair compensates (section 9) */
+  {"retina-straddling-upper", 832, 240, 1, "retina",
+      "carrier=1.5 depth-offset=-400", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      TRUE, TRUE, 2048, 2, -8, 2, "none", TRUE, 0, 0},
+  {"retina-lower-linear", 832, 120, 1, "retina",
+      "carrier=1.2 depth-offset=-350", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      FALSE, TRUE, 2048, 2, 8, -2, "none", FALSE, 0, 0},
+  {"mirror-nopad-k-up", 1024, 96, 1, "mirror",
+      "carrier=1.5707963267948966 mirror-depth=-150 dispersion-a2=0 "
+      "dispersion-a3=0", COEFFS_K_UP, TRUE, FALSE, 0, 1, 0, 0, "none", TRUE,
+      0, 0},
+  {"stacked-odd-alines-crop", 500, 45, 3, "retina",
+      "carrier=1.6 depth-offset=-380", COEFFS_K_UP, TRUE, TRUE, 0, 4, 8, -2,
+      "hann", TRUE, -300, 260},
+};
+
+static void
+run_case (const FrCase * c)
+{
+  gchar *pad = c->pad ? g_strdup_printf ("aooctpad size=%d factor=%d ! ",
+      c->pad_size, c->factor) : g_strdup ("");
+  gchar *launch = g_strdup_printf ("aooctsrc samples=%d alines=%d seed=%u "
+      "phantom=%s wavelength-coeffs=\"%s\" %s num-buffers=1 ! tee name=t "
+      "t. ! queue ! appsink name=raw sync=false wait-on-eos=false "
+      "t. ! queue ! aooctdcsub alines-per-bscan=%d ! aooctfullrange "
+      "sideband=%s ! %saooctkmap wavelength-coeffs=\"%s\" ! "
+      "aooctdisp a2=%g a3=%g ! aooctfft window=%s ! "
+      "aooctnorm log=%d crop-start=%d crop-end=%d ! video/x-raw,format=GRAY8 "
+      "! appsink name=img sync=false wait-on-eos=false", c->n,
+      c->m * c->bscans, g_random_int (), c->phantom, c->coeffs, c->src, c->m,
+      c->upper ? "upper" : "lower", pad, c->coeffs, c->a2, c->a3, c->window,
+      c->log, c->crop_start, c->crop_end);
+  GstElement *p;
+  GList *raws, *imgs;
+  AooctRefParams rp;
+  AooctRefGrid grid;
+  GError *err = NULL;
+  GstVideoInfo vinfo;
+  GstVideoFrame vf;
+  GstMapInfo map;
+  gint start, end, rows, y, x, worst = 0, differ = 0;
+  guint16 *raw;
+  guint8 *ref;
+
+  GST_INFO ("case %s: %s", c->name, launch);
+  p = run_to_eos (launch);
+  raws = pull_all (p, "raw");
+  imgs = pull_all (p, "img");
+  fail_unless_equals_int (g_list_length (raws), 1);
+  fail_unless_equals_int (g_list_length (imgs), 1);
+
+  aooct_ref_params_init (&rp, c->n, c->m, c->bscans);
+  rp.pad = c->pad;
+  rp.pad_size = c->pad_size;
+  rp.pad_factor = c->factor;
+  rp.kmap = AOOCT_REF_KMAP_COEFFS;
+  fail_unless (aooct_calib_parse_coeffs (c->coeffs, rp.coeffs, &rp.n_coeffs,
+          NULL));
+  rp.disp = AOOCT_REF_DISP_COEFFS;
+  rp.a2 = c->a2;
+  rp.a3 = c->a3;
+  rp.window = g_str_equal (c->window, "hann") ? AOOCT_REF_WINDOW_HANN :
+      AOOCT_REF_WINDOW_NONE;
+  rp.log = c->log;
+  rp.crop_start = c->crop_start;
+  rp.crop_end = c->crop_end;
+  fail_unless (aooct_ref_grid (&rp, &grid, &err));
+  fail_unless (aooct_ref_crop_signed (&rp, &grid, &start, &end, &err));
+  rows = (end - start) * c->bscans;
+
+  /* GRAY16 camera frames: dense rows (width * 2 bytes, 4-aligned here) */
+  fail_unless (gst_buffer_map (gst_sample_get_buffer (raws->data), &map,
+          GST_MAP_READ));
+  fail_unless_equals_int (map.size, 2 * c->n * c->m * c->bscans);
+  raw = g_memdup2 (map.data, map.size);
+  gst_buffer_unmap (gst_sample_get_buffer (raws->data), &map);
+  ref = g_malloc ((gsize) c->m * rows);
+  fail_unless (aooct_ref_fullrange_process (&rp, c->upper ?
+          AOOCT_REF_SIDEBAND_UPPER : AOOCT_REF_SIDEBAND_LOWER, raw, ref, c->m,
+          &err), "%s", err ? err->message : "");
+
+  fail_unless (gst_video_info_from_caps (&vinfo,
+          gst_sample_get_caps (imgs->data)));
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&vinfo), c->m);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), rows);
+  fail_unless (gst_video_frame_map (&vf, &vinfo,
+          gst_sample_get_buffer (imgs->data), GST_MAP_READ));
+  for (y = 0; y < rows; y++) {
+    const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0)
+        + y * GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0);
+    for (x = 0; x < c->m; x++) {
+      gint d = ABS ((gint) row[x] - (gint) ref[(gsize) y * c->m + x]);
+      worst = MAX (worst, d);
+      differ += d != 0;
+      if (d > 1)
+        fail ("case %s pixel (row %d, A-line %d): %d, float64 reference %d",
+            c->name, y, x, row[x], ref[(gsize) y * c->m + x]);
+    }
+  }
+  gst_video_frame_unmap (&vf);
+  g_print ("%s: %d of %d pixels differ from the float64 reference, by at "
+      "most %d\n", c->name, differ, rows * c->m, worst);
+
+  g_free (ref);
+  g_free (raw);
+  g_list_free_full (raws, (GDestroyNotify) gst_sample_unref);
+  g_list_free_full (imgs, (GDestroyNotify) gst_sample_unref);
+  stop (p);
+  g_free (launch);
+  g_free (pad);
+}
+
+GST_START_TEST (test_fullrange_vs_reference)
+{
+  run_case (&cases[__i__]);
+}
+
+GST_END_TEST;
+
+/* ---- mirror-image suppression ----------------------------------------- */
+
+/* |X| of one B-scan out of aooctfft: @alines x @p2 magnitudes (g_free). */
+static gdouble *
+depth_magnitudes (const gchar * plain_launch, gint * alines, gint * p2)
+{
+  GstElement *p = run_to_eos (plain_launch);
+  GList *s = pull_all (p, "depth");
+  GstStructure *st;
+  GstMapInfo map;
+  gdouble *mag;
+  gsize i;
+
+  fail_unless_equals_int (g_list_length (s), 1);
+  st = gst_caps_get_structure (gst_sample_get_caps (s->data), 0);
+  fail_unless (gst_structure_get_int (st, "samples", p2));
+  fail_unless (gst_structure_get_int (st, "alines", alines));
+  fail_unless (gst_buffer_map (gst_sample_get_buffer (s->data), &map,
+          GST_MAP_READ));
+  mag = g_new (gdouble, (gsize) * alines * *p2);
+  for (i = 0; i < (gsize) * alines * *p2; i++) {
+    const gfloat *c = (const gfloat *) map.data + 2 * i;
+    mag[i] = hypot (c[0], c[1]);
+  }
+  gst_buffer_unmap (gst_sample_get_buffer (s->data), &map);
+  g_list_free_full (s, (GDestroyNotify) gst_sample_unref);
+  stop (p);
+  return mag;
+}
+
+/* The largest |X| of A-line @m within 3 bins of signed bin @b. */
+static gdouble
+peak_near (const gdouble * mag, gint p2, gint m, gdouble b, gint * at)
+{
+  gint c = (gint) lround (b), i;
+  gdouble best = 0;
+
+  *at = c;
+  for (i = c - 3; i <= c + 3; i++) {
+    gint bin = i < 0 ? i + p2 : i;
+    if (mag[(gsize) m * p2 + bin] > best) {
+      best = mag[(gsize) m * p2 + bin];
+      *at = i;
+    }
+  }
+  return best;
+}
+
+static gint
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+  return x < y ? -1 : x > y;
+}
+
+typedef struct
+{
+  gdouble median, min;
+} Suppression;
+
+/* The mirror at +z with the camera of @coeffs, through the chain
+ * [aooctfullrange sideband=...]; the reflector expected at signed bin
+ * @sign * depth_bin (z): per A-line, 20 log10 of its peak over the peak
+ * at the mirrored bin. */
+static Suppression
+suppression (const gchar * src, const gchar * dcsub, const gchar * fullrange,
+    const gchar * coeffs, gint sign)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc phantom=mirror num-buffers=1 "
+      "seed=5 wavelength-coeffs=\"%s\" dispersion-a2=0 dispersion-a3=0 %s ! "
+      "aooctdcsub %s ! %s aooctpad ! aooctkmap wavelength-coeffs=\"%s\" ! "
+      "aooctdisp ! aooctfft ! appsink name=depth sync=false "
+      "wait-on-eos=false", coeffs, src, dcsub, fullrange, coeffs);
+  AooctSynthParams sp;
+  gint alines, p2, m, at;
+  gdouble *mag = depth_magnitudes (launch, &alines, &p2);
+  gdouble *db = g_new (gdouble, alines), expect, z;
+  Suppression s;
+
+  /* the mirror's depth as the source has it */
+  aooct_synth_params_init (&sp);
+  fail_unless (aooct_calib_parse_coeffs (coeffs, sp.coeffs, &sp.n_coeffs,
+          NULL));
+  z = sp.mirror_depth;
+  expect = sign * aooct_synth_depth_bin (&sp, z, 2048);
+  for (m = 0; m < alines; m++) {
+    gint mirror_at;
+    gdouble i = peak_near (mag, p2, m, -expect, &mirror_at);
+    gdouble r = peak_near (mag, p2, m, expect, &at);
+
+    fail_unless (r > 0);
+    /* the reflector itself is where the rule puts it */
+    fail_unless (abs (at - (gint) lround (expect)) <= 1,
+        "A-line %d: reflector at bin %d, expected %.2f", m, at, expect);
+    db[m] = 20 * log10 (r / MAX (i, 1e-30));
+  }
+  qsort (db, alines, sizeof (gdouble), cmp_double);
+  s.min = db[0];
+  s.median = alines % 2 ? db[alines / 2] :
+      0.5 * (db[alines / 2 - 1] + db[alines / 2]);
+  g_free (db);
+  g_free (mag);
+  g_free (launch);
+  return s;
+}
+
+/* sign of the reflector's bin (section 9): + for k increasing with upper
+ * and a positive carrier; each of lower, k decreasing flips it */
+GST_START_TEST (test_mirror_suppression)
+{
+  static const struct
+  {
+    const gchar *coeffs;
+    gboolean k_up;
+  } cams[] = {
+    {AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, FALSE},
+    {COEFFS_K_UP, TRUE},
+  };
+  gint c, u;
+
+  for (c = 0; c < 2; c++)
+    for (u = 0; u < 2; u++) {
+      gchar *fr = g_strdup_printf ("aooctfullrange sideband=%s !",
+          u ? "upper" : "lower");
+      gint sign = (cams[c].k_up ? 1 : -1) * (u ? 1 : -1);
+      Suppression s = suppression ("carrier=1.5707963267948966 "
+          "mirror-tilt=0 noise=0", "", fr, cams[c].coeffs, sign);
+
+      g_print ("mirror suppression, noiseless, carrier pi/2, %s, k %s: "
+          "median %.1f dB, worst A-line %.1f dB\n", u ? "upper" : "lower",
+          cams[c].k_up ? "increasing" : "decreasing", s.median, s.min);
+      fail_unless (s.median >= 40.0, "median suppression %.1f dB < 40",
+          s.median);
+      fail_unless (s.min >= 35.0, "worst A-line %.1f dB < 35", s.min);
+      g_free (fr);
+    }
+}
+
+GST_END_TEST;
+
+/* With the camera's default noise (and its default mirror tilt): the
+ * figure, reported; noise limits it. */
+GST_START_TEST (test_mirror_suppression_noise)
+{
+  Suppression s = suppression ("carrier=1.5707963267948966", "",
+      "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, -1);
+
+  g_print ("mirror suppression, default noise (6 counts RMS) and tilt, "
+      "carrier pi/2: median %.1f dB, worst A-line %.1f dB\n", s.median, s.min);
+  /* far below the noiseless figure, but the mirror image must still be
+   * well below the reflector */
+  fail_unless (s.median >= 20.0, "median %.1f dB", s.median);
+}
+
+GST_END_TEST;
+
+/* Without the carrier (the fringe is the same in every A-line, so no DC
+ * subtraction, which would remove it), or without aooctfullrange, the
+ * mirror image is there: equal to the reflector within 1 dB. */
+GST_START_TEST (test_mirror_image_without_carrier)
+{
+  Suppression a = suppression ("carrier=0 mirror-tilt=0 noise=0",
+      "mode=none", "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      -1);
+  Suppression b = suppression ("carrier=1.5707963267948966 noise=0", "", "",
+      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, -1);
+
+  g_print ("without carrier: mirror image %.2f .. %.2f dB below the "
+      "reflector; without aooctfullrange: %.2f .. %.2f dB\n", a.min,
+      a.median, b.min, b.median);
+  fail_unless (fabs (a.median) <= 1.0 && fabs (a.min) <= 1.0);
+  fail_unless (fabs (b.median) <= 1.0 && fabs (b.min) <= 1.0);
+}
+
+GST_END_TEST;
+
+/* ---- the retina across zero delay ------------------------------------- */
+
+/* Mean intensity per depth bin over the A-lines, bins in signed order
+ * -P2/2 .. P2/2 - 1 (index b + P2/2). */
+static gdouble *
+retina_profile (const gchar * src, const gchar * fullrange, const gchar * disp,
+    gint * p2)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc phantom=retina num-buffers=1 "
+      "seed=11 %s ! aooctdcsub ! %s aooctpad ! aooctkmap "
+      "wavelength-coeffs=\"%s\" ! aooctdisp %s ! aooctfft ! appsink "
+      "name=depth sync=false wait-on-eos=false", src, fullrange,
+      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, disp);
+  gint alines, m, i;
+  gdouble *mag = depth_magnitudes (launch, &alines, p2);
+  gdouble *prof = g_new0 (gdouble, *p2);
+
+  for (m = 0; m < alines; m++)
+    for (i = 0; i < *p2; i++) {
+      gint signed_bin = i < *p2 / 2 ? i : i - *p2;
+      gdouble v = mag[(gsize) m * *p2 + i];
+      prof[signed_bin + *p2 / 2] += v * v / alines;
+    }
+  g_free (mag);
+  g_free (launch);
+  return prof;
+}
+
+/* The retina at its usual depths (standard chain, all positive) and moved
+ * by depth-offset across zero delay (full range, sideband lower, the right
+ * way up for this camera, with the real path's dispersion pair): the
+ * second profile is the first shifted by the offset's bins, within 1, and
+ * a good part of the retina lies at negative depths. */
+GST_START_TEST (test_retina_unfolded)
+{
+  const gdouble offset = -400;
+  AooctSynthParams sp;
+  gchar *disp = g_strdup_printf ("a2=%g a3=%g",
+      AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3);
+  gchar *src = g_strdup_printf ("carrier=1.5 depth-offset=%g", offset);
+  gint p2, s = 0, best_s = 0, i, h;
+  gdouble *std = retina_profile ("carrier=1.5", "", disp, &p2);
+  gdouble *fr = retina_profile (src, "aooctfullrange sideband=lower !", disp,
+      &p2);
+  gdouble expect, best = -1, neg = 0, total = 0;
+
+  aooct_synth_params_init (&sp);
+  expect = aooct_synth_depth_bin (&sp, offset, 2048);
+  h = p2 / 2;
+  /* the brightest layer (the RPE / photoreceptor complex) in each, away
+   * from the residual DC near bin 0 */
+  for (i = 20; i < 1024; i++)
+    if (std[i + h] > std[best_s + h] || best_s == 0)
+      best_s = i;
+  for (i = -1024; i < 1024; i++)
+    if (abs (i) >= 20 && (fr[i + h] > best || best < 0)) {
+      best = fr[i + h];
+      s = i;
+    }
+  g_print ("brightest layer: bin %d standard, %d full range\n", best_s, s);
+  best_s = s - best_s;
+  /* the retina's power at negative depths in the full-range profile */
+  for (i = -1024; i < 1024; i++) {
+    if (abs (i) < 20)
+      continue;
+    total += fr[i + h];
+    if (i < 0)
+      neg += fr[i + h];
+  }
+  g_print ("retina moved by %g um: profile shifted by %d bins, expected "
+      "%.2f; %.0f %% of its power at negative depths\n", offset, best_s,
+      expect, 100 * neg / total);
+  fail_unless (fabs (best_s - expect) <= 1.0, "shift %d, expected %.2f",
+      best_s, expect);
+  fail_unless (neg > 0.1 * total && neg < 0.9 * total,
+      "%.0f %% of the retina at negative depths", 100 * neg / total);
+  g_free (std);
+  g_free (fr);
+  g_free (disp);
+  g_free (src);
+}
+
+GST_END_TEST;
+
+/* ---- errors ------------------------------------------------------------ */
+
+GST_START_TEST (test_fullrange_errors)
+{
+  static const struct
+  {
+    const gchar *launch, *expect;
+  } bad[] = {
+    /* complex spectra of aooctdisp are not full-range ones */
+    {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctdisp ! aooctfullrange ! "
+          "fakesink", "aooctfullrange needs real spectra"},
+    {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctdisp ! aooctpad ! fakesink",
+        "aooctpad needs"},
+    /* negative bins only exist in full-range images */
+    {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctpad ! aooctdisp ! aooctfft "
+          "! aooctnorm crop-start=-10 ! fakesink", "crop-start=-10"},
+    /* beyond -P2/2 */
+    {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctfullrange ! aooctpad ! "
+          "aooctdisp ! aooctfft ! aooctnorm crop-start=-5000 ! fakesink",
+        "signed depth bins"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    gchar *launch = with_backend (bad[i].launch);
+    gchar *msg = aooct_test_run_pipeline (launch, 60);
+
+    fail_unless (msg != NULL, "%s ran without an error", launch);
+    fail_unless (strstr (msg, bad[i].expect) != NULL, "%s: '%s' lacks '%s'",
+        launch, msg, bad[i].expect);
+    g_free (msg);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+fullrange_suite (void)
+{
+  Suite *s = suite_create ("aooct-fullrange");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_set_timeout (tc, 300);
+  tcase_add_loop_test (tc, test_fullrange_vs_reference, 0,
+      G_N_ELEMENTS (cases));
+  tcase_add_test (tc, test_mirror_suppression);
+  tcase_add_test (tc, test_mirror_suppression_noise);
+  tcase_add_test (tc, test_mirror_image_without_carrier);
+  tcase_add_test (tc, test_retina_unfolded);
+  tcase_add_test (tc, test_fullrange_errors);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  SRunner *sr;
+  gint failed;
+
+  gst_check_init (&argc, &argv);
+  if (argc > 1)
+    backend = argv[1];
+  if (g_str_equal (backend, "cuda") && aooct_test_skip_without_cuda ())
+    return AOOCT_TEST_SKIP_CODE;
+  g_print ("backend=%s\n", backend);
+  sr = srunner_create (fullrange_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
