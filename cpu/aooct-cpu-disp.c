@@ -28,7 +28,6 @@ aooct_cpu_disp (const AooctGeometry * g, const gfloat * w, const guint8 * in,
     }
     return;
   }
-
 #pragma omp parallel for schedule(static) if (rows * n >= AOOCT_CPU_PARALLEL_MIN)
   for (r = 0; r < rows; r++) {
     const gfloat *x = (const gfloat *) (in + r * in_stride);

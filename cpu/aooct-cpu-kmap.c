@@ -38,7 +38,6 @@ aooct_cpu_kmap (const AooctGeometry * g, const AooctKmapTable * t,
     }
     return;
   }
-
 #pragma omp parallel for schedule(static) if (rows * n >= AOOCT_CPU_PARALLEL_MIN)
   for (r = 0; r < rows; r++) {
     const gfloat *z = (const gfloat *) (in + r * in_stride);

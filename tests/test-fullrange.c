@@ -116,17 +116,17 @@ static const FrCase cases[] = {
   /* the default camera (k decreasing): upside down with upper, so the
    * negated pair compensates (section 9) */
   {"retina-straddling-upper", 832, 240, 1, "retina",
-      "carrier=1.5 depth-offset=-400", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+        "carrier=1.5 depth-offset=-400", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
       TRUE, TRUE, 2048, 2, -8, 2, "none", TRUE, 0, 0},
   {"retina-lower-linear", 832, 120, 1, "retina",
-      "carrier=1.2 depth-offset=-350", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+        "carrier=1.2 depth-offset=-350", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
       FALSE, TRUE, 2048, 2, 8, -2, "none", FALSE, 0, 0},
   {"mirror-nopad-k-up", 1024, 96, 1, "mirror",
-      "carrier=1.5707963267948966 mirror-depth=-150 dispersion-a2=0 "
-      "dispersion-a3=0", COEFFS_K_UP, TRUE, FALSE, 0, 1, 0, 0, "none", TRUE,
+        "carrier=1.5707963267948966 mirror-depth=-150 dispersion-a2=0 "
+        "dispersion-a3=0", COEFFS_K_UP, TRUE, FALSE, 0, 1, 0, 0, "none", TRUE,
       0, 0},
   {"stacked-odd-alines-crop", 500, 45, 3, "retina",
-      "carrier=1.6 depth-offset=-380", COEFFS_K_UP, TRUE, TRUE, 0, 4, 8, -2,
+        "carrier=1.6 depth-offset=-380", COEFFS_K_UP, TRUE, TRUE, 0, 4, 8, -2,
       "hann", TRUE, -300, 260},
 };
 

@@ -131,8 +131,7 @@ aooct_ref_crop_signed (const AooctRefParams * p, const AooctRefGrid * g,
     int *start, int *end, GError ** error)
 {
   int e = p->crop_end == 0 ? g->p1 / 2 : p->crop_end;
-  int s = p->crop_start == 0 && p->crop_end == 0 ? -(g->p1 / 2) :
-      p->crop_start;
+  int s = p->crop_start == 0 && p->crop_end == 0 ? -(g->p1 / 2) : p->crop_start;
 
   if (s < -(g->p2 / 2) || e > g->p2 - g->p2 / 2 || s >= e) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
