@@ -224,6 +224,7 @@ aooct_synth_params_validate (const AooctSynthParams * p, GError ** error)
   CHECK_RANGE (p->mirror_depth, "mirror-depth", -1e5, 1e5, "um");
   CHECK_RANGE (p->carrier, "carrier", -G_PI, G_PI, "rad per A-line");
   CHECK_RANGE (p->depth_offset, "depth-offset", -1e5, 1e5, "um");
+  CHECK_RANGE (p->speckle_width, "speckle-width", 0.0, 8.0, "A-lines");
   CHECK_RANGE (p->mirror_tilt, "mirror-tilt", -1e4, 1e4, "um");
 
   /* a source the camera cannot see is a configuration mistake */
@@ -507,6 +508,9 @@ fill_mirror_aline (const AooctSynth * s, gint m, guint16 * row, Rng * noise)
   }
 }
 
+/* ceil (3 x the largest speckle-width) */
+#define MAX_SPECKLE_TAPS 24
+
 static void
 fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
     guint16 * row, Rng * noise)
@@ -519,6 +523,10 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
   /* the full-range carrier of this A-line */
   const gfloat br = (gfloat) cos (p->carrier * m);
   const gfloat bi = (gfloat) sin (p->carrier * m);
+  /* speckle-width: the streams and weights of A-lines m - nk .. m + nk */
+  Rng col[2 * MAX_SPECKLE_TAPS + 1];
+  gfloat wk[2 * MAX_SPECKLE_TAPS + 1];
+  gint nk = 0;
   fftwf_complex *lat = s->lattice[thread], *g = s->grid[thread];
   guint layer = 0;
   gint l, i, q = s->q, mask = s->q - 1;
@@ -528,6 +536,21 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
   /* the same tissue at the same position of every volume */
   rng_init (&rng, p->seed, pos, m, 1);
   rng_init (&cone_rng, p->seed, pos, m / CONE_ALINES, 2);
+  if (p->speckle_width > 0) {
+    gdouble norm = 0;
+    gint k;
+
+    nk = (gint) ceil (3 * p->speckle_width);
+    for (k = -nk; k <= nk; k++) {
+      wk[k + nk] = (gfloat) exp (-0.5 * k * k / (p->speckle_width *
+              p->speckle_width));
+      norm += (gdouble) wk[k + nk] * wk[k + nk];
+      /* A-line m + k's own stream (the same draws it uses itself) */
+      rng_init (&col[k + nk], p->seed, pos, (guint64) (gint64) (m + k), 1);
+    }
+    for (k = 0; k < 2 * nk + 1; k++)
+      wk[k] = (gfloat) (wk[k] / sqrt (norm));
+  }
   cone = 0.2 + 1.6 * rng_uniform (&cone_rng);
 
   for (l = -s->lh; l <= s->lh; l++) {
@@ -545,8 +568,21 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
     }
     /* circular Gaussian amplitude of mean power scale * r * dz */
     sd = (gfloat) sqrt (0.5 * s->scale * r * s->dz);
-    lat[l & mask][0] = sd * rng_gauss (&rng);
-    lat[l & mask][1] = sd * rng_gauss (&rng);
+    if (nk == 0) {
+      lat[l & mask][0] = sd * rng_gauss (&rng);
+      lat[l & mask][1] = sd * rng_gauss (&rng);
+    } else {
+      /* laterally correlated: the neighbours' draws, weighted */
+      gfloat nr = 0, ni = 0;
+      gint k;
+
+      for (k = 0; k < 2 * nk + 1; k++) {
+        nr += wk[k] * rng_gauss (&col[k]);
+        ni += wk[k] * rng_gauss (&col[k]);
+      }
+      lat[l & mask][0] = sd * nr;
+      lat[l & mask][1] = sd * ni;
+    }
   }
   fftwf_execute_dft (s->plan, lat, g);
 

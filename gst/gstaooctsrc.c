@@ -22,7 +22,8 @@
  *   foveal pit; `bscans-per-volume` B-scans sweep slowly across it);
  * - full range (aooctfullrange, spec section 9): `carrier` rad of phase
  *   per A-line on the sample term, `depth-offset` um added to every
- *   reflector (negative: across zero delay);
+ *   reflector (negative: across zero delay), `speckle-width` A-lines of
+ *   lateral speckle correlation for the retina (needed for full range);
  * - a dispersion mismatch that `aooctdisp a2=dispersion-a2
  *   a3=dispersion-a3` cancels exactly;
  * - noise (`noise` counts RMS at the reference peak, read + shot-like),
@@ -100,6 +101,7 @@ enum
   PROP_MIRROR_TILT,
   PROP_CARRIER,
   PROP_DEPTH_OFFSET,
+  PROP_SPECKLE_WIDTH,
   PROP_BSCANS_PER_VOLUME,
   PROP_CALIBRATION_FILE,
 };
@@ -204,6 +206,9 @@ gst_aooct_src_set_property (GObject * object, guint prop_id,
     case PROP_DEPTH_OFFSET:
       p->depth_offset = g_value_get_double (value);
       break;
+    case PROP_SPECKLE_WIDTH:
+      p->speckle_width = g_value_get_double (value);
+      break;
     case PROP_BSCANS_PER_VOLUME:
       p->bscans_per_volume = g_value_get_int (value);
       break;
@@ -281,6 +286,9 @@ gst_aooct_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_DEPTH_OFFSET:
       g_value_set_double (value, p->depth_offset);
+      break;
+    case PROP_SPECKLE_WIDTH:
+      g_value_set_double (value, p->speckle_width);
       break;
     case PROP_BSCANS_PER_VOLUME:
       g_value_set_int (value, p->bscans_per_volume);
@@ -475,6 +483,7 @@ update_params (GstAooctSrc * self, GError ** error)
   p.mirror_tilt = self->props.mirror_tilt;
   p.carrier = self->props.carrier;
   p.depth_offset = self->props.depth_offset;
+  p.speckle_width = self->props.speckle_width;
   p.bscans_per_volume = self->props.bscans_per_volume;
   GST_OBJECT_UNLOCK (self);
 
@@ -490,6 +499,7 @@ update_params (GstAooctSrc * self, GError ** error)
       p.mirror_tilt == self->active.mirror_tilt &&
       p.carrier == self->active.carrier &&
       p.depth_offset == self->active.depth_offset &&
+      p.speckle_width == self->active.speckle_width &&
       p.bscans_per_volume == self->active.bscans_per_volume)
     return TRUE;
 
@@ -682,6 +692,14 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
           "um of single-pass optical path added to every reflector of "
           "either phantom: negative values move the sample across zero "
           "delay (for aooctfullrange); -1e5..1e5, default 0", -1e5, 1e5, 0.0,
+          PLAYING_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_SPECKLE_WIDTH,
+      g_param_spec_double ("speckle-width", "Speckle width",
+          "phantom=retina: lateral correlation of the speckle, Gaussian "
+          "sigma in A-lines (a beam wider than the A-line spacing); full "
+          "range needs it (about 3 with carrier=1.5): independent A-lines "
+          "have no slowly varying phase for the carrier to shift. "
+          "0..8, default 0 (independent A-lines)", 0.0, 8.0, 0.0,
           PLAYING_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BSCANS_PER_VOLUME,
       g_param_spec_int ("bscans-per-volume", "B-scans per volume",

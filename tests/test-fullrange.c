@@ -116,7 +116,8 @@ static const FrCase cases[] = {
   /* the default camera (k decreasing): upside down with upper, so the
    * negated pair compensates (section 9) */
   {"retina-straddling-upper", 832, 240, 1, "retina",
-        "carrier=1.5 depth-offset=-400", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+        "carrier=1.5 depth-offset=-400 speckle-width=3",
+        AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
       TRUE, TRUE, 2048, 2, -8, 2, "none", TRUE, 0, 0},
   {"retina-lower-linear", 832, 120, 1, "retina",
         "carrier=1.2 depth-offset=-350", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
@@ -126,7 +127,8 @@ static const FrCase cases[] = {
         "dispersion-a3=0", COEFFS_K_UP, TRUE, FALSE, 0, 1, 0, 0, "none", TRUE,
       0, 0},
   {"stacked-odd-alines-crop", 500, 45, 3, "retina",
-        "carrier=1.6 depth-offset=-380", COEFFS_K_UP, TRUE, TRUE, 0, 4, 8, -2,
+        "carrier=1.6 depth-offset=-380 speckle-width=2", COEFFS_K_UP, TRUE,
+        TRUE, 0, 4, 8, -2,
       "hann", TRUE, -300, 260},
 };
 
@@ -448,9 +450,11 @@ GST_START_TEST (test_retina_unfolded)
   AooctSynthParams sp;
   gchar *disp = g_strdup_printf ("a2=%g a3=%g",
       AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3);
-  gchar *src = g_strdup_printf ("carrier=1.5 depth-offset=%g", offset);
+  gchar *src = g_strdup_printf ("carrier=1.5 speckle-width=3 "
+      "depth-offset=%g", offset);
   gint p2, s = 0, best_s = 0, i, h;
-  gdouble *std = retina_profile ("carrier=1.5", "", disp, &p2);
+  gdouble *std = retina_profile ("carrier=1.5 speckle-width=3", "", disp,
+      &p2);
   gdouble *fr = retina_profile (src, "aooctfullrange sideband=lower !", disp,
       &p2);
   gdouble expect, best = -1, neg = 0, total = 0;
