@@ -124,6 +124,14 @@ gst_aooct_fullrange_derive_output (GstAooctFilter * filter,
         aooct_sample_type_to_string (in->sample_type));
     return FALSE;
   }
+  /* one A-line has no lateral frequencies to tell a reflector from its
+   * mirror by (and cuFFT plans no transform of one point) */
+  if (in->alines < 2) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "aooctfullrange needs at least 2 A-lines per B-scan (the carrier "
+        "runs across them), got alines=%d", in->alines);
+    return FALSE;
+  }
   *out = *in;
   out->sample_type = AOOCT_SAMPLE_COMPLEX;
   out->full_range = TRUE;

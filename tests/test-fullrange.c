@@ -659,6 +659,8 @@ GST_START_TEST (test_fullrange_errors)
           "fakesink", "aooctfullrange needs real spectra"},
     {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctdisp ! aooctpad ! fakesink",
         "aooctpad needs"},
+    {"aooctsrc num-buffers=1 alines=1 ! aooctdcsub ! aooctfullrange ! "
+          "fakesink", "at least 2 A-lines"},
     /* negative bins only exist in full-range images */
     {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctpad ! aooctdisp ! aooctfft "
           "! aooctnorm crop-start=-10 ! fakesink", "crop-start=-10"},
