@@ -386,6 +386,100 @@ GST_START_TEST (test_mirror_image_without_carrier)
 
 GST_END_TEST;
 
+/* ---- which aooctdisp pair compensates ---------------------------------- */
+
+/* Width (bins, at half the peak power) of the mirror's depth PSF near
+ * signed bin @expect, summed over the A-lines of one B-scan of @launch. */
+static gdouble
+psf_width (const gchar * launch, gdouble expect)
+{
+  gint alines, p2, m, i, c = (gint) lround (expect), k, a, b;
+  gdouble *mag = depth_magnitudes (launch, &alines, &p2);
+  gdouble prof[81], half, left, right;
+
+  for (i = 0; i < 81; i++) {
+    gint bin = c - 40 + i;
+    bin += bin < 0 ? p2 : 0;
+    prof[i] = 0;
+    for (m = 0; m < alines; m++)
+      prof[i] += mag[(gsize) m * p2 + bin] * mag[(gsize) m * p2 + bin];
+  }
+  g_free (mag);
+  for (k = 0, i = 1; i < 81; i++)
+    if (prof[i] > prof[k])
+      k = i;
+  half = prof[k] / 2;
+  for (a = k; a > 0 && prof[a] > half; a--);
+  for (b = k; b < 80 && prof[b] > half; b++);
+  left = a + (half - prof[a]) / (prof[a + 1] - prof[a]);
+  right = b - 1 + (prof[b - 1] - half) / (prof[b - 1] - prof[b]);
+  return right - left;
+}
+
+/* Section 9: the standard chain's pair (here the source's
+ * dispersion-a2/-a3, which aooctdisp cancels on either camera) compensates
+ * the full-range image when the reflector shows at positive bins, the
+ * negated pair when it shows upside down; both sidebands, both
+ * wavelength directions.  The right pair gives back the dispersion-free
+ * PSF, the other one a wider one. */
+GST_START_TEST (test_dispersion_pair)
+{
+  static const struct
+  {
+    const gchar *coeffs;
+    gboolean k_up;
+  } cams[] = {
+    {AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, FALSE},
+    {COEFFS_K_UP, TRUE},
+  };
+  const gdouble a2 = AOOCT_SYNTH_DEFAULT_DISPERSION_A2;
+  const gdouble a3 = AOOCT_SYNTH_DEFAULT_DISPERSION_A3;
+  gint c, u;
+
+  for (c = 0; c < 2; c++)
+    for (u = 0; u < 2; u++) {
+      AooctSynthParams sp;
+      gint sign = (cams[c].k_up ? 1 : -1) * (u ? 1 : -1);
+      gdouble expect, w_free, w_rule, w_other, pr = sign > 0 ? 1 : -1;
+      gchar *l[3];
+      gint k;
+
+      aooct_synth_params_init (&sp);
+      fail_unless (aooct_calib_parse_coeffs (cams[c].coeffs, sp.coeffs,
+              &sp.n_coeffs, NULL));
+      expect = sign * aooct_synth_depth_bin (&sp, sp.mirror_depth, 2048);
+      for (k = 0; k < 3; k++) {
+        /* dispersion-free; the rule's pair; the other pair */
+        gdouble s2 = k == 0 ? 0 : a2, s3 = k == 0 ? 0 : a3;
+        gdouble d = k == 0 ? 0 : k == 1 ? pr : -pr;
+        l[k] = g_strdup_printf ("aooctsrc phantom=mirror num-buffers=1 "
+            "noise=0 mirror-tilt=0 carrier=1.5707963267948966 "
+            "wavelength-coeffs=\"%s\" dispersion-a2=%g dispersion-a3=%g ! "
+            "aooctdcsub ! aooctfullrange sideband=%s ! aooctpad ! "
+            "aooctkmap wavelength-coeffs=\"%s\" ! aooctdisp a2=%g a3=%g ! "
+            "aooctfft ! appsink name=depth sync=false wait-on-eos=false",
+            cams[c].coeffs, s2, s3, u ? "upper" : "lower", cams[c].coeffs,
+            d * s2, d * s3);
+      }
+      w_free = psf_width (l[0], expect);
+      w_rule = psf_width (l[1], expect);
+      w_other = psf_width (l[2], expect);
+      g_print ("dispersion, %s, k %s (reflector at bin %.1f): PSF %.2f bins "
+          "without dispersion, %.2f with a2=%g a3=%g, %.2f with the other "
+          "pair\n", u ? "upper" : "lower", cams[c].k_up ? "increasing" :
+          "decreasing", expect, w_free, w_rule, pr * a2, pr * a3, w_other);
+      fail_unless (fabs (w_rule - w_free) <= 0.05 * w_free,
+          "the rule's pair gives %.2f bins, dispersion-free %.2f", w_rule,
+          w_free);
+      fail_unless (w_other > 1.5 * w_free, "the other pair gives %.2f bins",
+          w_other);
+      for (k = 0; k < 3; k++)
+        g_free (l[k]);
+    }
+}
+
+GST_END_TEST;
+
 /* ---- the retina across zero delay ------------------------------------- */
 
 /* Mean intensity per depth bin over the A-lines, bins in signed order
@@ -665,6 +759,7 @@ fullrange_suite (void)
   tcase_add_test (tc, test_mirror_suppression);
   tcase_add_test (tc, test_mirror_suppression_noise);
   tcase_add_test (tc, test_mirror_image_without_carrier);
+  tcase_add_test (tc, test_dispersion_pair);
   tcase_add_test (tc, test_retina_unfolded);
   tcase_add_test (tc, test_complex_equals_real_path);
   tcase_add_test (tc, test_speckle_width);
