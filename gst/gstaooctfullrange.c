@@ -30,7 +30,8 @@
  *
  * ## Example launch line
  * |[
- * gst-launch-1.0 aooctsrc carrier=1.5 depth-offset=-150 num-buffers=10 ! \
+ * gst-launch-1.0 aooctsrc carrier=1.5 speckle-width=3 depth-offset=-400 \
+ *     num-buffers=10 ! \
  *     aooctdcsub ! aooctfullrange ! aooctpad ! \
  *     aooctkmap wavelength-coeffs="785,0.125,1e-05,-2e-09" ! \
  *     aooctdisp a2=-8 a3=2 ! aooctfft ! aooctnorm ! videoconvert ! \

@@ -685,7 +685,8 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
       g_param_spec_double ("carrier", "Carrier",
           "Full-range phase carrier in rad per A-line: the sample term of "
           "A-line m carries e^{j carrier m} (beam offset on the scanner; "
-          "Zhang & Kang 2010: about 1.5), for aooctfullrange; "
+          "Zhang & Kang 2010: about 1.5), for aooctfullrange (the retina "
+          "also needs speckle-width); "
           "-pi..pi, default 0 (none)", -G_PI, G_PI, 0.0, PLAYING_FLAGS));
   g_object_class_install_property (gobject_class, PROP_DEPTH_OFFSET,
       g_param_spec_double ("depth-offset", "Depth offset",

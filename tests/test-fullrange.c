@@ -556,6 +556,26 @@ GST_START_TEST (test_retina_unfolded)
       expect, 100 * neg / total);
   fail_unless (fabs (best_s - expect) <= 1.0, "shift %d, expected %.2f",
       best_s, expect);
+  {
+    /* a layer that lands before zero delay: the brightest of the standard
+     * profile among the bins the shift makes negative (the inner retina),
+     * found in the full-range profile at its signed depth */
+    gint a = 0, f = 0, lo = 20, hi = (gint) floor (-expect) - 5;
+    gdouble v = -1;
+
+    for (i = lo; i < hi; i++)
+      if (std[i + h] > std[a + h] || a == 0)
+        a = i;
+    for (i = (gint) lround (a + expect) - 5; i <= lround (a + expect) + 5; i++)
+      if (fr[i + h] > v) {
+        v = fr[i + h];
+        f = i;
+      }
+    g_print ("a layer before zero delay: standard bin %d, full range bin %d "
+        "(expected %.2f)\n", a, f, a + expect);
+    fail_unless (f < 0 && fabs (f - (a + expect)) <= 1.0,
+        "layer at bin %d, expected %.2f", f, a + expect);
+  }
   fail_unless (neg > 0.1 * total && neg < 0.9 * total,
       "%.0f %% of the retina at negative depths", 100 * neg / total);
   g_free (std);
