@@ -115,8 +115,9 @@ gst_aooct_kmap_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
 {
   /* complex spectra: the full-range ones of aooctfullrange (section 9),
-   * resampled re and im alike; not those of aooctdisp, whose weights
-   * belong to the even-k grid */
+   * resampled re and im alike; not those of a standard aooctdisp, whose
+   * weights belong to the even-k grid (on full-range spectra the caps do
+   * not say whether aooctdisp has run, so that order is not caught) */
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
       || (in->sample_type != AOOCT_SAMPLE_REAL && !in->full_range)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
