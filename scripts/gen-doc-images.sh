@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes the pictures of docs/howto.md: one B-scan of the demo's synthetic
 # retina (aooctsrc seed=3), reconstructed as pipelines/demo.sh does, with
-# and without dispersion compensation, depth rows 100..739.
+# and without dispersion compensation, depth rows 100..739; and the first
+# B-scan of pipelines/fullrange.sh (standard and complex full range side by
+# side), docs/img/fullrange-retina.png.
 #
 #   GST_PLUGIN_PATH_1_0=BUILD/gst scripts/gen-doc-images.sh
 set -euo pipefail
@@ -15,4 +17,7 @@ for v in "compensated 8 -2" "uncompensated 0 0"; do
     ! aooctnorm dynamic-range=50 crop-start=100 crop-end=740 \
     ! pngenc compression-level=9 ! filesink location="$root/docs/img/bscan-$1.png"
 done
-ls -l "$root"/docs/img/bscan-*.png
+out=$(mktemp -d); trap 'rm -f "$cal"; rm -rf "$out"' EXIT
+AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS=1 "$root/pipelines/fullrange.sh" "$out" >/dev/null
+cp "$out/bscan-000.png" "$root/docs/img/fullrange-retina.png"
+ls -l "$root"/docs/img/bscan-*.png "$root"/docs/img/fullrange-retina.png
