@@ -14,10 +14,13 @@
 #   AOOCT_CARRIER=RAD     phase carrier in rad per A-line (default 1.5)
 #   AOOCT_OFFSET=UM       retina shift in um (default -400: across zero delay)
 #   AOOCT_SKIP_BOOTSTRAP=1  use the aooct already on GST_PLUGIN_PATH
+#                           (else: installs missing runtime packages only;
+#                           build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh)
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh"
 
 out=${1:-$root/out/fullrange}
 b=${AOOCT_BSCANS:-3}
