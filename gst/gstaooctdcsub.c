@@ -458,6 +458,8 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cuda);
+  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  filter_class->cuda_graphs = TRUE;
   bt_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_propose_allocation);
 #endif

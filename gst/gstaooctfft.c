@@ -200,6 +200,17 @@ gst_aooct_fft_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 }
 
 #ifdef HAVE_CUDA
+/* a failed CUDA graph capture: the window and the tables it enqueued
+ * never reached the GPU */
+static void
+gst_aooct_fft_cuda_graph_abort (GstAooctFilter * filter)
+{
+  GstAooctFft *self = GST_AOOCT_FFT (filter);
+
+  self->cuda_stale = TRUE;
+  aooct_cuda_prep_forget (self->prep);
+}
+
 static gboolean
 gst_aooct_fft_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, AooctCudaStream stream, GError ** error)
@@ -334,6 +345,10 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fft_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cuda);
+  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  filter_class->cuda_graphs = TRUE;
+  filter_class->cuda_graph_abort =
+      GST_DEBUG_FUNCPTR (gst_aooct_fft_cuda_graph_abort);
   filter_class->absorbs_pending = TRUE;
 #endif
 

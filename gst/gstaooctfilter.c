@@ -15,6 +15,7 @@
 #include "aooct-cuda-memory.h"
 #include "aooct-cuda-pool.h"
 #include "aooct-cuda-fault.h"
+#include "aooct-cuda-graph.h"
 #else
 /* only to name it in caps: see sink_video_cuda_memory */
 #define AOOCT_CAPS_FEATURE_CUDA_MEMORY "memory:CUDAMemory"
@@ -483,8 +484,14 @@ open_backend (GstAooctFilter * self, GError ** error)
 
     if (aooct_cuda_filter_open (self->cuda, GST_ELEMENT (self), device_id,
             &cerr)) {
+      const gchar *graphs = g_getenv ("AOOCT_CUDA_GRAPHS");
+
       self->active_backend = GST_AOOCT_BACKEND_CUDA;
-      GST_INFO_OBJECT (self, "running on CUDA");
+      ((AooctCudaFilter *) self->cuda)->graphs = klass->cuda_graphs
+          && graphs && strcmp (graphs, "1") == 0;
+      GST_INFO_OBJECT (self, "running on CUDA%s",
+          ((AooctCudaFilter *) self->cuda)->graphs ?
+          ", one CUDA graph per buffer" : "");
       read_fault_request (self);
       return TRUE;
     }
@@ -697,6 +704,48 @@ plane_layout (gboolean video, const GstVideoInfo * vinfo,
  * libgstcuda's GstCudaMemory on our context (aooct-cuda-filter.h says how
  * it is ordered); anything else is mapped on the host and goes through
  * page-locked staging. */
+/* captures that may fail in a row before an element stops trying */
+#define GRAPH_MAX_FAILURES 3
+
+/* klass->process_cuda(), captured into one CUDA graph and launched as one
+ * where the class allows it and AOOCT_CUDA_GRAPHS=1 (aooct-cuda-graph.h).
+ * A capture that fails enqueues nothing: the step then runs as usual. */
+static gboolean
+process_cuda_step (GstAooctFilter * self, const AooctPlane * in,
+    AooctPlane * out, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  AooctCudaFilter *cf = self->cuda;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!cf->graphs || cf->graph_failures >= GRAPH_MAX_FAILURES)
+    return klass->process_cuda (self, in, out, cf->stream, error);
+  if (!aooct_cuda_graph_begin (cf->stream, &err)) {
+    GST_INFO_OBJECT (self, "no CUDA graphs: %s", err->message);
+    g_clear_error (&err);
+    aooct_cuda_clear_stale_error ();
+    cf->graph_failures = GRAPH_MAX_FAILURES;
+    return klass->process_cuda (self, in, out, cf->stream, error);
+  }
+  ok = klass->process_cuda (self, in, out, cf->stream, &err);
+  if (aooct_cuda_graph_end (&cf->graph, cf->stream, ok, ok ? &err : NULL)
+      && ok) {
+    cf->graph_failures = 0;
+    return TRUE;
+  }
+  GST_DEBUG_OBJECT (self, "capture failed (%s): running the step without",
+      err ? err->message : "?");
+  g_clear_error (&err);
+  aooct_cuda_clear_stale_error ();
+  if (++cf->graph_failures == GRAPH_MAX_FAILURES)
+    GST_INFO_OBJECT (self, "%d captures failed in a row: no more CUDA graphs",
+        GRAPH_MAX_FAILURES);
+  if (klass->cuda_graph_abort)
+    klass->cuda_graph_abort (self);
+  return klass->process_cuda (self, in, out, cf->stream, error);
+}
+
 static gboolean
 transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     GError ** error)
@@ -788,7 +837,7 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   }
 
   if (!aooct_cuda_filter_timing_begin (cf, error)
-      || !klass->process_cuda (self, &in, &out, cf->stream, error)
+      || !process_cuda_step (self, &in, &out, error)
       || !aooct_cuda_filter_timing_end (cf, error)
       || !aooct_cuda_filter_upload_done (cf, error))
     goto done;

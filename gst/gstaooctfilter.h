@@ -212,6 +212,17 @@ struct _GstAooctFilterClass
 
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);
+
+  /* process_cuda() only enqueues kernels, cuFFT executions and
+   * asynchronous copies on @stream: with AOOCT_CUDA_GRAPHS=1 the base
+   * class captures them into a CUDA graph and launches that, one launch
+   * per buffer (cuda/aooct-cuda-graph.h).  A call that cannot be captured
+   * (a table upload from pageable memory) fails the capture, nothing of it
+   * runs, and the buffer is processed again without capture, after
+   * @cuda_graph_abort (if set) has forgotten any table the failed attempt
+   * marked as uploaded. */
+  gboolean cuda_graphs;
+  void (*cuda_graph_abort) (GstAooctFilter * self);
 };
 
 GType gst_aooct_filter_get_type (void);

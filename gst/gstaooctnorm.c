@@ -489,6 +489,8 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_norm_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cuda);
+  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  filter_class->cuda_graphs = TRUE;
 #endif
 }
 

@@ -16,6 +16,7 @@
 #include "gstaooctfullrange.h"
 #include "gstaooctnorm.h"
 #include "gstaooctsrc.h"
+#include "gstaooctfilesrc.h"
 #include "gstaooctbin.h"
 
 static gboolean
@@ -31,6 +32,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctfullrange, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctfilesrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctbin, plugin);
   return ret;
 }
