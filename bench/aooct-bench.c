@@ -30,6 +30,15 @@
  * Shapes named -xK carry K B-scans per buffer (aooctdcsub
  * alines-per-bscan).
  *
+ *
+ * With --views V it times instead the views of spec section 11 on the
+ * volume of Jian et al. (2013): 1024 samples, 256 A-lines, 200 B-scans per
+ * volume, no padding, linear resampling, 20 B-scans per buffer, raw
+ * B-scans from page-locked memory on CUDA: the chain to the depth domain
+ * alone, with each view (aooctnorm's B-scan of every B-scan, aooctenface,
+ * aooctrender mip) and with all three at once (tee), V volumes each, in
+ * volumes per second and the cost each view adds.
+ *
  * With --fullrange, each shape also gets the complex full-range chain
  * (aooctfullrange after aooctdcsub, spec section 9; the image then has
  * P1 rows instead of P1/2): aooctfullrange alone and the whole chain, next
@@ -37,8 +46,10 @@
  *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
- *                2048x500|1024-nopad|1024-nopad-x8|all] [--file-dir DIR]
- *               [--no-steps] [--fullrange]
+ *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
+ *               [--file-dir DIR] [--no-steps] [--views V]
+ *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
+ *               [--fullrange]
  *
  * The file rows run the pipelines a user runs on a recorded raw file
  * (through gst_parse_launch, the file just written, so in the page cache):
@@ -97,6 +108,7 @@ static const Shape shapes[] = {
   {"2048x500", 2048, 500, TRUE, 1},
   {"1024-nopad", 1024, 1000, FALSE, 1},
   {"1024-nopad-x8", 1024, 1000, FALSE, 8},
+  {"2048-nopad", 2048, 1000, FALSE, 1},
 };
 
 static const gchar *stage_names[N_STAGES] = {
@@ -104,6 +116,8 @@ static const gchar *stage_names[N_STAGES] = {
 };
 
 static gchar *backend = NULL;
+/* aooctkmap interpolation (and its NUFFT properties), --interpolation */
+static gchar *interpolation = NULL;
 static gchar *file_dir = NULL;
 static gboolean no_steps = FALSE;
 
@@ -154,8 +168,9 @@ stage_desc (const Shape * shape, gint stage)
     case 1:
       return g_strdup_printf ("aooctpad size=2048 factor=2 backend=%s", bk);
     case 2:
-      return g_strdup_printf ("aooctkmap wavelength-coeffs=\"%s\" backend=%s",
-          AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, bk);
+      return g_strdup_printf ("aooctkmap wavelength-coeffs=\"%s\" "
+          "interpolation=%s backend=%s", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+          interpolation ? interpolation : "linear", bk);
     case 3:
       return g_strdup_printf ("aooctdisp a2=%g a3=%g backend=%s",
           AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3,
@@ -639,6 +654,93 @@ fullrange_rows (GString * table, FILE * out, const Shape * shape,
   g_free (first);
 }
 
+#define JIAN_VOLUME 200
+
+/* Spec section 11's views on the volume of Jian et al. (see the top). */
+static void
+bench_views (GString * table, FILE * out, gint volumes)
+{
+  const Shape jian = { "jian", 1024, 256, FALSE, 20 };
+  const gint per_volume = JIAN_VOLUME / jian.per_buffer;
+  const gint n = volumes * per_volume;
+  const Feed feed = on_cuda ()? FEED_PINNED : FEED_SYSTEM;
+  const gchar *bk = backend ? backend : "auto";
+  const gchar *depth_caps = on_cuda ()?
+      "application/x-aooct(memory:CUDAMemory)" : NULL;
+  /* queues between the branches: a few buffers, whatever their size; the
+   * views' sinks get their first image after a volume, so they must not
+   * hold the pipeline in preroll (async=false) */
+  const gchar *q = "queue max-size-buffers=4 max-size-bytes=0 "
+      "max-size-time=0";
+  GstSample *raw = capture_input (&jian, 0);
+  gchar *chain = chain_desc (&jian, 0, N_STAGES - 2);
+  gchar *enface = g_strdup_printf ("aooctenface bscans-per-volume=%d "
+      "backend=%s", JIAN_VOLUME, bk);
+  gchar *mip = g_strdup_printf ("aooctrender bscans-per-volume=%d mode=mip "
+      "backend=%s", JIAN_VOLUME, bk);
+  gchar *bscan = g_strdup_printf ("aooctnorm backend=%s", bk);
+  struct
+  {
+    const gchar *label;
+    gchar *desc;
+    const gchar *sink_caps;
+  } rows[5];
+  gdouble base = 0;
+  guint i;
+
+  rows[0].label = "chain to the depth domain (aooctfft), no view";
+  rows[0].desc = g_strdup (chain);
+  rows[0].sink_caps = depth_caps;
+  rows[1].label = "+ B-scan view of every B-scan (aooctnorm, GRAY8)";
+  rows[1].desc = g_strdup_printf ("%s ! %s", chain, bscan);
+  rows[1].sink_caps = "video/x-raw,format=GRAY8";
+  rows[2].label = "+ en-face of every volume (aooctenface mean, GRAY8)";
+  rows[2].desc = g_strdup_printf ("%s ! tee name=t t. ! %s ! %s ! fakesink "
+      "sync=false async=false t. ! %s", chain, q, enface, q);
+  rows[2].sink_caps = depth_caps;
+  rows[3].label = "+ MIP of every volume (aooctrender mip, 256 x 512 GRAY8)";
+  rows[3].desc = g_strdup_printf ("%s ! tee name=t t. ! %s ! %s ! fakesink "
+      "sync=false async=false t. ! %s", chain, q, mip, q);
+  rows[3].sink_caps = depth_caps;
+  rows[4].label = "**all three views: B-scan + en-face + MIP**";
+  rows[4].desc = g_strdup_printf ("%s ! tee name=t t. ! %s ! %s ! fakesink "
+      "sync=false async=false t. ! %s ! %s ! fakesink sync=false async=false t. ! %s ! %s",
+      chain, q, enface, q, mip, q, bscan);
+  rows[4].sink_caps = "video/x-raw,format=GRAY8";
+
+  emit (table, out, "## views: the volume of Jian et al. (1024 samples x "
+      "256 A-lines x %d B-scans, no padding, linear resampling), %d B-scans "
+      "per buffer, raw B-scans in %s memory, %d volumes per figure\n\n",
+      JIAN_VOLUME, jian.per_buffer, feed == FEED_PINNED ? "page-locked" :
+      "ordinary system", volumes);
+  emit (table, out, "| pipeline | ms per volume | volumes/s | cost of the "
+      "view, ms per volume |\n|---|---:|---:|---:|\n");
+  for (i = 0; i < G_N_ELEMENTS (rows); i++) {
+    Timing t = time_chain (rows[i].desc, rows[i].sink_caps, raw, n, feed,
+        FALSE);
+    gdouble ms = t.ms * per_volume;
+
+    if (i == 0)
+      base = ms;
+    if (t.ms < 0)
+      emit (table, out, "| %s | failed | | |\n", rows[i].label);
+    else if (i == 0)
+      emit (table, out, "| %s | %.3f | %.1f | |\n", rows[i].label, ms,
+          1e3 / ms);
+    else
+      emit (table, out, "| %s | %.3f | %.1f | %.3f |\n", rows[i].label, ms,
+          1e3 / ms, ms - base);
+    g_free (t.host);
+    g_free (rows[i].desc);
+  }
+  emit (table, out, "\n");
+  g_free (chain);
+  g_free (enface);
+  g_free (mip);
+  g_free (bscan);
+  gst_sample_unref (raw);
+}
+
 static void
 emit_row (GString * table, FILE * out, const gchar * label, const Timing * t,
     const Shape * shape)
@@ -996,7 +1098,7 @@ wakeup_us (void)
 int
 main (int argc, char **argv)
 {
-  gint buffers = 50;
+  gint buffers = 50, views = 0;
   gboolean fullrange = FALSE;
   gchar *output = NULL, *only = NULL;
   GOptionEntry entries[] = {
@@ -1007,8 +1109,12 @@ main (int argc, char **argv)
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
         "also write the table to FILE (default bench-results.md)", "FILE"},
     {"shape", 's', 0, G_OPTION_ARG_STRING, &only,
-        "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 2048x500, "
-          "1024-nopad, 1024-nopad-x8 or all (default thesis)", "S"},
+          "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 2048x500, "
+          "1024-nopad, 1024-nopad-x8, 2048-nopad or all (default thesis)",
+        "S"},
+    {"interpolation", 'i', 0, G_OPTION_ARG_STRING, &interpolation,
+        "aooctkmap interpolation: linear (default), cubic, bspline, lanczos, "
+          "nudft or nufft (default nufft-kernel, -oversampling, -width)", "I"},
     {"file-dir", 'd', 0, G_OPTION_ARG_FILENAME, &file_dir,
         "where to write the raw files of the file rows (default: the "
           "temporary directory)", "DIR"},
@@ -1016,6 +1122,9 @@ main (int argc, char **argv)
         "leave out the per-element rows", NULL},
     {"fullrange", 'f', 0, G_OPTION_ARG_NONE, &fullrange,
         "also time the complex full-range chain (aooctfullrange)", NULL},
+    {"views", 'v', 0, G_OPTION_ARG_INT, &views,
+        "time the views of spec section 11 on the volume of Jian et al. "
+          "over V volumes instead of the shapes", "V"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- aooct throughput benchmark");
@@ -1050,9 +1159,11 @@ main (int argc, char **argv)
     return 2;
   }
 
-  emit (table, out, "# aooct benchmark (backend %s, %d buffers per figure "
-      "after %d warm-up, %d CPU threads)\n\n", backend ? backend : "auto",
-      buffers, WARMUP, (gint) g_get_num_processors ());
+  emit (table, out, "# aooct benchmark (backend %s, aooctkmap "
+      "interpolation=%s, %d buffers per figure after %d warm-up, %d CPU "
+      "threads)\n\n", backend ? backend : "auto",
+      interpolation ? interpolation : "linear", buffers, WARMUP,
+      (gint) g_get_num_processors ());
   emit (table, out, "Handing over to a waiting thread (GCond, half a round "
       "trip): %.1f us\n\n", wakeup_us ());
 #ifdef HAVE_CUDA
@@ -1086,7 +1197,9 @@ main (int argc, char **argv)
     }
   }
 #endif
-  for (s = 0; s < G_N_ELEMENTS (shapes); s++) {
+  if (views > 0)
+    bench_views (table, out, views);
+  for (s = 0; views == 0 && s < G_N_ELEMENTS (shapes); s++) {
     const Shape *shape = &shapes[s];
     gdouble sum = 0, gpu_sum = 0, bound_sum = 0, mb_sum = 0;
     gdouble per = shape->per_buffer;

@@ -86,14 +86,17 @@ gst_aooct_pad_derive_output (GstAooctFilter * filter,
    * 9); those of aooctdisp are past the point where padding belongs */
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
       || (in->sample_type != AOOCT_SAMPLE_REAL && !in->full_range)
-      || in->pad_factor != 1 || in->samples != in->raw_samples) {
+      || in->pad_factor != 1 || in->samples != in->raw_samples
+      || in->k_sampling != AOOCT_K_SAMPLING_EVEN) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "aooctpad needs un-padded real spectral input (put it right after "
         "aooctdcsub), or the complex full-range spectra of aooctfullrange, "
         "got domain=%s sample-type=%s samples=%d "
-        "raw-samples=%d pad-factor=%d", aooct_domain_to_string (in->domain),
+        "raw-samples=%d pad-factor=%d k-sampling=%s",
+        aooct_domain_to_string (in->domain),
         aooct_sample_type_to_string (in->sample_type), in->samples,
-        in->raw_samples, in->pad_factor);
+        in->raw_samples, in->pad_factor,
+        aooct_k_sampling_to_string (in->k_sampling));
     return FALSE;
   }
 

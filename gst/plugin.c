@@ -15,6 +15,8 @@
 #include "gstaooctdisp.h"
 #include "gstaooctfullrange.h"
 #include "gstaooctnorm.h"
+#include "gstaooctenface.h"
+#include "gstaooctrender.h"
 #include "gstaooctsrc.h"
 #include "gstaooctfilesrc.h"
 #include "gstaooctbin.h"
@@ -31,6 +33,8 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctfullrange, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctenface, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctrender, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctfilesrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctbin, plugin);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct tests: whole pipelines built with gst_parse_launch, run to EOS and
- * drained from their appsinks (for tests of chains; test-chain.c and
- * test-cuda-steps.c have their own older copies of these three). */
+/* aooct tests: whole pipelines from a gst_parse_launch description, run to
+ * EOS on a chosen backend and drained from their appsinks (test-chain,
+ * test-kspace, test-fullrange). */
 #ifndef __AOOCT_TEST_PIPELINE_H__
 #define __AOOCT_TEST_PIPELINE_H__
 
@@ -9,18 +9,22 @@
 
 G_BEGIN_DECLS
 
-/* @launch with " backend=@backend" after every aooct processing element
- * (aooctdcsub, aooctfullrange, aooctpad, aooctkmap, aooctdisp, aooctfft,
- * aooctnorm); g_free. */
+/* @launch with "backend=@backend" after every aooct processing element
+ * (g_free). */
 gchar *aooct_test_with_backend (const gchar * launch, const gchar * backend);
 
-/* Runs @launch to EOS, failing the test on an error or after 120 s; the
- * pipeline stays PAUSED so that its appsinks can be drained (set it to
- * NULL and unref it when done). */
-GstElement *aooct_test_run_to_eos (const gchar * launch);
+/* Runs @launch (on @backend) to EOS, failing the test on an error or after
+ * @timeout_s; returns the pipeline, still PLAYING, for its appsinks to be
+ * drained (set it to NULL and unref it when done). */
+GstElement *aooct_test_run_to_eos (const gchar * launch,
+    const gchar * backend, gint timeout_s);
 
 /* Every sample queued in appsink @name of @pipeline (GstSample list). */
 GList *aooct_test_pull_all (GstElement * pipeline, const gchar * name);
+
+/* Dense copy (g_free) of the GRAY16 frame of @sample, @n wide and @rows
+ * high (its rows may be padded). */
+guint16 *aooct_test_raw_frame (GstSample * sample, gint n, gint rows);
 
 G_END_DECLS
 
