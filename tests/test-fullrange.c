@@ -723,6 +723,72 @@ GST_START_TEST (test_speckle_width)
 
 GST_END_TEST;
 
+/* ---- aooctnorm's averaging and the views on signed crops --------------- */
+
+/* The mirror (at 250 um: bin -192 with this camera and sideband) through
+ * aooctnorm with A-line averaging and through aooctenface, on full-range
+ * input with the default crop [-P1/2, P1/2) (section 11's views use
+ * section 9's signed crop): the averaged image is P1 rows high with the
+ * mirror in the row of its signed bin, the en-face image comes out. */
+GST_START_TEST (test_views_signed_crop)
+{
+  const gchar *launch = "aooctsrc phantom=mirror num-buffers=2 noise=0 "
+      "mirror-tilt=0 carrier=1.5707963267948966 dispersion-a2=0 "
+      "dispersion-a3=0 alines=64 ! aooctdcsub ! aooctfullrange ! aooctpad ! "
+      "aooctkmap wavelength-coeffs=\"" AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS
+      "\" ! aooctdisp ! aooctfft ! tee name=t "
+      "t. ! queue ! aooctnorm average-alines=2 log=false ! "
+      "video/x-raw,format=GRAY8 ! appsink name=img sync=false "
+      "wait-on-eos=false "
+      "t. ! queue ! aooctenface bscans-per-volume=2 ! "
+      "video/x-raw,format=GRAY8 ! appsink name=enface sync=false "
+      "wait-on-eos=false";
+  GstElement *p = run_to_eos (launch);
+  GList *img = pull_all (p, "img"), *ef = pull_all (p, "enface");
+  AooctSynthParams sp;
+  GstVideoInfo vinfo;
+  GstVideoFrame vf;
+  gint c, expect_row;
+
+  aooct_synth_params_init (&sp);
+  expect_row = 1024 - (gint) lround (aooct_synth_depth_bin (&sp,
+          sp.mirror_depth, 2048));
+  fail_unless_equals_int (g_list_length (img), 2);
+  fail_unless_equals_int (g_list_length (ef), 1);
+  fail_unless (gst_video_info_from_caps (&vinfo,
+          gst_sample_get_caps (img->data)));
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&vinfo), 32);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), 2048);
+  fail_unless (gst_video_frame_map (&vf, &vinfo,
+          gst_sample_get_buffer (img->data), GST_MAP_READ));
+  for (c = 0; c < 32; c++) {
+    gint r, best = 0, best_v = -1;
+
+    for (r = 0; r < 2048; r++) {
+      gint v = ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0))[r *
+          GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0) + c];
+      if (v > best_v) {
+        best_v = v;
+        best = r;
+      }
+    }
+    fail_unless (abs (best - expect_row) <= 1,
+        "column %d: mirror at row %d, expected %d", c, best, expect_row);
+  }
+  gst_video_frame_unmap (&vf);
+  fail_unless (gst_video_info_from_caps (&vinfo,
+          gst_sample_get_caps (ef->data)));
+  fail_unless_equals_int (GST_VIDEO_INFO_WIDTH (&vinfo), 64);
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), 2);
+  g_print ("averaged full-range image: the mirror at row %d of 2048 in every "
+      "column; en-face image 64 x 2\n", expect_row);
+  g_list_free_full (img, (GDestroyNotify) gst_sample_unref);
+  g_list_free_full (ef, (GDestroyNotify) gst_sample_unref);
+  stop (p);
+}
+
+GST_END_TEST;
+
 /* ---- errors ------------------------------------------------------------ */
 
 GST_START_TEST (test_fullrange_errors)
@@ -784,6 +850,7 @@ fullrange_suite (void)
   tcase_add_test (tc, test_retina_unfolded);
   tcase_add_test (tc, test_complex_equals_real_path);
   tcase_add_test (tc, test_speckle_width);
+  tcase_add_test (tc, test_views_signed_crop);
   tcase_add_test (tc, test_fullrange_errors);
   return s;
 }
