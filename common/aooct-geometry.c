@@ -23,6 +23,15 @@ aooct_geometry_init_raw (AooctGeometry * geom, gint raw_samples, gint alines,
   geom->nufft_width = 0;
   geom->fps_n = fps_n;
   geom->fps_d = fps_d;
+  geom->k_span = 0;
+}
+
+gdouble
+aooct_geometry_depth_step (const AooctGeometry * g)
+{
+  if (!(g->k_span > 0) || g->pad_size < 1)
+    return 0;
+  return G_PI * (g->raw_samples - 1) / (g->pad_size * g->k_span);
 }
 
 static gboolean

@@ -1,4 +1,6 @@
 /* aooct: application/x-aooct caps <-> AooctGeometry (see aooct-caps.h). */
+#include <math.h>
+
 #include "aooct-caps.h"
 #include "aooct-error.h"
 
@@ -117,6 +119,10 @@ aooct_structure_to_geometry (const GstStructure * s, AooctGeometry * g,
     g->fps_n = 0;
     g->fps_d = 1;
   }
+  /* optional: the depth scale is unknown without a calibration upstream */
+  if (!gst_structure_get_double (s, "wavenumber-span", &g->k_span)
+      || !(g->k_span > 0) || !isfinite (g->k_span))
+    g->k_span = 0;
   return aooct_geometry_validate (g, error);
 }
 
@@ -149,6 +155,9 @@ aooct_geometry_to_caps (const AooctGeometry * g)
   /* only written when true: the standard chain's caps are as they were */
   if (g->full_range)
     gst_caps_set_simple (caps, "full-range", G_TYPE_BOOLEAN, TRUE, NULL);
+  if (g->k_span > 0)
+    gst_caps_set_simple (caps, "wavenumber-span", G_TYPE_DOUBLE, g->k_span,
+        NULL);
   if (g->k_sampling == AOOCT_K_SAMPLING_NUDFT
       || g->k_sampling == AOOCT_K_SAMPLING_NUFFT)
     gst_caps_set_simple (caps, "k-sampling", G_TYPE_STRING,

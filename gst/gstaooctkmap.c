@@ -152,6 +152,41 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctkmap, "aooctkmap",
     GST_DEBUG_CATEGORY_INIT (gst_aooct_kmap_debug, "aooctkmap", 0,
         "aooct lambda-to-k resampling"));
 
+/* The calibration's wavenumber span |K1 - K0| on @out's caps
+ * (wavenumber-span), from which aooctnorm and the views learn the depth
+ * scale.  Read here because the caps are made before setup(); an unusable
+ * calibration is the same error setup() would give.  In passthrough or on
+ * k-linear input nothing is resampled and a span from upstream stays. */
+static gboolean
+gst_aooct_kmap_set_k_span (GstAooctKmap * self, const AooctGeometry * in,
+    AooctGeometry * out, GError ** error)
+{
+  AooctWavelength *cal;
+  gchar *file, *coeffs;
+  gboolean passthrough;
+
+  GST_OBJECT_LOCK (self);
+  file = g_strdup (self->wavelength_file);
+  coeffs = g_strdup (self->wavelength_coeffs);
+  passthrough = self->passthrough;
+  GST_OBJECT_UNLOCK (self);
+  if (passthrough || in->k_linear) {
+    g_free (file);
+    g_free (coeffs);
+    return TRUE;
+  }
+  cal = aooct_wavelength_new (file, coeffs, in->raw_samples, error);
+  g_free (file);
+  g_free (coeffs);
+  if (cal == NULL)
+    return FALSE;
+  /* lambda in nm, k in rad/um */
+  out->k_span = fabs (2000.0 * G_PI / aooct_wavelength_at (cal,
+          in->raw_samples - 1) - 2000.0 * G_PI / aooct_wavelength_at (cal, 0));
+  aooct_wavelength_free (cal);
+  return TRUE;
+}
+
 static gboolean
 gst_aooct_kmap_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
@@ -178,6 +213,10 @@ gst_aooct_kmap_derive_output (GstAooctFilter * filter,
   }
   *out = *in;
   out->k_linear = TRUE;
+  /* the depth scale: with every interpolation mode, nudft/nufft included,
+   * aooctfft's bins are those of the even k grid from K0 to K1 */
+  if (!gst_aooct_kmap_set_k_span (GST_AOOCT_KMAP (filter), in, out, error))
+    return FALSE;
   {
     GstAooctKmap *self = GST_AOOCT_KMAP (filter);
     AooctInterp mode;

@@ -31,6 +31,8 @@ pkgs=(
   libaravis-0.8-0 aravis-tools
   # the camera test's private network namespace
   iproute2 util-linux
+  # examples/aooct_embed.py (the chain from Python, B-scans as NumPy arrays)
+  python3-gi python3-numpy gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   # robustness checks (docs/robustness.md): libFuzzer (clang and its
   # runtime) for scripts/fuzz.sh, valgrind for scripts/check-valgrind.sh
   clang libclang-rt-14-dev valgrind
