@@ -48,6 +48,9 @@ typedef struct
   gint pad_factor;              /* f: up-sampling factor */
   gint pad_size;                /* P1: first FFT size; samples == f * P1 */
   gboolean k_linear;            /* samples evenly spaced in wavenumber */
+  gboolean full_range;          /* complex full range (spec section 9): the
+                                 * spectra are lateral analytic signals and
+                                 * depth bins are signed */
   /* non-uniform samples (aooctkmap interpolation=nudft|nufft): the
    * transform aooctfft is to compute, with the NUFFT's parameters (kernel
    * an AooctNufftKernel); EVEN otherwise (zero-initialised geometries) */

@@ -123,10 +123,15 @@ static gboolean
 gst_aooct_disp_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
 {
+  /* complex input: the full-range spectra of aooctfullrange (section 9),
+   * times the weights; not the complex output of a standard aooctdisp.
+   * (The caps do not record whether a full-range spectrum has been
+   * through aooctdisp already, so a second one there is not caught.) */
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
-      || in->sample_type != AOOCT_SAMPLE_REAL) {
+      || (in->sample_type != AOOCT_SAMPLE_REAL && !in->full_range)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "aooctdisp needs spectral real input but got domain=%s, "
+        "aooctdisp needs spectral real input (or the complex full-range "
+        "spectra of aooctfullrange) but got domain=%s, "
         "sample-type=%s", aooct_domain_to_string (in->domain),
         aooct_sample_type_to_string (in->sample_type));
     return FALSE;
@@ -286,6 +291,17 @@ gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   if (!aooct_cuda_prep_set_disp (self->cuda, self->weights_serial,
           g_bytes_get_data (self->weights, NULL), stream, error))
     return FALSE;
+  /* complex (full-range) spectra: nothing is deferred on them (the base
+   * class makes sure) */
+  if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX) {
+    if (pending) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "complex full-range spectra carry deferred steps");
+      return FALSE;
+    }
+    return aooct_cuda_prep_disp_complex (self->cuda,
+        (const gfloat *) in->data, (gfloat *) out->data, stream, error);
+  }
   /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
    * fused with ours */
   if (pending && !aooct_pending_meta_load (pending, self->cuda,

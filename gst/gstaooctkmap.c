@@ -191,10 +191,15 @@ static gboolean
 gst_aooct_kmap_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
 {
+  /* complex spectra: the full-range ones of aooctfullrange (section 9),
+   * resampled re and im alike; not those of a standard aooctdisp, whose
+   * weights belong to the even-k grid (on full-range spectra the caps do
+   * not say whether aooctdisp has run, so that order is not caught) */
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
-      || in->sample_type != AOOCT_SAMPLE_REAL) {
+      || (in->sample_type != AOOCT_SAMPLE_REAL && !in->full_range)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "aooctkmap needs spectral real input but got domain=%s, "
+        "aooctkmap needs spectral real input (or the complex full-range "
+        "spectra of aooctfullrange) but got domain=%s, "
         "sample-type=%s", aooct_domain_to_string (in->domain),
         aooct_sample_type_to_string (in->sample_type));
     return FALSE;
@@ -227,6 +232,20 @@ gst_aooct_kmap_derive_output (GstAooctFilter * filter,
     w = self->nufft_width;
     kernel = self->nufft_kernel;
     GST_OBJECT_UNLOCK (self);
+    /* complex full-range spectra: linear resampling only, for now (the
+     * other modes' cores read one real value per sample; docs/fullrange.md
+     * says what they need) */
+    if (!passthrough && !in->k_linear && in->full_range
+        && mode != AOOCT_INTERP_LINEAR) {
+      GEnumValue *v = g_enum_get_value (g_type_class_peek
+          (GST_TYPE_AOOCT_KMAP_INTERPOLATION), mode);
+
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+          "interpolation=%s does not take the complex full-range spectra "
+          "of aooctfullrange yet: use interpolation=linear",
+          v ? v->value_nick : "?");
+      return FALSE;
+    }
     if (passthrough || in->k_linear
         || (mode != AOOCT_INTERP_NUDFT && mode != AOOCT_INTERP_NUFFT))
       return TRUE;
@@ -458,6 +477,10 @@ gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   /* passthrough never gets here: GstBaseTransform forwards the buffers */
   if (pending && !check_pending (self, pending, error))
     return FALSE;
+  /* complex (full-range) spectra: nobody defers to us on them */
+  if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX)
+    return aooct_cuda_kmap_process_complex (self->cuda,
+        (const gfloat *) in->data, (gfloat *) out->data, stream, error);
   if (self->cuda_fir)
     return aooct_cuda_kmap_fir_process (self->cuda_fir,
         (const gfloat *) in->data, pending

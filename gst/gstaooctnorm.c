@@ -14,6 +14,11 @@
  * buffer with several B-scans gives them stacked vertically, each with its
  * own automatic range.
  *
+ * On complex full-range input (aooctfullrange, spec section 9) the depth
+ * bins are signed: a negative bin b is FFT bin P2 + b, crop-start may be
+ * negative, and the default crop shows [-pad-size/2, pad-size/2), zero
+ * delay in the middle row of the image.
+ *
  * The display settings (log, dynamic-range, auto-range, range-min,
  * range-max) may be changed while playing; they apply from the next buffer.
  *
@@ -162,6 +167,7 @@ gst_aooct_norm_derive_output (GstAooctFilter * filter,
    * image rows per B-scan (the cropped depth bins). */
   *out = *in;
   out->sample_type = AOOCT_SAMPLE_REAL;
+  out->full_range = FALSE;
   out->samples = end - start;
   /* average-alines: column c is A-lines c K .. min (c K + K, M) - 1 */
   GST_OBJECT_LOCK (self);
@@ -572,8 +578,11 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
       depth_per_row_pspec);
   g_object_class_install_property (gobject_class, PROP_CROP_START,
       g_param_spec_int ("crop-start", "Crop start",
-          "First depth bin shown (image row 0); 0 .. crop-end - 1, default 0",
-          0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_START, ready));
+          "First depth bin shown (image row 0); 0 .. crop-end - 1, default "
+          "0. Signed on full-range input (aooctfullrange): bin -b is b bins "
+          "before zero delay, and crop-start = crop-end = 0 shows "
+          "-pad-size/2 .. pad-size/2 - 1, zero delay in the middle",
+          -AOOCT_MAX_SAMPLES, AOOCT_MAX_SAMPLES, DEFAULT_CROP_START, ready));
   g_object_class_install_property (gobject_class, PROP_CROP_END,
       g_param_spec_int ("crop-end", "Crop end",
           "Depth bin after the last one shown, at most the samples per "
