@@ -73,6 +73,7 @@ typedef struct
   const gchar *window;
   gboolean log;
   gint crop_start, crop_end;
+  const gchar *interp;          /* aooctkmap interpolation; NULL: linear */
 } FrCase;
 
 static const FrCase cases[] = {
@@ -93,7 +94,47 @@ static const FrCase cases[] = {
         "carrier=1.6 depth-offset=-380 speckle-width=2", COEFFS_K_UP, TRUE,
         TRUE, 0, 4, 8, -2,
       "hann", TRUE, -300, 260},
+  /* every interpolation mode on complex spectra (section 4: re and im
+   * alike; section 8 at signed bins, docs/fullrange.md) */
+  {"retina-cubic-pad", 500, 48, 1, "retina",
+        "carrier=1.5 depth-offset=-380 speckle-width=2", COEFFS_K_UP, TRUE,
+      TRUE, 1024, 2, 8, -2, "none", TRUE, 0, 0, "cubic"},
+  {"retina-bspline-lower", 500, 48, 1, "retina",
+        "carrier=1.4 depth-offset=-350",
+        AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, FALSE, TRUE, 0, 2, 8, -2,
+      "hann", TRUE, 0, 0, "bspline"},
+  {"mirror-lanczos-nopad", 512, 48, 1, "mirror",
+        "carrier=1.5707963267948966 mirror-depth=-150 dispersion-a2=0 "
+        "dispersion-a3=0", COEFFS_K_UP, TRUE, FALSE, 0, 1, 0, 0, "none", TRUE,
+      0, 0, "lanczos"},
+  {"retina-nudft-pad", 500, 40, 1, "retina",
+        "carrier=1.5 depth-offset=-380 speckle-width=2", COEFFS_K_UP, TRUE,
+      TRUE, 512, 2, 8, -2, "hann", TRUE, 0, 0, "nudft"},
+  {"retina-nufft-upper", 500, 48, 1, "retina",
+        "carrier=1.5 depth-offset=-400", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      TRUE, TRUE, 0, 2, -8, 2, "none", TRUE, 0, 0, "nufft"},
+  {"mirror-nufft-nopad-crop", 512, 48, 1, "mirror",
+        "carrier=1.5707963267948966 mirror-depth=-150 dispersion-a2=0 "
+        "dispersion-a3=0", COEFFS_K_UP, TRUE, FALSE, 0, 1, 0, 0, "none", TRUE,
+      -200, 180, "nufft"},
 };
+
+static AooctRefInterp
+ref_interp (const gchar * name)
+{
+  if (name == NULL || g_str_equal (name, "linear"))
+    return AOOCT_REF_INTERP_LINEAR;
+  if (g_str_equal (name, "cubic"))
+    return AOOCT_REF_INTERP_CUBIC;
+  if (g_str_equal (name, "bspline"))
+    return AOOCT_REF_INTERP_BSPLINE;
+  if (g_str_equal (name, "lanczos"))
+    return AOOCT_REF_INTERP_LANCZOS;
+  if (g_str_equal (name, "nudft"))
+    return AOOCT_REF_INTERP_NUDFT;
+  g_assert (g_str_equal (name, "nufft"));
+  return AOOCT_REF_INTERP_NUFFT;
+}
 
 static void
 run_case (const FrCase * c)
@@ -104,12 +145,13 @@ run_case (const FrCase * c)
       "phantom=%s wavelength-coeffs=\"%s\" %s num-buffers=1 ! tee name=t "
       "t. ! queue ! appsink name=raw sync=false wait-on-eos=false "
       "t. ! queue ! aooctdcsub alines-per-bscan=%d ! aooctfullrange "
-      "sideband=%s ! %saooctkmap wavelength-coeffs=\"%s\" ! "
-      "aooctdisp a2=%g a3=%g ! aooctfft window=%s ! "
+      "sideband=%s ! %saooctkmap wavelength-coeffs=\"%s\" interpolation=%s "
+      "! aooctdisp a2=%g a3=%g ! aooctfft window=%s ! "
       "aooctnorm log=%d crop-start=%d crop-end=%d ! video/x-raw,format=GRAY8 "
       "! appsink name=img sync=false wait-on-eos=false", c->n,
       c->m * c->bscans, g_random_int (), c->phantom, c->coeffs, c->src, c->m,
-      c->upper ? "upper" : "lower", pad, c->coeffs, c->a2, c->a3, c->window,
+      c->upper ? "upper" : "lower", pad, c->coeffs,
+      c->interp ? c->interp : "linear", c->a2, c->a3, c->window,
       c->log, c->crop_start, c->crop_end);
   GstElement *p;
   GList *raws, *imgs;
@@ -135,6 +177,7 @@ run_case (const FrCase * c)
   rp.pad_size = c->pad_size;
   rp.pad_factor = c->factor;
   rp.kmap = AOOCT_REF_KMAP_COEFFS;
+  rp.interp = ref_interp (c->interp);
   fail_unless (aooct_calib_parse_coeffs (c->coeffs, rp.coeffs, &rp.n_coeffs,
           NULL));
   rp.disp = AOOCT_REF_DISP_COEFFS;
@@ -595,6 +638,9 @@ GST_START_TEST (test_complex_equals_real_path)
     "aooctpad size=1024 factor=2",
     "aooctkmap wavelength-coeffs=\"800,0.1,1e-5\"",
     "aooctdisp a2=3 a3=-1",
+    "aooctkmap wavelength-coeffs=\"800,0.1,1e-5\" interpolation=cubic",
+    "aooctkmap wavelength-coeffs=\"800,0.1,1e-5\" interpolation=bspline",
+    "aooctkmap wavelength-coeffs=\"800,0.1,1e-5\" interpolation=lanczos",
   };
   GRand *rand = aooct_test_rand_new ();
   guint k;
@@ -804,11 +850,6 @@ GST_START_TEST (test_fullrange_errors)
         "aooctpad needs"},
     {"aooctsrc num-buffers=1 alines=1 ! aooctdcsub ! aooctfullrange ! "
           "fakesink", "at least 2 A-lines"},
-    /* the k-space modes other than linear do not take complex spectra
-     * yet */
-    {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctfullrange ! aooctkmap "
-          "wavelength-coeffs=\"785,0.125\" interpolation=lanczos ! fakesink",
-        "does not take the complex full-range"},
     /* negative bins only exist in full-range images */
     {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctpad ! aooctdisp ! aooctfft "
           "! aooctnorm crop-start=-10 ! fakesink", "crop-start=-10"},
