@@ -307,13 +307,14 @@ typedef struct
  * at the mirrored bin. */
 static Suppression
 suppression (const gchar * src, const gchar * dcsub, const gchar * fullrange,
-    const gchar * coeffs, gint sign)
+    const gchar * coeffs, const gchar * interp, gint sign)
 {
   gchar *launch = g_strdup_printf ("aooctsrc phantom=mirror num-buffers=1 "
       "seed=5 wavelength-coeffs=\"%s\" dispersion-a2=0 dispersion-a3=0 %s ! "
-      "aooctdcsub %s ! %s aooctpad ! aooctkmap wavelength-coeffs=\"%s\" ! "
-      "aooctdisp ! aooctfft ! appsink name=depth sync=false "
-      "wait-on-eos=false", coeffs, src, dcsub, fullrange, coeffs);
+      "aooctdcsub %s ! %s aooctpad ! aooctkmap wavelength-coeffs=\"%s\" "
+      "interpolation=%s ! aooctdisp ! aooctfft ! appsink name=depth "
+      "sync=false wait-on-eos=false", coeffs, src, dcsub, fullrange, coeffs,
+      interp);
   AooctSynthParams sp;
   gint alines, p2, m, at;
   gdouble *mag = depth_magnitudes (launch, &alines, &p2);
@@ -359,24 +360,30 @@ GST_START_TEST (test_mirror_suppression)
     {AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, FALSE},
     {COEFFS_K_UP, TRUE},
   };
-  gint c, u;
+  /* every resampling mode keeps the suppression; nufft's negative depths
+   * need its signed bins (docs/fullrange.md) */
+  static const gchar *const modes[] = { "linear", "nufft", "lanczos" };
+  gint c, u, k;
 
-  for (c = 0; c < 2; c++)
-    for (u = 0; u < 2; u++) {
-      gchar *fr = g_strdup_printf ("aooctfullrange sideband=%s !",
-          u ? "upper" : "lower");
-      gint sign = (cams[c].k_up ? 1 : -1) * (u ? 1 : -1);
-      Suppression s = suppression ("carrier=1.5707963267948966 "
-          "mirror-tilt=0 noise=0", "", fr, cams[c].coeffs, sign);
+  for (k = 0; k < (gint) G_N_ELEMENTS (modes); k++)
+    for (c = 0; c < 2; c++)
+      for (u = 0; u < 2; u++) {
+        gchar *fr = g_strdup_printf ("aooctfullrange sideband=%s !",
+            u ? "upper" : "lower");
+        gint sign = (cams[c].k_up ? 1 : -1) * (u ? 1 : -1);
+        Suppression s = suppression ("carrier=1.5707963267948966 "
+            "mirror-tilt=0 noise=0", "", fr, cams[c].coeffs, modes[k], sign);
 
-      g_print ("mirror suppression, noiseless, carrier pi/2, %s, k %s: "
-          "median %.1f dB, worst A-line %.1f dB\n", u ? "upper" : "lower",
-          cams[c].k_up ? "increasing" : "decreasing", s.median, s.min);
-      fail_unless (s.median >= 40.0, "median suppression %.1f dB < 40",
-          s.median);
-      fail_unless (s.min >= 35.0, "worst A-line %.1f dB < 35", s.min);
-      g_free (fr);
-    }
+        g_print ("mirror suppression, noiseless, carrier pi/2, %s, k %s, "
+            "interpolation=%s: median %.1f dB, worst A-line %.1f dB\n",
+            u ? "upper" : "lower", cams[c].k_up ? "increasing" : "decreasing",
+            modes[k], s.median, s.min);
+        fail_unless (s.median >= 40.0, "%s: median suppression %.1f dB < 40",
+            modes[k], s.median);
+        fail_unless (s.min >= 35.0, "%s: worst A-line %.1f dB < 35",
+            modes[k], s.min);
+        g_free (fr);
+      }
 }
 
 GST_END_TEST;
@@ -389,9 +396,11 @@ GST_END_TEST;
 GST_START_TEST (test_mirror_suppression_noise)
 {
   Suppression n = suppression ("carrier=1.5707963267948966 mirror-tilt=0",
-      "", "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, -1);
+      "", "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, "linear",
+      -1);
   Suppression t = suppression ("carrier=1.5707963267948966", "",
-      "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, -1);
+      "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, "linear",
+      -1);
 
   g_print ("mirror suppression, default noise (6 counts RMS), carrier pi/2: "
       "no tilt: median %.1f dB, worst A-line %.1f dB; default tilt (2 um): "
@@ -412,9 +421,9 @@ GST_START_TEST (test_mirror_image_without_carrier)
 {
   Suppression a = suppression ("carrier=0 mirror-tilt=0 noise=0",
       "mode=none", "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
-      -1);
+      "linear", -1);
   Suppression b = suppression ("carrier=1.5707963267948966 noise=0", "", "",
-      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, -1);
+      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, "linear", -1);
 
   g_print ("without carrier: mirror image %.2f .. %.2f dB below the "
       "reflector; without aooctfullrange: %.2f .. %.2f dB\n", a.min,
