@@ -36,6 +36,10 @@ pkgs=(
   # robustness checks (docs/robustness.md): libFuzzer (clang and its
   # runtime) for scripts/fuzz.sh, valgrind for scripts/check-valgrind.sh
   clang libclang-rt-14-dev valgrind
+  # aooct-view (GTK 3 and GStreamer's gtksink/gtkglsink; gtkglsink needs
+  # the GL plugin and, under Xvfb, Mesa's software GL) and its test's X
+  # server (Xvfb, xauth for xvfb-run)
+  libgtk-3-dev gstreamer1.0-gtk3 gstreamer1.0-gl libgl1-mesa-dri xvfb xauth
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -8,6 +8,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_VOLUME=20
 gst-inspect-1.0 x264enc >/dev/null 2>&1 || { echo "x264enc missing (gstreamer1.0-plugins-ugly): skipped"; exit 77; }
+gst-inspect-1.0 avdec_h264 >/dev/null 2>&1 || { echo "avdec_h264 missing (gst-libav): skipped"; exit 77; }
 
 AOOCT_BSCANS=60 "$root/pipelines/views.sh" "$out/views.mp4" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
 gst-launch-1.0 -q filesrc location="$out/views.mp4" ! qtdemux ! avdec_h264 \
