@@ -324,6 +324,18 @@ cexpi_bin (gint64 m, gdouble s, gint p, gdouble * re, gdouble * im)
   *im = sin (ph);
 }
 
+/* The frequency of output bin @m of @p: m itself (section 8), or on
+ * full-range spectra (section 9, caps full-range=true) the signed depth
+ * bin that bin m stands for, m - P for m >= P - floor (P/2).  On complex
+ * spectra the negative depths need it: at positions off the even grid,
+ * exp(-2 pi i (P + b) s_j / P) is not exp(-2 pi i b s_j / P), and bin P + b
+ * would hold a smeared image of depth b instead of its peak. */
+static gint64
+nonuniform_frequency (const AooctGeometry * g, gint m, gint p)
+{
+  return g->full_range && m >= p - p / 2 ? (gint64) m - p : m;
+}
+
 gfloat *
 aooct_nudft_matrix_new (const AooctGeometry * g, const gdouble * s)
 {
@@ -337,7 +349,7 @@ aooct_nudft_matrix_new (const AooctGeometry * g, const gdouble * s)
     for (j = 0; j < nd; j++) {
       gdouble re, im;
 
-      cexpi_bin (m, s[j], p, &re, &im);
+      cexpi_bin (nonuniform_frequency (g, m, p), s[j], p, &re, &im);
       a[2 * ((gsize) m * nd + j)] = (gfloat) re;
       a[2 * ((gsize) m * nd + j) + 1] = (gfloat) im;
     }
@@ -432,7 +444,10 @@ aooct_nufft_plan_new (const AooctGeometry * g, const gdouble * s,
 {
   const gint j0 = aooct_geometry_data_start (g);
   const gint j1 = aooct_geometry_data_end (g);
-  const gint nd = j1 - j0 + 1, p = g->samples, h = p / 2;
+  const gint nd = j1 - j0 + 1, p = g->samples;
+  /* the shift that brings the output bins' frequencies into the grid's
+   * [-P/2, P/2): already there on full-range spectra */
+  const gint h = g->full_range ? 0 : p / 2;
   gdouble qd = r * p;
   AooctNufftPlan *plan;
   gint32 *count;
@@ -486,7 +501,7 @@ aooct_nufft_plan_new (const AooctGeometry * g, const gdouble * s,
       gint64 a = (gint64) ceil (x - w / 2.0), b = (gint64) floor (x + w / 2.0);
       gint64 nn;
 
-      if (pass == 1)
+      if (pass == 1 && h != 0)
         cexpi_bin (h, s[j], p, &re, &im);
       for (nn = a; nn <= b; nn++) {
         n = (gint) (((nn % q) + q) % q);
@@ -508,7 +523,7 @@ aooct_nufft_plan_new (const AooctGeometry * g, const gdouble * s,
   plan->bin = g_new (gint32, p);
   plan->deapod = g_new (gfloat, p);
   for (m = 0; m < p; m++) {
-    gint f = m - h;
+    gint f = g->full_range ? (gint) nonuniform_frequency (g, m, p) : m - h;
 
     plan->bin[m] = f < 0 ? f + q : f;
     plan->deapod[m] = (gfloat) (1.0 / kernel_ft (kernel, r, w,

@@ -95,7 +95,9 @@ gfloat *aooct_window_table_new_at (AooctWindow window, gdouble parameter,
 /* ---- NUDFT ------------------------------------------------------------ */
 
 /* The matrix A[m][j - j0] = exp(-2 pi i m s_j / P2), m = 0..P2-1, as
- * P2 rows of (j1 - j0 + 1) interleaved complex floats (row-major). */
+ * P2 rows of (j1 - j0 + 1) interleaved complex floats (row-major).  On
+ * full-range geometry (@geom->full_range) row m >= P2 - floor(P2/2) uses
+ * the signed bin m - P2 in place of m (docs/fullrange.md). */
 gfloat *aooct_nudft_matrix_new (const AooctGeometry * geom,
     const gdouble * positions);
 
@@ -125,14 +127,16 @@ typedef struct
    * sum over e in [row[n], row[n+1]) of weight[e] * c[col[e]] (complex
    * weight, interleaved; col an absolute sample index).  The weights hold
    * g(n - R s_j) and the phase exp(-2 pi i h s_j / P2), h = floor(P2/2),
-   * which moves output bin m to grid frequency m - h in [-P2/2, P2/2). */
+   * which moves output bin m to grid frequency m - h in [-P2/2, P2/2).
+   * On full-range spectra h = 0 and bin m is signed frequency m, or m - P2
+   * for m >= P2 - h (the signed depth bins of section 9). */
   gint32 *row;                  /* [grid + 1] */
   gint32 *col;                  /* [row[grid]] */
   gfloat *weight;               /* [2 * row[grid]] */
   gint entries;                 /* row[grid] */
   /* X[m] = F[bin[m]] * deapod[m]: F the grid's forward FFT */
   gint32 *bin;                  /* [samples] */
-  gfloat *deapod;               /* [samples]: 1 / ghat((m - h) / Q) */
+  gfloat *deapod;               /* [samples]: 1 / ghat(f / Q), f bin m's frequency */
 } AooctNufftPlan;
 
 /* Fails (AOOCT_ERROR_SETTINGS) when R * P2 is not an integer or R, W are

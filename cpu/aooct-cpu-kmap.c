@@ -63,6 +63,31 @@ aooct_cpu_kmap_fir (const AooctGeometry * g, const AooctKmapFir * fir,
   const gfloat *w = fir->weight;
   gint64 r;
 
+  if (g->sample_type == AOOCT_SAMPLE_COMPLEX) {
+    /* re and im alike, with the same weights, in the same tap order */
+#pragma omp parallel for schedule(static) if (rows * n * taps >= AOOCT_CPU_PARALLEL_MIN)
+    for (r = 0; r < rows; r++) {
+      const gfloat *z = (const gfloat *) (in + r * in_stride);
+      gfloat *o = (gfloat *) (out + r * out_stride);
+      gint i, q;
+
+      memset (o, 0, 2 * j0 * sizeof (gfloat));
+      for (i = 2 * j0; i <= 2 * j1 + 1; i++)
+        o[i] = 0.0f;
+      for (q = 0; q < taps; q++) {
+        const gfloat *wq = w + (gsize) q * n;
+
+        for (i = j0; i <= j1; i++) {
+          const gint l = first[i] + q;
+
+          o[2 * i] = o[2 * i] + z[2 * l] * wq[i];
+          o[2 * i + 1] = o[2 * i + 1] + z[2 * l + 1] * wq[i];
+        }
+      }
+      memset (o + 2 * j1 + 2, 0, 2 * (n - j1 - 1) * sizeof (gfloat));
+    }
+    return;
+  }
 #pragma omp parallel for schedule(static) if (rows * n * taps >= AOOCT_CPU_PARALLEL_MIN)
   for (r = 0; r < rows; r++) {
     const gfloat *z = (const gfloat *) (in + r * in_stride);

@@ -91,7 +91,10 @@ struct _AooctCudaKmapFir
  * exact either way). */
 #define FIR_ROWS 8
 
-template < int TAPS > static __global__ void
+/* CH: floats per sample, 1 for real spectra, 2 for the interleaved
+ * complex ones of full range (spec section 9: re and im alike, with the
+ * same weights in the same order) */
+template < int TAPS, int CH > static __global__ void
 kmap_fir_kernel (const float *in, float *out, const int *first,
     const float *weight, int p2, int j0, int j1, int taps_rt, float scale,
     int rows)
@@ -104,7 +107,8 @@ kmap_fir_kernel (const float *in, float *out, const int *first,
     return;
   if (i < j0 || i > j1) {
     for (int r = r0; r < r0 + FIR_ROWS && r < rows; r++)
-      out[(size_t) r * p2 + i] = 0.0f;
+      for (int c = 0; c < CH; c++)
+        out[((size_t) r * p2 + i) * CH + c] = 0.0f;
     return;
   }
   float w[TAPS > 0 ? TAPS : 1];
@@ -115,19 +119,22 @@ kmap_fir_kernel (const float *in, float *out, const int *first,
       w[q] = weight[(size_t) q * p2 + i];
   }
   for (int r = r0; r < r0 + FIR_ROWS && r < rows; r++) {
-    const float *z = in + (size_t) r * p2 + f;
-    float v = 0.0f;
-    if (TAPS > 0) {
+    const float *z = in + ((size_t) r * p2 + f) * CH;
+    for (int c = 0; c < CH; c++) {
+      float v = 0.0f;
+      if (TAPS > 0) {
 #pragma unroll
-      for (int q = 0; q < (TAPS > 0 ? TAPS : 1); q++)
-        v = __fadd_rn (v, __fmul_rn (z[q], w[q]));
-    } else {
-      for (int q = 0; q < taps; q++)
-        v = __fadd_rn (v, __fmul_rn (z[q], weight[(size_t) q * p2 + i]));
+        for (int q = 0; q < (TAPS > 0 ? TAPS : 1); q++)
+          v = __fadd_rn (v, __fmul_rn (z[q * CH + c], w[q]));
+      } else {
+        for (int q = 0; q < taps; q++)
+          v = __fadd_rn (v, __fmul_rn (z[q * CH + c],
+                  weight[(size_t) q * p2 + i]));
+      }
+      if (scale != 1.0f)
+        v = v * scale;
+      out[((size_t) r * p2 + i) * CH + c] = v;
     }
-    if (scale != 1.0f)
-      v = v * scale;
-    out[(size_t) r * p2 + i] = v;
   }
 }
 
@@ -163,38 +170,50 @@ aooct_cuda_kmap_fir_new (const AooctKmapFir * t, GError ** error)
   return k;
 }
 
+/* one launch of kmap_fir_kernel with @taps as a constant where it is one
+ * of cubic's, lanczos' or bspline's (fewer taps only where the data region
+ * is shorter than the kernel) */
+template < int CH > static void
+launch_fir (const AooctCudaKmapFir * k, dim3 grid, cudaStream_t s,
+    const float *src, float *dst, float scale, int now)
+{
+  if (k->taps == 4)
+    kmap_fir_kernel < 4, CH > <<< grid, 128, 0, s >>> (src, dst, k->first,
+        k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
+  else if (k->taps == 16)
+    kmap_fir_kernel < 16, CH > <<< grid, 128, 0, s >>> (src, dst, k->first,
+        k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
+  else if (k->taps == 4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH)
+    kmap_fir_kernel < 4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH, CH > <<< grid,
+        128, 0, s >>> (src, dst, k->first, k->weight, k->samples, k->j0,
+        k->j1, k->taps, scale, now);
+  else
+    kmap_fir_kernel < 0, CH > <<< grid, 128, 0, s >>> (src, dst, k->first,
+        k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
+}
+
 gboolean
 aooct_cuda_kmap_fir_process (AooctCudaKmapFir * k, const gfloat * in,
-    gfloat scale, gfloat * out, gsize rows, AooctCudaStream stream,
-    GError ** error)
+    gboolean complex_in, gfloat scale, gfloat * out, gsize rows,
+    AooctCudaStream stream, GError ** error)
 {
+  const gsize ch = complex_in ? 2 : 1;
   gsize done = 0;
 
   /* gridDim.y is at most 65535 */
   while (done < rows) {
     int now = (int) MIN (rows - done, (gsize) 65535 * FIR_ROWS);
     dim3 grid ((k->samples + 127) / 128, (now + FIR_ROWS - 1) / FIR_ROWS);
-    const float *src = in + done * k->samples;
-    float *dst = out + done * k->samples;
+    const float *src = in + done * k->samples * ch;
+    float *dst = out + done * k->samples * ch;
     cudaStream_t s = (cudaStream_t) stream;
 
-    /* the taps of cubic, lanczos and bspline as constants (fewer taps
-     * only where the data region is shorter than the kernel) */
-    if (k->taps == 4)
-      kmap_fir_kernel < 4 > <<< grid, 128, 0, s >>> (src, dst, k->first,
-          k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
-    else if (k->taps == 16)
-      kmap_fir_kernel < 16 > <<< grid, 128, 0, s >>> (src, dst, k->first,
-          k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
-    else if (k->taps == 4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH)
-      kmap_fir_kernel < 4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH > <<< grid,
-          128, 0, s >>> (src, dst, k->first, k->weight, k->samples, k->j0,
-          k->j1, k->taps, scale, now);
+    if (complex_in)
+      launch_fir < 2 > (k, grid, s, src, dst, scale, now);
     else
-      kmap_fir_kernel < 0 > <<< grid, 128, 0, s >>> (src, dst, k->first,
-          k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
-    AOOCT_CUDA_CHECK_LAUNCH (error, "aooctkmap: %d-tap gather kernel",
-        k->taps);
+      launch_fir < 1 > (k, grid, s, src, dst, scale, now);
+    AOOCT_CUDA_CHECK_LAUNCH (error, "aooctkmap: %d-tap gather kernel%s",
+        k->taps, complex_in ? " (complex)" : "");
     done += now;
   }
   return TRUE;

@@ -37,13 +37,15 @@ void aooct_cuda_kmap_free (AooctCudaKmap * kmap);
 
 /* cubic, bspline, lanczos: the AooctKmapFir table in device memory, and
  * one gather kernel per buffer, out[i] = sum_q in[first[i] + q] * w[q][i]
- * summed in the CPU core's order without contraction (bit-identical). */
+ * summed in the CPU core's order without contraction (bit-identical);
+ * @complex_in: interleaved complex spectra (full range), re and im alike. */
 typedef struct _AooctCudaKmapFir AooctCudaKmapFir;
 
 AooctCudaKmapFir *aooct_cuda_kmap_fir_new (const AooctKmapFir * fir,
     GError ** error);
 gboolean aooct_cuda_kmap_fir_process (AooctCudaKmapFir * fir,
-    const gfloat * in, gfloat scale, gfloat * out, gsize rows,
+    const gfloat * in, gboolean complex_in, gfloat scale, gfloat * out,
+    gsize rows,
     AooctCudaStream stream, GError ** error);
 void aooct_cuda_kmap_fir_free (AooctCudaKmapFir * fir);
 

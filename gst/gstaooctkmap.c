@@ -232,20 +232,6 @@ gst_aooct_kmap_derive_output (GstAooctFilter * filter,
     w = self->nufft_width;
     kernel = self->nufft_kernel;
     GST_OBJECT_UNLOCK (self);
-    /* complex full-range spectra: linear resampling only, for now (the
-     * other modes' cores read one real value per sample; docs/fullrange.md
-     * says what they need) */
-    if (!passthrough && !in->k_linear && in->full_range
-        && mode != AOOCT_INTERP_LINEAR) {
-      GEnumValue *v = g_enum_get_value (g_type_class_peek
-          (GST_TYPE_AOOCT_KMAP_INTERPOLATION), mode);
-
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-          "interpolation=%s does not take the complex full-range spectra "
-          "of aooctfullrange yet: use interpolation=linear",
-          v ? v->value_nick : "?");
-      return FALSE;
-    }
     if (passthrough || in->k_linear
         || (mode != AOOCT_INTERP_NUDFT && mode != AOOCT_INTERP_NUFFT))
       return TRUE;
@@ -477,15 +463,16 @@ gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   /* passthrough never gets here: GstBaseTransform forwards the buffers */
   if (pending && !check_pending (self, pending, error))
     return FALSE;
+  if (self->cuda_fir)
+    return aooct_cuda_kmap_fir_process (self->cuda_fir,
+        (const gfloat *) in->data,
+        filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX, pending
+        && pending->pad ? pending->pad_scale : 1.0f, (gfloat *) out->data,
+        aooct_geometry_total_alines (&filter->in_geom), stream, error);
   /* complex (full-range) spectra: nobody defers to us on them */
   if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX)
     return aooct_cuda_kmap_process_complex (self->cuda,
         (const gfloat *) in->data, (gfloat *) out->data, stream, error);
-  if (self->cuda_fir)
-    return aooct_cuda_kmap_fir_process (self->cuda_fir,
-        (const gfloat *) in->data, pending
-        && pending->pad ? pending->pad_scale : 1.0f, (gfloat *) out->data,
-        aooct_geometry_total_alines (&filter->in_geom), stream, error);
   /* aooctpad's scale, when it left it to us (its margins we write as 0
    * anyway): applied to the result, which is the same bit for bit */
   return aooct_cuda_kmap_process (self->cuda, (const gfloat *) in->data,

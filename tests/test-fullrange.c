@@ -73,6 +73,7 @@ typedef struct
   const gchar *window;
   gboolean log;
   gint crop_start, crop_end;
+  const gchar *interp;          /* aooctkmap interpolation; NULL: linear */
 } FrCase;
 
 static const FrCase cases[] = {
@@ -93,7 +94,47 @@ static const FrCase cases[] = {
         "carrier=1.6 depth-offset=-380 speckle-width=2", COEFFS_K_UP, TRUE,
         TRUE, 0, 4, 8, -2,
       "hann", TRUE, -300, 260},
+  /* every interpolation mode on complex spectra (section 4: re and im
+   * alike; section 8 at signed bins, docs/fullrange.md) */
+  {"retina-cubic-pad", 500, 48, 1, "retina",
+        "carrier=1.5 depth-offset=-380 speckle-width=2", COEFFS_K_UP, TRUE,
+      TRUE, 1024, 2, 8, -2, "none", TRUE, 0, 0, "cubic"},
+  {"retina-bspline-lower", 500, 48, 1, "retina",
+        "carrier=1.4 depth-offset=-350",
+        AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, FALSE, TRUE, 0, 2, 8, -2,
+      "hann", TRUE, 0, 0, "bspline"},
+  {"mirror-lanczos-nopad", 512, 48, 1, "mirror",
+        "carrier=1.5707963267948966 mirror-depth=-150 dispersion-a2=0 "
+        "dispersion-a3=0", COEFFS_K_UP, TRUE, FALSE, 0, 1, 0, 0, "none", TRUE,
+      0, 0, "lanczos"},
+  {"retina-nudft-pad", 500, 40, 1, "retina",
+        "carrier=1.5 depth-offset=-380 speckle-width=2", COEFFS_K_UP, TRUE,
+      TRUE, 512, 2, 8, -2, "hann", TRUE, 0, 0, "nudft"},
+  {"retina-nufft-upper", 500, 48, 1, "retina",
+        "carrier=1.5 depth-offset=-400", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      TRUE, TRUE, 0, 2, -8, 2, "none", TRUE, 0, 0, "nufft"},
+  {"mirror-nufft-nopad-crop", 512, 48, 1, "mirror",
+        "carrier=1.5707963267948966 mirror-depth=-150 dispersion-a2=0 "
+        "dispersion-a3=0", COEFFS_K_UP, TRUE, FALSE, 0, 1, 0, 0, "none", TRUE,
+      -200, 180, "nufft"},
 };
+
+static AooctRefInterp
+ref_interp (const gchar * name)
+{
+  if (name == NULL || g_str_equal (name, "linear"))
+    return AOOCT_REF_INTERP_LINEAR;
+  if (g_str_equal (name, "cubic"))
+    return AOOCT_REF_INTERP_CUBIC;
+  if (g_str_equal (name, "bspline"))
+    return AOOCT_REF_INTERP_BSPLINE;
+  if (g_str_equal (name, "lanczos"))
+    return AOOCT_REF_INTERP_LANCZOS;
+  if (g_str_equal (name, "nudft"))
+    return AOOCT_REF_INTERP_NUDFT;
+  g_assert (g_str_equal (name, "nufft"));
+  return AOOCT_REF_INTERP_NUFFT;
+}
 
 static void
 run_case (const FrCase * c)
@@ -104,12 +145,13 @@ run_case (const FrCase * c)
       "phantom=%s wavelength-coeffs=\"%s\" %s num-buffers=1 ! tee name=t "
       "t. ! queue ! appsink name=raw sync=false wait-on-eos=false "
       "t. ! queue ! aooctdcsub alines-per-bscan=%d ! aooctfullrange "
-      "sideband=%s ! %saooctkmap wavelength-coeffs=\"%s\" ! "
-      "aooctdisp a2=%g a3=%g ! aooctfft window=%s ! "
+      "sideband=%s ! %saooctkmap wavelength-coeffs=\"%s\" interpolation=%s "
+      "! aooctdisp a2=%g a3=%g ! aooctfft window=%s ! "
       "aooctnorm log=%d crop-start=%d crop-end=%d ! video/x-raw,format=GRAY8 "
       "! appsink name=img sync=false wait-on-eos=false", c->n,
       c->m * c->bscans, g_random_int (), c->phantom, c->coeffs, c->src, c->m,
-      c->upper ? "upper" : "lower", pad, c->coeffs, c->a2, c->a3, c->window,
+      c->upper ? "upper" : "lower", pad, c->coeffs,
+      c->interp ? c->interp : "linear", c->a2, c->a3, c->window,
       c->log, c->crop_start, c->crop_end);
   GstElement *p;
   GList *raws, *imgs;
@@ -135,6 +177,7 @@ run_case (const FrCase * c)
   rp.pad_size = c->pad_size;
   rp.pad_factor = c->factor;
   rp.kmap = AOOCT_REF_KMAP_COEFFS;
+  rp.interp = ref_interp (c->interp);
   fail_unless (aooct_calib_parse_coeffs (c->coeffs, rp.coeffs, &rp.n_coeffs,
           NULL));
   rp.disp = AOOCT_REF_DISP_COEFFS;
@@ -264,13 +307,14 @@ typedef struct
  * at the mirrored bin. */
 static Suppression
 suppression (const gchar * src, const gchar * dcsub, const gchar * fullrange,
-    const gchar * coeffs, gint sign)
+    const gchar * coeffs, const gchar * interp, gint sign)
 {
   gchar *launch = g_strdup_printf ("aooctsrc phantom=mirror num-buffers=1 "
       "seed=5 wavelength-coeffs=\"%s\" dispersion-a2=0 dispersion-a3=0 %s ! "
-      "aooctdcsub %s ! %s aooctpad ! aooctkmap wavelength-coeffs=\"%s\" ! "
-      "aooctdisp ! aooctfft ! appsink name=depth sync=false "
-      "wait-on-eos=false", coeffs, src, dcsub, fullrange, coeffs);
+      "aooctdcsub %s ! %s aooctpad ! aooctkmap wavelength-coeffs=\"%s\" "
+      "interpolation=%s ! aooctdisp ! aooctfft ! appsink name=depth "
+      "sync=false wait-on-eos=false", coeffs, src, dcsub, fullrange, coeffs,
+      interp);
   AooctSynthParams sp;
   gint alines, p2, m, at;
   gdouble *mag = depth_magnitudes (launch, &alines, &p2);
@@ -316,24 +360,30 @@ GST_START_TEST (test_mirror_suppression)
     {AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, FALSE},
     {COEFFS_K_UP, TRUE},
   };
-  gint c, u;
+  /* every resampling mode keeps the suppression; nufft's negative depths
+   * need its signed bins (docs/fullrange.md) */
+  static const gchar *const modes[] = { "linear", "nufft", "lanczos" };
+  gint c, u, k;
 
-  for (c = 0; c < 2; c++)
-    for (u = 0; u < 2; u++) {
-      gchar *fr = g_strdup_printf ("aooctfullrange sideband=%s !",
-          u ? "upper" : "lower");
-      gint sign = (cams[c].k_up ? 1 : -1) * (u ? 1 : -1);
-      Suppression s = suppression ("carrier=1.5707963267948966 "
-          "mirror-tilt=0 noise=0", "", fr, cams[c].coeffs, sign);
+  for (k = 0; k < (gint) G_N_ELEMENTS (modes); k++)
+    for (c = 0; c < 2; c++)
+      for (u = 0; u < 2; u++) {
+        gchar *fr = g_strdup_printf ("aooctfullrange sideband=%s !",
+            u ? "upper" : "lower");
+        gint sign = (cams[c].k_up ? 1 : -1) * (u ? 1 : -1);
+        Suppression s = suppression ("carrier=1.5707963267948966 "
+            "mirror-tilt=0 noise=0", "", fr, cams[c].coeffs, modes[k], sign);
 
-      g_print ("mirror suppression, noiseless, carrier pi/2, %s, k %s: "
-          "median %.1f dB, worst A-line %.1f dB\n", u ? "upper" : "lower",
-          cams[c].k_up ? "increasing" : "decreasing", s.median, s.min);
-      fail_unless (s.median >= 40.0, "median suppression %.1f dB < 40",
-          s.median);
-      fail_unless (s.min >= 35.0, "worst A-line %.1f dB < 35", s.min);
-      g_free (fr);
-    }
+        g_print ("mirror suppression, noiseless, carrier pi/2, %s, k %s, "
+            "interpolation=%s: median %.1f dB, worst A-line %.1f dB\n",
+            u ? "upper" : "lower", cams[c].k_up ? "increasing" : "decreasing",
+            modes[k], s.median, s.min);
+        fail_unless (s.median >= 40.0, "%s: median suppression %.1f dB < 40",
+            modes[k], s.median);
+        fail_unless (s.min >= 35.0, "%s: worst A-line %.1f dB < 35",
+            modes[k], s.min);
+        g_free (fr);
+      }
 }
 
 GST_END_TEST;
@@ -346,9 +396,11 @@ GST_END_TEST;
 GST_START_TEST (test_mirror_suppression_noise)
 {
   Suppression n = suppression ("carrier=1.5707963267948966 mirror-tilt=0",
-      "", "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, -1);
+      "", "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, "linear",
+      -1);
   Suppression t = suppression ("carrier=1.5707963267948966", "",
-      "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, -1);
+      "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, "linear",
+      -1);
 
   g_print ("mirror suppression, default noise (6 counts RMS), carrier pi/2: "
       "no tilt: median %.1f dB, worst A-line %.1f dB; default tilt (2 um): "
@@ -369,9 +421,9 @@ GST_START_TEST (test_mirror_image_without_carrier)
 {
   Suppression a = suppression ("carrier=0 mirror-tilt=0 noise=0",
       "mode=none", "aooctfullrange !", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
-      -1);
+      "linear", -1);
   Suppression b = suppression ("carrier=1.5707963267948966 noise=0", "", "",
-      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, -1);
+      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, "linear", -1);
 
   g_print ("without carrier: mirror image %.2f .. %.2f dB below the "
       "reflector; without aooctfullrange: %.2f .. %.2f dB\n", a.min,
@@ -595,6 +647,9 @@ GST_START_TEST (test_complex_equals_real_path)
     "aooctpad size=1024 factor=2",
     "aooctkmap wavelength-coeffs=\"800,0.1,1e-5\"",
     "aooctdisp a2=3 a3=-1",
+    "aooctkmap wavelength-coeffs=\"800,0.1,1e-5\" interpolation=cubic",
+    "aooctkmap wavelength-coeffs=\"800,0.1,1e-5\" interpolation=bspline",
+    "aooctkmap wavelength-coeffs=\"800,0.1,1e-5\" interpolation=lanczos",
   };
   GRand *rand = aooct_test_rand_new ();
   guint k;
@@ -804,11 +859,6 @@ GST_START_TEST (test_fullrange_errors)
         "aooctpad needs"},
     {"aooctsrc num-buffers=1 alines=1 ! aooctdcsub ! aooctfullrange ! "
           "fakesink", "at least 2 A-lines"},
-    /* the k-space modes other than linear do not take complex spectra
-     * yet */
-    {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctfullrange ! aooctkmap "
-          "wavelength-coeffs=\"785,0.125\" interpolation=lanczos ! fakesink",
-        "does not take the complex full-range"},
     /* negative bins only exist in full-range images */
     {"aooctsrc num-buffers=1 ! aooctdcsub ! aooctpad ! aooctdisp ! aooctfft "
           "! aooctnorm crop-start=-10 ! fakesink", "crop-start=-10"},

@@ -161,13 +161,18 @@ aooct_ref_fullrange_depth (const AooctRefParams * p,
 {
   AooctRefParams u;
   AooctRefGrid g;
-  double *x, *a, *z, *k;
+  double *x, *a, *z, *k, *pos = NULL;
   int b, m, n, s, e;
 
   unsigned_params (p, &u);
   if (!aooct_ref_check (&u, error) || !aooct_ref_grid (p, &g, error)
       || !aooct_ref_crop_signed (p, &g, &s, &e, error))
     return FALSE;
+  if (p->kmap != AOOCT_REF_KMAP_SKIP && (p->interp == AOOCT_REF_INTERP_NUDFT
+          || p->interp == AOOCT_REF_INTERP_NUFFT)) {
+    pos = g_new (double, g.j1 - g.j0 + 1);
+    aooct_ref_positions (p, &g, pos);
+  }
   x = g_new (double, (size_t) p->m * p->n);
   a = g_new (double, 2 * (size_t) p->m * p->n);
   z = g_new0 (double, 2 * (size_t) g.p2);
@@ -187,6 +192,11 @@ aooct_ref_fullrange_depth (const AooctRefParams * p,
         aooct_ref_pad_complex (&g, a + 2 * (size_t) m * p->n, z);
       else
         memcpy (z, a + 2 * (size_t) m * p->n, sizeof (double) * 2 * p->n);
+      if (pos) {
+        /* section 8's sum on the complex spectrum, at signed bins */
+        aooct_ref_nudft_bins (p, &g, pos, z, TRUE, TRUE, c);
+        continue;
+      }
       aooct_ref_kmap_complex (p, &g, z, k);
       aooct_ref_disp_complex (p, &g, k, c);
       aooct_ref_fft (p->window, &g, c, c);
@@ -196,6 +206,7 @@ aooct_ref_fullrange_depth (const AooctRefParams * p,
   g_free (a);
   g_free (z);
   g_free (k);
+  g_free (pos);
   return TRUE;
 }
 

@@ -503,6 +503,14 @@ void
 aooct_ref_nudft (const AooctRefParams * p, const AooctRefGrid * g,
     const double *s, const double *z, gboolean complex_z, double *X)
 {
+  aooct_ref_nudft_bins (p, g, s, z, complex_z, FALSE, X);
+}
+
+void
+aooct_ref_nudft_bins (const AooctRefParams * p, const AooctRefGrid * g,
+    const double *s, const double *z, gboolean complex_z,
+    gboolean signed_bins, double *X)
+{
   int nd = g->j1 - g->j0 + 1, j, m;
   double *c = g_new (double, 2 * (size_t) nd);
 
@@ -527,7 +535,8 @@ aooct_ref_nudft (const AooctRefParams * p, const AooctRefGrid * g,
 
     for (j = 0; j < nd; j++) {
       /* m s_j reduced modulo P2 before the angle, for accuracy */
-      double ph = -2 * G_PI * fmod ((double) m * s[j], g->p2) / g->p2;
+      double f = signed_bins && m >= g->p2 - g->p2 / 2 ? m - g->p2 : m;
+      double ph = -2 * G_PI * fmod (f * s[j], g->p2) / g->p2;
       double cr = cos (ph), ci = sin (ph);
       re += c[2 * j] * cr - c[2 * j + 1] * ci;
       im += c[2 * j] * ci + c[2 * j + 1] * cr;

@@ -167,6 +167,14 @@ void aooct_ref_positions (const AooctRefParams * p, const AooctRefGrid * g,
 void aooct_ref_nudft (const AooctRefParams * p, const AooctRefGrid * g,
     const double *s, const double *z, gboolean complex_z, double *X);
 
+/* The same with, for @signed_bins (full-range spectra, section 9: bin
+ * m >= P2 - floor(P2/2) is signed depth bin m - P2), m - P2 in place of
+ * m in the phase of those bins: the peak of a reflector at negative depth
+ * b where positions off the even grid would smear bin P2 + b. */
+void aooct_ref_nudft_bins (const AooctRefParams * p, const AooctRefGrid * g,
+    const double *s, const double *z, gboolean complex_z,
+    gboolean signed_bins, double *X);
+
 /* Section 5: the P2 complex weights (2 * P2 doubles). */
 void aooct_ref_disp_weights (const AooctRefParams * p,
     const AooctRefGrid * g, double *w);
