@@ -32,6 +32,7 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/gstcudaloader.h>
+#include <cuda_runtime_api.h>
 #endif
 
 #define CUDA_FEATURE "memory:CUDAMemory"
@@ -410,8 +411,22 @@ GST_END_TEST;
 /* Same bit as GST_MAP_CUDA / AOOCT_MAP_CUDA */
 #define MAP_CUDA ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
 
+#ifdef HAVE_GST_CUDA_STREAM
+/* A slow producer: its stream holds the frame's copy back this long, so
+ * that a consumer that does not order itself after the memory's stream
+ * reads the memory before the frame is in it. */
+static void CUDART_CB
+hold_stream (void *data)
+{
+  g_usleep (50 * G_TIME_SPAN_MILLISECOND);
+}
+#endif
+
 /* The frame of @raw in one libgstcuda GstCudaMemory on @context, with the
- * pitched layout of its GstVideoInfo, written on the device. */
+ * pitched layout of its GstVideoInfo, written on the device.  GStreamer >=
+ * 1.24: the memory carries a stream of its own, and the frame is written
+ * on it without waiting (held back by hold_stream), as an nvcodec producer
+ * does; the consumer must order itself after that stream. */
 static GstBuffer *
 frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
     gint n, gsize rows, gint bytes, GstVideoFormat format)
@@ -423,7 +438,9 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
   GstVideoInfo gray;
   GstBuffer *host = make_frame (raw, n, rows, bytes, (gsize) n * bytes), *buf;
   GstMapInfo hmap;
+#ifndef HAVE_GST_CUDA_STREAM
   CUDA_MEMCPY2D copy = { 0 };
+#endif
 
   gst_cuda_memory_init_once ();
   alloc = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
@@ -431,8 +448,14 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
   gst_video_info_set_format (&gray, format, n, rows);
 #ifdef HAVE_GST_CUDA_STREAM
   /* GStreamer >= 1.24 holds grey formats in GstCudaMemory */
-  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context, NULL,
-      &gray);
+  {
+    GstCudaStream *stream = gst_cuda_stream_new (context);
+
+    fail_unless (stream != NULL);
+    mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context,
+        stream, &gray);
+    gst_cuda_stream_unref (stream);
+  }
   fail_unless (mem != NULL);
   cmem = GST_CUDA_MEMORY_CAST (mem);
 #else
@@ -459,6 +482,29 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
   fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE | MAP_CUDA));
   fail_unless (gst_buffer_map (host, &hmap, GST_MAP_READ));
   fail_unless (gst_cuda_context_push (context));
+#ifdef HAVE_GST_CUDA_STREAM
+  {
+    cudaStream_t s = (cudaStream_t)
+        gst_cuda_stream_get_handle (gst_cuda_memory_get_stream (cmem));
+    gsize row = (gsize) n * bytes;
+    void *src = NULL;
+
+    /* the write map marked the memory as needing a sync (1.24's rule) */
+    fail_unless (GST_MEMORY_FLAG_IS_SET (mem,
+            GST_CUDA_MEMORY_TRANSFER_NEED_SYNC));
+    fail_unless_equals_int (cudaMalloc (&src, row * rows), cudaSuccess);
+    fail_unless_equals_int (cudaMemcpy (src, hmap.data, row * rows,
+            cudaMemcpyHostToDevice), cudaSuccess);
+    fail_unless_equals_int (cudaLaunchHostFunc (s, hold_stream, NULL),
+        cudaSuccess);
+    fail_unless_equals_int (cudaMemcpy2DAsync (map.data,
+            GST_VIDEO_INFO_PLANE_STRIDE (&cmem->info, 0), src, row, row, rows,
+            cudaMemcpyDeviceToDevice, s), cudaSuccess);
+    /* freed in stream order (cudaFree would wait for the device) */
+    fail_unless_equals_int (cudaFreeAsync (src, s), cudaSuccess);
+  }
+  gst_cuda_context_pop (NULL);
+#else
   copy.srcMemoryType = CU_MEMORYTYPE_HOST;
   copy.srcHost = hmap.data;
   copy.srcPitch = (gsize) n *bytes;
@@ -469,6 +515,7 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
   copy.Height = rows;
   fail_unless_equals_int (CuMemcpy2D (&copy), CUDA_SUCCESS);
   gst_cuda_context_pop (NULL);
+#endif
   gst_buffer_unmap (host, &hmap);
   gst_memory_unmap (mem, &map);
   gst_buffer_unref (host);
