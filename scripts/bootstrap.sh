@@ -143,8 +143,13 @@ elif [ -x "$root/.venv/bin/meson" ] && meson_ok "$root/.venv/bin/meson"; then
   MESON=$root/.venv/bin/meson
 else
   log "installing meson $meson_version into $root/.venv"
-  python3 -m venv "$root/.venv"
-  "$root/.venv/bin/pip" install -q "meson==$meson_version"
+  # (checked: a sourcing script's `|| exit` turns set -e off)
+  if ! python3 -m venv "$root/.venv" ||
+      ! "$root/.venv/bin/pip" install -q "meson==$meson_version"; then
+    log "cannot install meson $meson_version from PyPI into $root/.venv; aooct needs"
+    log "meson >= 1.3: install one (pip install meson) and put it on PATH"
+    return 1 2>/dev/null || exit 1
+  fi
   MESON=$root/.venv/bin/meson
 fi
 export MESON
@@ -165,9 +170,11 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
   log "configuring $build"
   # shellcheck disable=SC2086
-  "$MESON" setup "$build" "$root" ${AOOCT_MESON_ARGS:-} >/dev/null
+  "$MESON" setup "$build" "$root" ${AOOCT_MESON_ARGS:-} >/dev/null ||
+    { log "meson setup failed (see its messages above)"; return 1 2>/dev/null || exit 1; }
 fi
 log "building in $build"
-"$MESON" compile -C "$build" >/dev/null
+"$MESON" compile -C "$build" >/dev/null ||
+  { log "the build failed (see the compiler's messages above)"; return 1 2>/dev/null || exit 1; }
 export AOOCT_BUILD=$build
 export GST_PLUGIN_PATH_1_0="$build/gst${GST_PLUGIN_PATH_1_0:+:$GST_PLUGIN_PATH_1_0}"
