@@ -8,8 +8,10 @@
 # compute-sanitizer suite), then checks in the debug log that aooctnorm
 # writes its NV12 for cudaconvert on cudaconvert's own stream.
 #
-#   scripts/gpu-run-gst126.sh OUTDIR        (from the repository root)
-out=${1:?usage: scripts/gpu-run-gst126.sh OUTDIR}
+#   scripts/gpu-run-gst126.sh OUTDIR [TEST...]   (from the repository root;
+#                                    default: every test but the sanitize suite)
+out=${1:?usage: scripts/gpu-run-gst126.sh OUTDIR [TEST...]}
+shift
 mkdir -p "$out"
 # shellcheck disable=SC1091
 source .gstkit/enter.sh || exit 1
@@ -28,7 +30,7 @@ if ! (meson setup "$B" . -Dcuda=enabled -Dcuda-archs=90 && meson compile -C "$B"
   tail -n 40 "$out/build.log"; exit 1
 fi
 grep -E 'HAVE_GST_CUDA_STREAM' "$B/config.h" >> "$out/gpu.txt"
-meson test -C "$B" --no-suite sanitize --print-errorlogs > "$out/test.log" 2>&1
+meson test -C "$B" --no-suite sanitize --print-errorlogs "$@" > "$out/test.log" 2>&1
 rc=$?
 cp "$B/meson-logs/testlog.txt" "$out/"
 # aooctnorm ! NV12 (CUDA) ! cudaconvert ! ... : on whose stream?
