@@ -446,28 +446,27 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
   alloc = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
   fail_unless (alloc != NULL);
   gst_video_info_set_format (&gray, format, n, rows);
-#ifdef HAVE_GST_CUDA_STREAM
-  /* GStreamer >= 1.24 holds grey formats in GstCudaMemory */
   {
-    GstCudaStream *stream = gst_cuda_stream_new (context);
-
-    fail_unless (stream != NULL);
-    mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context,
-        stream, &gray);
-    gst_cuda_stream_unref (stream);
-  }
-  fail_unless (mem != NULL);
-  cmem = GST_CUDA_MEMORY_CAST (mem);
-#else
-  {
-    /* 1.22's allocator aborts on grey formats: take an NV12 memory whose
-     * luma plane has the frame's row bytes and describe that plane as the
-     * grey frame, pitch and all (what a 1.24 producer hands over) */
+    /* libgstcuda's allocator takes no grey format (1.22 aborts, 1.24 and
+     * 1.26 return NULL): take an NV12 memory whose luma plane has the
+     * frame's row bytes and describe that plane as the grey frame, pitch
+     * and all, as a producer of grey frames in GPU memory would */
     GstVideoInfo nv12;
 
     gst_video_info_set_format (&nv12, GST_VIDEO_FORMAT_NV12, n * bytes,
         rows + (rows & 1));
+#ifdef HAVE_GST_CUDA_STREAM
+    {
+      GstCudaStream *stream = gst_cuda_stream_new (context);
+
+      fail_unless (stream != NULL);
+      mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context,
+          stream, &nv12);
+      gst_cuda_stream_unref (stream);
+    }
+#else
     mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context, &nv12);
+#endif
     fail_unless (mem != NULL);
     cmem = GST_CUDA_MEMORY_CAST (mem);
     gray.stride[0] = cmem->info.stride[0];
@@ -475,7 +474,6 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
     gray.size = (gsize) gray.stride[0] * rows;
     cmem->info = gray;
   }
-#endif
   gst_object_unref (alloc);
   fail_unless (GST_VIDEO_INFO_PLANE_STRIDE (&cmem->info, 0) >= n * bytes);
 
