@@ -47,9 +47,14 @@ aooct_calib_parse_coeffs (const gchar * str,
 
     coeffs[k] = g_ascii_strtod (tok, &end);
     if (tok[0] == '\0' || end == tok || *end != '\0') {
+      gchar *qs = aooct_text_quote (str, strlen (str), 200),
+          *qt = aooct_text_quote (tok, strlen (tok), 40);
+
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
           "wavelength-coeffs=\"%s\": coefficient c%d ('%s') is not a "
-          "number; expected \"c0,c1[,c2[,c3]]\" in nm", str, k, tok);
+          "number; expected \"c0,c1[,c2[,c3]]\" in nm", qs, k, qt);
+      g_free (qs);
+      g_free (qt);
       goto done;
     }
     if (!isfinite (coeffs[k])) {
@@ -196,7 +201,10 @@ aooct_wavelength_new_from_file (const gchar * path, gint n, GError ** error)
   g_return_val_if_fail (n >= 2, NULL);
   recs = aooct_text_read (path, 1, 1, n, &n_recs, error);
   if (recs == NULL) {
-    g_prefix_error (error, "wavelength-file: ");
+    /* the count comes from the input's width: say so, so that a raw
+     * file read with the wrong width= is not blamed on the calibration */
+    g_prefix_error (error, "wavelength-file (one wavelength per raw pixel; "
+        "the input is %d samples wide, from its caps): ", n);
     return NULL;
   }
   for (p = 0; p < n; p++) {
@@ -395,7 +403,9 @@ aooct_disp_weights_new (const AooctGeometry * g, const gchar * phase_file,
     recs = aooct_text_read (phase_file, 1, 2, g->samples, &n, error);
     if (recs == NULL) {
       g_prefix_error (error, "phase-file (%d records of phi, or re im, "
-          "expected): ", g->samples);
+          "expected: the input A-lines have %d samples%s, from its caps): ",
+          g->samples, g->samples, g->pad_factor > 1
+          || g->pad_size != g->raw_samples ? " after aooctpad" : "");
       return NULL;
     }
     w = g_new (gfloat, 2 * (gsize) g->samples);

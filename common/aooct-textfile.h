@@ -1,9 +1,12 @@
 /* aooct: reader for the spec's text calibration files.
  *
  * One record per line, one or two numbers in C locale separated by spaces or
- * tabs; '#' starts a comment to the end of the line; blank lines and a
- * trailing carriage return are ignored.  Every problem is reported with the
- * file name and line number. */
+ * tabs; '#' starts a comment to the end of the line; blank lines are
+ * ignored; lines end at LF, CRLF or a lone CR, and a leading UTF-8
+ * byte-order mark is skipped.  Numbers must be finite and within the
+ * float32 range (the pipeline computes in float32).  Every problem is
+ * reported with the file name and line number, and bytes that are not
+ * printable ASCII are quoted as \xNN. */
 #ifndef __AOOCT_TEXTFILE_H__
 #define __AOOCT_TEXTFILE_H__
 
@@ -27,7 +30,17 @@ AooctRecord *aooct_text_parse (const gchar * name, const gchar * data,
     gsize len, gint min_values, gint max_values, gsize expected,
     gsize * n_records, GError ** error);
 
-/* Reads @path and parses it like aooct_text_parse(). */
+/* @len bytes of @p (at most @max, then "...") for a message: printable
+ * ASCII as it is, every other byte (and the backslash) as \xNN.  g_free. */
+gchar *aooct_text_quote (const gchar * p, gsize len, gsize max);
+
+/* Files larger than this are refused before they are read: a calibration
+ * of the largest grid (2^20 records of two numbers) is far smaller. */
+#define AOOCT_TEXT_MAX_BYTES (64 << 20)
+
+/* Reads @path and parses it like aooct_text_parse().  Only a regular file
+ * of at most AOOCT_TEXT_MAX_BYTES is read (a FIFO, a device or a huge file
+ * is refused without blocking or reading it). */
 AooctRecord *aooct_text_read (const gchar * path, gint min_values,
     gint max_values, gsize expected, gsize * n_records, GError ** error);
 

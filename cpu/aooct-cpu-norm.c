@@ -147,12 +147,21 @@ values_and_range (AooctCpuNorm * norm, gboolean log_mode, const gfloat * in,
 
 /* Pass 2: map and transpose one B-scan into rows of @out. */
 static void
-map_transpose (AooctCpuNorm * norm, gint bits, gfloat lo, gfloat scale,
+map_transpose (AooctCpuNorm * norm, gint bits, const AooctNormMap * map,
     guint8 * out, gsize out_stride)
 {
   const gint rows = norm->rows, alines = norm->alines;
   const gfloat q = bits == 16 ? 65535.0f : 255.0f;
+  const gsize row_bytes = (gsize) alines * (bits == 16 ? 2 : 1);
   gint r0;
+
+  /* rows padded to 4 bytes (GStreamer's default stride for an odd width):
+   * the padding is written too, so that an image file is the same bytes
+   * every time */
+  if (out_stride > row_bytes)
+    for (r0 = 0; r0 < rows; r0++)
+      memset (out + (gsize) r0 * out_stride + row_bytes, 0,
+          out_stride - row_bytes);
 
 #pragma omp parallel for schedule(static) if ((gint64) rows * alines >= AOOCT_CPU_PARALLEL_MIN)
   for (r0 = 0; r0 < rows; r0 += TILE_ROWS) {
@@ -170,12 +179,11 @@ map_transpose (AooctCpuNorm * norm, gint bits, gfloat lo, gfloat scale,
           guint16 *p = (guint16 *) row;
           for (m = m0; m < m1; m++)
             p[m] =
-                GUINT16_TO_LE ((guint16) aooct_norm_grey (v[(gsize) m * rows],
-                    lo, scale, q));
+                GUINT16_TO_LE ((guint16) aooct_norm_grey_map (v[(gsize) m *
+                        rows], map, q));
         } else {
           for (m = m0; m < m1; m++)
-            row[m] =
-                (guint8) aooct_norm_grey (v[(gsize) m * rows], lo, scale, q);
+            row[m] = (guint8) aooct_norm_grey_map (v[(gsize) m * rows], map, q);
         }
       }
     }
@@ -194,10 +202,11 @@ aooct_cpu_norm_process (AooctCpuNorm * norm,
     guint8 *bout = out + (gsize) b * norm->rows * out_stride;
     gfloat vmin, vmax;
     gdouble lo, hi, scale;
+    AooctNormMap map;
 
     values_and_range (norm, settings->log, bin, &vmin, &vmax);
     aooct_norm_range (settings, vmin, vmax, &lo, &hi, &scale);
-    map_transpose (norm, settings->bits, (gfloat) lo, (gfloat) scale, bout,
-        out_stride);
+    aooct_norm_map_init (&map, lo, hi, scale);
+    map_transpose (norm, settings->bits, &map, bout, out_stride);
   }
 }

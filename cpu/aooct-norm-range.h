@@ -41,7 +41,16 @@ aooct_norm_range_compute (int auto_range, int log_mode, double dynamic_range,
   }
   *lo = l;
   *hi = h;
-  *scale = (h > l && isfinite (h - l)) ? q / (h - l) : 0.0;
+  /* h - l may overflow where h and l do not (range-min=-1e308,
+   * range-max=1e308): halved, it does not */
+  if (!(h > l))
+    *scale = 0.0;
+  else if (isfinite (h - l))
+    *scale = q / (h - l);
+  else if (isfinite (0.5 * h - 0.5 * l))
+    *scale = 0.5 * q / (0.5 * h - 0.5 * l);
+  else
+    *scale = 0.0;
 }
 
 /* I below this is taken as this before the log */
@@ -71,6 +80,47 @@ aooct_norm_grey (float v, float lo, float scale, float q)
   t = t > 0.0f ? t : 0.0f;
   t = t < q ? t : q;
   return t + 0.5f;
+}
+
+/* lo and the scale as the per-pixel mapping uses them.  In float32 when
+ * lo and hi lie well inside the float32 range, where the values live (the
+ * usual case: the two paths then compute exactly the float expression
+ * above); in double otherwise.  Cast to float, a lo of -1e308
+ * (dynamic-range=1e308) would be -inf and a scale of 255 / 2e300 would be
+ * 0, which makes every pixel NaN, i.e. black, where the spec gives white
+ * or mid-grey. */
+typedef struct
+{
+  float lo, scale;
+  double lo_d, scale_d;
+  int wide;                     /* map in double */
+} AooctNormMap;
+
+static inline AOOCT_NORM_HOST_DEVICE void
+aooct_norm_map_init (AooctNormMap * m, double lo, double hi, double scale)
+{
+  /* half of FLT_MAX (3.4e38): value - lo cannot overflow for a value
+   * inside [lo, hi], and one outside clamps to 0 or q whatever it gives */
+  const double limit = 1.7e38;
+
+  m->lo = (float) lo;
+  m->scale = (float) scale;
+  m->lo_d = lo;
+  m->scale_d = scale;
+  m->wide = !(fabs (lo) <= limit && fabs (hi) <= limit);
+}
+
+static inline AOOCT_NORM_HOST_DEVICE float
+aooct_norm_grey_map (float v, const AooctNormMap * m, float q)
+{
+  if (m->wide) {
+    double t = ((double) v - m->lo_d) * m->scale_d;
+
+    t = t > 0.0 ? t : 0.0;
+    t = t < (double) q ? t : (double) q;
+    return (float) t + 0.5f;
+  }
+  return aooct_norm_grey (v, m->lo, m->scale, q);
 }
 
 #endif /* __AOOCT_NORM_RANGE_H__ */

@@ -27,7 +27,7 @@ typedef struct
 {
   int min_key, max_key;
   unsigned int blocks_done;
-  float lo, scale;
+  AooctNormMap map;
 } BscanRange;
 
 /* Floats as order-preserving ints, so that atomicMin / atomicMax on int
@@ -133,8 +133,7 @@ range_reduce (const float2 * in, BscanRange * range, AooctCudaNormParams p,
         atomicExch (&range[b].blocks_done, 0u);
         aooct_norm_range_compute (s.auto_range, s.log, s.dynamic_range,
             s.range_min, s.range_max, q, vmin, vmax, &dlo, &dhi, &scale);
-        range[b].lo = (float) dlo;
-        range[b].scale = (float) scale;
+        aooct_norm_map_init (&range[b].map, dlo, dhi, scale);
       }
     }
     __syncthreads ();           /* smin/smax are reused for the next b */
@@ -178,8 +177,8 @@ struct WriteRgba
  * shared tile padded against bank conflicts. */
 template < typename W > static __global__ void
 map_transpose (const float2 * in, uint8_t * out, size_t out_stride,
-    const BscanRange * range, float fixed_lo, float fixed_scale,
-    AooctCudaNormParams p, int log_mode, float q)
+    const BscanRange * range, AooctNormMap fixed, AooctCudaNormParams p,
+    int log_mode, float q)
 {
   __shared__ float tile[TILE][TILE + 1];
   const int rows = p.crop_end - p.crop_start;
@@ -187,14 +186,13 @@ map_transpose (const float2 * in, uint8_t * out, size_t out_stride,
 
   for (int b = blockIdx.z; b < p.bscans; b += gridDim.z) {
     /* per B-scan from the reduction, or the manual range's */
-    const float lo = range ? range[b].lo : fixed_lo;
-    const float scale = range ? range[b].scale : fixed_scale;
+    const AooctNormMap map = range ? range[b].map : fixed;
 
     for (int k = threadIdx.y; k < TILE; k += blockDim.y) {
       int m = m0 + k, d = d0 + threadIdx.x;
       if (m < p.alines && d < rows)
-        tile[k][threadIdx.x] = aooct_norm_grey (pixel_value (in, p, b, m, d,
-                log_mode), lo, scale, q);
+        tile[k][threadIdx.x] = aooct_norm_grey_map (pixel_value (in, p, b, m,
+                d, log_mode), &map, q);
     }
     __syncthreads ();
     for (int k = threadIdx.y; k < TILE; k += blockDim.y) {
@@ -252,7 +250,10 @@ aooct_cuda_norm (const AooctCudaNormParams * p,
   dim3 block (TILE, TILE_LANES);
   dim3 grid ((p->alines + TILE - 1) / TILE, (rows + TILE - 1) / TILE,
       bscan_grid);
-  float fixed_lo = 0.0f, fixed_scale = 0.0f;
+  AooctNormMap fixed;
+  const size_t row_bytes = (size_t) p->alines *
+      (p->format == AOOCT_CUDA_NORM_GRAY16 ? 2 : p->format ==
+      AOOCT_CUDA_NORM_RGBA ? 4 : 1);
 
   if (grid.y > MAX_GRID_YZ) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
@@ -269,6 +270,7 @@ aooct_cuda_norm (const AooctCudaNormParams * p,
 
     range_reduce <<< dim3 (blocks, bscan_grid), REDUCE_THREADS, 0,
         stream >>> (in, range, *p, *s, log_mode, (double) q);
+    aooct_norm_map_init (&fixed, 0.0, 0.0, 0.0);        /* not used */
     AOOCT_CUDA_CHECK_LAUNCH (error, "aooctnorm: range kernel");
   } else {
     /* the same for every B-scan: computed here, with the CPU core's very
@@ -277,23 +279,28 @@ aooct_cuda_norm (const AooctCudaNormParams * p,
 
     aooct_norm_range_compute (FALSE, s->log, s->dynamic_range, s->range_min,
         s->range_max, (double) q, 0.0, 0.0, &lo, &hi, &scale);
-    fixed_lo = (float) lo;
-    fixed_scale = (float) scale;
+    aooct_norm_map_init (&fixed, lo, hi, scale);
     range = NULL;
   }
+  /* rows padded to 4 bytes (an odd width): the padding goes to the image
+   * file too, so it is written, with zeros, as on the CPU */
+  if (out_stride > row_bytes && out_stride - row_bytes < 4
+      && !aooct_cuda_memset_2d_async (out + row_bytes, out_stride, 0,
+          out_stride - row_bytes, (gsize) p->bscans * rows, stream, error))
+    return FALSE;
 
   switch (p->format) {
     case AOOCT_CUDA_NORM_GRAY16:
       map_transpose < WriteGray16 > <<< grid, block, 0, stream >>> (in,
-          out, out_stride, range, fixed_lo, fixed_scale, *p, log_mode, q);
+          out, out_stride, range, fixed, *p, log_mode, q);
       break;
     case AOOCT_CUDA_NORM_RGBA:
       map_transpose < WriteRgba > <<< grid, block, 0, stream >>> (in, out,
-          out_stride, range, fixed_lo, fixed_scale, *p, log_mode, q);
+          out_stride, range, fixed, *p, log_mode, q);
       break;
     default:
       map_transpose < WriteGray8 > <<< grid, block, 0, stream >>> (in, out,
-          out_stride, range, fixed_lo, fixed_scale, *p, log_mode, q);
+          out_stride, range, fixed, *p, log_mode, q);
       break;
   }
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctnorm: map/transpose kernel");

@@ -18,7 +18,8 @@
  * with a B-scan.
  *
  * Build: part of the meson build (examples/aooct-embed); by hand:
- *   cc aooct-embed.c $(pkg-config --cflags --libs gstreamer-app-1.0)
+ *   cc aooct-embed.c $(pkg-config --cflags --libs gstreamer-app-1.0 \
+ *       gstreamer-video-1.0)
  * Run with the plugin on GST_PLUGIN_PATH (or installed). */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>

@@ -4,8 +4,10 @@
  * byte 1 the expected record count (0 = any, else 1..255); the rest is the
  * file.  Besides the sanitizers, checks what a caller relies on: on success
  * the count is right, every value is finite, every record has an allowed
- * number of values and line numbers increase; on failure an AOOCT_ERROR_FILE
- * message that names the file. */
+ * number of values and line numbers increase, every value is within the
+ * float32 range; on failure an AOOCT_ERROR_FILE message that names the file
+ * and carries no control byte (they are quoted as \xNN). */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -35,6 +37,9 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
         || error->code != AOOCT_ERROR_FILE
         || strstr (error->message, "fuzz.txt") == NULL)
       __builtin_trap ();
+    for (i = 0; error->message[i]; i++)
+      if ((guchar) error->message[i] < 0x20 || error->message[i] == 0x7f)
+        __builtin_trap ();
     g_error_free (error);
     return 0;
   }
@@ -43,8 +48,9 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   for (i = 0; i < n; i++) {
     if (recs[i].n_values < min_v || recs[i].n_values > max_v)
       __builtin_trap ();
-    if (!isfinite (recs[i].v[0])
-        || (recs[i].n_values == 2 && !isfinite (recs[i].v[1])))
+    if (!isfinite (recs[i].v[0]) || fabs (recs[i].v[0]) > FLT_MAX
+        || (recs[i].n_values == 2 && (!isfinite (recs[i].v[1])
+                || fabs (recs[i].v[1]) > FLT_MAX)))
       __builtin_trap ();
     if (recs[i].line < 1 || (i > 0 && recs[i].line <= recs[i - 1].line))
       __builtin_trap ();

@@ -122,6 +122,35 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
         "input caps are not fixed GRAY16_LE or GRAY8 video/x-raw");
     return FALSE;
   }
+  /* the base class accepts any fixed video/x-raw to say here what is
+   * wrong with it */
+  switch (GST_VIDEO_INFO_FORMAT (&vinfo)) {
+    case GST_VIDEO_FORMAT_GRAY16_LE:
+    case GST_VIDEO_FORMAT_GRAY8:
+      break;
+    case GST_VIDEO_FORMAT_GRAY16_BE:
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "input format GRAY16_BE (big-endian): aooctdcsub takes GRAY16_LE "
+          "or GRAY8; raw files in the spec's layout are little-endian "
+          "(rawvideoparse format=gray16-le); for really big-endian data put "
+          "videoconvert before aooctdcsub");
+      return FALSE;
+    default:
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "input format %s: aooctdcsub takes raw spectra as GRAY16_LE or "
+          "GRAY8 (a rawvideoparse without format= gives I420: set "
+          "format=gray16-le or gray8; from a colour source put videoconvert "
+          "before aooctdcsub)", GST_VIDEO_INFO_NAME (&vinfo));
+      return FALSE;
+  }
+  if (GST_VIDEO_INFO_WIDTH (&vinfo) < 2
+      || GST_VIDEO_INFO_WIDTH (&vinfo) > AOOCT_MAX_SAMPLES) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "input width %d: the width is the samples per A-line and must be "
+        "2 .. %d (is the raw file's width= right?)",
+        GST_VIDEO_INFO_WIDTH (&vinfo), AOOCT_MAX_SAMPLES);
+    return FALSE;
+  }
   GST_OBJECT_LOCK (self);
   per_bscan = self->alines_per_bscan;
   GST_OBJECT_UNLOCK (self);
@@ -181,7 +210,8 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
     values = aooct_text_read_values (file, n, error);
     g_free (file);
     if (values == NULL) {
-      g_prefix_error (error, "background-file: ");
+      g_prefix_error (error, "background-file (one value per raw pixel; "
+          "the input is %d samples wide, from its caps): ", n);
       return FALSE;
     }
     self->background = g_new (gfloat, n);
@@ -189,6 +219,12 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
       self->background[i] = (gfloat) values[i];
     g_free (values);
   } else {
+    if (file && file[0])
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("background-file=%s is "
+              "ignored: mode=%s %s; set mode=background to subtract the "
+              "file", file, mode == AOOCT_DC_NONE ? "none" : "bscan-mean",
+              mode == AOOCT_DC_NONE ? "subtracts nothing" :
+              "subtracts the mean A-line of each B-scan"), (NULL));
     g_free (file);
   }
   self->active_mode = mode;

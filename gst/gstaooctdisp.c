@@ -122,12 +122,25 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
   w = aooct_disp_weights_new (&filter->in_geom, file, a2, a3, error);
   g_free (file);
   if (w == NULL) {
-    /* never go on with stale weights: fail again at the next buffer */
+    /* look again at the next buffer */
     GST_OBJECT_LOCK (self);
     self->dirty = TRUE;
     GST_OBJECT_UNLOCK (self);
+    /* Switching between phase-file and a2/a3 while playing sets them one
+     * after the other, even in one g_object_set(): both set for a moment
+     * is half a change, not a reason to end the stream.  The weights of
+     * the last consistent settings stay (the base class warns if the
+     * contradiction outlasts a buffer).  A file that cannot be read is an
+     * error: never go on with stale weights then. */
+    if (self->weights && error && *error && (*error)->domain == AOOCT_ERROR
+        && (*error)->code == AOOCT_ERROR_SETTINGS) {
+      gst_aooct_filter_tolerate_inconsistent (filter, *error);
+      g_clear_error (error);
+      return TRUE;
+    }
     return FALSE;
   }
+  gst_aooct_filter_settings_consistent (filter);
   if (self->weights)
     g_bytes_unref (self->weights);
   self->weights = g_bytes_new_take (w,

@@ -8,6 +8,7 @@
 #include "gstaooctfilter.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
+#include "aooct-late-property.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-filter.h"
@@ -71,6 +72,8 @@ gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error)
    * and every retry fails the same way: one message on the bus per cause
    * is what the user needs. */
   GST_OBJECT_LOCK (self);
+  /* counted even when not posted again: the cause is on the bus */
+  self->errors_posted++;
   if (g_strcmp0 (self->last_error, msg) == 0) {
     GST_OBJECT_UNLOCK (self);
     GST_DEBUG_OBJECT (self, "not posting again: %s", msg);
@@ -101,6 +104,38 @@ gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error)
       GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s", msg), (NULL));
       break;
   }
+}
+
+void
+gst_aooct_filter_tolerate_inconsistent (GstAooctFilter * self,
+    const GError * error)
+{
+  if (self->inconsistent++ == 1) {
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("%s; going on with the "
+            "last consistent settings until this is corrected",
+            error->message), (NULL));
+  } else {
+    GST_DEBUG_OBJECT (self, "last consistent settings kept: %s",
+        error->message);
+  }
+}
+
+void
+gst_aooct_filter_settings_consistent (GstAooctFilter * self)
+{
+  self->inconsistent = 0;
+}
+
+/* An error that was recovered from (a buffer went through again, or a
+ * flushing seek) may come back: its message must then be posted again,
+ * not swallowed as a repeat, which would leave the user with GStreamer's
+ * bare "Internal data stream error". */
+static void
+forget_last_error (GstAooctFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->last_error, g_free);
+  GST_OBJECT_UNLOCK (self);
 }
 
 #ifdef HAVE_CUDA
@@ -716,7 +751,7 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
           "it through system memory");
     if (!map_plane (self, inbuf, klass->sink_is_video,
             klass->sink_is_video ?
-            aooct_cuda_filter_video_layout (inbuf, &self->in_vinfo) : NULL,
+            aooct_cuda_filter_video_layout (inbuf, &self->in_layout) : NULL,
             &self->in_geom, GST_MAP_READ, &frame, &map, &host)) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
           "cannot map the input buffer for reading");
@@ -798,27 +833,100 @@ done:
 }
 #endif
 
+/* Checks a GstVideoMeta of the input against its buffer: a stride or
+ * offset that puts a row past the end would make the element read out of
+ * bounds (on the CPU and on the GPU alike). */
+static gboolean
+check_video_meta (GstAooctFilter * self, GstBuffer * inbuf,
+    const GstVideoMeta * meta, GError ** error)
+{
+  const GstVideoInfo *vi = &self->in_vinfo;
+  gsize size = gst_buffer_get_size (inbuf);
+  gsize row = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (vi, 0) *
+      GST_VIDEO_INFO_WIDTH (vi);
+  guint64 end;
+
+  if (meta->format != GST_VIDEO_INFO_FORMAT (vi)
+      || meta->width != (guint) GST_VIDEO_INFO_WIDTH (vi)
+      || meta->height != (guint) GST_VIDEO_INFO_HEIGHT (vi)
+      || meta->n_planes < 1) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input buffer's GstVideoMeta describes a %s %ux%u frame but the "
+        "caps say %s %dx%d", gst_video_format_to_string (meta->format),
+        meta->width, meta->height, GST_VIDEO_INFO_NAME (vi),
+        GST_VIDEO_INFO_WIDTH (vi), GST_VIDEO_INFO_HEIGHT (vi));
+    return FALSE;
+  }
+  if (meta->stride[0] < 0 || (gsize) meta->stride[0] < row) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input buffer's GstVideoMeta gives a row stride of %d bytes, "
+        "less than a row of %" G_GSIZE_FORMAT " bytes", meta->stride[0], row);
+    return FALSE;
+  }
+  /* on CUDA, rows are staged MIN (stride, caps stride) bytes at a time */
+  if (cuda_active (self))
+    row = MAX (row, MIN ((gsize) meta->stride[0],
+            (gsize) GST_VIDEO_INFO_PLANE_STRIDE (vi, 0)));
+  end = (guint64) meta->offset[0] + (guint64) meta->stride[0] *
+      (meta->height - 1) + row;
+  if (end > size) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input buffer's GstVideoMeta (offset %" G_GSIZE_FORMAT ", stride "
+        "%d) puts the last row's end at byte %" G_GUINT64_FORMAT ", past the "
+        "end of the %" G_GSIZE_FORMAT "-byte buffer", meta->offset[0],
+        meta->stride[0], end, size);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* A buffer whose size is not what its caps promise would be read out of
  * bounds or produce a wrong image: stop with a clear message instead.
- * Video input with a GstVideoMeta, or in GstCudaMemory (pitched rows, its
- * layout in the memory's GstVideoInfo), may legitimately carry other
- * strides. */
+ * Video input with a GstVideoMeta (checked against the buffer), or in
+ * GstCudaMemory (pitched rows, its layout in the memory's GstVideoInfo),
+ * may legitimately carry other strides; video input without a meta may
+ * have its rows tightly packed (the spec's raw layout, which is what
+ * rawvideoparse with plane-strides gives for a width whose rows GStreamer
+ * would pad to 4 bytes).  Sets in_layout for the buffer. */
 static gboolean
 check_input_size (GstAooctFilter * self, GstBuffer * inbuf, GError ** error)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
-  gsize size = gst_buffer_get_size (inbuf), expected;
+  gsize size = gst_buffer_get_size (inbuf), expected, packed = 0;
+  GstVideoMeta *meta = NULL;
 
   expected = expected_input_size (self, aooct_buffer_get_pending_meta (inbuf));
+  if (klass->sink_is_video) {
+    self->in_layout = self->in_vinfo;
+    meta = gst_buffer_get_video_meta (inbuf);
+    if (meta)
+      return check_video_meta (self, inbuf, meta, error);
+    packed = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (&self->in_vinfo, 0) *
+        GST_VIDEO_INFO_WIDTH (&self->in_vinfo) *
+        GST_VIDEO_INFO_HEIGHT (&self->in_vinfo);
+    if (size == packed && packed != expected && !self->in_cuda_memory) {
+      GstVideoInfo *l = &self->in_layout;
+
+      GST_VIDEO_INFO_PLANE_STRIDE (l, 0) =
+          GST_VIDEO_INFO_COMP_PSTRIDE (&self->in_vinfo, 0) *
+          GST_VIDEO_INFO_WIDTH (&self->in_vinfo);
+      GST_VIDEO_INFO_SIZE (l) = packed;
+      return TRUE;
+    }
+  }
   if (size != expected && !(klass->sink_is_video
-          && (gst_buffer_get_video_meta (inbuf) || self->in_cuda_memory)
-          && size >= expected)) {
+          && (meta || self->in_cuda_memory) && size >= expected)) {
+    gchar *also = packed && packed != expected ?
+        g_strdup_printf (" or %" G_GSIZE_FORMAT " with tightly packed rows",
+        packed) : g_strdup ("");
+
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "input buffer has %" G_GSIZE_FORMAT " bytes but its caps say %"
-        G_GSIZE_FORMAT " (%d A-lines of %d samples x %d B-scans); "
-        "%s", size, expected, self->in_geom.alines, self->in_geom.samples,
-        self->in_geom.bscans, size < expected ? "buffer too short" :
-        "buffer too long");
+        G_GSIZE_FORMAT "%s (%d A-lines of %d samples x %d B-scans); "
+        "%s", size, expected, also, self->in_geom.alines,
+        self->in_geom.samples, self->in_geom.bscans, size < expected ?
+        "buffer too short" : "buffer too long");
+    g_free (also);
     return FALSE;
   }
   return TRUE;
@@ -917,6 +1025,7 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     self->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
     if (!ok)
       goto error;
+    forget_last_error (self);
     return GST_FLOW_OK;
   }
   if (cuda_active (self)) {
@@ -928,11 +1037,12 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     self->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
     if (!ok)
       goto error;
+    forget_last_error (self);
     return GST_FLOW_OK;
   }
 #endif
 
-  if (!map_plane (self, inbuf, klass->sink_is_video, &self->in_vinfo,
+  if (!map_plane (self, inbuf, klass->sink_is_video, &self->in_layout,
           &self->in_geom, GST_MAP_READ, &in_frame, &in_map, &in)) {
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "cannot map the input buffer for reading");
@@ -957,6 +1067,7 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
   if (!ok)
     goto error;
+  forget_last_error (self);
   return GST_FLOW_OK;
 
 error:
@@ -1200,11 +1311,118 @@ gst_aooct_filter_submit_input_buffer (GstBaseTransform * bt,
       is_discont, input);
 }
 
+/* Fixed video input that the template does not list (GRAY16_BE, a
+ * rawvideoparse without format=, which gives I420, a width of 1) is
+ * accepted here so that set_caps() -- parse_sink_caps() -- says what is
+ * wrong and what to do, instead of the pad refusing it silently and the
+ * user seeing only "not-negotiated".  Caps queries still offer only what
+ * the element takes, so an upstream that negotiates (videoconvert) picks
+ * that. */
+static gboolean
+gst_aooct_filter_accept_caps (GstBaseTransform * bt, GstPadDirection direction,
+    GstCaps * caps)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (bt);
+  GstCapsFeatures *f;
+
+  if (GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps (bt, direction,
+          caps))
+    return TRUE;
+  if (direction != GST_PAD_SINK || !klass->sink_is_video
+      || !gst_caps_is_fixed (caps)
+      || !gst_structure_has_name (gst_caps_get_structure (caps, 0),
+          "video/x-raw"))
+    return FALSE;
+  f = gst_caps_get_features (caps, 0);
+  if (f && !gst_caps_features_is_equal (f,
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    return FALSE;
+  GST_DEBUG_OBJECT (bt, "accepting %" GST_PTR_FORMAT " to say at set_caps "
+      "why it cannot be processed", caps);
+  return TRUE;
+}
+
+/* Where @ours (what this element produces) and @theirs (what downstream
+ * accepts) part: the first field of ours that downstream constrains to
+ * other values, or the media types; NULL when no single field is to
+ * blame.  g_free. */
+static gchar *
+caps_difference (GstCaps * ours, GstCaps * theirs)
+{
+  GstStructure *s;
+  guint i, j;
+
+  if (gst_caps_is_empty (ours) || gst_caps_is_empty (theirs))
+    return NULL;
+  s = gst_caps_get_structure (ours, 0);
+  for (i = 0; i < gst_caps_get_size (theirs); i++) {
+    GstStructure *t = gst_caps_get_structure (theirs, i);
+
+    if (!gst_structure_has_name (t, gst_structure_get_name (s)))
+      continue;
+    for (j = 0; j < (guint) gst_structure_n_fields (s); j++) {
+      const gchar *name = gst_structure_nth_field_name (s, j);
+      const GValue *a = gst_structure_get_value (s, name),
+          *b = gst_structure_get_value (t, name);
+
+      /* (gst_value_can_intersect only compares the types) */
+      if (b && !gst_value_intersect (NULL, a, b)) {
+        gchar *va = gst_value_serialize (a), *vb = gst_value_serialize (b);
+        gchar *msg = g_strdup_printf ("downstream accepts %s=%s, but this "
+            "element produces %s=%s", name, vb, name, va);
+
+        g_free (va);
+        g_free (vb);
+        return msg;
+      }
+    }
+  }
+  return g_strdup_printf ("downstream accepts %s, but this element produces "
+      "%s", gst_structure_get_name (gst_caps_get_structure (theirs, 0)),
+      gst_structure_get_name (s));
+}
+
+/* New input caps were refused without a message of ours (set_caps posts
+ * one for whatever it finds wrong): basetransform found no output caps
+ * that downstream accepts.  Say which field, instead of leaving the user
+ * with "not-negotiated". */
+static void
+explain_refused_caps (GstAooctFilter * self, GstCaps * incaps)
+{
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
+  GstCaps *ours = gst_aooct_filter_transform_caps (bt, GST_PAD_SINK, incaps,
+      NULL);
+  GstCaps *theirs = gst_pad_peer_query_caps (bt->srcpad, NULL);
+  GstPad *peer = gst_pad_get_peer (bt->srcpad);
+  gchar *diff = caps_difference (ours, theirs);
+  gchar *o = gst_caps_to_string (ours), *t = gst_caps_to_string (theirs);
+  GError *error = NULL;
+
+  g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_CAPS, "cannot negotiate the "
+      "output with %s: %s (this element produces %s; %s accepts %s)",
+      peer && GST_OBJECT_PARENT (peer) ?
+      GST_OBJECT_NAME (GST_OBJECT_PARENT (peer)) : "downstream",
+      diff ? diff : "no format in common", o,
+      peer ? "downstream" : "an unlinked pad", t);
+  gst_aooct_filter_post_error (self, error);
+  g_clear_error (&error);
+  g_free (diff);
+  g_free (o);
+  g_free (t);
+  gst_clear_object (&peer);
+  gst_caps_unref (ours);
+  gst_caps_unref (theirs);
+}
+
 static gboolean
 gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
 {
-#ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+
+  /* a flushing seek starts the stream over */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    forget_last_error (self);
+#ifdef HAVE_CUDA
 
   if (cuda_active (self)) {
     switch (GST_EVENT_TYPE (event)) {
@@ -1237,6 +1455,25 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
     }
   }
 #endif
+  if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    GstCaps *caps;
+    guint posted;
+    gboolean ok;
+
+    gst_event_parse_caps (event, &caps);
+    gst_caps_ref (caps);
+    GST_OBJECT_LOCK (self);
+    posted = self->errors_posted;
+    GST_OBJECT_UNLOCK (self);
+    ok = GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
+    GST_OBJECT_LOCK (self);
+    posted = self->errors_posted - posted;
+    GST_OBJECT_UNLOCK (self);
+    if (!ok && posted == 0)
+      explain_refused_caps (self, caps);
+    gst_caps_unref (caps);
+    return ok;
+  }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 
@@ -1280,6 +1517,7 @@ gst_aooct_filter_start (GstBaseTransform * bt)
   }
   self->stat_buffers = 0;
   self->stat_host_ms = 0;
+  self->inconsistent = 0;
 #ifdef HAVE_CUDA
   GST_OBJECT_LOCK (self);
   aooct_cuda_filter_set_timing (self->cuda, self->gpu_timing);
@@ -1481,6 +1719,17 @@ gst_aooct_filter_propose_allocation (GstBaseTransform * bt,
    * keep our own announcement from upstream */
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
       decide_query, query);
+  /* Video input of any row layout is read through its GstVideoMeta (the
+   * size check validates it against the buffer): say so, so that an
+   * upstream with its own strides (a camera) need not copy its frames.
+   * (rawvideoparse with plane-strides does not add the meta: its tightly
+   * packed rows are recognised by their size, see check_input_size.) */
+  if (GST_AOOCT_FILTER_GET_CLASS (bt)->sink_is_video
+      && !gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+          NULL)) {
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    ret = TRUE;
+  }
 #ifdef HAVE_CUDA
   {
     /* Upstream may leave its pointwise step to us (aooct-pending-meta.h)
@@ -1549,6 +1798,17 @@ gst_aooct_filter_finalize (GObject * object)
   g_free (self->last_error);
   g_free (self->cpu_reason);
   G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* A start-time property changed while running: say that it does nothing
+ * now (aooct-late-property.h). */
+static void
+gst_aooct_filter_dispatch_properties_changed (GObject * object,
+    guint n_pspecs, GParamSpec ** pspecs)
+{
+  aooct_warn_late_properties (GST_ELEMENT (object), n_pspecs, pspecs);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
 }
 
 void
@@ -1643,6 +1903,8 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
   gobject_class->set_property = gst_aooct_filter_set_property;
   gobject_class->get_property = gst_aooct_filter_get_property;
   gobject_class->finalize = gst_aooct_filter_finalize;
+  gobject_class->dispatch_properties_changed =
+      gst_aooct_filter_dispatch_properties_changed;
   element_class->set_context = GST_DEBUG_FUNCPTR (gst_aooct_filter_set_context);
 
   g_object_class_install_property (gobject_class, PROP_BACKEND,
@@ -1684,6 +1946,7 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
   bt_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_aooct_filter_generate_output);
   bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_filter_sink_event);
+  bt_class->accept_caps = GST_DEBUG_FUNCPTR (gst_aooct_filter_accept_caps);
   bt_class->submit_input_buffer =
       GST_DEBUG_FUNCPTR (gst_aooct_filter_submit_input_buffer);
   element_class->change_state =

@@ -82,6 +82,10 @@ struct _GstAooctFilter
   AooctGeometry in_geom;        /* geometry of the input buffers */
   AooctGeometry out_geom;       /* as derived by derive_output() */
   GstVideoInfo in_vinfo;        /* when the sink caps are video/x-raw */
+  /* the row layout of the buffer being processed, for video input
+   * without a GstVideoMeta: in_vinfo, or its rows tightly packed
+   * (rawvideoparse plane-strides=<N x bytes> of an odd width) */
+  GstVideoInfo in_layout;
   GstVideoInfo out_vinfo;       /* when the src caps are video/x-raw */
   GstAooctBackend active_backend;       /* CPU or CUDA, chosen at start */
   gboolean in_cuda_memory;      /* sink caps carry memory:CUDAMemory */
@@ -112,6 +116,9 @@ struct _GstAooctFilter
                                  * (decided at allocation) */
   gboolean deferring;           /* ... and our whole step goes to it */
   gboolean defer_this;          /* the output being made shares the input */
+  guint errors_posted;          /* element errors posted since start */
+  guint inconsistent;           /* buffers in a row processed with the
+                                 * last consistent live settings */
   gint fault;                   /* AooctCudaFault to make (tests only) */
   guint64 fault_at;             /* ... after this buffer (1 = the first) */
 };
@@ -213,6 +220,19 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
  * GStreamer category and keeps ownership with the caller. */
      void gst_aooct_filter_post_error (GstAooctFilter * self,
     const GError * error);
+
+/* For live properties that an application changes together (aooctnorm's
+ * range-min / range-max, aooctdisp's phase-file / a2 / a3): @error (not
+ * taken) says that the current values contradict each other.  One
+ * g_object_set() sets them one after the other, so the streaming thread
+ * may see half of the change: the element then goes on with its last
+ * consistent settings (the caller's job) instead of ending the stream, and
+ * posts a warning with @error's message when the contradiction is still
+ * there at the next buffer (a real mistake, not half a change).  Call
+ * gst_aooct_filter_settings_consistent() when they are consistent. */
+     void gst_aooct_filter_tolerate_inconsistent (GstAooctFilter * self,
+    const GError * error);
+     void gst_aooct_filter_settings_consistent (GstAooctFilter * self);
 
 /* Renegotiate and rebuild at the next buffer (after a property that changes
  * the output geometry or the tables has changed). */

@@ -144,9 +144,15 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
   /* Already linear in k: forward the input buffers themselves (the caps
    * still change, to k-linear=true). */
   if (passthrough || filter->in_geom.k_linear) {
+    /* a calibration given for nothing: the user expects resampling */
     if ((file && file[0]) || (coeffs && coeffs[0]))
-      GST_WARNING_OBJECT (self, "%s: the wavelength calibration is ignored",
-          passthrough ? "passthrough=true" : "input is already k-linear");
+      GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("%s, so the wavelength "
+              "calibration (%s) is ignored and the spectra pass unchanged; "
+              "%s", passthrough ? "passthrough=true" :
+              "the input is already linear in k (k-linear=true in its caps)",
+              file && file[0] ? "wavelength-file" : "wavelength-coeffs",
+              passthrough ? "set passthrough=false to resample" :
+              "remove the calibration or the aooctkmap before"), (NULL));
     g_free (file);
     g_free (coeffs);
     gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), TRUE);
@@ -155,10 +161,28 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
   gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), FALSE);
 
   cal = aooct_wavelength_new (file, coeffs, filter->in_geom.raw_samples, error);
+  if (cal == NULL) {
+    g_free (file);
+    g_free (coeffs);
+    return FALSE;
+  }
+  /* A polynomial fits any width: a raw file read with the wrong width= or
+   * height= gives a plausible image with no error.  The geometry in use,
+   * on the bus, is the hint. */
+  {
+    gchar *msg = g_strdup_printf ("resampling A-lines of %d raw samples (%d "
+        "A-lines per B-scan, %d samples after padding), lambda from %.6g nm "
+        "at pixel 0 to %.6g nm at pixel %d (%s)", filter->in_geom.raw_samples,
+        filter->in_geom.alines, filter->in_geom.samples, cal->lambda[0],
+        cal->lambda[cal->n - 1], cal->n - 1, file && file[0] ?
+        "wavelength-file" : "wavelength-coeffs");
+
+    /* also as the debug text: gst-launch-1.0 prints only that of an INFO */
+    GST_ELEMENT_INFO (self, RESOURCE, SETTINGS, ("%s", msg), ("%s", msg));
+    g_free (msg);
+  }
   g_free (file);
   g_free (coeffs);
-  if (cal == NULL)
-    return FALSE;
   self->table = aooct_kmap_table_new (cal, &filter->in_geom, error);
   aooct_wavelength_free (cal);
   if (self->table == NULL)

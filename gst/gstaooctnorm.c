@@ -68,6 +68,8 @@ struct _GstAooctNorm
   /* from setup() */
   AooctCpuNorm *cpu;
   gint bits;
+  /* the last consistent display settings (streaming thread) */
+  AooctNormSettings good;
 #ifdef HAVE_CUDA
   AooctCudaNormParams cuda_params;
   gpointer cuda_scratch;
@@ -165,6 +167,26 @@ read_settings (GstAooctNorm * self, AooctNormSettings * s)
   s->bits = self->bits;
 }
 
+/* Display settings that the others make meaningless, set anyway: the
+ * user expects them to act (they may still be changed while playing, so
+ * this is a warning, once at start). */
+static void
+warn_unused_settings (GstAooctNorm * self, const AooctNormSettings * s)
+{
+  if (s->auto_range && (s->range_min != DEFAULT_RANGE_MIN
+          || s->range_max != DEFAULT_RANGE_MAX))
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("range-min=%g and "
+            "range-max=%g are not used: auto-range=true takes the range from "
+            "each B-scan; set auto-range=false to use them", s->range_min,
+            s->range_max), (NULL));
+  if (s->dynamic_range != DEFAULT_DYNAMIC_RANGE && (!s->log || !s->auto_range))
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("dynamic-range=%g is not "
+            "used: it applies with log=true and auto-range=true only (here "
+            "log=%s, auto-range=%s)", s->dynamic_range,
+            s->log ? "true" : "false", s->auto_range ? "true" : "false"),
+        (NULL));
+}
+
 static const gchar *const cuda_video_formats[] = { "NV12", "I420", "RGBA",
   NULL
 };
@@ -206,6 +228,9 @@ gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
   read_settings (self, &s);
   if (!aooct_norm_settings_check (&s, error))
     return FALSE;
+  self->good = s;
+  gst_aooct_filter_settings_consistent (filter);
+  warn_unused_settings (self, &s);
 
   GST_OBJECT_LOCK (self);
   crop_start = self->crop_start;
@@ -242,6 +267,27 @@ gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
   return TRUE;
 }
 
+/* The display settings for this buffer: one consistent copy, taken under
+ * the object lock.  range-min and range-max are changed one after the
+ * other even in one g_object_set(): a pair seen half changed (range-max
+ * <= range-min for a moment) keeps the last consistent settings instead
+ * of ending the stream (gst_aooct_filter_tolerate_inconsistent). */
+static void
+settings_for_buffer (GstAooctNorm * self, AooctNormSettings * s)
+{
+  GError *error = NULL;
+
+  read_settings (self, s);
+  if (aooct_norm_settings_check (s, &error)) {
+    self->good = *s;
+    gst_aooct_filter_settings_consistent (GST_AOOCT_FILTER (self));
+    return;
+  }
+  gst_aooct_filter_tolerate_inconsistent (GST_AOOCT_FILTER (self), error);
+  g_clear_error (&error);
+  *s = self->good;
+}
+
 static gboolean
 gst_aooct_norm_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, GError ** error)
@@ -249,12 +295,8 @@ gst_aooct_norm_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
   AooctNormSettings s;
 
-  /* display settings may change while playing: take one consistent copy
-   * per buffer, and refuse an impossible one with an error rather than
-   * drawing a wrong image */
-  read_settings (self, &s);
-  if (!aooct_norm_settings_check (&s, error))
-    return FALSE;
+  /* display settings may change while playing */
+  settings_for_buffer (self, &s);
   aooct_cpu_norm_process (self->cpu, &s, (const gfloat *) in->data,
       out->data, out->stride);
   return TRUE;
@@ -269,9 +311,7 @@ gst_aooct_norm_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   AooctNormSettings s;
 
   /* as on the CPU: one consistent copy of the settings per buffer */
-  read_settings (self, &s);
-  if (!aooct_norm_settings_check (&s, error))
-    return FALSE;
+  settings_for_buffer (self, &s);
   return aooct_cuda_norm (&self->cuda_params, &s, (const gfloat *) in->data,
       out->data, out->stride, self->cuda_scratch, stream, error);
 }

@@ -52,6 +52,7 @@
 #include "aooct-calib.h"
 #include "aooct-error.h"
 #include "aooct-fftw.h"
+#include "aooct-late-property.h"
 #include "aooct-synth.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_src_debug);
@@ -556,6 +557,17 @@ gst_aooct_src_init (GstAooctSrc * self)
 #define READY_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_MUTABLE_READY)
 
+/* A start-time property (samples, phantom, ...) changed while running
+ * does nothing now: say so (aooct-late-property.h). */
+static void
+gst_aooct_src_dispatch_properties_changed (GObject * object, guint n_pspecs,
+    GParamSpec ** pspecs)
+{
+  aooct_warn_late_properties (GST_ELEMENT (object), n_pspecs, pspecs);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
+}
+
 static void
 gst_aooct_src_class_init (GstAooctSrcClass * klass)
 {
@@ -567,6 +579,8 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
   gobject_class->set_property = gst_aooct_src_set_property;
   gobject_class->get_property = gst_aooct_src_get_property;
   gobject_class->finalize = gst_aooct_src_finalize;
+  gobject_class->dispatch_properties_changed =
+      gst_aooct_src_dispatch_properties_changed;
 
   g_object_class_install_property (gobject_class, PROP_SAMPLES,
       g_param_spec_int ("samples", "Samples",

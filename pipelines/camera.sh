@@ -18,14 +18,17 @@
 #   AOOCT_VIDEOSINK=ELEMENT    where to show it (default autovideosink)
 #   AOOCT_TAP=FILE             also write aooctnorm's frames (raw) to FILE
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
+#                              (else: installs missing runtime packages only;
+#                              build aooct first with scripts/bootstrap.sh)
 # To try it without a camera: Aravis's fake GigE Vision camera (package
 # aravis-tools), e.g. on loopback: arv-fake-gv-camera-0.8 -i 127.0.0.1 &
 # AOOCT_CAMERA=127.0.0.1 pipelines/camera.sh  (tests/test-camera.sh does
 # this inside a private network namespace).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh)
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh" libaravis-0.8-0 gstreamer1.0-libav
 file=${1:-$root/out/camera.mkv}
 mkdir -p "$(dirname "$file")"
 

@@ -13,14 +13,20 @@
 #   AOOCT_WAVELENGTH_FILE=F    the spectrometer's calibration (aooctkmap
 #                              wavelength-file; default OUTDIR/calibration.txt)
 #   AOOCT_A2, AOOCT_A3         dispersion coefficients (default 8, -2)
+#   AOOCT_PAD_SIZE=P1          aooctpad size (default 0: the next power of
+#                              two >= N, at least 2048, so any camera width
+#                              works)
 #   AOOCT_VOLUMES=V            without RAWFILE: the script first records V
 #                              volumes (default 2) of aooctsrc's retina to
 #                              OUTDIR/volumes.raw, with their calibration
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
+#                              (else: installs missing runtime packages only;
+#                              build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh)
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh"
 stack=$(command -v aooct-stack || echo "${AOOCT_BUILD:-$root/build}/tools/aooct-stack")
 
 raw=${1:-}
@@ -59,7 +65,7 @@ echo "aooct: $raw: $((size / vol_bytes)) volume(s) of $b B-scans"
   filesrc location="$raw" \
   ! rawvideoparse format=gray16-le width="$n" height="$m" framerate=100/1 \
   ! progressreport format=percent update-freq=1 \
-  ! aooctdcsub ! aooctpad size=2048 factor=2 \
+  ! aooctdcsub ! aooctpad size="${AOOCT_PAD_SIZE:-0}" factor=2 \
   ! aooctkmap wavelength-file="$cal" \
   ! aooctdisp a2="${AOOCT_A2:-8}" a3="${AOOCT_A3:--2}" \
   ! aooctfft ! aooctnorm dynamic-range=50 \

@@ -9,10 +9,13 @@
 #   AOOCT_VIDEOSINK=ELEMENT   where to show it (default autovideosink;
 #                             the test suite uses fakesink)
 #   AOOCT_SKIP_BOOTSTRAP=1    use the aooct already on GST_PLUGIN_PATH
+#                             (else: installs missing runtime packages only;
+#                             build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh)
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh"
 cal=$(mktemp --suffix=.txt); trap 'rm -f "$cal"' EXIT
 
 # is-live=true: B-scans arrive at 100/s as from a camera; the sink shows

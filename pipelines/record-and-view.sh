@@ -9,10 +9,13 @@
 #                             Ctrl-C finishes the file properly, -e)
 #   AOOCT_VIDEOSINK=ELEMENT   where to show it (default autovideosink)
 #   AOOCT_SKIP_BOOTSTRAP=1    use the aooct already on GST_PLUGIN_PATH
+#                             (else: installs missing runtime packages only;
+#                             build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh)
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh" gstreamer1.0-libav
 file=${1:-$root/out/live.mkv}
 mkdir -p "$(dirname "$file")"
 cal=$(mktemp --suffix=.txt); trap 'rm -f "$cal"' EXIT

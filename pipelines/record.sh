@@ -17,10 +17,13 @@
 #   AOOCT_TAP=FILE             also write aooctnorm's frames as they are
 #                              (raw, frame after frame) to FILE, to compare
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
+#                              (else: installs missing runtime packages only;
+#                              build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# what running needs, no build tools (scripts/runtime-deps.sh)
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-ugly gstreamer1.0-libav
 
 out=${1:-$root/out/record}
 n=${AOOCT_BSCANS:-100}

@@ -124,7 +124,11 @@ def main():
       "do not edit by hand (tests/test-docs.sh fails when this file is out "
       "of date).  Units are in each description.  *Changeable*: "
       "\"while PLAYING\" properties apply at the next buffer; the others "
-      "apply at the next start or negotiation.  Caps: "
+      "apply at the next start or negotiation (changed while PLAYING, "
+      "they give a warning).  A value outside a property's range is not "
+      "an error under `gst-launch-1.0`: GLib prints a warning and keeps "
+      "the default, and the pipeline runs (docs/howto.md, \"Property "
+      "values\").  Caps: "
       "[caps.md](caps.md); calibration files: "
       "[calibration-files.md](calibration-files.md).\n\n")
     names = elements()

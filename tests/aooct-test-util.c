@@ -1,7 +1,9 @@
 /* aooct tests: helpers shared by the element tests. */
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <glib/gstdio.h>
 
 #include "aooct-test-util.h"
@@ -30,8 +32,8 @@ aooct_test_set_caps_printf (GstHarness * h, const gchar * format, ...)
   g_free (str);
 }
 
-gchar *
-aooct_test_pop_error (GstHarness * h)
+static gchar *
+pop_message (GstHarness * h, GstMessageType type)
 {
   GstBus *bus = gst_element_get_bus (h->element);
   GstMessage *msg;
@@ -39,16 +41,57 @@ aooct_test_pop_error (GstHarness * h)
 
   if (bus == NULL)
     return NULL;
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  msg = gst_bus_pop_filtered (bus, type);
   if (msg) {
     GError *err = NULL;
-    gst_message_parse_error (msg, &err, NULL);
+    if (type == GST_MESSAGE_ERROR)
+      gst_message_parse_error (msg, &err, NULL);
+    else if (type == GST_MESSAGE_WARNING)
+      gst_message_parse_warning (msg, &err, NULL);
+    else
+      gst_message_parse_info (msg, &err, NULL);
     text = g_strdup (err->message);
     g_error_free (err);
     gst_message_unref (msg);
   }
   gst_object_unref (bus);
   return text;
+}
+
+gchar *
+aooct_test_pop_error (GstHarness * h)
+{
+  return pop_message (h, GST_MESSAGE_ERROR);
+}
+
+gchar *
+aooct_test_pop_warning (GstHarness * h)
+{
+  return pop_message (h, GST_MESSAGE_WARNING);
+}
+
+gchar *
+aooct_test_pop_info (GstHarness * h)
+{
+  return pop_message (h, GST_MESSAGE_INFO);
+}
+
+void
+aooct_test_assert_warning (GstHarness * h, const gchar * first_substring, ...)
+{
+  gchar *text = aooct_test_pop_warning (h);
+  const gchar *sub;
+  va_list args;
+
+  fail_unless (text != NULL, "expected an element warning containing '%s'",
+      first_substring);
+  va_start (args, first_substring);
+  for (sub = first_substring; sub; sub = va_arg (args, const gchar *))
+      fail_unless (strstr (text, sub) != NULL,
+        "element warning '%s' does not mention '%s'", text, sub);
+  va_end (args);
+  GST_INFO ("got expected warning: %s", text);
+  g_free (text);
 }
 
 static void
@@ -289,7 +332,73 @@ static const AooctTestBadFile bad_text_files[] = {
   {"1\nnan\n3\n4\n", ":2:", "not finite"},
   {"1\n2\n-inf\n4\n", ":3:", "not finite"},
   {NULL, "", "cannot read"},
+  /* beyond float32, where the pipeline computes: not an all-white image */
+  {"1\n2\n1e39\n4\n", ":3:", "float32"},
+  {"1\n2\n-4e38\n4\n", ":3:", "float32"},
+  /* an invisible byte is shown, quoted */
+  {"1\n2\n3\x01\n4\n", ":3:", "'3\\x01' is not a number"},
+  /* a byte-order mark is skipped and old Mac line ends are lines: the
+   * fault is the count, on the right line */
+  {"\xef\xbb\xbf" "1\n2\n3\n", ":3:", "too few"},
+  {"1\r2\r3\r", ":3:", "too few"},
+  {"1\r\n2\r\n3\r\n4\r\n5\r\n", ":5:", "too many"},
 };
+
+/* Paths that are not calibration files at all, refused before anything
+ * is read (no blocking on a FIFO without a writer, no reading /dev/zero
+ * or a huge file into memory): made by make_special_file(). */
+typedef enum
+{
+  SPECIAL_FIFO,
+  SPECIAL_DEVICE,
+  SPECIAL_HUGE,
+  SPECIAL_DIRECTORY,
+  N_SPECIAL
+} SpecialFile;
+
+static const AooctTestBadFile special_files[N_SPECIAL] = {
+  {NULL, "", "a FIFO"},
+  {NULL, "", "a character device"},
+  {NULL, "", "larger than any calibration"},
+  {NULL, "", "a directory"},
+};
+
+/* Returns the path (g_free) and whether to remove it. */
+static gchar *
+make_special_file (SpecialFile kind, gboolean * remove)
+{
+  gchar *path;
+
+  *remove = TRUE;
+  switch (kind) {
+    case SPECIAL_FIFO:
+      path = g_build_filename (g_get_tmp_dir (), "aooct-test-XXXXXX", NULL);
+      fail_unless (g_mkdtemp (path) != NULL);
+      fail_unless (g_rmdir (path) == 0);
+      fail_unless (mkfifo (path, 0600) == 0, "mkfifo %s", path);
+      return path;
+    case SPECIAL_DEVICE:
+      *remove = FALSE;
+      return g_strdup ("/dev/zero");
+    case SPECIAL_HUGE:{
+      gint fd;
+
+      /* sparse: no disk space, but larger than the limit */
+      path = aooct_test_write_temp ("1\n");
+      fd = g_open (path, O_WRONLY, 0);
+      fail_unless (fd >= 0);
+      fail_unless (ftruncate (fd, (off_t) (1536u << 20)) == 0);
+      close (fd);
+      return path;
+    }
+    case SPECIAL_DIRECTORY:
+      *remove = FALSE;
+      return g_strdup (g_get_tmp_dir ());
+    default:
+      g_assert_not_reached ();
+  }
+  return NULL;
+}
 
 void
 aooct_test_for_each_bad_file (const AooctTestBadFile * extra, guint n_extra,
@@ -306,6 +415,16 @@ aooct_test_for_each_bad_file (const AooctTestBadFile * extra, guint n_extra,
     GST_INFO ("bad file case %u: %s", k, bad->what);
     func (path, bad, user_data);
     if (bad->text)
+      g_unlink (path);
+    g_free (path);
+  }
+  for (k = 0; k < N_SPECIAL; k++) {
+    gboolean remove;
+    gchar *path = make_special_file ((SpecialFile) k, &remove);
+
+    GST_INFO ("special file case %u: %s", k, special_files[k].what);
+    func (path, &special_files[k], user_data);
+    if (remove)
       g_unlink (path);
     g_free (path);
   }

@@ -45,6 +45,15 @@ void aooct_test_set_caps_printf (GstHarness * h, const gchar * format, ...)
  * its text (g_free) or NULL when there is none. */
 gchar *aooct_test_pop_error (GstHarness * h);
 
+/* The same for WARNING and INFO messages. */
+gchar *aooct_test_pop_warning (GstHarness * h);
+gchar *aooct_test_pop_info (GstHarness * h);
+
+/* Asserts that a WARNING message whose text contains every NULL-terminated
+ * @substring was posted. */
+void aooct_test_assert_warning (GstHarness * h, const gchar * first_substring,
+    ...) G_GNUC_NULL_TERMINATED;
+
 /* Asserts that an ERROR message whose text contains every NULL-terminated
  * @substring was posted. */
 void aooct_test_assert_error (GstHarness * h, const gchar * first_substring,

@@ -9,6 +9,7 @@
 #include "aooct-test-util.h"
 #include "aooct-calib.h"
 #include "aooct-error.h"
+#include "aooct-textfile.h"
 
 static void
 assert_gerror (GError * err, gint code, const gchar * sub1, const gchar * sub2)
@@ -22,6 +23,18 @@ assert_gerror (GError * err, gint code, const gchar * sub1, const gchar * sub2)
     fail_unless (strstr (err->message, sub2) != NULL, "'%s' lacks '%s'",
         err->message, sub2);
   GST_INFO ("expected error: %s", err->message);
+}
+
+/* a message shows no control byte (a CR would overwrite it on a
+ * terminal) */
+static void
+assert_printable (const gchar * msg)
+{
+  const gchar *p;
+
+  for (p = msg; *p; p++)
+    fail_unless ((guchar) * p >= 0x20 && *p != 0x7f, "control byte 0x%02x "
+        "in: %s", (guchar) * p, msg);
 }
 
 GST_START_TEST (test_parse_coeffs)
@@ -48,6 +61,9 @@ GST_START_TEST (test_parse_coeffs)
     {"nan,1", 0, {0}, "c0 is not finite"},
     {"800,1e400", 0, {0}, "c1 is not finite"},
     {"800;0.1", 0, {0}, "not a number"},
+    /* invisible bytes quoted, never raw in the message */
+    {"800,0.1\x01", 0, {0}, "c1 ('0.1\\x01') is not a number"},
+    {"\xef\xbb\xbf" "800,0.1", 0, {0}, "c0 ('\\xef\\xbb\\xbf800')"},
   };
   guint k;
 
@@ -67,6 +83,7 @@ GST_START_TEST (test_parse_coeffs)
       fail_if (ok, "'%s' accepted", cases[k].str);
       assert_gerror (err, AOOCT_ERROR_SETTINGS, "wavelength-coeffs",
           cases[k].what);
+      assert_printable (err->message);
       g_error_free (err);
     }
   }
@@ -217,8 +234,60 @@ check_file_error (const gchar * path, const AooctTestBadFile * bad,
       err->message);
   fail_unless (strstr (err->message, bad->line) != NULL, "%s lacks %s",
       err->message, bad->line);
+  assert_printable (err->message);
   g_clear_error (&err);
 }
+
+/* What a file's author wrote, in whatever editor: a UTF-8 byte-order mark
+ * (invisible) and CRLF or old Mac CR line ends are read as the same
+ * numbers, and no message carries a raw control byte (issue 19, item
+ * 15). */
+GST_START_TEST (test_text_quirks)
+{
+  const gchar *good[] = {
+    "\xef\xbb\xbf" "785\n786\n787.5\n790\n",
+    "785\r\n786\r\n787.5\r\n790\r\n",
+    "785\r786\r787.5\r790\r",
+    "\xef\xbb\xbf# header\r785\r786 # c\r\r787.5\r790",
+  };
+  const struct
+  {
+    const gchar *text, *want;
+  } bad[] = {
+    {"785\r786\rx\r790\r", ":3: 'x' is not a number"},
+    {"785\n\xef\xbb\xbf" "786\n787\n788\n", ":2: '\\xef\\xbb\\xbf786'"},
+    {"785\n78\x1b[2J6\n787\n788\n", ":2: '78\\x1b[2J6'"},
+  };
+  gdouble want[4] = { 785, 786, 787.5, 790 };
+  guint k, i;
+
+  for (k = 0; k < G_N_ELEMENTS (good); k++) {
+    gchar *path = aooct_test_write_temp (good[k]);
+    GError *err = NULL;
+    gdouble *v = aooct_text_read_values (path, 4, &err);
+
+    fail_unless (v != NULL, "case %u: %s", k, err ? err->message : "");
+    for (i = 0; i < 4; i++)
+      fail_unless (v[i] == want[i], "case %u value %u: %g", k, i, v[i]);
+    g_free (v);
+    g_unlink (path);
+    g_free (path);
+  }
+  for (k = 0; k < G_N_ELEMENTS (bad); k++) {
+    gchar *path = aooct_test_write_temp (bad[k].text);
+    GError *err = NULL;
+
+    fail_unless (aooct_text_read_values (path, 4, &err) == NULL);
+    fail_unless (strstr (err->message, bad[k].want) != NULL, "%s lacks %s",
+        err->message, bad[k].want);
+    assert_printable (err->message);
+    g_clear_error (&err);
+    g_unlink (path);
+    g_free (path);
+  }
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_wavelength_file)
 {
@@ -439,6 +508,7 @@ calib_suite (void)
   Suite *s = suite_create ("aooct-calib");
   TCase *tc = tcase_create ("general");
 
+  tcase_add_test (tc, test_text_quirks);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_parse_coeffs);
   tcase_add_test (tc, test_poly_monotonic_analytic);

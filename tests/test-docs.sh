@@ -40,5 +40,18 @@ done
 for img in $(grep -o 'img/[a-z0-9-]*\.png' "$root/docs/howto.md" | sort -u); do
   [ -f "$root/docs/$img" ] || fail "docs/howto.md shows docs/$img, which does not exist"
 done
+# the hand-build command in examples/aooct-embed.c's header builds it
+# (issue 19, item 16: it lacked gstreamer-video-1.0)
+cmd=$(sed -n '/Build: .*by hand:/,/^ \* Run/p' "$root/examples/aooct-embed.c" |
+  sed -e '1d' -e '$d' -e 's/^ \* *//' | tr -d '\\\n')
+case $cmd in
+  "cc aooct-embed.c "*)
+    if command -v cc >/dev/null; then
+      (cd "$tmp" && cp "$root/examples/aooct-embed.c" . &&
+        eval "$cmd -o aooct-embed" >"$tmp/cc.log" 2>&1) ||
+        { cat "$tmp/cc.log"; fail "examples/aooct-embed.c: its hand-build command fails: $cmd"; }
+    fi ;;
+  *) fail "examples/aooct-embed.c: no hand-build command found (got '$cmd')" ;;
+esac
 [ $bad -eq 0 ] && echo "docs: every element and property documented, elements.md current, every pipeline described and tested"
 exit $bad

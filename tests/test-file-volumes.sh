@@ -58,3 +58,67 @@ grep -q 'last volume is incomplete: 2 of 4' "$out/log" || { cat "$out/log"; exit
 rc=0; "$stack" -b 4 -l "x{frame}.png" fakesrc ! fakesink >"$out/log" 2>&1 || rc=$?
 [ $rc -eq 2 ] && grep -q 'unknown field {frame}' "$out/log" || { cat "$out/log"; exit 1; }
 echo "aooct-stack: incomplete last volume and bad template reported"
+
+# aooct-stack: a pipeline that fails while it starts is an error with the
+# element's reason, never "0 images" and exit 0 (issue 19, item 1); each
+# way of failing at the start: no calibration, a calibration one line
+# short, an impossible property, a DC mode without its file
+cal="$out/stack/calibration.txt"
+head -n -1 "$cal" >"$out/short-cal.txt"
+chain_src="aooctsrc num-buffers=2 ! aooctdcsub"
+for c in \
+  "aooctpad ! aooctkmap|neither wavelength-file nor wavelength-coeffs" \
+  "aooctpad ! aooctkmap wavelength-file=$out/short-cal.txt|too few records" \
+  "aooctpad factor=3 ! aooctkmap wavelength-file=$cal|factor=3" \
+  "aooctpad ! aooctkmap wavelength-file=$cal mode=x|no property" \
+  ; do
+  mid=${c%|*}; want=${c#*|}
+  rc=0
+  # shellcheck disable=SC2086
+  "$stack" -b 2 -l "$out/tool/f{volume}{bscan}.png" $chain_src ! $mid \
+    ! aooctdisp ! aooctfft ! aooctnorm ! pngenc >"$out/log" 2>&1 || rc=$?
+  [ $rc -ne 0 ] || { cat "$out/log"; echo "aooct-stack exited 0 for: $mid"; exit 1; }
+  grep -q -- "$want" "$out/log" || { cat "$out/log"; echo "no '$want' for: $mid"; exit 1; }
+  ! grep -q '0 images' "$out/log" || { cat "$out/log"; echo "'0 images' reported as a result"; exit 1; }
+done
+rc=0
+"$stack" -b 2 -l "$out/tool/g{volume}{bscan}.png" aooctsrc num-buffers=2 \
+  ! aooctdcsub mode=background ! aooctpad ! aooctkmap wavelength-file="$cal" \
+  ! aooctdisp ! aooctfft ! aooctnorm ! pngenc >"$out/log" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q 'mode=background needs background-file' "$out/log" || { cat "$out/log"; exit 1; }
+# an empty stream is not a whole number of volumes
+rc=0
+"$stack" -b 2 -l "$out/tool/e{volume}{bscan}.png" videotestsrc num-buffers=0 \
+  ! pngenc >"$out/log" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q 'produced no images' "$out/log" || { cat "$out/log"; exit 1; }
+# GLib's messages in the user's character set, not '?' for its quotes
+if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
+  rc=0
+  LC_ALL=C.UTF-8 "$stack" -b 1 -l "/nonexistent-dir/x{bscan}.png" \
+    videotestsrc num-buffers=1 ! pngenc >"$out/log" 2>&1 || rc=$?
+  [ $rc -eq 1 ] && grep -q 'nonexistent-dir' "$out/log" && ! grep -q '?' "$out/log" \
+    || { cat "$out/log"; echo "write error message"; exit 1; }
+fi
+# ... and the script then fails without saying where the stack is
+rc=0
+AOOCT_WAVELENGTH_FILE="$out/short-cal.txt" AOOCT_BSCANS_PER_VOLUME=3 \
+  "$root/pipelines/file-volumes.sh" "$out/stack/volumes.raw" "$out/badcal" >"$out/log" 2>&1 || rc=$?
+[ $rc -ne 0 ] && grep -q 'too few records' "$out/log" && ! grep -q 'image stack in' "$out/log" \
+  || { cat "$out/log"; echo "file-volumes.sh with a short calibration"; exit 1; }
+# a setting that does nothing: the element's warning is shown, the job runs
+rc=0
+"$stack" -b 2 -l "$out/tool/w{volume}{bscan}.png" aooctsrc num-buffers=2 \
+  ! aooctdcsub background-file="$cal" ! aooctpad ! aooctkmap wavelength-file="$cal" \
+  ! aooctdisp ! aooctfft ! aooctnorm ! pngenc >"$out/log" 2>&1 || rc=$?
+[ $rc -eq 0 ] && grep -q 'warning: aooctdcsub0: background-file=.* is ignored' "$out/log" ||
+  { cat "$out/log"; echo "aooct-stack: no warning for background-file without mode=background"; exit 1; }
+echo "aooct-stack: failures while starting are errors with their reason"
+
+# a camera wider than 2048 pixels (issue 19, item 2): aooctpad picks its
+# size from the width
+AOOCT_SAMPLES=2500 AOOCT_ALINES=16 AOOCT_BSCANS_PER_VOLUME=2 AOOCT_VOLUMES=1 \
+  "$root/pipelines/file-volumes.sh" "" "$out/wide" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+[ "$(ls "$out/wide"/vol*-bscan*.png | wc -l)" -eq 2 ] || { ls "$out/wide"; exit 1; }
+size=$(od -An -tu1 -j16 -N8 "$out/wide/vol000-bscan0001.png" | awk '{print $3*256+$4 "x" $7*256+$8}')
+[ "$size" = "16x2048" ] || { echo "wide PNG is $size, expected 16x2048"; exit 1; }
+echo "file-volumes: a 2500-pixel camera works"

@@ -13,13 +13,15 @@
  * once, which is why this exists: a stack of a raw file of several volumes
  * comes out as vol000-bscan0000.png ... vol001-bscan0099.png.
  *
- * The exit status is 0 when the stream ended with whole volumes, 1 on a
- * pipeline error, a write error or a last volume that is incomplete (the
- * raw file is shorter than the geometry says: its images are still
- * written, and the message says how many B-scans it has), 2 on a usage
- * error. */
+ * The exit status is 0 when the stream ended with at least one image and
+ * whole volumes, 1 on a pipeline error (also one while the pipeline
+ * starts), no image at all, a write error or a last volume that is
+ * incomplete (the raw file is shorter than the geometry says: its images
+ * are still written, and the message says how many B-scans it has), 2 on
+ * a usage error. */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,18 +129,49 @@ write_sample (Stack * stack, GstSample * sample, GError ** error)
   return ok;
 }
 
+/* Prints a WARNING message of the bus (a setting that does nothing, say)
+ * and returns FALSE, or an ERROR message and returns TRUE. */
+static gboolean
+report_error (GstMessage * msg)
+{
+  GError *error = NULL;
+  gchar *dbg = NULL;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+    gst_message_parse_warning (msg, &error, NULL);
+    g_printerr ("aooct-stack: warning: %s: %s\n",
+        GST_OBJECT_NAME (msg->src), error->message);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR)
+    return FALSE;
+  gst_message_parse_error (msg, &error, &dbg);
+  g_printerr ("aooct-stack: %s: %s\n", GST_OBJECT_NAME (msg->src),
+      error->message);
+  if (dbg)
+    g_printerr ("  (%s)\n", dbg);
+  g_clear_error (&error);
+  g_free (dbg);
+  return TRUE;
+}
+
 /* Pulls images until EOS or an error; the bus is polled between images so
- * that an error upstream ends the run instead of waiting forever. */
+ * that an error upstream ends the run instead of waiting forever.  A
+ * pipeline that fails while starting (a missing calibration, refused caps)
+ * still sends EOS to the sink after posting its error: the bus is read
+ * after EOS too, so that such a run fails with the element's message
+ * instead of ending "successfully" with no images. */
 static gboolean
 run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
 {
   GstBus *bus = gst_element_get_bus (pipeline);
   gboolean ok = TRUE;
   GError *error = NULL;
+  GstMessage *msg;
 
   while (ok) {
     GstSample *sample = gst_app_sink_try_pull_sample (sink, GST_SECOND / 10);
-    GstMessage *msg;
 
     if (sample) {
       ok = write_sample (stack, sample, &error);
@@ -151,20 +184,19 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
     }
     if (gst_app_sink_is_eos (sink))
       break;
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
     if (msg) {
-      gchar *dbg = NULL;
-
-      gst_message_parse_error (msg, &error, &dbg);
-      g_printerr ("aooct-stack: %s: %s\n", GST_OBJECT_NAME (msg->src),
-          error->message);
-      if (dbg)
-        g_printerr ("  (%s)\n", dbg);
-      g_clear_error (&error);
-      g_free (dbg);
+      ok = !report_error (msg);
       gst_message_unref (msg);
-      ok = FALSE;
     }
+  }
+  /* warnings, and an error posted before the EOS that ended the loop (the
+   * first error names the cause; basetransform and basesrc add generic
+   * ones after it) */
+  while (ok && (msg = gst_bus_pop_filtered (bus,
+              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+    ok = !report_error (msg);
+    gst_message_unref (msg);
   }
   gst_object_unref (bus);
   return ok;
@@ -193,6 +225,9 @@ main (int argc, char **argv)
   Stack stack = { 0, };
   gboolean ok;
 
+  /* GLib's messages (file errors, option errors) in the user's language
+   * and character set, not as '?' */
+  setlocale (LC_ALL, "");
   ctx = g_option_context_new ("PIPELINE... - one file per B-scan, named by "
       "volume and B-scan");
   g_option_context_add_main_entries (ctx, entries, NULL);
@@ -227,15 +262,43 @@ main (int argc, char **argv)
   pipeline = gst_parse_launch (launch, &error);
   g_free (joined);
   g_free (launch);
-  if (!pipeline) {
-    g_printerr ("aooct-stack: pipeline: %s\n", error->message);
+  if (!pipeline || error) {
+    /* a recoverable parse error (an unknown property, a missing element
+     * in a bin) still returns a pipeline: it is not what the user asked
+     * for, so it is refused as gst-launch-1.0 refuses it */
+    g_printerr ("aooct-stack: pipeline: %s\n", error ? error->message :
+        "cannot be parsed");
+    g_clear_error (&error);
+    gst_clear_object (&pipeline);
     return 1;
   }
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "aooct_stack_sink");
 
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  ok = run (pipeline, GST_APP_SINK (sink), &stack);
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    GstBus *bus = gst_element_get_bus (pipeline);
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+
+    /* the first error names the cause */
+    if (msg) {
+      report_error (msg);
+      gst_message_unref (msg);
+    } else {
+      g_printerr ("aooct-stack: the pipeline cannot start\n");
+    }
+    gst_object_unref (bus);
+    ok = FALSE;
+  } else {
+    ok = run (pipeline, GST_APP_SINK (sink), &stack);
+  }
   gst_element_set_state (pipeline, GST_STATE_NULL);
+
+  if (ok && stack.written == 0) {
+    /* no volume at all is not a whole number of volumes */
+    g_printerr ("aooct-stack: the pipeline produced no images (is the raw "
+        "file empty?)\n");
+    ok = FALSE;
+  }
 
   if (ok && stack.written % stack.bscans_per_volume != 0) {
     g_printerr ("aooct-stack: the last volume is incomplete: %"
@@ -244,10 +307,11 @@ main (int argc, char **argv)
         stack.written % stack.bscans_per_volume, stack.bscans_per_volume);
     ok = FALSE;
   }
-  g_print ("aooct-stack: %" G_GUINT64_FORMAT " images, %" G_GUINT64_FORMAT
-      " volume(s) of %" G_GUINT64_FORMAT " B-scans\n", stack.written,
-      (stack.written + stack.bscans_per_volume - 1) / stack.bscans_per_volume,
-      stack.bscans_per_volume);
+  if (ok || stack.written > 0)
+    g_print ("aooct-stack: %" G_GUINT64_FORMAT " images, %" G_GUINT64_FORMAT
+        " volume(s) of %" G_GUINT64_FORMAT " B-scans\n", stack.written,
+        (stack.written + stack.bscans_per_volume - 1) / stack.bscans_per_volume,
+        stack.bscans_per_volume);
 
   gst_object_unref (sink);
   gst_object_unref (pipeline);
