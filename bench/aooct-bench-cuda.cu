@@ -3,6 +3,7 @@
  * it afterwards; the pipelines use libgstcuda's context. */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <cuda_runtime.h>
 
 #include "aooct-bench-cuda.h"
@@ -79,6 +80,127 @@ out:
     cudaStreamDestroy (s);
   cudaFree (d1);
   cudaFree (d2);
+  cudaFreeHost (h);
+  cudaDeviceReset ();
+  return ret;
+}
+
+__global__ void
+aooct_bench_empty (void)
+{
+}
+
+static double
+now_us (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+#define API_REPS 2000
+
+int
+aooct_bench_api_costs (AooctBenchApiCosts * c)
+{
+  cudaStream_t s = NULL;
+  cudaEvent_t e = NULL;
+  cudaGraph_t g = NULL;
+  cudaGraphExec_t ge = NULL;
+  void *h = NULL, *d = NULL;
+  double t0;
+  int i, k, ret = -1;
+
+  memset (c, 0, sizeof (*c));
+  CHECK (cudaStreamCreateWithFlags (&s, cudaStreamNonBlocking));
+  CHECK (cudaEventCreateWithFlags (&e, cudaEventDisableTiming));
+  CHECK (cudaMallocHost (&h, 65536));
+  CHECK (cudaMalloc (&d, 65536));
+  /* warm-up: module load, first launch */
+  aooct_bench_empty <<< 1, 32, 0, s >>> ();
+  CHECK (cudaStreamSynchronize (s));
+
+  t0 = now_us ();
+  for (i = 0; i < API_REPS; i++)
+    aooct_bench_empty <<< 1, 32, 0, s >>> ();
+  c->launch_us = (now_us () - t0) / API_REPS;
+  CHECK (cudaGetLastError ());
+  CHECK (cudaStreamSynchronize (s));
+
+  t0 = now_us ();
+  for (i = 0; i < API_REPS; i++)
+    CHECK (cudaEventRecord (e, s));
+  c->event_record_us = (now_us () - t0) / API_REPS;
+  t0 = now_us ();
+  for (i = 0; i < API_REPS; i++)
+    CHECK (cudaStreamWaitEvent (s, e, 0));
+  c->stream_wait_us = (now_us () - t0) / API_REPS;
+  CHECK (cudaStreamSynchronize (s));
+  t0 = now_us ();
+  for (i = 0; i < API_REPS; i++)
+    CHECK (cudaEventQuery (e));
+  c->event_query_us = (now_us () - t0) / API_REPS;
+
+  t0 = now_us ();
+  for (i = 0; i < API_REPS; i++)
+    CHECK (cudaMemcpyAsync (d, h, 65536, cudaMemcpyHostToDevice, s));
+  c->copy_h2d_us = (now_us () - t0) / API_REPS;
+  CHECK (cudaStreamSynchronize (s));
+
+  CHECK (cudaStreamBeginCapture (s, cudaStreamCaptureModeThreadLocal));
+  for (k = 0; k < 8; k++)
+    aooct_bench_empty <<< 1, 32, 0, s >>> ();
+  CHECK (cudaStreamEndCapture (s, &g));
+  CHECK (cudaGraphInstantiate (&ge, g, 0));
+  CHECK (cudaGraphLaunch (ge, s));
+  CHECK (cudaStreamSynchronize (s));
+  t0 = now_us ();
+  for (i = 0; i < API_REPS / 8; i++)
+    CHECK (cudaGraphLaunch (ge, s));
+  c->graph8_us = (now_us () - t0) / (API_REPS / 8);
+  CHECK (cudaStreamSynchronize (s));
+  t0 = now_us ();
+  for (i = 0; i < API_REPS / 8; i++)
+    for (k = 0; k < 8; k++)
+      aooct_bench_empty <<< 1, 32, 0, s >>> ();
+  c->launch8_us = (now_us () - t0) / (API_REPS / 8);
+  CHECK (cudaStreamSynchronize (s));
+
+  /* what a graph per buffer costs when the pointers change: capture the
+   * launches again, update the instantiated graph, launch it */
+  t0 = now_us ();
+  for (i = 0; i < API_REPS / 8; i++) {
+    cudaGraph_t g2 = NULL;
+    cudaGraphExecUpdateResultInfo info;
+
+    CHECK (cudaStreamBeginCapture (s, cudaStreamCaptureModeThreadLocal));
+    for (k = 0; k < 8; k++)
+      aooct_bench_empty <<< 1, 32, 0, s >>> ();
+    CHECK (cudaStreamEndCapture (s, &g2));
+    CHECK (cudaGraphExecUpdate (ge, g2, &info));
+    CHECK (cudaGraphLaunch (ge, s));
+    CHECK (cudaGraphDestroy (g2));
+  }
+  c->capture8_us = (now_us () - t0) / (API_REPS / 8);
+  CHECK (cudaStreamSynchronize (s));
+
+  t0 = now_us ();
+  for (i = 0; i < API_REPS / 4; i++) {
+    aooct_bench_empty <<< 1, 32, 0, s >>> ();
+    CHECK (cudaStreamSynchronize (s));
+  }
+  c->sync_us = (now_us () - t0) / (API_REPS / 4);
+  ret = 0;
+out:
+  if (ge)
+    cudaGraphExecDestroy (ge);
+  if (g)
+    cudaGraphDestroy (g);
+  if (e)
+    cudaEventDestroy (e);
+  if (s)
+    cudaStreamDestroy (s);
+  cudaFree (d);
   cudaFreeHost (h);
   cudaDeviceReset ();
   return ret;

@@ -20,6 +20,25 @@ typedef struct
 /* Fills @c; returns 0, or -1 with c->error set. */
 int aooct_bench_ceilings (AooctBenchCeilings * c);
 
+/* Host microseconds per call of what an element does per buffer on CUDA,
+ * each the mean of many calls on a non-blocking stream of the primary
+ * context (what a buffer's host time is made of). */
+typedef struct
+{
+  double launch_us;             /* an empty kernel, 1 block */
+  double event_record_us;       /* cudaEventRecord */
+  double stream_wait_us;        /* cudaStreamWaitEvent */
+  double event_query_us;        /* cudaEventQuery of a completed event */
+  double copy_h2d_us;           /* cudaMemcpyAsync of 64 KB, pinned */
+  double graph8_us;             /* cudaGraphLaunch of 8 empty kernels */
+  double launch8_us;            /* the same 8 kernels launched one by one */
+  double capture8_us;           /* captured anew, cudaGraphExecUpdate, launch */
+  double sync_us;               /* empty kernel + cudaStreamSynchronize */
+  char error[256];
+} AooctBenchApiCosts;
+
+int aooct_bench_api_costs (AooctBenchApiCosts * c);
+
 #ifdef __cplusplus
 }
 #endif

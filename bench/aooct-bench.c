@@ -30,9 +30,25 @@
  * Shapes named -xK carry K B-scans per buffer (aooctdcsub
  * alines-per-bscan).
  *
+ *
+ * With --views V it times instead the views of spec section 11 on the
+ * volume of Jian et al. (2013): 1024 samples, 256 A-lines, 200 B-scans per
+ * volume, no padding, linear resampling, 20 B-scans per buffer, raw
+ * B-scans from page-locked memory on CUDA: the chain to the depth domain
+ * alone, with each view (aooctnorm's B-scan of every B-scan, aooctenface,
+ * aooctrender mip) and with all three at once (tee), V volumes each, in
+ * volumes per second and the cost each view adds.
+ *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
- *                1024-nopad|1024-nopad-x8|all]
+ *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
+ *               [--file-dir DIR] [--no-steps] [--views V]
+ *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
+ *
+ * The file rows run the pipelines a user runs on a recorded raw file
+ * (through gst_parse_launch, the file just written, so in the page cache):
+ * filesrc ! rawvideoparse and aooctfilesrc, each alone into a fakesink and
+ * in front of the chain, with and without a queue, and aooctsrc likewise.
  */
 #include <stdio.h>
 #include <string.h>
@@ -40,6 +56,7 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/app/gstappsink.h>
+#include <glib/gstdio.h>
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -82,8 +99,10 @@ static const Shape shapes[] = {
   {"thesis-x16", 832, 240, TRUE, 16},
   {"2048x1000", 2048, 1000, TRUE, 1},
   {"2048x1000-x4", 2048, 1000, TRUE, 4},
+  {"2048x500", 2048, 500, TRUE, 1},
   {"1024-nopad", 1024, 1000, FALSE, 1},
   {"1024-nopad-x8", 1024, 1000, FALSE, 8},
+  {"2048-nopad", 2048, 1000, FALSE, 1},
 };
 
 static const gchar *stage_names[N_STAGES] = {
@@ -91,6 +110,10 @@ static const gchar *stage_names[N_STAGES] = {
 };
 
 static gchar *backend = NULL;
+/* aooctkmap interpolation (and its NUFFT properties), --interpolation */
+static gchar *interpolation = NULL;
+static gchar *file_dir = NULL;
+static gboolean no_steps = FALSE;
 
 /* One CUDA context for every pipeline of the run (taken from the first
  * pipeline that made one): device memory captured in one pipeline is then
@@ -139,8 +162,9 @@ stage_desc (const Shape * shape, gint stage)
     case 1:
       return g_strdup_printf ("aooctpad size=2048 factor=2 backend=%s", bk);
     case 2:
-      return g_strdup_printf ("aooctkmap wavelength-coeffs=\"%s\" backend=%s",
-          AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, bk);
+      return g_strdup_printf ("aooctkmap wavelength-coeffs=\"%s\" "
+          "interpolation=%s backend=%s", AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+          interpolation ? interpolation : "linear", bk);
     case 3:
       return g_strdup_printf ("aooctdisp a2=%g a3=%g backend=%s",
           AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3,
@@ -566,6 +590,93 @@ emit (GString * table, FILE * out, const gchar * fmt, ...)
 }
 
 /* One whole-chain row: per B-scan and latency, or why there is none. */
+#define JIAN_VOLUME 200
+
+/* Spec section 11's views on the volume of Jian et al. (see the top). */
+static void
+bench_views (GString * table, FILE * out, gint volumes)
+{
+  const Shape jian = { "jian", 1024, 256, FALSE, 20 };
+  const gint per_volume = JIAN_VOLUME / jian.per_buffer;
+  const gint n = volumes * per_volume;
+  const Feed feed = on_cuda ()? FEED_PINNED : FEED_SYSTEM;
+  const gchar *bk = backend ? backend : "auto";
+  const gchar *depth_caps = on_cuda ()?
+      "application/x-aooct(memory:CUDAMemory)" : NULL;
+  /* queues between the branches: a few buffers, whatever their size; the
+   * views' sinks get their first image after a volume, so they must not
+   * hold the pipeline in preroll (async=false) */
+  const gchar *q = "queue max-size-buffers=4 max-size-bytes=0 "
+      "max-size-time=0";
+  GstSample *raw = capture_input (&jian, 0);
+  gchar *chain = chain_desc (&jian, 0, N_STAGES - 2);
+  gchar *enface = g_strdup_printf ("aooctenface bscans-per-volume=%d "
+      "backend=%s", JIAN_VOLUME, bk);
+  gchar *mip = g_strdup_printf ("aooctrender bscans-per-volume=%d mode=mip "
+      "backend=%s", JIAN_VOLUME, bk);
+  gchar *bscan = g_strdup_printf ("aooctnorm backend=%s", bk);
+  struct
+  {
+    const gchar *label;
+    gchar *desc;
+    const gchar *sink_caps;
+  } rows[5];
+  gdouble base = 0;
+  guint i;
+
+  rows[0].label = "chain to the depth domain (aooctfft), no view";
+  rows[0].desc = g_strdup (chain);
+  rows[0].sink_caps = depth_caps;
+  rows[1].label = "+ B-scan view of every B-scan (aooctnorm, GRAY8)";
+  rows[1].desc = g_strdup_printf ("%s ! %s", chain, bscan);
+  rows[1].sink_caps = "video/x-raw,format=GRAY8";
+  rows[2].label = "+ en-face of every volume (aooctenface mean, GRAY8)";
+  rows[2].desc = g_strdup_printf ("%s ! tee name=t t. ! %s ! %s ! fakesink "
+      "sync=false async=false t. ! %s", chain, q, enface, q);
+  rows[2].sink_caps = depth_caps;
+  rows[3].label = "+ MIP of every volume (aooctrender mip, 256 x 512 GRAY8)";
+  rows[3].desc = g_strdup_printf ("%s ! tee name=t t. ! %s ! %s ! fakesink "
+      "sync=false async=false t. ! %s", chain, q, mip, q);
+  rows[3].sink_caps = depth_caps;
+  rows[4].label = "**all three views: B-scan + en-face + MIP**";
+  rows[4].desc = g_strdup_printf ("%s ! tee name=t t. ! %s ! %s ! fakesink "
+      "sync=false async=false t. ! %s ! %s ! fakesink sync=false async=false t. ! %s ! %s",
+      chain, q, enface, q, mip, q, bscan);
+  rows[4].sink_caps = "video/x-raw,format=GRAY8";
+
+  emit (table, out, "## views: the volume of Jian et al. (1024 samples x "
+      "256 A-lines x %d B-scans, no padding, linear resampling), %d B-scans "
+      "per buffer, raw B-scans in %s memory, %d volumes per figure\n\n",
+      JIAN_VOLUME, jian.per_buffer, feed == FEED_PINNED ? "page-locked" :
+      "ordinary system", volumes);
+  emit (table, out, "| pipeline | ms per volume | volumes/s | cost of the "
+      "view, ms per volume |\n|---|---:|---:|---:|\n");
+  for (i = 0; i < G_N_ELEMENTS (rows); i++) {
+    Timing t = time_chain (rows[i].desc, rows[i].sink_caps, raw, n, feed,
+        FALSE);
+    gdouble ms = t.ms * per_volume;
+
+    if (i == 0)
+      base = ms;
+    if (t.ms < 0)
+      emit (table, out, "| %s | failed | | |\n", rows[i].label);
+    else if (i == 0)
+      emit (table, out, "| %s | %.3f | %.1f | |\n", rows[i].label, ms,
+          1e3 / ms);
+    else
+      emit (table, out, "| %s | %.3f | %.1f | %.3f |\n", rows[i].label, ms,
+          1e3 / ms, ms - base);
+    g_free (t.host);
+    g_free (rows[i].desc);
+  }
+  emit (table, out, "\n");
+  g_free (chain);
+  g_free (enface);
+  g_free (mip);
+  g_free (bscan);
+  gst_sample_unref (raw);
+}
+
 static void
 emit_row (GString * table, FILE * out, const gchar * label, const Timing * t,
     const Shape * shape)
@@ -579,10 +690,351 @@ emit_row (GString * table, FILE * out, const gchar * label, const Timing * t,
         shape->alines / (ms / 1e3), t->lat_med_ms, t->lat_max_ms);
 }
 
+/* ---- file rows: the pipelines users run on a recorded raw file ---------- */
+
+typedef struct
+{
+  gint count;
+  gint64 t_start, t_end;
+} Counter;
+
+static GstPadProbeReturn
+count_at_sink (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Counter *c = user_data;
+  gint64 now = g_get_monotonic_time ();
+
+  c->count++;
+  if (c->count == WARMUP)
+    c->t_start = now;
+  c->t_end = now;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Per element of a pipeline: the time from a buffer reaching its sink pad
+ * to its output leaving its src pad (in one streaming thread, the host
+ * time the element spends per buffer, basetransform and pool included;
+ * across a thread, as in aooctnorm's output task, the time the buffer
+ * spends in it), after the warm-up. */
+typedef struct
+{
+  const gchar *name;
+  gint64 t_in;
+  gint64 sum;
+  gint n, seen;
+} Span;
+
+static GstPadProbeReturn
+span_in (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Span *s = user_data;
+
+  s->t_in = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+span_out (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Span *s = user_data;
+
+  if (s->t_in && ++s->seen > WARMUP) {
+    s->sum += g_get_monotonic_time () - s->t_in;
+    s->n++;
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Spans of every element with a sink and a src pad but queues (whose
+ * buffers wait in them by design), upstream first. */
+static GPtrArray *
+add_spans (GstElement * pipeline)
+{
+  GPtrArray *spans = g_ptr_array_new_with_free_func (g_free);
+  GstIterator *it = gst_bin_iterate_sorted (GST_BIN (pipeline));
+  GValue v = G_VALUE_INIT;
+
+  while (gst_iterator_next (it, &v) == GST_ITERATOR_OK) {
+    GstElement *e = g_value_get_object (&v);
+    GstPad *in = gst_element_get_static_pad (e, "sink");
+    GstPad *out = gst_element_get_static_pad (e, "src");
+    GstElementFactory *f = gst_element_get_factory (e);
+    const gchar *name = f ? GST_OBJECT_NAME (f) : GST_OBJECT_NAME (e);
+
+    if (in && out && g_strcmp0 (name, "queue") != 0
+        && g_strcmp0 (name, "capsfilter") != 0) {
+      Span *s = g_new0 (Span, 1);
+
+      s->name = name;
+      gst_pad_add_probe (in, GST_PAD_PROBE_TYPE_BUFFER, span_in, s, NULL);
+      gst_pad_add_probe (out, GST_PAD_PROBE_TYPE_BUFFER, span_out, s, NULL);
+      g_ptr_array_insert (spans, 0, s);
+    }
+    gst_clear_object (&in);
+    gst_clear_object (&out);
+    g_value_reset (&v);
+  }
+  g_value_unset (&v);
+  gst_iterator_free (it);
+  return spans;
+}
+
+static gchar *
+format_spans (GPtrArray * spans)
+{
+  GString *str = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < spans->len; i++) {
+    Span *s = g_ptr_array_index (spans, i);
+
+    if (s->n)
+      g_string_append_printf (str, "%s%s %.4f", str->len ? ", " : "",
+          s->name, s->sum / 1000.0 / s->n);
+  }
+  return g_string_free (str, FALSE);
+}
+
+/* Runs @desc (a launch line ending in "fakesink name=sink") to EOS: wall
+ * time per buffer at the sink after WARMUP buffers (-1 on failure or when
+ * not @expect buffers arrived), the aooct elements' host time in
+ * transform, and every element's in-to-out time (@spans, g_free). */
+static Timing
+time_launch (const gchar * desc, gint expect, gchar ** spans_out)
+{
+  GstElement *p = launch (desc);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstPad *pad = gst_element_get_static_pad (sink, "sink");
+  Counter c = { 0, 0, 0 };
+  Timing t = { -1, 0, 0, 0, NULL };
+  GPtrArray *spans = add_spans (p);
+
+  g_object_set (sink, "sync", FALSE, NULL);
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_at_sink, &c, NULL);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  if (wait_eos (p, desc)) {
+    if (c.count == expect && c.count > WARMUP) {
+      t.ms = (c.t_end - c.t_start) / 1000.0 / (c.count - WARMUP);
+      t.host = host_times (p);
+      *spans_out = format_spans (spans);
+    } else {
+      g_printerr ("%s: %d buffers at the sink, %d expected\n", desc, c.count,
+          expect);
+    }
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_ptr_array_unref (spans);
+  return t;
+}
+
+/* A raw file of @count copies of the frame of @raw (K B-scans each), in
+ * file_dir; its path, NULL with a message on failure.  Just written, so it
+ * is in the page cache. */
+static gchar *
+write_raw_file (const Shape * shape, GstSample * raw, gint count)
+{
+  GstBuffer *b = gst_sample_get_buffer (raw);
+  gchar *name = g_strdup_printf ("aooct-bench-%s.raw", shape->name);
+  gchar *path = g_build_filename (file_dir ? file_dir : g_get_tmp_dir (),
+      name, NULL);
+  FILE *f = fopen (path, "wb");
+  GstMapInfo map;
+  gboolean ok = f != NULL;
+  gint i;
+
+  if (ok && gst_buffer_map (b, &map, GST_MAP_READ)) {
+    for (i = 0; ok && i < count; i++)
+      ok = fwrite (map.data, 1, map.size, f) == map.size;
+    gst_buffer_unmap (b, &map);
+  }
+  if (f)
+    ok = fclose (f) == 0 && ok;
+  g_free (name);
+  if (!ok) {
+    g_printerr ("cannot write %s\n", path);
+    g_free (path);
+    return NULL;
+  }
+  return path;
+}
+
+/* The file rows of @shape: reading the raw file alone, the chain fed from
+ * it, and aooctsrc likewise; the ratios the issue's targets name. */
+static void
+file_rows (GString * table, FILE * out, const Shape * shape,
+    GstSample * raw, gint buffers, const Timing * pinned)
+{
+  gsize frame = gst_buffer_get_size (gst_sample_get_buffer (raw));
+  /* at most 2 GiB of file */
+  gint count = (gint) MAX (WARMUP + 2, MIN ((gsize) buffers + WARMUP,
+          ((gsize) 2 << 30) / frame));
+  gint k = shape->per_buffer, n = shape->samples, m = shape->alines;
+  gint synth_count = MIN (count, WARMUP + 40);
+  gchar *path = write_raw_file (shape, raw, count);
+  gchar *chain = chain_desc (shape, 0, N_STAGES - 1);
+  gchar *parse, *ours;
+  const gchar *sink = "fakesink name=sink";
+  const gchar *img = "video/x-raw,format=GRAY8 ! fakesink name=sink";
+  struct
+  {
+    const gchar *label;
+    gchar *desc;
+  } rows[13];
+  gdouble ms[13];
+  guint r, nrows = 0;
+  GstElementFactory *factory;
+  gboolean have_ours;
+
+  if (path == NULL)
+    return;
+  parse = g_strdup_printf ("filesrc location=%s ! rawvideoparse "
+      "format=gray16-le width=%d height=%d framerate=100/1", path, n, m * k);
+  ours = g_strdup_printf ("aooctfilesrc location=%s format=gray16-le "
+      "width=%d height=%d bscans-per-buffer=%d", path, n, m, k);
+#define ROW(l, ...) rows[nrows].label = l; \
+  rows[nrows++].desc = g_strdup_printf (__VA_ARGS__)
+  ROW ("filesrc ! rawvideoparse ! fakesink (reading the file alone)",
+      "%s ! %s", parse, sink);
+  ROW ("filesrc blocksize=FRAME ! rawvideoparse ! fakesink",
+      "filesrc location=%s blocksize=%" G_GSIZE_FORMAT " ! rawvideoparse "
+      "format=gray16-le width=%d height=%d framerate=100/1 ! %s", path, frame,
+      n, m * k, sink);
+  ROW ("aooctfilesrc ! fakesink (reading the file alone, ordinary memory)",
+      "%s ! %s", ours, sink);
+  ROW ("aooctfilesrc threads=1 ! fakesink", "%s threads=1 ! %s", ours, sink);
+  ROW ("**filesrc ! rawvideoparse ! chain** (the README's pipeline)",
+      "%s ! %s ! %s", parse, chain, img);
+  ROW ("filesrc ! rawvideoparse ! queue ! chain", "%s ! queue ! %s ! %s",
+      parse, chain, img);
+  ROW ("**aooctfilesrc ! chain**", "%s ! %s ! %s", ours, chain, img);
+  ROW ("aooctfilesrc ! queue ! chain", "%s ! queue ! %s ! %s", ours, chain,
+      img);
+  ROW ("aooctfilesrc threads=4 ! chain", "%s threads=4 ! %s ! %s", ours,
+      chain, img);
+  ROW ("aooctfilesrc threads=16 ! chain", "%s threads=16 ! %s ! %s", ours,
+      chain, img);
+  ROW ("aooctfilesrc ! chain, AOOCT_CUDA_GRAPHS=1", "%s ! %s ! %s", ours,
+      chain, img);
+  /* the synthetic camera computes each frame: fewer of them */
+  ROW ("aooctsrc ! fakesink (synthesising alone)", "aooctsrc samples=%d "
+      "alines=%d num-buffers=%d ! %s", n, m * k, synth_count, sink);
+  ROW ("aooctsrc ! chain", "aooctsrc samples=%d alines=%d num-buffers=%d ! "
+      "%s ! %s", n, m * k, synth_count, chain, img);
+#undef ROW
+  emit (table, out, "\n| from a raw file in the page cache (%d buffers of "
+      "%.2f MB) | ms per B-scan | A-lines/s | GB/s of raw samples | host ms "
+      "per buffer in each aooct element's transform | ms per buffer from "
+      "entering each element to leaving it |\n|---|---:|---:|---:|---|---|\n",
+      count, frame / 1e6);
+  have_ours = (factory = gst_element_factory_find ("aooctfilesrc")) != NULL;
+  if (factory)
+    gst_object_unref (factory);
+  for (r = 0; r < nrows; r++) {
+    gchar *sp = NULL;
+    Timing t;
+
+    if (!have_ours && strstr (rows[r].desc, "aooctfilesrc")) {
+      /* an older plugin, benchmarked for comparison */
+      emit (table, out, "| %s | not in this build | | | | |\n", rows[r].label);
+      ms[r] = -1;
+      g_free (rows[r].desc);
+      continue;
+    }
+    if (r == 10)
+      g_setenv ("AOOCT_CUDA_GRAPHS", "1", TRUE);
+    t = time_launch (rows[r].desc, r >= 11 ? synth_count : count, &sp);
+    g_unsetenv ("AOOCT_CUDA_GRAPHS");
+
+    ms[r] = t.ms / k;
+    if (t.ms <= 0)
+      emit (table, out, "| %s | failed (see the messages above) | | | | |\n",
+          rows[r].label);
+    else
+      emit (table, out, "| %s | %.4f | %.3g | %.2f | %s | %s |\n",
+          rows[r].label, ms[r], m / (ms[r] / 1e3), frame / (t.ms / 1e3) /
+          1e9, t.host && *t.host ? t.host : "", sp && *sp ? sp : "");
+    g_free (sp);
+    g_free (t.host);
+    g_free (rows[r].desc);
+  }
+  if (ms[6] > 0 && ms[0] > 0)
+    emit (table, out, "\naooctfilesrc ! chain: %.2fx what filesrc ! "
+        "rawvideoparse ! fakesink reads, %.2fx filesrc ! rawvideoparse ! "
+        "chain%s", ms[0] / ms[6], ms[4] > 0 ? ms[4] / ms[6] : 0, pinned
+        && pinned->ms > 0 ? "" : "\n");
+  if (ms[6] > 0 && pinned && pinned->ms > 0)
+    emit (table, out, ", %.0f %% of the page-locked appsrc figure above\n",
+        100.0 * (pinned->ms / k) / ms[6]);
+  g_unlink (path);
+  g_free (path);
+  g_free (parse);
+  g_free (ours);
+  g_free (chain);
+}
+
+/* ---- thread wake-up: what handing a buffer to another thread costs ----- */
+
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gint turn, rounds;
+} PingPong;
+
+static gpointer
+pong (gpointer data)
+{
+  PingPong *pp = data;
+  gint i;
+
+  g_mutex_lock (&pp->lock);
+  for (i = 0; i < pp->rounds; i++) {
+    while (pp->turn != 1)
+      g_cond_wait (&pp->cond, &pp->lock);
+    pp->turn = 0;
+    g_cond_signal (&pp->cond);
+  }
+  g_mutex_unlock (&pp->lock);
+  return NULL;
+}
+
+/* Microseconds from signalling a waiting thread to its answer arriving,
+ * halved: one hand-over (a queue, an output task, a reader thread). */
+static gdouble
+wakeup_us (void)
+{
+  PingPong pp;
+  GThread *t;
+  gint64 t0;
+  gint i;
+
+  g_mutex_init (&pp.lock);
+  g_cond_init (&pp.cond);
+  pp.turn = 0;
+  pp.rounds = 2000;
+  t = g_thread_new ("pong", pong, &pp);
+  t0 = g_get_monotonic_time ();
+  g_mutex_lock (&pp.lock);
+  for (i = 0; i < pp.rounds; i++) {
+    pp.turn = 1;
+    g_cond_signal (&pp.cond);
+    while (pp.turn != 0)
+      g_cond_wait (&pp.cond, &pp.lock);
+  }
+  g_mutex_unlock (&pp.lock);
+  g_thread_join (t);
+  g_mutex_clear (&pp.lock);
+  g_cond_clear (&pp.cond);
+  return (g_get_monotonic_time () - t0) / 2.0 / pp.rounds;
+}
+
 int
 main (int argc, char **argv)
 {
-  gint buffers = 50;
+  gint buffers = 50, views = 0;
   gchar *output = NULL, *only = NULL;
   GOptionEntry entries[] = {
     {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
@@ -592,8 +1044,20 @@ main (int argc, char **argv)
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
         "also write the table to FILE (default bench-results.md)", "FILE"},
     {"shape", 's', 0, G_OPTION_ARG_STRING, &only,
-        "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 1024-nopad, "
-          "1024-nopad-x8 or all (default thesis)", "S"},
+          "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 2048x500, "
+          "1024-nopad, 1024-nopad-x8, 2048-nopad or all (default thesis)",
+        "S"},
+    {"interpolation", 'i', 0, G_OPTION_ARG_STRING, &interpolation,
+        "aooctkmap interpolation: linear (default), cubic, bspline, lanczos, "
+          "nudft or nufft (default nufft-kernel, -oversampling, -width)", "I"},
+    {"file-dir", 'd', 0, G_OPTION_ARG_FILENAME, &file_dir,
+        "where to write the raw files of the file rows (default: the "
+          "temporary directory)", "DIR"},
+    {"no-steps", 0, 0, G_OPTION_ARG_NONE, &no_steps,
+        "leave out the per-element rows", NULL},
+    {"views", 'v', 0, G_OPTION_ARG_INT, &views,
+        "time the views of spec section 11 on the volume of Jian et al. "
+          "over V volumes instead of the shapes", "V"},
     {NULL}
   };
   GOptionContext *ctx = g_option_context_new ("- aooct throughput benchmark");
@@ -628,9 +1092,13 @@ main (int argc, char **argv)
     return 2;
   }
 
-  emit (table, out, "# aooct benchmark (backend %s, %d buffers per figure "
-      "after %d warm-up, %d CPU threads)\n\n", backend ? backend : "auto",
-      buffers, WARMUP, (gint) g_get_num_processors ());
+  emit (table, out, "# aooct benchmark (backend %s, aooctkmap "
+      "interpolation=%s, %d buffers per figure after %d warm-up, %d CPU "
+      "threads)\n\n", backend ? backend : "auto",
+      interpolation ? interpolation : "linear", buffers, WARMUP,
+      (gint) g_get_num_processors ());
+  emit (table, out, "Handing over to a waiting thread (GCond, half a round "
+      "trip): %.1f us\n\n", wakeup_us ());
 #ifdef HAVE_CUDA
   if (on_cuda ()) {
     if (aooct_bench_ceilings (&ceil) == 0) {
@@ -643,9 +1111,28 @@ main (int argc, char **argv)
     } else {
       emit (table, out, "ceilings not measured: %s\n\n", ceil.error);
     }
+    {
+      AooctBenchApiCosts api;
+
+      if (aooct_bench_api_costs (&api) == 0)
+        emit (table, out, "Host cost of the CUDA calls an element makes per "
+            "buffer (us per call, mean of 2000): kernel launch %.2f, "
+            "cudaEventRecord %.2f, cudaStreamWaitEvent %.2f, cudaEventQuery "
+            "%.2f, cudaMemcpyAsync 64 KB H2D %.2f; 8 kernels launched one by "
+            "one %.2f, as one CUDA graph %.2f, captured again + "
+            "cudaGraphExecUpdate + launch %.2f; launch + "
+            "cudaStreamSynchronize %.2f\n\n", api.launch_us,
+            api.event_record_us, api.stream_wait_us, api.event_query_us,
+            api.copy_h2d_us, api.launch8_us, api.graph8_us, api.capture8_us,
+            api.sync_us);
+      else
+        emit (table, out, "CUDA call costs not measured: %s\n\n", api.error);
+    }
   }
 #endif
-  for (s = 0; s < G_N_ELEMENTS (shapes); s++) {
+  if (views > 0)
+    bench_views (table, out, views);
+  for (s = 0; views == 0 && s < G_N_ELEMENTS (shapes); s++) {
     const Shape *shape = &shapes[s];
     gdouble sum = 0, gpu_sum = 0, bound_sum = 0, mb_sum = 0;
     gdouble per = shape->per_buffer;
@@ -654,6 +1141,7 @@ main (int argc, char **argv)
     GstSample *raw;
     gsize sizes[N_STAGES + 1];
     Timing whole, pinned = { -1, 0, 0, 0, NULL };
+    Timing graphs = { -1, 0, 0, 0, NULL };
     gchar *host_note = NULL;
 
     if (g_strcmp0 (only, "all") != 0 && g_strcmp0 (only, shape->name) != 0)
@@ -662,12 +1150,13 @@ main (int argc, char **argv)
         "buffer, log output\n\n", shape->name, shape->samples, shape->alines,
         shape->pad ? ", padded 2048 -> 4096" : ", no padding",
         shape->per_buffer, shape->per_buffer > 1 ? "s" : "");
-    emit (table, out, "| step | wall ms per B-scan | A-lines/s (wall) |%s\n"
-        "|---|---:|---:|%s\n", on_cuda ()? " GPU ms per B-scan | MB moved "
-        "per B-scan | memory bound ms |" : "", on_cuda ()?
-        "---:|---:|---:|" : "");
+    if (!no_steps)
+      emit (table, out, "| step | wall ms per B-scan | A-lines/s (wall) |%s"
+          "\n|---|---:|---:|%s\n", on_cuda ()? " GPU ms per B-scan | MB "
+          "moved per B-scan | memory bound ms |" : "", on_cuda ()?
+          "---:|---:|---:|" : "");
     /* buffer sizes entering each step and leaving the last */
-    for (i = 0; i <= N_STAGES; i++) {
+    for (i = 0; i <= (no_steps ? 0 : N_STAGES); i++) {
       GstSample *in;
 
       sizes[i] = 0;
@@ -677,7 +1166,7 @@ main (int argc, char **argv)
       sizes[i] = gst_buffer_get_size (gst_sample_get_buffer (in));
       gst_sample_unref (in);
     }
-    for (i = 0; i < N_STAGES; i++) {
+    for (i = 0; i < (no_steps ? 0 : N_STAGES); i++) {
       GstSample *in;
       gchar *d, *named;
       Timing t;
@@ -713,7 +1202,8 @@ main (int argc, char **argv)
       g_free (d);
       gst_sample_unref (in);
     }
-    if (on_cuda ())
+    if (no_steps);
+    else if (on_cuda ())
       emit (table, out, "| sum of steps | %.4f | %.3g | %.4f | %.2f | %.4f |"
           "\n\n", sum, shape->alines / (sum / 1e3), gpu_sum, mb_sum, bound_sum);
     else
@@ -749,9 +1239,23 @@ main (int argc, char **argv)
           "proposed by aooctdcsub), image left on the GPU (NV12, CUDA "
           "memory)", &t, shape);
       g_free (t.host);
+      /* each element's launches as one CUDA graph per buffer
+       * (cuda/aooct-cuda-graph.h) */
+      g_setenv ("AOOCT_CUDA_GRAPHS", "1", TRUE);
+      graphs = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
+          FEED_PINNED, FALSE);
+      emit_row (table, out, "the same page-locked GRAY8 row with "
+          "AOOCT_CUDA_GRAPHS=1 (one CUDA graph per element and buffer)",
+          &graphs, shape);
+      t = time_chain (chain, "video/x-raw,format=GRAY8", raw, MIN (buffers,
+              100), FEED_PINNED, TRUE);
+      g_unsetenv ("AOOCT_CUDA_GRAPHS");
+      emit_row (table, out, "latency without load with AOOCT_CUDA_GRAPHS=1",
+          &t, shape);
+      g_free (t.host);
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
           raw, buffers, FEED_DEVICE, FALSE);
-      if (have_ceil && t.ms > 0) {
+      if (have_ceil && t.ms > 0 && bound_sum > 0) {
         gchar *label = g_strdup_printf ("device-resident: raw B-scans in "
             "CUDA memory, image left on the GPU (NV12): %.0f %% of the "
             "D2D bound", 100.0 * bound_sum / (t.ms / per));
@@ -784,19 +1288,26 @@ main (int argc, char **argv)
         emit (table, out, "| bound: upload of the raw B-scan at the pinned "
             "H2D ceiling | %.4f | %.3g | |\n", h2d,
             shape->alines / (h2d / 1e3));
-        emit (table, out, "| bound: memory traffic of the steps at the D2D "
-            "ceiling | %.4f | %.3g | |\n", bound_sum,
-            shape->alines / (bound_sum / 1e3));
-        emit (table, out, "| GPU time of the steps (sum, each alone) | %.4f "
-            "| %.3g | |\n", gpu_sum, shape->alines / (gpu_sum / 1e3));
+        if (!no_steps) {
+          emit (table, out, "| bound: memory traffic of the steps at the "
+              "D2D ceiling | %.4f | %.3g | |\n", bound_sum,
+              shape->alines / (bound_sum / 1e3));
+          emit (table, out, "| GPU time of the steps (sum, each alone) | "
+              "%.4f | %.3g | |\n", gpu_sum, shape->alines / (gpu_sum / 1e3));
+        }
       }
     }
+    file_rows (table, out, shape, raw, buffers, on_cuda ()? &pinned : NULL);
     emit (table, out, "\nHost time per buffer in each element's transform, "
         "whole chain into GRAY8 (ms), raw B-scans in ordinary system "
         "memory: %s\n", host_note ? host_note : "");
     if (pinned.host)
       emit (table, out, "\nthe same, raw B-scans in page-locked memory: "
           "%s\n", pinned.host);
+    if (graphs.host)
+      emit (table, out, "\nthe same, page-locked, AOOCT_CUDA_GRAPHS=1: "
+          "%s\n", graphs.host);
+    g_free (graphs.host);
     emit (table, out, "\n");
     g_free (pinned.host);
     g_free (host_note);

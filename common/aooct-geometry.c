@@ -16,6 +16,10 @@ aooct_geometry_init_raw (AooctGeometry * geom, gint raw_samples, gint alines,
   geom->pad_factor = 1;
   geom->pad_size = raw_samples;
   geom->k_linear = FALSE;
+  geom->k_sampling = AOOCT_K_SAMPLING_EVEN;
+  geom->nufft_kernel = 0;
+  geom->nufft_oversampling = 0.0;
+  geom->nufft_width = 0;
   geom->fps_n = fps_n;
   geom->fps_d = fps_d;
 }
@@ -130,6 +134,16 @@ aooct_geometry_equal (const AooctGeometry * a, const AooctGeometry * b,
           diff->len ? ", " : "", a->k_linear ? "true" : "false",
           b->k_linear ? "true" : "false");
   }
+  if (a->k_sampling != b->k_sampling || (a->k_sampling ==
+          AOOCT_K_SAMPLING_NUFFT && (a->nufft_kernel != b->nufft_kernel
+              || a->nufft_oversampling != b->nufft_oversampling
+              || a->nufft_width != b->nufft_width))) {
+    same = FALSE;
+    if (diff)
+      g_string_append_printf (diff, "%sk-sampling %s vs %s",
+          diff->len ? ", " : "", aooct_k_sampling_to_string (a->k_sampling),
+          aooct_k_sampling_to_string (b->k_sampling));
+  }
   /* framerate is informative only: it never makes a buffer unreadable */
   return same;
 }
@@ -179,6 +193,13 @@ const gchar *
 aooct_domain_to_string (AooctDomain domain)
 {
   return domain == AOOCT_DOMAIN_DEPTH ? "depth" : "spectral";
+}
+
+const gchar *
+aooct_k_sampling_to_string (AooctKSampling s)
+{
+  return s == AOOCT_K_SAMPLING_NUDFT ? "nudft" :
+      s == AOOCT_K_SAMPLING_NUFFT ? "nufft" : "even";
 }
 
 const gchar *

@@ -26,6 +26,16 @@ typedef enum
   AOOCT_SAMPLE_COMPLEX          /* interleaved float32 re, im */
 } AooctSampleType;
 
+/* Where the spectral samples lie in k (spec sections 4 and 8). */
+typedef enum
+{
+  AOOCT_K_SAMPLING_EVEN,        /* wherever k-linear says (the usual) */
+  AOOCT_K_SAMPLING_NUDFT,       /* at known positions s_j on the even-k
+                                 * grid (caps carry them, k-positions):
+                                 * aooctfft computes section 8's sum */
+  AOOCT_K_SAMPLING_NUFFT        /* the same, approximated by gridding */
+} AooctKSampling;
+
 typedef struct
 {
   AooctDomain domain;
@@ -38,6 +48,13 @@ typedef struct
   gint pad_factor;              /* f: up-sampling factor */
   gint pad_size;                /* P1: first FFT size; samples == f * P1 */
   gboolean k_linear;            /* samples evenly spaced in wavenumber */
+  /* non-uniform samples (aooctkmap interpolation=nudft|nufft): the
+   * transform aooctfft is to compute, with the NUFFT's parameters (kernel
+   * an AooctNufftKernel); EVEN otherwise (zero-initialised geometries) */
+  AooctKSampling k_sampling;
+  gint nufft_kernel;
+  gdouble nufft_oversampling;
+  gint nufft_width;
   gint fps_n, fps_d;            /* buffers per second */
 } AooctGeometry;
 
@@ -101,6 +118,7 @@ gboolean aooct_pad_sizes (gint raw_samples, gint size, gint factor,
 
 const gchar *aooct_domain_to_string (AooctDomain domain);
 const gchar *aooct_sample_type_to_string (AooctSampleType type);
+const gchar *aooct_k_sampling_to_string (AooctKSampling s);
 
 G_END_DECLS
 

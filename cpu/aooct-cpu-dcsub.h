@@ -11,7 +11,10 @@ typedef enum
 {
   AOOCT_DC_BSCAN_MEAN,          /* subtract the mean A-line of each B-scan */
   AOOCT_DC_BACKGROUND,          /* subtract a background spectrum */
-  AOOCT_DC_NONE
+  AOOCT_DC_NONE,
+  AOOCT_DC_ROLLING_MEAN         /* mean A-line of the last K B-scans
+                                 * (aooct-cpu-rolling.h; the cores
+                                 * here then only convert) */
 } AooctDcMode;
 
 /* @raw: geom->alines * geom->bscans rows of geom->raw_samples unsigned

@@ -29,3 +29,35 @@ aooct_cpu_kmap (const AooctGeometry * g, const AooctKmapTable * t,
     memset (o + j1 + 1, 0, (n - j1 - 1) * sizeof (gfloat));
   }
 }
+
+void
+aooct_cpu_kmap_fir (const AooctGeometry * g, const AooctKmapFir * fir,
+    const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride)
+{
+  const gint64 rows = (gint64) aooct_geometry_total_alines (g);
+  const gint n = g->samples, j0 = fir->start, j1 = fir->end, taps = fir->taps;
+  const gint32 *first = fir->first;
+  const gfloat *w = fir->weight;
+  gint64 r;
+
+#pragma omp parallel for schedule(static) if (rows * n * taps >= AOOCT_CPU_PARALLEL_MIN)
+  for (r = 0; r < rows; r++) {
+    const gfloat *z = (const gfloat *) (in + r * in_stride);
+    gfloat *o = (gfloat *) (out + r * out_stride);
+    gint i, q;
+
+    memset (o, 0, j0 * sizeof (gfloat));
+    /* tap by tap over the whole row: the weights of a tap are contiguous,
+     * and each output still sums its taps in order q = 0, 1, ... (the CUDA
+     * kernel's order), so the result is the same bit for bit */
+    for (i = j0; i <= j1; i++)
+      o[i] = 0.0f;
+    for (q = 0; q < taps; q++) {
+      const gfloat *wq = w + (gsize) q * n;
+
+      for (i = j0; i <= j1; i++)
+        o[i] = o[i] + z[first[i] + q] * wq[i];
+    }
+    memset (o + j1 + 1, 0, (n - j1 - 1) * sizeof (gfloat));
+  }
+}

@@ -5,6 +5,7 @@
 #include <glib.h>
 #include "aooct-geometry.h"
 #include "aooct-calib.h"
+#include "aooct-kspace.h"
 
 G_BEGIN_DECLS
 
@@ -13,6 +14,11 @@ G_BEGIN_DECLS
  * Data region: out[i] = z[l] + (z[l+1] - z[l]) * t with the bracket of
  * @table; margins: 0. */
 void aooct_cpu_kmap (const AooctGeometry * geom, const AooctKmapTable * table,
+    const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride);
+
+/* cubic, bspline, lanczos: out[i] = sum_q in[first[i] + q] * weight[q][i]
+ * over the data region (AooctKmapFir), margins 0; same layouts. */
+void aooct_cpu_kmap_fir (const AooctGeometry * geom, const AooctKmapFir * fir,
     const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride);
 
 G_END_DECLS

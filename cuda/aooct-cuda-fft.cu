@@ -41,14 +41,14 @@ aooct_cuda_fft_new (gint samples, gsize rows, GError ** error)
 
   f->samples = samples;
   f->rows = (gint) rows;
-  ok = aooct_cufft_plan_make (&f->plan, samples, CUFFT_C2C, rows, samples,
-      samples, what, error);
+  ok = rows == 0 || aooct_cufft_plan_make (&f->plan, samples, CUFFT_C2C,
+      rows, samples, samples, what, error);
   g_free (what);
   /* the window table is allocated even without a window: a window chosen
    * while playing then needs no allocation */
   if (!ok
       || !aooct_cuda_malloc (MAX (f->plan.work_bytes, 1), &f->work, error)
-      || !aooct_cufft_plan_set_work (&f->plan, f->work, error)
+      || (rows > 0 && !aooct_cufft_plan_set_work (&f->plan, f->work, error))
       || !aooct_cuda_malloc ((gsize) samples * sizeof (float),
           (gpointer *) & f->window, error)) {
     aooct_cuda_fft_free (f);
@@ -103,6 +103,26 @@ aooct_cuda_fft_process_prepared (AooctCudaFft * f, AooctCudaPrep * prep,
           f->have_window ? f->window : NULL, out, stream, error))
     return FALSE;
   return forward_in_place (f, (cufftComplex *) out, stream, error);
+}
+
+gboolean
+aooct_cuda_fft_window_into (AooctCudaFft * f, gconstpointer in,
+    gboolean complex_in, gfloat * work, gsize rows, AooctCudaStream stream,
+    GError ** error)
+{
+  AOOCT_CUDA_CHECK (aooct_cuda_window (in, complex_in, (cufftComplex *) work,
+          f->have_window ? f->window : NULL, f->samples, (gint) rows, stream),
+      error, "aooctfft: window kernel");
+  return TRUE;
+}
+
+gboolean
+aooct_cuda_fft_prepare_into (AooctCudaFft * f, AooctCudaPrep * prep,
+    const gfloat * in, const AooctCudaPrepSteps * steps, gfloat * work,
+    AooctCudaStream stream, GError ** error)
+{
+  return aooct_cuda_prep_process (prep, in, steps,
+      f->have_window ? f->window : NULL, work, stream, error);
 }
 
 void

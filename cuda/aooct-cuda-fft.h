@@ -21,7 +21,9 @@ G_BEGIN_DECLS
 
 typedef struct _AooctCudaFft AooctCudaFft;
 
-/* Plan for @rows transforms of @samples points (context current). */
+/* Plan for @rows transforms of @samples points (context current); @rows 0:
+ * no plan, only the window table (for aooct_cuda_fft_window_into() and
+ * aooct_cuda_fft_prepare_into()). */
 AooctCudaFft *aooct_cuda_fft_new (gint samples, gsize rows, GError ** error);
 
 /* Enqueues the upload of @window (samples floats, host memory that may be
@@ -42,6 +44,16 @@ gboolean aooct_cuda_fft_process (AooctCudaFft * fft, gconstpointer in,
 gboolean aooct_cuda_fft_process_prepared (AooctCudaFft * fft,
     AooctCudaPrep * prep, const gfloat * in, const AooctCudaPrepSteps * steps,
     gfloat * out, AooctCudaStream stream, GError ** error);
+
+/* Only the window pass (and, for _prepare_into, the deferred steps) of the
+ * two functions above, into @work (@rows x samples complex), without the
+ * FFT: for the non-uniform transforms (aooct-cuda-nonuniform.h). */
+gboolean aooct_cuda_fft_window_into (AooctCudaFft * fft, gconstpointer in,
+    gboolean complex_in, gfloat * work, gsize rows, AooctCudaStream stream,
+    GError ** error);
+gboolean aooct_cuda_fft_prepare_into (AooctCudaFft * fft,
+    AooctCudaPrep * prep, const gfloat * in, const AooctCudaPrepSteps * steps,
+    gfloat * work, AooctCudaStream stream, GError ** error);
 
 void aooct_cuda_fft_free (AooctCudaFft * fft);
 

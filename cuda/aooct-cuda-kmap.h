@@ -12,6 +12,7 @@
 
 #include "aooct-cuda.h"
 #include "aooct-calib.h"
+#include "aooct-kspace.h"
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,18 @@ gboolean aooct_cuda_kmap_process (AooctCudaKmap * kmap, const gfloat * in,
     gfloat scale, gfloat * out, AooctCudaStream stream, GError ** error);
 
 void aooct_cuda_kmap_free (AooctCudaKmap * kmap);
+
+/* cubic, bspline, lanczos: the AooctKmapFir table in device memory, and
+ * one gather kernel per buffer, out[i] = sum_q in[first[i] + q] * w[q][i]
+ * summed in the CPU core's order without contraction (bit-identical). */
+typedef struct _AooctCudaKmapFir AooctCudaKmapFir;
+
+AooctCudaKmapFir *aooct_cuda_kmap_fir_new (const AooctKmapFir * fir,
+    GError ** error);
+gboolean aooct_cuda_kmap_fir_process (AooctCudaKmapFir * fir,
+    const gfloat * in, gfloat scale, gfloat * out, gsize rows,
+    AooctCudaStream stream, GError ** error);
+void aooct_cuda_kmap_fir_free (AooctCudaKmapFir * fir);
 
 G_END_DECLS
 

@@ -59,6 +59,13 @@ aooct_cuda_prep_set_kmap (AooctCudaPrep * p, guint serial,
   return TRUE;
 }
 
+void
+aooct_cuda_prep_forget (AooctCudaPrep * p)
+{
+  if (p)
+    p->kmap_serial = p->disp_serial = 0;
+}
+
 gboolean
 aooct_cuda_prep_set_disp (AooctCudaPrep * p, guint serial,
     const gfloat * weights, AooctCudaStream stream, GError ** error)

@@ -37,6 +37,11 @@ gboolean aooct_cuda_prep_set_kmap (AooctCudaPrep * prep, guint serial,
     const gint32 * index, const gfloat * frac, gint j0, gint j1,
     AooctCudaStream stream, GError ** error);
 
+/* Forgets which tables are loaded (the next set_kmap/set_disp uploads
+ * whatever its serial): after a CUDA graph capture that failed, whose
+ * uploads never ran. */
+void aooct_cuda_prep_forget (AooctCudaPrep * prep);
+
 /* The dispersion weights (2 x samples floats, re/im interleaved), the
  * same way. */
 gboolean aooct_cuda_prep_set_disp (AooctCudaPrep * prep, guint serial,

@@ -2,6 +2,8 @@
 #include "aooct-caps.h"
 #include "aooct-error.h"
 
+#include <math.h>
+
 gboolean
 aooct_caps_is_aooct (const GstCaps * caps)
 {
@@ -67,6 +69,41 @@ aooct_structure_to_geometry (const GstStructure * s, AooctGeometry * g,
         "caps field 'k-linear' is missing or not a fixed boolean");
     return FALSE;
   }
+  g->k_sampling = AOOCT_K_SAMPLING_EVEN;
+  g->nufft_kernel = 0;
+  g->nufft_oversampling = 0.0;
+  g->nufft_width = 0;
+  str = gst_structure_get_string (s, "k-sampling");
+  if (str == NULL || g_strcmp0 (str, "even") == 0) {
+    /* absent: the usual even (or k-linear=false raw) grid */
+  } else if (g_strcmp0 (str, "nudft") == 0) {
+    g->k_sampling = AOOCT_K_SAMPLING_NUDFT;
+  } else if (g_strcmp0 (str, "nufft") == 0) {
+    g->k_sampling = AOOCT_K_SAMPLING_NUFFT;
+    str = gst_structure_get_string (s, "nufft-kernel");
+    if (g_strcmp0 (str, "kaiser-bessel") == 0)
+      g->nufft_kernel = 0;
+    else if (g_strcmp0 (str, "gaussian") == 0)
+      g->nufft_kernel = 1;
+    else {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "caps field 'nufft-kernel' must be \"kaiser-bessel\" or "
+          "\"gaussian\"");
+      return FALSE;
+    }
+    if (!gst_structure_get_double (s, "nufft-oversampling",
+            &g->nufft_oversampling)
+        || !get_int (s, "nufft-width", &g->nufft_width, error)) {
+      if (error && *error == NULL)
+        g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+            "caps field 'nufft-oversampling' is missing or not a double");
+      return FALSE;
+    }
+  } else {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "caps field 'k-sampling' must be \"even\", \"nudft\" or " "\"nufft\"");
+    return FALSE;
+  }
   if (!gst_structure_get_fraction (s, "framerate", &g->fps_n, &g->fps_d)) {
     g->fps_n = 0;
     g->fps_d = 1;
@@ -90,7 +127,7 @@ aooct_caps_to_geometry (const GstCaps * caps, AooctGeometry * geom,
 GstCaps *
 aooct_geometry_to_caps (const AooctGeometry * g)
 {
-  return gst_caps_new_simple (AOOCT_CAPS_NAME,
+  GstCaps *caps = gst_caps_new_simple (AOOCT_CAPS_NAME,
       "domain", G_TYPE_STRING, aooct_domain_to_string (g->domain),
       "sample-type", G_TYPE_STRING,
       aooct_sample_type_to_string (g->sample_type), "samples", G_TYPE_INT,
@@ -99,4 +136,76 @@ aooct_geometry_to_caps (const AooctGeometry * g)
       G_TYPE_INT, g->pad_offset, "pad-factor", G_TYPE_INT, g->pad_factor,
       "pad-size", G_TYPE_INT, g->pad_size, "k-linear", G_TYPE_BOOLEAN,
       g->k_linear, "framerate", GST_TYPE_FRACTION, g->fps_n, g->fps_d, NULL);
+
+  if (g->k_sampling == AOOCT_K_SAMPLING_NUDFT
+      || g->k_sampling == AOOCT_K_SAMPLING_NUFFT)
+    gst_caps_set_simple (caps, "k-sampling", G_TYPE_STRING,
+        aooct_k_sampling_to_string (g->k_sampling), NULL);
+  if (g->k_sampling == AOOCT_K_SAMPLING_NUFFT)
+    gst_caps_set_simple (caps, "nufft-kernel", G_TYPE_STRING,
+        g->nufft_kernel == 1 ? "gaussian" : "kaiser-bessel",
+        "nufft-oversampling", G_TYPE_DOUBLE, g->nufft_oversampling,
+        "nufft-width", G_TYPE_INT, g->nufft_width, NULL);
+  return caps;
+}
+
+static gint
+position_count (const AooctGeometry * g)
+{
+  return aooct_geometry_data_end (g) - aooct_geometry_data_start (g) + 1;
+}
+
+void
+aooct_caps_set_positions (GstCaps * caps, const gdouble * positions, gint n)
+{
+  GstBuffer *buf = gst_buffer_new_memdup (positions, sizeof (gdouble) * n);
+
+  gst_caps_set_simple (caps, "k-positions", GST_TYPE_BUFFER, buf, NULL);
+  gst_buffer_unref (buf);
+}
+
+gboolean
+aooct_structure_has_positions (const GstStructure * s)
+{
+  return gst_structure_has_field_typed (s, "k-positions", GST_TYPE_BUFFER);
+}
+
+gdouble *
+aooct_structure_get_positions (const GstStructure * s,
+    const AooctGeometry * g, GError ** error)
+{
+  const GValue *v = gst_structure_get_value (s, "k-positions");
+  const gint n = position_count (g), j0 = aooct_geometry_data_start (g);
+  GstBuffer *buf;
+  gdouble *pos;
+  gint j;
+
+  if (v == NULL || !GST_VALUE_HOLDS_BUFFER (v)
+      || (buf = gst_value_get_buffer (v)) == NULL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "caps with k-sampling=%s lack the sample positions (field "
+        "'k-positions', a buffer of %d doubles made by aooctkmap)",
+        aooct_k_sampling_to_string (g->k_sampling), n);
+    return NULL;
+  }
+  if (gst_buffer_get_size (buf) != sizeof (gdouble) * n) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "caps field 'k-positions' holds %" G_GSIZE_FORMAT " bytes, expected "
+        "%d doubles (one per sample of the data region)",
+        gst_buffer_get_size (buf), n);
+    return NULL;
+  }
+  pos = g_new (gdouble, n);
+  gst_buffer_extract (buf, 0, pos, sizeof (gdouble) * n);
+  for (j = 0; j < n; j++) {
+    if (!isfinite (pos[j]) || pos[j] < j0 - 0.5 || pos[j] > j0 + n - 0.5
+        || (j > 0 && pos[j] <= pos[j - 1])) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "caps field 'k-positions': position %d (%g) is not finite, "
+          "outside the data region or not increasing", j, pos[j]);
+      g_free (pos);
+      return NULL;
+    }
+  }
+  return pos;
 }

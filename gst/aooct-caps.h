@@ -8,6 +8,17 @@
  *     samples=(int)P2, alines=(int)M, bscans=(int)B,
  *     raw-samples=(int)N, pad-offset=(int)o, pad-factor=(int)f,
  *     pad-size=(int)P1, k-linear=(boolean), framerate=(fraction)
+ *     [, k-sampling=(string){nudft,nufft}, k-positions=(buffer)
+ *        [, nufft-kernel=(string){kaiser-bessel,gaussian},
+ *           nufft-oversampling=(double)R, nufft-width=(int)W]]
+ *
+ * k-sampling (absent = even) marks spectra whose samples lie at the
+ * positions s_j on the even-k grid that k-positions holds (float64, one
+ * per sample of the data region j0..j1, host order), made by aooctkmap
+ * in interpolation=nudft|nufft: aooctdisp then weights each sample at
+ * its position and aooctfft computes spec section 8's sum.  The
+ * positions travel in the caps so that every element learns them from
+ * its input caps alone (through a tee, from a file of caps...).
  *
  * A buffer holds B B-scans of M A-lines of P2 samples (float32, or
  * interleaved float32 re/im for complex), A-line after A-line. */
@@ -35,6 +46,17 @@ gboolean aooct_caps_to_geometry (const GstCaps * caps, AooctGeometry * geom,
     GError ** error);
 
 GstCaps *aooct_geometry_to_caps (const AooctGeometry * geom);
+
+/* Sets k-positions on (every structure of) @caps: @n doubles. */
+void aooct_caps_set_positions (GstCaps * caps, const gdouble * positions,
+    gint n);
+
+gboolean aooct_structure_has_positions (const GstStructure * s);
+
+/* The k-positions of @s, checked against @geom (count j1 - j0 + 1,
+ * finite, increasing, inside the data region); g_free. */
+gdouble *aooct_structure_get_positions (const GstStructure * s,
+    const AooctGeometry * geom, GError ** error);
 
 G_END_DECLS
 

@@ -20,6 +20,7 @@
 #include "aooct-cuda-memory.h"
 #include "aooct-cuda-host-memory.h"
 #include "aooct-cuda-pool.h"
+#include "aooct-cuda-graph.h"
 #include "aooct-error.h"
 
 GST_DEBUG_CATEGORY_STATIC (aooct_cuda_filter_debug);
@@ -129,6 +130,9 @@ aooct_cuda_filter_release_staging (AooctCudaFilter * cf)
     g_clear_pointer (&cf->ring_done[i], aooct_cuda_event_free);
   }
   cf->ring_staging_size = 0;
+  /* the stream is idle: no launch of the graph is in flight */
+  g_clear_pointer (&cf->graph, aooct_cuda_graph_free);
+  cf->graph_failures = 0;
   for (i = 0; i < AOOCT_CUDA_TIMING_SLOTS; i++) {
     g_clear_pointer (&cf->t_start[i], aooct_cuda_event_free);
     g_clear_pointer (&cf->t_end[i], aooct_cuda_event_free);

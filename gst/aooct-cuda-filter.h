@@ -118,6 +118,13 @@ typedef struct
   /* set by download_async / mark_output for the buffer being made */
   AooctCudaOutput armed;
 
+  /* process_cuda() as one CUDA graph per buffer (AOOCT_CUDA_GRAPHS=1 and
+   * a class that allows it): the instantiated graph, updated per buffer;
+   * captures that failed in a row (after a few, no more tries) */
+  gboolean graphs;
+  struct _AooctCudaGraph *graph;
+  guint graph_failures;
+
   /* GPU time of process_cuda() (CUDA events with timing), when enabled */
   gboolean timing;
   AooctCudaEvent t_start[AOOCT_CUDA_TIMING_SLOTS];

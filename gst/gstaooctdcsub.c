@@ -38,8 +38,10 @@
 #include "aooct-error.h"
 #include "aooct-textfile.h"
 #include "aooct-cpu-dcsub.h"
+#include "aooct-cpu-rolling.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-dcsub.h"
+#include "aooct-cuda-rolling.h"
 #include "aooct-cuda-filter.h"
 #endif
 
@@ -54,16 +56,22 @@ struct _GstAooctDcsub
   AooctDcMode mode;
   gchar *background_file;
   gint alines_per_bscan;
+  gint skip_start, skip_end;    /* flyback A-lines (spec 11) */
+  gint rolling_bscans;          /* K of mode=rolling-mean */
 
   /* from setup(): a mode change while running takes effect at the next
    * caps negotiation, never in the middle of a B-scan series */
   AooctDcMode active_mode;
   gfloat *background;
   gint raw_bytes;
+  AooctRolling *rolling;        /* mode=rolling-mean */
+  AooctRolling rolling_before;  /* its counters before the last buffer */
+  gint active_skip_start;
 
   /* CUDA backend, from setup(): device copies, allocated once per caps */
   gfloat *cuda_background;
   gpointer cuda_scratch;
+  gdouble *cuda_ring;           /* rolling column sums */
 };
 
 enum
@@ -72,9 +80,13 @@ enum
   PROP_MODE,
   PROP_BACKGROUND_FILE,
   PROP_ALINES_PER_BSCAN,
+  PROP_SKIP_ALINES_START,
+  PROP_SKIP_ALINES_END,
+  PROP_ROLLING_BSCANS,
 };
 
 #define DEFAULT_MODE AOOCT_DC_BSCAN_MEAN
+#define DEFAULT_ROLLING_BSCANS 8
 
 #define GST_TYPE_AOOCT_DC_MODE (gst_aooct_dc_mode_get_type ())
 static GType
@@ -87,6 +99,8 @@ gst_aooct_dc_mode_get_type (void)
     {AOOCT_DC_BACKGROUND, "Subtract the spectrum in background-file",
         "background"},
     {AOOCT_DC_NONE, "Convert only, subtract nothing", "none"},
+    {AOOCT_DC_ROLLING_MEAN, "Subtract the mean A-line of the last "
+          "rolling-bscans B-scans (fixed-pattern noise)", "rolling-mean"},
     {0, NULL, NULL}
   };
 
@@ -181,7 +195,22 @@ static gboolean
 gst_aooct_dcsub_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
 {
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+  gint start, end;
+
+  GST_OBJECT_LOCK (self);
+  start = self->skip_start;
+  end = self->skip_end;
+  GST_OBJECT_UNLOCK (self);
+  /* flyback: those A-lines are gone before anything else (spec 11) */
+  if (in->alines - start - end < 1) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "skip-alines-start=%d and skip-alines-end=%d leave no A-line of "
+        "the %d per B-scan (at least 1 must remain)", start, end, in->alines);
+    return FALSE;
+  }
   *out = *in;
+  out->alines = in->alines - start - end;
   return TRUE;
 }
 
@@ -235,12 +264,23 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
     g_free (file);
   }
   self->active_mode = mode;
+  GST_OBJECT_LOCK (self);
+  self->active_skip_start = self->skip_start;
+  if (mode == AOOCT_DC_ROLLING_MEAN)
+    self->rolling = aooct_rolling_new (filter->in_geom.raw_samples,
+        self->rolling_bscans);
+  GST_OBJECT_UNLOCK (self);
 #ifdef HAVE_CUDA
   if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
     gsize n = filter->in_geom.raw_samples;
+    AooctGeometry one = filter->out_geom;
 
-    if (!aooct_cuda_malloc (aooct_cuda_dcsub_scratch_bytes (&filter->in_geom),
+    one.bscans = 1;
+    if (!aooct_cuda_malloc (MAX (aooct_cuda_dcsub_scratch_bytes
+                (&filter->in_geom), aooct_cuda_dcsub_scratch_bytes (&one)),
             &self->cuda_scratch, error)
+        || (self->rolling && !aooct_cuda_malloc (n * self->rolling->k *
+                sizeof (gdouble), (gpointer *) & self->cuda_ring, error))
         || (mode == AOOCT_DC_BACKGROUND
             && (!aooct_cuda_malloc (n * sizeof (gfloat),
                     (gpointer *) & self->cuda_background, error)
@@ -255,16 +295,61 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
   return TRUE;
 }
 
+/* Flyback removal and the rolling mean work B-scan by B-scan: the kept
+ * A-lines of B-scan b start at raw row b * M + skip-alines-start, and the
+ * rolling mean of a B-scan depends on the ones before it. */
+static gboolean
+per_bscan (GstAooctDcsub * self)
+{
+  GstAooctFilter *filter = GST_AOOCT_FILTER (self);
+
+  return self->rolling != NULL
+      || filter->out_geom.alines != filter->in_geom.alines;
+}
+
 #ifdef HAVE_CUDA
 static gboolean
 gst_aooct_dcsub_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, AooctCudaStream stream, GError ** error)
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+  AooctGeometry one = filter->out_geom;
+  gint b;
 
-  return aooct_cuda_dcsub (&filter->in_geom, in->data, in->stride,
-      self->raw_bytes, self->active_mode, self->cuda_background,
-      self->cuda_scratch, (gfloat *) out->data, stream, error);
+  if (!per_bscan (self))
+    return aooct_cuda_dcsub (&filter->in_geom, in->data, in->stride,
+        self->raw_bytes, self->active_mode, self->cuda_background,
+        self->cuda_scratch, (gfloat *) out->data, stream, error);
+  one.bscans = 1;
+  if (self->rolling)
+    self->rolling_before = *self->rolling;
+  for (b = 0; b < filter->in_geom.bscans; b++) {
+    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
+
+    if (!aooct_cuda_dcsub (&one, in->data + ((gsize) b *
+                filter->in_geom.alines + self->active_skip_start) * in->stride,
+            in->stride, self->raw_bytes, self->rolling ? AOOCT_DC_NONE :
+            self->active_mode, self->cuda_background, self->cuda_scratch, o,
+            stream, error))
+      return FALSE;
+    if (self->rolling && !aooct_cuda_rolling_bscan (self->rolling,
+            self->cuda_ring, o, one.alines, stream, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* A failed CUDA graph capture ran nothing, and process_cuda() runs again:
+ * the rolling mean's ring must not have moved on. */
+static void
+gst_aooct_dcsub_cuda_graph_abort (GstAooctFilter * filter)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+
+  if (self->rolling) {
+    self->rolling->pos = self->rolling_before.pos;
+    self->rolling->count = self->rolling_before.count;
+  }
 }
 
 /* Frames in system memory on CUDA: besides what the base class proposes,
@@ -333,10 +418,38 @@ gst_aooct_dcsub_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, GError ** error)
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+  AooctGeometry one = filter->out_geom;
+  gint b;
 
-  aooct_cpu_dcsub (&filter->in_geom, in->data, in->stride, self->raw_bytes,
-      self->active_mode, self->background, (gfloat *) out->data);
+  if (!per_bscan (self)) {
+    aooct_cpu_dcsub (&filter->in_geom, in->data, in->stride, self->raw_bytes,
+        self->active_mode, self->background, (gfloat *) out->data);
+    return TRUE;
+  }
+  one.bscans = 1;
+  for (b = 0; b < filter->in_geom.bscans; b++) {
+    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
+
+    aooct_cpu_dcsub (&one, in->data + ((gsize) b * filter->in_geom.alines +
+            self->active_skip_start) * in->stride, in->stride,
+        self->raw_bytes, self->rolling ? AOOCT_DC_NONE : self->active_mode,
+        self->background, o);
+    if (self->rolling)
+      aooct_cpu_rolling_bscan (self->rolling, o, one.alines);
+  }
   return TRUE;
+}
+
+/* The rolling mean starts over after a flush (spec 11: K' counts the
+ * B-scans since start, flush or caps change; new caps run setup). */
+static gboolean
+gst_aooct_dcsub_sink_event (GstBaseTransform * bt, GstEvent * event)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (bt);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP && self->rolling)
+    aooct_rolling_reset (self->rolling);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 
 static void
@@ -345,10 +458,12 @@ gst_aooct_dcsub_teardown (GstAooctFilter * filter)
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
 
   g_clear_pointer (&self->background, g_free);
+  g_clear_pointer (&self->rolling, aooct_rolling_free);
 #ifdef HAVE_CUDA
   /* the base class has made the context current and waited for the GPU */
   g_clear_pointer (&self->cuda_background, aooct_cuda_free);
   g_clear_pointer (&self->cuda_scratch, aooct_cuda_free);
+  g_clear_pointer (&self->cuda_ring, aooct_cuda_free);
 #endif
 }
 
@@ -369,6 +484,15 @@ gst_aooct_dcsub_set_property (GObject * object, guint prop_id,
       break;
     case PROP_ALINES_PER_BSCAN:
       self->alines_per_bscan = g_value_get_int (value);
+      break;
+    case PROP_SKIP_ALINES_START:
+      self->skip_start = g_value_get_int (value);
+      break;
+    case PROP_SKIP_ALINES_END:
+      self->skip_end = g_value_get_int (value);
+      break;
+    case PROP_ROLLING_BSCANS:
+      self->rolling_bscans = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -394,6 +518,15 @@ gst_aooct_dcsub_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_ALINES_PER_BSCAN:
       g_value_set_int (value, self->alines_per_bscan);
       break;
+    case PROP_SKIP_ALINES_START:
+      g_value_set_int (value, self->skip_start);
+      break;
+    case PROP_SKIP_ALINES_END:
+      g_value_set_int (value, self->skip_end);
+      break;
+    case PROP_ROLLING_BSCANS:
+      g_value_set_int (value, self->rolling_bscans);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -416,9 +549,7 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-#ifdef HAVE_CUDA
   GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
-#endif
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
 
   gobject_class->set_property = gst_aooct_dcsub_set_property;
@@ -446,6 +577,29 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  g_object_class_install_property (gobject_class, PROP_SKIP_ALINES_START,
+      g_param_spec_int ("skip-alines-start", "Skip A-lines at the start",
+          "A-lines dropped at the start of every B-scan (scanner flyback), "
+          "before anything else; the DC mean excludes them; default 0",
+          0, AOOCT_MAX_ALINES, 0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_SKIP_ALINES_END,
+      g_param_spec_int ("skip-alines-end", "Skip A-lines at the end",
+          "A-lines dropped at the end of every B-scan (scanner flyback); "
+          "at least one A-line must remain; default 0",
+          0, AOOCT_MAX_ALINES, 0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_ROLLING_BSCANS,
+      g_param_spec_int ("rolling-bscans", "Rolling B-scans",
+          "K of mode=rolling-mean: the subtracted spectrum is the mean "
+          "A-line of the current and up to K-1 preceding B-scans (counted "
+          "since start, flush or new caps); 1 .. 1024, default 8",
+          1, 1024, DEFAULT_ROLLING_BSCANS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
   gst_element_class_set_static_metadata (element_class,
       "AO-OCT DC subtraction", "Filter/Converter/Video",
       "Converts raw spectral-domain OCT spectra to float32 and subtracts "
@@ -463,8 +617,13 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_setup);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_teardown);
+  bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_sink_event);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cuda);
+  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  filter_class->cuda_graphs = TRUE;
+  filter_class->cuda_graph_abort =
+      GST_DEBUG_FUNCPTR (gst_aooct_dcsub_cuda_graph_abort);
   bt_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_propose_allocation);
 #endif
@@ -476,4 +635,5 @@ static void
 gst_aooct_dcsub_init (GstAooctDcsub * self)
 {
   self->mode = DEFAULT_MODE;
+  self->rolling_bscans = DEFAULT_ROLLING_BSCANS;
 }

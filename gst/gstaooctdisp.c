@@ -36,6 +36,7 @@
 #include "gstaooctdisp.h"
 #include "aooct-caps.h"
 #include "aooct-calib.h"
+#include "aooct-kspace.h"
 #include "aooct-error.h"
 #include "aooct-cpu-disp.h"
 #ifdef HAVE_CUDA
@@ -96,6 +97,22 @@ gst_aooct_disp_derive_output (GstAooctFilter * filter,
         aooct_sample_type_to_string (in->sample_type));
     return FALSE;
   }
+  if (in->k_sampling != AOOCT_K_SAMPLING_EVEN) {
+    GstAooctDisp *self = GST_AOOCT_DISP (filter);
+    gboolean file;
+
+    GST_OBJECT_LOCK (self);
+    file = self->phase_file && self->phase_file[0];
+    GST_OBJECT_UNLOCK (self);
+    if (file) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+          "phase-file cannot be used with aooctkmap interpolation=%s: its "
+          "weights are given on the even-k grid, and these samples are not "
+          "on it (spec section 8); use a2/a3, which are evaluated at each "
+          "sample's position", aooct_k_sampling_to_string (in->k_sampling));
+      return FALSE;
+    }
+  }
   *out = *in;
   out->sample_type = AOOCT_SAMPLE_COMPLEX;
   return TRUE;
@@ -108,7 +125,7 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
   GstAooctFilter *filter = GST_AOOCT_FILTER (self);
   gchar *file;
   gdouble a2, a3;
-  gfloat *w;
+  gfloat *w = NULL;
 
   GST_OBJECT_LOCK (self);
   file = g_strdup (self->phase_file);
@@ -119,7 +136,19 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
 
   GST_DEBUG_OBJECT (self, "weights from phase-file=%s a2=%g a3=%g",
       GST_STR_NULL (file), a2, a3);
-  w = aooct_disp_weights_new (&filter->in_geom, file, a2, a3, error);
+  if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN) {
+    /* non-uniform samples (aooctkmap nudft/nufft): u at their positions */
+    if (file && file[0])
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+          "phase-file cannot be used with aooctkmap interpolation=%s (its "
+          "weights are on the even-k grid); use a2/a3",
+          aooct_k_sampling_to_string (filter->in_geom.k_sampling));
+    else
+      w = aooct_disp_weights_new_at (&filter->in_geom, filter->in_positions,
+          a2, a3, error);
+  } else {
+    w = aooct_disp_weights_new (&filter->in_geom, file, a2, a3, error);
+  }
   g_free (file);
   if (w == NULL) {
     /* look again at the next buffer */

@@ -38,8 +38,11 @@
 #include "aooct-fftw.h"
 #include "aooct-window.h"
 #include "aooct-cpu-fft.h"
+#include "aooct-cpu-nonuniform.h"
+#include "aooct-kspace.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-fft.h"
+#include "aooct-cuda-nonuniform.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_fft_debug);
@@ -54,9 +57,12 @@ struct _GstAooctFft
 
   /* streaming thread only, from setup() */
   AooctCpuFft *cpu;
+  AooctCpuNonuniform *cpu_nu;   /* in place of cpu for k-sampling=nudft or
+                                 * nufft */
   AooctWindow active_window;    /* what `table` holds */
   gfloat *table;                /* P2 weights, NULL for no window */
 #ifdef HAVE_CUDA
+  AooctCudaNonuniform *cuda_nu; /* the NUDFT / NUFFT after the prep pass */
   AooctCudaFft *cuda;           /* plan and device window table */
   gboolean cuda_stale;          /* `table` not uploaded yet */
   AooctCudaPrep *prep;          /* tables of steps deferred to us */
@@ -114,6 +120,11 @@ gst_aooct_fft_derive_output (GstAooctFilter * filter,
   *out = *in;
   out->domain = AOOCT_DOMAIN_DEPTH;
   out->sample_type = AOOCT_SAMPLE_COMPLEX;
+  /* non-uniform samples: section 8's sum puts them on the even-k grid */
+  if (in->k_sampling != AOOCT_K_SAMPLING_EVEN) {
+    out->k_sampling = AOOCT_K_SAMPLING_EVEN;
+    out->k_linear = TRUE;
+  }
   return aooct_geometry_validate (out, error);
 }
 
@@ -124,8 +135,13 @@ gst_aooct_fft_build_window (GstAooctFft * self, AooctWindow window)
   const AooctGeometry *g = &GST_AOOCT_FILTER (self)->in_geom;
 
   g_clear_pointer (&self->table, g_free);
-  self->table = aooct_window_table_new (window, g->samples,
-      aooct_geometry_data_start (g), aooct_geometry_data_end (g));
+  if (g->k_sampling != AOOCT_K_SAMPLING_EVEN)
+    /* at each sample's position (spec section 8) */
+    self->table = aooct_window_table_new_at (window, 0.0, g,
+        GST_AOOCT_FILTER (self)->in_positions);
+  else
+    self->table = aooct_window_table_new (window, g->samples,
+        aooct_geometry_data_start (g), aooct_geometry_data_end (g));
   self->active_window = window;
 #ifdef HAVE_CUDA
   /* uploaded by the next process_cuda(), ordered on the element's stream */
@@ -148,21 +164,45 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
 #ifdef HAVE_CUDA
   if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
     /* batched cuFFT plan, work area and window table, once per geometry */
+    /* (no C2C plan for the non-uniform transforms, which have their own) */
     self->cuda = aooct_cuda_fft_new (filter->in_geom.samples,
-        aooct_geometry_total_alines (&filter->in_geom), error);
+        filter->in_geom.k_sampling == AOOCT_K_SAMPLING_EVEN ?
+        aooct_geometry_total_alines (&filter->in_geom) : 0, error);
     if (self->cuda == NULL)
       return FALSE;
+    /* the non-uniform transforms (cuBLAS, and the NUFFT's kernels) have
+     * not been tried inside a CUDA graph capture: launched as they are */
+    filter->graphs_unsupported =
+        filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN;
+    if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN) {
+      self->cuda_nu = aooct_cuda_nonuniform_new (&filter->in_geom,
+          filter->in_positions,
+          aooct_geometry_total_alines (&filter->in_geom), error);
+      if (self->cuda_nu == NULL) {
+        g_clear_pointer (&self->cuda, aooct_cuda_fft_free);
+        return FALSE;
+      }
+    }
     /* for the steps aooctkmap / aooctdisp may defer to us */
     self->prep = aooct_cuda_prep_new (filter->in_geom.samples,
         aooct_geometry_total_alines (&filter->in_geom), error);
     if (self->prep == NULL) {
       g_clear_pointer (&self->cuda, aooct_cuda_fft_free);
+      g_clear_pointer (&self->cuda_nu, aooct_cuda_nonuniform_free);
       return FALSE;
     }
     gst_aooct_fft_build_window (self, window);
     return TRUE;
   }
 #endif
+  if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN) {
+    self->cpu_nu = aooct_cpu_nonuniform_new (&filter->in_geom,
+        filter->in_positions, aooct_cpu_threads (), error);
+    if (self->cpu_nu == NULL)
+      return FALSE;
+    gst_aooct_fft_build_window (self, window);
+    return TRUE;
+  }
   self->cpu = aooct_cpu_fft_new (filter->in_geom.samples, aooct_cpu_threads (),
       error);
   if (self->cpu == NULL)
@@ -192,6 +232,13 @@ gst_aooct_fft_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 
   gst_aooct_fft_update_window (self);
   /* application/x-aooct buffers are contiguous: stride == A-line size */
+  if (self->cpu_nu) {
+    aooct_cpu_nonuniform_process (self->cpu_nu, (const gfloat *) in->data,
+        filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX, self->table,
+        (gfloat *) out->data,
+        (gint) aooct_geometry_total_alines (&filter->in_geom));
+    return TRUE;
+  }
   aooct_cpu_fft_process (self->cpu, (const gfloat *) in->data,
       filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX, self->table,
       (gfloat *) out->data,
@@ -200,6 +247,17 @@ gst_aooct_fft_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 }
 
 #ifdef HAVE_CUDA
+/* a failed CUDA graph capture: the window and the tables it enqueued
+ * never reached the GPU */
+static void
+gst_aooct_fft_cuda_graph_abort (GstAooctFilter * filter)
+{
+  GstAooctFft *self = GST_AOOCT_FFT (filter);
+
+  self->cuda_stale = TRUE;
+  aooct_cuda_prep_forget (self->prep);
+}
+
 static gboolean
 gst_aooct_fft_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, AooctCudaStream stream, GError ** error)
@@ -232,8 +290,27 @@ gst_aooct_fft_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
             filter->in_geom.samples, stream, error))
       return FALSE;
     aooct_pending_meta_steps (filter->pending, &steps);
+    if (self->cuda_nu) {
+      gfloat *work = aooct_cuda_nonuniform_work (self->cuda_nu);
+
+      return aooct_cuda_fft_prepare_into (self->cuda, self->prep,
+          (const gfloat *) in->data, &steps, work, stream, error)
+          && aooct_cuda_nonuniform_process (self->cuda_nu, work,
+          (gfloat *) out->data, stream, error);
+    }
     return aooct_cuda_fft_process_prepared (self->cuda, self->prep,
         (const gfloat *) in->data, &steps, (gfloat *) out->data, stream, error);
+  }
+  if (self->cuda_nu) {
+    /* window (at the positions) into the complex work buffer, then the
+     * non-uniform transform */
+    gfloat *work = aooct_cuda_nonuniform_work (self->cuda_nu);
+
+    return aooct_cuda_fft_window_into (self->cuda, in->data,
+        filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX, work,
+        aooct_geometry_total_alines (&filter->in_geom), stream, error)
+        && aooct_cuda_nonuniform_process (self->cuda_nu, work,
+        (gfloat *) out->data, stream, error);
   }
   return aooct_cuda_fft_process (self->cuda, in->data,
       filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX,
@@ -247,10 +324,12 @@ gst_aooct_fft_teardown (GstAooctFilter * filter)
   GstAooctFft *self = GST_AOOCT_FFT (filter);
 
   g_clear_pointer (&self->cpu, aooct_cpu_fft_free);
+  g_clear_pointer (&self->cpu_nu, aooct_cpu_nonuniform_free);
   g_clear_pointer (&self->table, g_free);
 #ifdef HAVE_CUDA
   /* context current, GPU idle (base class) */
   g_clear_pointer (&self->cuda, aooct_cuda_fft_free);
+  g_clear_pointer (&self->cuda_nu, aooct_cuda_nonuniform_free);
   g_clear_pointer (&self->prep, aooct_cuda_prep_free);
 #endif
 }
@@ -297,6 +376,7 @@ gst_aooct_fft_finalize (GObject * object)
   GstAooctFft *self = GST_AOOCT_FFT (object);
 
   aooct_cpu_fft_free (self->cpu);
+  aooct_cpu_nonuniform_free (self->cpu_nu);
   g_free (self->table);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -334,6 +414,10 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fft_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cuda);
+  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  filter_class->cuda_graphs = TRUE;
+  filter_class->cuda_graph_abort =
+      GST_DEBUG_FUNCPTR (gst_aooct_fft_cuda_graph_abort);
   filter_class->absorbs_pending = TRUE;
 #endif
 

@@ -15,6 +15,7 @@
 #include "aooct-cuda-memory.h"
 #include "aooct-cuda-pool.h"
 #include "aooct-cuda-fault.h"
+#include "aooct-cuda-graph.h"
 #else
 /* only to name it in caps: see sink_video_cuda_memory */
 #define AOOCT_CAPS_FEATURE_CUDA_MEMORY "memory:CUDAMemory"
@@ -332,6 +333,34 @@ output_caps_default (GstAooctFilter * self, const AooctGeometry * out)
   return aooct_geometry_to_caps (out);
 }
 
+/* Non-uniform samples (k-sampling, aooct-caps.h): a step that keeps them
+ * (aooctdisp) passes the positions on from its input caps; aooctkmap sets
+ * its own in output_caps(). */
+static GstCaps *
+forward_positions (GstCaps * result, const GstCaps * incaps,
+    const AooctGeometry * out)
+{
+  const GstStructure *in_s;
+  guint i;
+
+  if (out->k_sampling == AOOCT_K_SAMPLING_EVEN || result == NULL
+      || gst_caps_get_size (incaps) < 1)
+    return result;
+  in_s = gst_caps_get_structure (incaps, 0);
+  if (!aooct_structure_has_positions (in_s))
+    return result;
+  result = gst_caps_make_writable (result);
+  for (i = 0; i < gst_caps_get_size (result); i++) {
+    GstStructure *s = gst_caps_get_structure (result, i);
+
+    if (gst_structure_has_name (s, AOOCT_CAPS_NAME)
+        && !aooct_structure_has_positions (s))
+      gst_structure_set_value (s, "k-positions",
+          gst_structure_get_value (in_s, "k-positions"));
+  }
+  return result;
+}
+
 /* Caps of the other pad for fixed caps on this one; the pad template when
  * the caps are not fixed or cannot be processed (set_caps() then reports
  * why, with an element error, instead of a bare not-negotiated). */
@@ -348,7 +377,7 @@ gst_aooct_filter_transform_caps (GstBaseTransform * bt,
 
     if (klass->parse_sink_caps (self, caps, &in, NULL)
         && klass->derive_output (self, &in, &out, NULL))
-      result = klass->output_caps (self, &out);
+      result = forward_positions (klass->output_caps (self, &out), caps, &out);
   }
   if (result == NULL) {
     GstPad *other = direction == GST_PAD_SINK ? bt->srcpad : bt->sinkpad;
@@ -483,8 +512,14 @@ open_backend (GstAooctFilter * self, GError ** error)
 
     if (aooct_cuda_filter_open (self->cuda, GST_ELEMENT (self), device_id,
             &cerr)) {
+      const gchar *graphs = g_getenv ("AOOCT_CUDA_GRAPHS");
+
       self->active_backend = GST_AOOCT_BACKEND_CUDA;
-      GST_INFO_OBJECT (self, "running on CUDA");
+      ((AooctCudaFilter *) self->cuda)->graphs = klass->cuda_graphs
+          && graphs && strcmp (graphs, "1") == 0;
+      GST_INFO_OBJECT (self, "running on CUDA%s",
+          ((AooctCudaFilter *) self->cuda)->graphs ?
+          ", one CUDA graph per buffer" : "");
       read_fault_request (self);
       return TRUE;
     }
@@ -550,6 +585,11 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
     goto failed;
   }
   if (!klass->parse_sink_caps (self, incaps, &in, &error))
+    goto failed;
+  g_clear_pointer (&self->in_positions, g_free);
+  if (!klass->sink_is_video && in.k_sampling != AOOCT_K_SAMPLING_EVEN
+      && !(self->in_positions = aooct_structure_get_positions
+          (gst_caps_get_structure (incaps, 0), &in, &error)))
     goto failed;
   if (!klass->derive_output (self, &in, &out, &error))
     goto failed;
@@ -697,15 +737,61 @@ plane_layout (gboolean video, const GstVideoInfo * vinfo,
  * libgstcuda's GstCudaMemory on our context (aooct-cuda-filter.h says how
  * it is ordered); anything else is mapped on the host and goes through
  * page-locked staging. */
+/* captures that may fail in a row before an element stops trying */
+#define GRAPH_MAX_FAILURES 3
+
+/* klass->process_cuda(), captured into one CUDA graph and launched as one
+ * where the class allows it and AOOCT_CUDA_GRAPHS=1 (aooct-cuda-graph.h).
+ * A capture that fails enqueues nothing: the step then runs as usual. */
+static gboolean
+process_cuda_step (GstAooctFilter * self, const AooctPlane * in,
+    AooctPlane * out, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  AooctCudaFilter *cf = self->cuda;
+  GError *err = NULL;
+  gboolean ok;
+
+  if (!cf->graphs || self->graphs_unsupported
+      || cf->graph_failures >= GRAPH_MAX_FAILURES)
+    return klass->process_cuda (self, in, out, cf->stream, error);
+  if (!aooct_cuda_graph_begin (cf->stream, &err)) {
+    GST_INFO_OBJECT (self, "no CUDA graphs: %s", err->message);
+    g_clear_error (&err);
+    aooct_cuda_clear_stale_error ();
+    cf->graph_failures = GRAPH_MAX_FAILURES;
+    return klass->process_cuda (self, in, out, cf->stream, error);
+  }
+  ok = klass->process_cuda (self, in, out, cf->stream, &err);
+  if (aooct_cuda_graph_end (&cf->graph, cf->stream, ok, ok ? &err : NULL)
+      && ok) {
+    cf->graph_failures = 0;
+    return TRUE;
+  }
+  GST_DEBUG_OBJECT (self, "capture failed (%s): running the step without",
+      err ? err->message : "?");
+  g_clear_error (&err);
+  aooct_cuda_clear_stale_error ();
+  if (++cf->graph_failures == GRAPH_MAX_FAILURES)
+    GST_INFO_OBJECT (self, "%d captures failed in a row: no more CUDA graphs",
+        GRAPH_MAX_FAILURES);
+  if (klass->cuda_graph_abort)
+    klass->cuda_graph_abort (self);
+  return klass->process_cuda (self, in, out, cf->stream, error);
+}
+
 static gboolean
 transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     GError ** error)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   AooctCudaFilter *cf = self->cuda;
-  AooctCudaMemory *in_mem = aooct_cuda_buffer_get_memory (inbuf, cf->context);
-  AooctCudaMemory *out_mem = aooct_cuda_buffer_get_memory (outbuf, cf->context);
-  gboolean out_video_cuda = klass->src_is_video && self->out_cuda_memory;
+  AooctCudaMemory *in_mem = inbuf ?
+      aooct_cuda_buffer_get_memory (inbuf, cf->context) : NULL;
+  AooctCudaMemory *out_mem = outbuf ?
+      aooct_cuda_buffer_get_memory (outbuf, cf->context) : NULL;
+  gboolean out_video_cuda = outbuf && klass->src_is_video
+      && self->out_cuda_memory;
   GstVideoFrame frame, out_frame;
   gboolean out_frame_mapped = FALSE;
   AooctCudaVideoInput vin;
@@ -726,7 +812,11 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     return FALSE;
   aooct_cuda_clear_stale_error ();
 
-  if (in_mem) {
+  if (inbuf == NULL) {
+    /* a volume view making its image (gst_aooct_filter_process_buffers) */
+    in.data = NULL;
+    in.stride = 0;
+  } else if (in_mem) {
     GstVideoMeta *meta = klass->sink_is_video ?
         gst_buffer_get_video_meta (inbuf) : NULL;
 
@@ -764,7 +854,11 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
       goto done;
   }
 
-  if (out_video_cuda) {
+  if (outbuf == NULL) {
+    /* a volume view taking B-scans in (gst_aooct_filter_process_buffers) */
+    out.data = NULL;
+    out.stride = 0;
+  } else if (out_video_cuda) {
     /* libgstcuda memory for nvcodec: plane 0 to the element, the chroma
      * of a YUV format neutral */
     if (!aooct_cuda_filter_map_video_output (cf, outbuf, &out_frame, error))
@@ -788,7 +882,7 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   }
 
   if (!aooct_cuda_filter_timing_begin (cf, error)
-      || !klass->process_cuda (self, &in, &out, cf->stream, error)
+      || !process_cuda_step (self, &in, &out, error)
       || !aooct_cuda_filter_timing_end (cf, error)
       || !aooct_cuda_filter_upload_done (cf, error))
     goto done;
@@ -800,7 +894,9 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
   /* Where the data leaves the GPU, the host does not wait here: the
    * output goes into the ring (generate_output) and is pushed once its
    * download or GPU work has completed. */
-  if (out_video_cuda) {
+  if (outbuf == NULL) {
+    /* nothing leaves the GPU */
+  } else if (out_video_cuda) {
     /* GStreamer 1.22's GstCudaMemory has no stream and nvcodec elements
      * use their own: the frame must be complete before it is pushed; from
      * 1.24 on the memory's stream carries the order instead */
@@ -1002,10 +1098,11 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  if (!check_input_size (self, inbuf, &error))
+  if (inbuf && !check_input_size (self, inbuf, &error))
     goto error;
-  self->stat_buffers++;
-  pending = aooct_buffer_get_pending_meta (inbuf);
+  if (inbuf)
+    self->stat_buffers++;
+  pending = inbuf ? aooct_buffer_get_pending_meta (inbuf) : NULL;
   if (pending && !(klass->absorbs_pending && cuda_active (self))) {
     /* only an element that announced the meta may get such buffers */
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
@@ -1042,15 +1139,21 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   }
 #endif
 
-  if (!map_plane (self, inbuf, klass->sink_is_video, &self->in_layout,
-          &self->in_geom, GST_MAP_READ, &in_frame, &in_map, &in)) {
+  /* a volume view passes one of them only (process_buffers) */
+  in.data = out.data = NULL;
+  in.stride = out.stride = 0;
+  if (inbuf && !map_plane (self, inbuf, klass->sink_is_video,
+          &self->in_layout, &self->in_geom, GST_MAP_READ, &in_frame, &in_map,
+          &in)) {
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "cannot map the input buffer for reading");
     goto error;
   }
-  if (!map_plane (self, outbuf, klass->src_is_video, &self->out_vinfo,
-          &self->out_geom, GST_MAP_WRITE, &out_frame, &out_map, &out)) {
-    unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
+  if (outbuf && !map_plane (self, outbuf, klass->src_is_video,
+          &self->out_vinfo, &self->out_geom, GST_MAP_WRITE, &out_frame,
+          &out_map, &out)) {
+    if (inbuf)
+      unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
         "cannot map the output buffer for writing");
     goto error;
@@ -1063,8 +1166,10 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     self->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
   }
 
-  unmap_plane (klass->src_is_video, outbuf, &out_frame, &out_map);
-  unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
+  if (outbuf)
+    unmap_plane (klass->src_is_video, outbuf, &out_frame, &out_map);
+  if (inbuf)
+    unmap_plane (klass->sink_is_video, inbuf, &in_frame, &in_map);
   if (!ok)
     goto error;
   forget_last_error (self);
@@ -1224,6 +1329,43 @@ discard_outputs (GstAooctFilter * self)
   g_mutex_unlock (&cf->ring_lock);
 }
 #endif
+
+GstFlowReturn
+gst_aooct_filter_process_buffers (GstAooctFilter * self, GstBuffer * inbuf,
+    GstBuffer ** outbuf)
+{
+  GstBuffer *out = outbuf ? *outbuf : NULL;
+  GstFlowReturn ret;
+
+  g_return_val_if_fail (inbuf != NULL || out != NULL, GST_FLOW_ERROR);
+  ret = gst_aooct_filter_transform (GST_BASE_TRANSFORM (self), inbuf, out);
+#ifdef HAVE_CUDA
+  if (out && cuda_active (self)) {
+    AooctCudaFilter *cf = self->cuda;
+    GError *error = NULL;
+
+    if (ret != GST_FLOW_OK) {
+      aooct_cuda_filter_ring_disarm (cf);
+      return ret;
+    }
+    /* through the ring as generate_output's outputs go, but taken here at
+     * once (the host waits for this image, one per volume): the ring owns
+     * the buffer until take_head gives it back, so that it stays writable
+     * for the copy of the staged image */
+    g_mutex_lock (&cf->ring_lock);
+    aooct_cuda_filter_ring_add (cf, out);
+    cf->ring_count++;
+    g_mutex_unlock (&cf->ring_lock);
+    *outbuf = NULL;
+    if (!take_head (self, outbuf, &error)) {
+      gst_aooct_filter_post_error (self, error);
+      g_clear_error (&error);
+      ret = GST_FLOW_ERROR;
+    }
+  }
+#endif
+  return ret;
+}
 
 /* On CUDA, where the data leaves the GPU here, the streaming thread only
  * enqueues the GPU work of a buffer and puts the output into a short ring
@@ -1616,7 +1758,8 @@ decide_deferring (GstAooctFilter * self, GstQuery * query)
     return;
   }
   self->downstream_absorbs = announced;
-  self->deferring = announced && klass->defer && self->in_cuda_memory;
+  self->deferring = announced && klass->defer && self->in_cuda_memory
+      && !self->defer_unsupported;
   GST_INFO_OBJECT (self, "%s", !announced ? "downstream cannot apply a "
       "deferred step: running it here" : self->deferring ? "deferring the "
       "step to downstream (fused with its own)" : "leaving the end of the "
@@ -1797,6 +1940,7 @@ gst_aooct_filter_finalize (GObject * object)
 #endif
   g_free (self->last_error);
   g_free (self->cpu_reason);
+  g_free (self->in_positions);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 

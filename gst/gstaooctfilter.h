@@ -82,6 +82,9 @@ struct _GstAooctFilter
   AooctGeometry in_geom;        /* geometry of the input buffers */
   AooctGeometry out_geom;       /* as derived by derive_output() */
   GstVideoInfo in_vinfo;        /* when the sink caps are video/x-raw */
+  /* in_geom.k_sampling != EVEN: the positions s_j of the input's samples
+   * (j1 - j0 + 1 values, from the caps' k-positions); else NULL */
+  gdouble *in_positions;
   /* the row layout of the buffer being processed, for video input
    * without a GstVideoMeta: in_vinfo, or its rows tightly packed
    * (rawvideoparse plane-strides=<N x bytes> of an odd width) */
@@ -101,6 +104,14 @@ struct _GstAooctFilter
   /* during process_cuda(): the input is device memory that nobody else
    * holds, so the step may overwrite it (as a scratch) */
   gboolean in_disposable;
+  /* set by setup(): the step cannot be deferred with the negotiated
+   * settings (e.g. aooctkmap's FIR interpolation, which the fused kernels
+   * do not do), although the class has defer() */
+  gboolean defer_unsupported;
+  /* set by setup(): process_cuda() is not to be captured into a CUDA
+   * graph with the negotiated settings (AOOCT_CUDA_GRAPHS=1; e.g.
+   * aooctfft's NUDFT, a cuBLAS call) although the class allows graphs */
+  gboolean graphs_unsupported;
 
   /*< private > */
   GstAooctBackend backend;      /* property */
@@ -212,6 +223,17 @@ struct _GstAooctFilterClass
 
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);
+
+  /* process_cuda() only enqueues kernels, cuFFT executions and
+   * asynchronous copies on @stream: with AOOCT_CUDA_GRAPHS=1 the base
+   * class captures them into a CUDA graph and launches that, one launch
+   * per buffer (cuda/aooct-cuda-graph.h).  A call that cannot be captured
+   * (a table upload from pageable memory) fails the capture, nothing of it
+   * runs, and the buffer is processed again without capture, after
+   * @cuda_graph_abort (if set) has forgotten any table the failed attempt
+   * marked as uploaded. */
+  gboolean cuda_graphs;
+  void (*cuda_graph_abort) (GstAooctFilter * self);
 };
 
 GType gst_aooct_filter_get_type (void);
@@ -221,6 +243,16 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
      void gst_aooct_filter_post_error (GstAooctFilter * self,
     const GError * error);
 
+/* For subclasses that do not make one output per input (the volume views,
+ * gstaooctview.h): runs process_cpu() / process_cuda() on @inbuf alone
+ * (@outbuf NULL; the output plane they get is {NULL, 0}) or for *@outbuf
+ * alone (@inbuf NULL; the input plane is {NULL, 0}), with the mapping,
+ * upload and download the base class does for a transform.  The output is
+ * complete in *@outbuf on return (on CUDA the host waits for it); on a
+ * failure *@outbuf may have been released and set to NULL.  Errors are
+ * posted. */
+     GstFlowReturn gst_aooct_filter_process_buffers (GstAooctFilter * self,
+    GstBuffer * inbuf, GstBuffer ** outbuf);
 /* For live properties that an application changes together (aooctnorm's
  * range-min / range-max, aooctdisp's phase-file / a2 / a3): @error (not
  * taken) says that the current values contradict each other.  One

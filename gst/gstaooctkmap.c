@@ -33,11 +33,13 @@
 #include "config.h"
 #endif
 
+#include <math.h>
 #include <string.h>
 
 #include "gstaooctkmap.h"
 #include "aooct-caps.h"
 #include "aooct-calib.h"
+#include "aooct-kspace.h"
 #include "aooct-error.h"
 #include "aooct-cpu-kmap.h"
 #ifdef HAVE_CUDA
@@ -47,10 +49,8 @@
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_kmap_debug);
 #define GST_CAT_DEFAULT gst_aooct_kmap_debug
 
-typedef enum
-{
-  GST_AOOCT_KMAP_LINEAR
-} GstAooctKmapInterpolation;
+/* the values of AooctInterp (aooct-kspace.h) */
+typedef AooctInterp GstAooctKmapInterpolation;
 
 struct _GstAooctKmap
 {
@@ -60,15 +60,21 @@ struct _GstAooctKmap
   gchar *wavelength_file;
   gchar *wavelength_coeffs;
   GstAooctKmapInterpolation interpolation;
+  AooctNufftKernel nufft_kernel;
+  gdouble nufft_oversampling;
+  gint nufft_width;
   gboolean passthrough;
 
   /* from setup() */
-  AooctKmapTable *table;
+  AooctKmapTable *table;        /* linear brackets (identity for nudft and
+                                 * nufft, whose samples stay in place) */
+  AooctKmapFir *fir;            /* cubic, bspline, lanczos; else NULL */
   GBytes *deferred;             /* the table for a deferred step: index then
                                  * frac, as AooctPendingMeta says */
   guint deferred_serial;
 #ifdef HAVE_CUDA
   AooctCudaKmap *cuda;          /* the table in device memory */
+  AooctCudaKmapFir *cuda_fir;   /* the FIR table in device memory */
 #endif
 };
 
@@ -79,9 +85,15 @@ enum
   PROP_WAVELENGTH_COEFFS,
   PROP_INTERPOLATION,
   PROP_PASSTHROUGH,
+  PROP_NUFFT_KERNEL,
+  PROP_NUFFT_OVERSAMPLING,
+  PROP_NUFFT_WIDTH,
 };
 
-#define DEFAULT_INTERPOLATION GST_AOOCT_KMAP_LINEAR
+#define DEFAULT_INTERPOLATION AOOCT_INTERP_LINEAR
+#define DEFAULT_NUFFT_KERNEL AOOCT_NUFFT_KAISER_BESSEL
+#define DEFAULT_NUFFT_OVERSAMPLING 2.0
+#define DEFAULT_NUFFT_WIDTH 6
 #define DEFAULT_PASSTHROUGH FALSE
 
 #define GST_TYPE_AOOCT_KMAP_INTERPOLATION \
@@ -91,13 +103,43 @@ gst_aooct_kmap_interpolation_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_AOOCT_KMAP_LINEAR, "Linear between the bracketing samples",
+    {AOOCT_INTERP_LINEAR, "Linear between the bracketing samples",
         "linear"},
+    {AOOCT_INTERP_CUBIC, "Keys' cubic convolution, a = -0.5 (Catmull-Rom), "
+          "4 taps", "cubic"},
+    {AOOCT_INTERP_BSPLINE, "Interpolating cubic B-spline (prefilter and 4 "
+          "taps)", "bspline"},
+    {AOOCT_INTERP_LANCZOS, "Lanczos, a = 8, 16 taps", "lanczos"},
+    {AOOCT_INTERP_NUDFT, "No resampling: aooctfft computes the exact "
+          "non-uniform DFT at each sample's position", "nudft"},
+    {AOOCT_INTERP_NUFFT, "No resampling: aooctfft computes the non-uniform "
+          "DFT by gridding and FFT (nufft-kernel, -oversampling, -width)",
+        "nufft"},
     {0, NULL, NULL}
   };
 
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstAooctKmapInterpolation", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define GST_TYPE_AOOCT_NUFFT_KERNEL (gst_aooct_nufft_kernel_get_type ())
+static GType
+gst_aooct_nufft_kernel_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {AOOCT_NUFFT_KAISER_BESSEL, "Kaiser-Bessel I0(beta sqrt(1 - (2x/W)^2))",
+        "kaiser-bessel"},
+    {AOOCT_NUFFT_GAUSSIAN, "Gaussian exp(-2 pi x^2 (R - 1/2) / (R W))",
+        "gaussian"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstAooctNufftKernel", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -122,9 +164,97 @@ gst_aooct_kmap_derive_output (GstAooctFilter * filter,
         aooct_sample_type_to_string (in->sample_type));
     return FALSE;
   }
+  if (in->k_sampling != AOOCT_K_SAMPLING_EVEN) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "aooctkmap got spectra that an aooctkmap upstream left at their "
+        "positions (k-sampling=%s): resample once",
+        aooct_k_sampling_to_string (in->k_sampling));
+    return FALSE;
+  }
   *out = *in;
   out->k_linear = TRUE;
+  {
+    GstAooctKmap *self = GST_AOOCT_KMAP (filter);
+    AooctInterp mode;
+    gboolean passthrough;
+    gdouble r;
+    gint w;
+    AooctNufftKernel kernel;
+
+    GST_OBJECT_LOCK (self);
+    mode = self->interpolation;
+    passthrough = self->passthrough;
+    r = self->nufft_oversampling;
+    w = self->nufft_width;
+    kernel = self->nufft_kernel;
+    GST_OBJECT_UNLOCK (self);
+    if (passthrough || in->k_linear
+        || (mode != AOOCT_INTERP_NUDFT && mode != AOOCT_INTERP_NUFFT))
+      return TRUE;
+    /* the samples stay where they are; aooctfft transforms them there */
+    out->k_linear = FALSE;
+    out->k_sampling = mode == AOOCT_INTERP_NUDFT ? AOOCT_K_SAMPLING_NUDFT :
+        AOOCT_K_SAMPLING_NUFFT;
+    if (mode == AOOCT_INTERP_NUFFT) {
+      gdouble q = r * in->samples;
+
+      if (q != floor (q)) {
+        g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+            "nufft-oversampling=%g times the %d samples per A-line is %g, "
+            "not an integer: the oversampled grid needs a whole number of "
+            "points", r, in->samples, q);
+        return FALSE;
+      }
+      out->nufft_kernel = kernel;
+      out->nufft_oversampling = r;
+      out->nufft_width = w;
+    }
+  }
   return TRUE;
+}
+
+/* The calibration of the current properties, for @geom's raw samples. */
+static AooctWavelength *
+load_calibration (GstAooctKmap * self, const AooctGeometry * geom,
+    GError ** error)
+{
+  AooctWavelength *cal;
+  gchar *file, *coeffs;
+
+  GST_OBJECT_LOCK (self);
+  file = g_strdup (self->wavelength_file);
+  coeffs = g_strdup (self->wavelength_coeffs);
+  GST_OBJECT_UNLOCK (self);
+  cal = aooct_wavelength_new (file, coeffs, geom->raw_samples, error);
+  g_free (file);
+  g_free (coeffs);
+  return cal;
+}
+
+/* nudft/nufft: the caps carry the positions of the samples (aooct-caps.h),
+ * from which aooctdisp and aooctfft build their tables. */
+static GstCaps *
+gst_aooct_kmap_output_caps (GstAooctFilter * filter, const AooctGeometry * out)
+{
+  GstAooctKmap *self = GST_AOOCT_KMAP (filter);
+  GstCaps *caps = aooct_geometry_to_caps (out);
+  AooctWavelength *cal;
+  gdouble *pos = NULL;
+
+  if (out->k_sampling == AOOCT_K_SAMPLING_EVEN)
+    return caps;
+  /* errors are reported by setup(), which builds the same */
+  cal = load_calibration (self, out, NULL);
+  if (cal) {
+    pos = aooct_kspace_positions_new (cal, out, NULL);
+    aooct_wavelength_free (cal);
+  }
+  if (pos) {
+    aooct_caps_set_positions (caps, pos, aooct_geometry_data_end (out)
+        - aooct_geometry_data_start (out) + 1);
+    g_free (pos);
+  }
+  return caps;
 }
 
 static gboolean
@@ -134,12 +264,15 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
   AooctWavelength *cal;
   gchar *file, *coeffs;
   gboolean passthrough;
+  AooctInterp mode;
 
   GST_OBJECT_LOCK (self);
   file = g_strdup (self->wavelength_file);
   coeffs = g_strdup (self->wavelength_coeffs);
   passthrough = self->passthrough;
+  mode = self->interpolation;
   GST_OBJECT_UNLOCK (self);
+  filter->defer_unsupported = FALSE;
 
   /* Already linear in k: forward the input buffers themselves (the caps
    * still change, to k-linear=true). */
@@ -183,10 +316,29 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
   }
   g_free (file);
   g_free (coeffs);
-  self->table = aooct_kmap_table_new (cal, &filter->in_geom, error);
-  aooct_wavelength_free (cal);
-  if (self->table == NULL)
-    return FALSE;
+  if (filter->out_geom.k_sampling != AOOCT_K_SAMPLING_EVEN) {
+    /* nudft / nufft: the samples stay in place (margins zeroed, and
+     * aooctpad's deferred scale applied, by the identity resampling);
+     * the positions went downstream in the caps */
+    gdouble *pos = aooct_kspace_positions_new (cal, &filter->in_geom, error);
+
+    aooct_wavelength_free (cal);
+    if (pos == NULL)
+      return FALSE;
+    g_free (pos);
+    self->table = aooct_kmap_table_new_identity (&filter->in_geom);
+  } else {
+    self->table = aooct_kmap_table_new (cal, &filter->in_geom, error);
+    aooct_wavelength_free (cal);
+    if (self->table == NULL)
+      return FALSE;
+    if (mode == AOOCT_INTERP_CUBIC || mode == AOOCT_INTERP_BSPLINE
+        || mode == AOOCT_INTERP_LANCZOS) {
+      self->fir = aooct_kmap_fir_new (self->table, mode);
+      /* the fused kernels of aooctdisp / aooctfft resample linearly only */
+      filter->defer_unsupported = TRUE;
+    }
+  }
   {
     gsize n = (gsize) self->table->samples;
     guint8 *packed = g_malloc (n * (sizeof (gint32) + sizeof (gfloat)));
@@ -201,11 +353,15 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
 #ifdef HAVE_CUDA
   if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
     /* uploaded once per calibration and geometry */
-    self->cuda = aooct_cuda_kmap_new (self->table,
-        aooct_geometry_total_alines (&filter->in_geom), error);
-    if (self->cuda == NULL) {
+    if (self->fir)
+      self->cuda_fir = aooct_cuda_kmap_fir_new (self->fir, error);
+    else
+      self->cuda = aooct_cuda_kmap_new (self->table,
+          aooct_geometry_total_alines (&filter->in_geom), error);
+    if (self->cuda == NULL && self->cuda_fir == NULL) {
       /* the base class calls teardown() only after a complete setup() */
       g_clear_pointer (&self->table, aooct_kmap_table_free);
+      g_clear_pointer (&self->fir, aooct_kmap_fir_free);
       g_clear_pointer (&self->deferred, g_bytes_unref);
       return FALSE;
     }
@@ -220,8 +376,12 @@ gst_aooct_kmap_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
 
-  aooct_cpu_kmap (&filter->in_geom, self->table, in->data, in->stride,
-      out->data, out->stride);
+  if (self->fir)
+    aooct_cpu_kmap_fir (&filter->in_geom, self->fir, in->data, in->stride,
+        out->data, out->stride);
+  else
+    aooct_cpu_kmap (&filter->in_geom, self->table, in->data, in->stride,
+        out->data, out->stride);
   return TRUE;
 }
 
@@ -259,6 +419,11 @@ gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   /* passthrough never gets here: GstBaseTransform forwards the buffers */
   if (pending && !check_pending (self, pending, error))
     return FALSE;
+  if (self->cuda_fir)
+    return aooct_cuda_kmap_fir_process (self->cuda_fir,
+        (const gfloat *) in->data, pending
+        && pending->pad ? pending->pad_scale : 1.0f, (gfloat *) out->data,
+        aooct_geometry_total_alines (&filter->in_geom), stream, error);
   /* aooctpad's scale, when it left it to us (its margins we write as 0
    * anyway): applied to the result, which is the same bit for bit */
   return aooct_cuda_kmap_process (self->cuda, (const gfloat *) in->data,
@@ -289,10 +454,12 @@ gst_aooct_kmap_teardown (GstAooctFilter * filter)
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
 
   g_clear_pointer (&self->table, aooct_kmap_table_free);
+  g_clear_pointer (&self->fir, aooct_kmap_fir_free);
   g_clear_pointer (&self->deferred, g_bytes_unref);
 #ifdef HAVE_CUDA
   /* context current, GPU idle (base class) */
   g_clear_pointer (&self->cuda, aooct_cuda_kmap_free);
+  g_clear_pointer (&self->cuda_fir, aooct_cuda_kmap_fir_free);
 #endif
 }
 
@@ -317,6 +484,15 @@ gst_aooct_kmap_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PASSTHROUGH:
       self->passthrough = g_value_get_boolean (value);
+      break;
+    case PROP_NUFFT_KERNEL:
+      self->nufft_kernel = g_value_get_enum (value);
+      break;
+    case PROP_NUFFT_OVERSAMPLING:
+      self->nufft_oversampling = g_value_get_double (value);
+      break;
+    case PROP_NUFFT_WIDTH:
+      self->nufft_width = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -344,6 +520,15 @@ gst_aooct_kmap_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_PASSTHROUGH:
       g_value_set_boolean (value, self->passthrough);
+      break;
+    case PROP_NUFFT_KERNEL:
+      g_value_set_enum (value, self->nufft_kernel);
+      break;
+    case PROP_NUFFT_OVERSAMPLING:
+      g_value_set_double (value, self->nufft_oversampling);
+      break;
+    case PROP_NUFFT_WIDTH:
+      g_value_set_int (value, self->nufft_width);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -390,8 +575,33 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_INTERPOLATION,
       g_param_spec_enum ("interpolation", "Interpolation",
-          "How samples between the bracketing wavelengths are computed",
+          "How the spectra are brought onto the even-k grid: resampled "
+          "(linear, cubic, bspline, lanczos; spec section 4) or left where "
+          "they are for aooctfft's non-uniform DFT (nudft, nufft; section "
+          "8, which needs aooctfft downstream and no phase-file on "
+          "aooctdisp)",
           GST_TYPE_AOOCT_KMAP_INTERPOLATION, DEFAULT_INTERPOLATION,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_NUFFT_KERNEL,
+      g_param_spec_enum ("nufft-kernel", "NUFFT kernel",
+          "Gridding kernel of interpolation=nufft. Default: kaiser-bessel",
+          GST_TYPE_AOOCT_NUFFT_KERNEL, DEFAULT_NUFFT_KERNEL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_NUFFT_OVERSAMPLING,
+      g_param_spec_double ("nufft-oversampling", "NUFFT oversampling",
+          "Oversampling R of interpolation=nufft's grid (R x samples points, "
+          "which must be a whole number). Default: 2",
+          AOOCT_NUFFT_MIN_OVERSAMPLING, AOOCT_NUFFT_MAX_OVERSAMPLING,
+          DEFAULT_NUFFT_OVERSAMPLING,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  g_object_class_install_property (gobject_class, PROP_NUFFT_WIDTH,
+      g_param_spec_int ("nufft-width", "NUFFT width",
+          "Kernel width W of interpolation=nufft, in oversampled-grid "
+          "samples. Default: 6", AOOCT_NUFFT_MIN_WIDTH,
+          AOOCT_NUFFT_MAX_WIDTH, DEFAULT_NUFFT_WIDTH,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   g_object_class_install_property (gobject_class, PROP_PASSTHROUGH,
@@ -411,6 +621,7 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
 
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_kmap_derive_output);
+  filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_kmap_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_kmap_setup);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_kmap_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_kmap_teardown);
@@ -421,6 +632,7 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
 #endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_KMAP_INTERPOLATION, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_NUFFT_KERNEL, 0);
 }
 
 static void
@@ -428,4 +640,7 @@ gst_aooct_kmap_init (GstAooctKmap * self)
 {
   self->interpolation = DEFAULT_INTERPOLATION;
   self->passthrough = DEFAULT_PASSTHROUGH;
+  self->nufft_kernel = DEFAULT_NUFFT_KERNEL;
+  self->nufft_oversampling = DEFAULT_NUFFT_OVERSAMPLING;
+  self->nufft_width = DEFAULT_NUFFT_WIDTH;
 }

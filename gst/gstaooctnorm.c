@@ -47,10 +47,13 @@
 #include "gstaooctnorm.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
+#include "aooct-norm-props.h"
 #include "aooct-cpu-norm.h"
+#include "aooct-cpu-norm-extra.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-norm.h"
+#include "aooct-cuda-norm-extra.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_norm_debug);
@@ -64,15 +67,19 @@ struct _GstAooctNorm
   gint crop_start;
   gint crop_end;
   AooctNormSettings settings;   /* all but bits */
+  gint average_bscans, average_alines;  /* spec 11 */
+  gdouble sigma_space, sigma_range;
 
   /* from setup() */
   AooctCpuNorm *cpu;
+  AooctCpuNormExtra *extra;     /* averaging / bilateral on the CPU */
   gint bits;
   /* the last consistent display settings (streaming thread) */
   AooctNormSettings good;
 #ifdef HAVE_CUDA
   AooctCudaNormParams cuda_params;
   gpointer cuda_scratch;
+  AooctCudaNormExtra *cuda_extra;       /* averaging / bilateral on CUDA */
 #endif
 };
 
@@ -81,20 +88,15 @@ enum
   PROP_0,
   PROP_CROP_START,
   PROP_CROP_END,
-  PROP_LOG,
-  PROP_DYNAMIC_RANGE,
-  PROP_AUTO_RANGE,
-  PROP_RANGE_MIN,
-  PROP_RANGE_MAX,
+  PROP_AVERAGE_BSCANS,
+  PROP_AVERAGE_ALINES,
+  PROP_BILATERAL_SIGMA_SPACE,
+  PROP_BILATERAL_SIGMA_RANGE,
+  PROP_LOG,                     /* .. the AOOCT_NORM_PROPS display ones */
 };
 
 #define DEFAULT_CROP_START 0
 #define DEFAULT_CROP_END 0
-#define DEFAULT_LOG TRUE
-#define DEFAULT_DYNAMIC_RANGE 60.0
-#define DEFAULT_AUTO_RANGE TRUE
-#define DEFAULT_RANGE_MIN 0.0
-#define DEFAULT_RANGE_MAX 100.0
 
 #define gst_aooct_norm_parent_class parent_class
 G_DEFINE_TYPE (GstAooctNorm, gst_aooct_norm, GST_TYPE_AOOCT_FILTER);
@@ -142,6 +144,10 @@ gst_aooct_norm_derive_output (GstAooctFilter * filter,
   *out = *in;
   out->sample_type = AOOCT_SAMPLE_REAL;
   out->samples = end - start;
+  /* average-alines: column c is A-lines c K .. min (c K + K, M) - 1 */
+  GST_OBJECT_LOCK (self);
+  out->alines = (in->alines + self->average_alines - 1) / self->average_alines;
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -173,14 +179,16 @@ read_settings (GstAooctNorm * self, AooctNormSettings * s)
 static void
 warn_unused_settings (GstAooctNorm * self, const AooctNormSettings * s)
 {
-  if (s->auto_range && (s->range_min != DEFAULT_RANGE_MIN
-          || s->range_max != DEFAULT_RANGE_MAX))
+  if (s->auto_range && (s->range_min != AOOCT_NORM_DEFAULT_RANGE_MIN
+          || s->range_max != AOOCT_NORM_DEFAULT_RANGE_MAX))
     GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("range-min=%g and "
             "range-max=%g are not used: auto-range=true takes the range from "
             "each B-scan; set auto-range=false to use them", s->range_min,
             s->range_max), (NULL));
-  if (s->dynamic_range != DEFAULT_DYNAMIC_RANGE && (!s->log || !s->auto_range))
-    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS, ("dynamic-range=%g is not "
+  if (s->dynamic_range != AOOCT_NORM_DEFAULT_DYNAMIC_RANGE && (!s->log
+          || !s->auto_range))
+    GST_ELEMENT_WARNING (self, RESOURCE, SETTINGS,
+        ("dynamic-range=%g is not "
             "used: it applies with log=true and auto-range=true only (here "
             "log=%s, auto-range=%s)", s->dynamic_range,
             s->log ? "true" : "false", s->auto_range ? "true" : "false"),
@@ -248,6 +256,32 @@ gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
   }
   GST_DEBUG_OBJECT (self, "crop [%d, %d), %s", start, end,
       GST_VIDEO_INFO_NAME (&filter->out_vinfo));
+  GST_OBJECT_LOCK (self);
+  if (self->average_bscans > 1 || self->average_alines > 1
+      || self->sigma_space > 0) {
+    AooctNormExtraParams x;
+
+    x.samples = filter->in_geom.samples;
+    x.alines = filter->in_geom.alines;
+    x.bscans = filter->in_geom.bscans;
+    x.crop_start = start;
+    x.rows = end - start;
+    x.avg_bscans = self->average_bscans;
+    x.avg_alines = self->average_alines;
+    x.width = filter->out_geom.alines;
+    x.sigma_space = self->sigma_space;
+    x.sigma_range = self->sigma_range;
+    GST_OBJECT_UNLOCK (self);
+#ifdef HAVE_CUDA
+    if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
+      self->cuda_extra = aooct_cuda_norm_extra_new (&x, error);
+      return self->cuda_extra != NULL;
+    }
+#endif
+    self->extra = aooct_cpu_norm_extra_new (&x);
+    return TRUE;
+  }
+  GST_OBJECT_UNLOCK (self);
 #ifdef HAVE_CUDA
   if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
     AooctCudaNormParams *p = &self->cuda_params;
@@ -297,6 +331,11 @@ gst_aooct_norm_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 
   /* display settings may change while playing */
   settings_for_buffer (self, &s);
+  if (self->extra) {
+    aooct_cpu_norm_extra_process (self->extra, &s, (const gfloat *) in->data,
+        out->data, out->stride);
+    return TRUE;
+  }
   aooct_cpu_norm_process (self->cpu, &s, (const gfloat *) in->data,
       out->data, out->stride);
   return TRUE;
@@ -312,6 +351,15 @@ gst_aooct_norm_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
 
   /* as on the CPU: one consistent copy of the settings per buffer */
   settings_for_buffer (self, &s);
+  if (self->cuda_extra) {
+    GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
+
+    return aooct_cuda_norm_extra (self->cuda_extra, &s,
+        format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :
+        format == GST_VIDEO_FORMAT_RGBA ? AOOCT_CUDA_NORM_RGBA :
+        AOOCT_CUDA_NORM_GRAY8, (const gfloat *) in->data, out->data,
+        out->stride, stream, error);
+  }
   return aooct_cuda_norm (&self->cuda_params, &s, (const gfloat *) in->data,
       out->data, out->stride, self->cuda_scratch, stream, error);
 }
@@ -323,10 +371,43 @@ gst_aooct_norm_teardown (GstAooctFilter * filter)
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
 
   g_clear_pointer (&self->cpu, aooct_cpu_norm_free);
+  g_clear_pointer (&self->extra, aooct_cpu_norm_extra_free);
 #ifdef HAVE_CUDA
   /* the base class made the context current and waited for the stream */
   g_clear_pointer (&self->cuda_scratch, aooct_cuda_free);
+  g_clear_pointer (&self->cuda_extra, aooct_cuda_norm_extra_free);
 #endif
+}
+
+#ifdef HAVE_CUDA
+/* A failed CUDA graph capture ran nothing, and process_cuda() runs again:
+ * average-bscans' ring must not have moved on. */
+static void
+gst_aooct_norm_cuda_graph_abort (GstAooctFilter * filter)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (filter);
+
+  if (self->cuda_extra)
+    aooct_cuda_norm_extra_rewind (self->cuda_extra);
+}
+#endif
+
+/* average-bscans starts over after a flush (spec 11; new caps run
+ * setup) */
+static gboolean
+gst_aooct_norm_sink_event (GstBaseTransform * bt, GstEvent * event)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (bt);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    if (self->extra)
+      aooct_cpu_norm_extra_reset (self->extra);
+#ifdef HAVE_CUDA
+    if (self->cuda_extra)
+      aooct_cuda_norm_extra_reset (self->cuda_extra);
+#endif
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 
 static void
@@ -336,6 +417,10 @@ gst_aooct_norm_set_property (GObject * object, guint prop_id,
   GstAooctNorm *self = GST_AOOCT_NORM (object);
 
   GST_OBJECT_LOCK (self);
+  if (aooct_norm_props_set (&self->settings, PROP_LOG, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   switch (prop_id) {
     case PROP_CROP_START:
       self->crop_start = g_value_get_int (value);
@@ -343,20 +428,17 @@ gst_aooct_norm_set_property (GObject * object, guint prop_id,
     case PROP_CROP_END:
       self->crop_end = g_value_get_int (value);
       break;
-    case PROP_LOG:
-      self->settings.log = g_value_get_boolean (value);
+    case PROP_AVERAGE_BSCANS:
+      self->average_bscans = g_value_get_int (value);
       break;
-    case PROP_DYNAMIC_RANGE:
-      self->settings.dynamic_range = g_value_get_double (value);
+    case PROP_AVERAGE_ALINES:
+      self->average_alines = g_value_get_int (value);
       break;
-    case PROP_AUTO_RANGE:
-      self->settings.auto_range = g_value_get_boolean (value);
+    case PROP_BILATERAL_SIGMA_SPACE:
+      self->sigma_space = g_value_get_double (value);
       break;
-    case PROP_RANGE_MIN:
-      self->settings.range_min = g_value_get_double (value);
-      break;
-    case PROP_RANGE_MAX:
-      self->settings.range_max = g_value_get_double (value);
+    case PROP_BILATERAL_SIGMA_RANGE:
+      self->sigma_range = g_value_get_double (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -372,6 +454,10 @@ gst_aooct_norm_get_property (GObject * object, guint prop_id, GValue * value,
   GstAooctNorm *self = GST_AOOCT_NORM (object);
 
   GST_OBJECT_LOCK (self);
+  if (aooct_norm_props_get (&self->settings, PROP_LOG, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
   switch (prop_id) {
     case PROP_CROP_START:
       g_value_set_int (value, self->crop_start);
@@ -379,20 +465,17 @@ gst_aooct_norm_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_CROP_END:
       g_value_set_int (value, self->crop_end);
       break;
-    case PROP_LOG:
-      g_value_set_boolean (value, self->settings.log);
+    case PROP_AVERAGE_BSCANS:
+      g_value_set_int (value, self->average_bscans);
       break;
-    case PROP_DYNAMIC_RANGE:
-      g_value_set_double (value, self->settings.dynamic_range);
+    case PROP_AVERAGE_ALINES:
+      g_value_set_int (value, self->average_alines);
       break;
-    case PROP_AUTO_RANGE:
-      g_value_set_boolean (value, self->settings.auto_range);
+    case PROP_BILATERAL_SIGMA_SPACE:
+      g_value_set_double (value, self->sigma_space);
       break;
-    case PROP_RANGE_MIN:
-      g_value_set_double (value, self->settings.range_min);
-      break;
-    case PROP_RANGE_MAX:
-      g_value_set_double (value, self->settings.range_max);
+    case PROP_BILATERAL_SIGMA_RANGE:
+      g_value_set_double (value, self->sigma_range);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -407,6 +490,7 @@ gst_aooct_norm_finalize (GObject * object)
   GstAooctNorm *self = GST_AOOCT_NORM (object);
 
   aooct_cpu_norm_free (self->cpu);
+  aooct_cpu_norm_extra_free (self->extra);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -416,8 +500,6 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
-  const GParamFlags playing = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-      GST_PARAM_MUTABLE_PLAYING;
   const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_READY;
 
@@ -438,30 +520,29 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
           "A-line; 0 (default) = half the first FFT size (pad-size / 2, the "
           "sensor's sampling limit)", 0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_END,
           ready));
-  g_object_class_install_property (gobject_class, PROP_LOG,
-      g_param_spec_boolean ("log", "Log scale",
-          "Show the intensity in dB (10 log10 I) instead of linearly "
-          "(default true)", DEFAULT_LOG, playing));
-  g_object_class_install_property (gobject_class, PROP_DYNAMIC_RANGE,
-      g_param_spec_double ("dynamic-range", "Dynamic range",
-          "With log and auto-range: dB shown below each B-scan's maximum; "
-          "0 = down to the B-scan's minimum; >= 0, default 60", 0.0,
-          G_MAXDOUBLE, DEFAULT_DYNAMIC_RANGE, playing));
-  g_object_class_install_property (gobject_class, PROP_AUTO_RANGE,
-      g_param_spec_boolean ("auto-range", "Automatic range",
-          "Take the grey-level range from each B-scan (log: maximum and "
-          "dynamic-range; linear: minimum and maximum) instead of "
-          "range-min / range-max (default true)", DEFAULT_AUTO_RANGE, playing));
-  g_object_class_install_property (gobject_class, PROP_RANGE_MIN,
-      g_param_spec_double ("range-min", "Range minimum",
-          "With auto-range=false: the value shown black (dB in log mode, "
-          "intensity otherwise); must be below range-max; default 0",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MIN, playing));
-  g_object_class_install_property (gobject_class, PROP_RANGE_MAX,
-      g_param_spec_double ("range-max", "Range maximum",
-          "With auto-range=false: the value shown white (dB in log mode, "
-          "intensity otherwise); must be above range-min; default 100",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MAX, playing));
+  aooct_norm_props_install (gobject_class, PROP_LOG, "B-scan");
+  g_object_class_install_property (gobject_class, PROP_AVERAGE_BSCANS,
+      g_param_spec_int ("average-bscans", "Average B-scans",
+          "K: each image shows the mean intensity of its B-scan and up to "
+          "K-1 preceding ones (counted since start, flush or new caps); one "
+          "image per B-scan still; 1 .. 1024, default 1 (off)", 1, 1024, 1,
+          ready));
+  g_object_class_install_property (gobject_class, PROP_AVERAGE_ALINES,
+      g_param_spec_int ("average-alines", "Average A-lines",
+          "K: image column c is the mean intensity of A-lines c K .. "
+          "c K + K - 1, so the image is ceil (M / K) wide; 1 .. 65536, "
+          "default 1 (off)", 1, AOOCT_MAX_ALINES, 1, ready));
+  g_object_class_install_property (gobject_class,
+      PROP_BILATERAL_SIGMA_SPACE, g_param_spec_double ("bilateral-sigma-space",
+          "Bilateral sigma (space)",
+          "Spatial sigma of the bilateral filter on the normalised image, in "
+          "pixels (window radius ceil (2 sigma)); 0 .. 32, default 0 (off)",
+          0.0, 32.0, 0.0, ready));
+  g_object_class_install_property (gobject_class,
+      PROP_BILATERAL_SIGMA_RANGE, g_param_spec_double ("bilateral-sigma-range",
+          "Bilateral sigma (range)",
+          "Range sigma of the bilateral filter, on the grey range 0 .. 1; "
+          "1e-6 .. 1e6, default 0.1", 1e-6, 1e6, 0.1, ready));
 
   gst_element_class_set_static_metadata (element_class,
       "AO-OCT normalisation", "Filter/Converter/Video",
@@ -478,8 +559,14 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_norm_setup);
   filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_norm_teardown);
+  GST_BASE_TRANSFORM_CLASS (klass)->sink_event =
+      GST_DEBUG_FUNCPTR (gst_aooct_norm_sink_event);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cuda);
+  filter_class->cuda_graph_abort =
+      GST_DEBUG_FUNCPTR (gst_aooct_norm_cuda_graph_abort);
+  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  filter_class->cuda_graphs = TRUE;
 #endif
 }
 
@@ -488,10 +575,8 @@ gst_aooct_norm_init (GstAooctNorm * self)
 {
   self->crop_start = DEFAULT_CROP_START;
   self->crop_end = DEFAULT_CROP_END;
-  self->settings.log = DEFAULT_LOG;
-  self->settings.dynamic_range = DEFAULT_DYNAMIC_RANGE;
-  self->settings.auto_range = DEFAULT_AUTO_RANGE;
-  self->settings.range_min = DEFAULT_RANGE_MIN;
-  self->settings.range_max = DEFAULT_RANGE_MAX;
-  self->settings.bits = 8;
+  aooct_norm_settings_init (&self->settings);
+  self->average_bscans = 1;
+  self->average_alines = 1;
+  self->sigma_range = 0.1;
 }

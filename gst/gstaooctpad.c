@@ -82,13 +82,16 @@ gst_aooct_pad_derive_output (GstAooctFilter * filter,
 
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
       || in->sample_type != AOOCT_SAMPLE_REAL || in->pad_factor != 1
-      || in->samples != in->raw_samples) {
+      || in->samples != in->raw_samples
+      || in->k_sampling != AOOCT_K_SAMPLING_EVEN) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "aooctpad needs un-padded real spectral input (put it right after "
         "aooctdcsub), got domain=%s sample-type=%s samples=%d "
-        "raw-samples=%d pad-factor=%d", aooct_domain_to_string (in->domain),
+        "raw-samples=%d pad-factor=%d k-sampling=%s",
+        aooct_domain_to_string (in->domain),
         aooct_sample_type_to_string (in->sample_type), in->samples,
-        in->raw_samples, in->pad_factor);
+        in->raw_samples, in->pad_factor,
+        aooct_k_sampling_to_string (in->k_sampling));
     return FALSE;
   }
 
@@ -276,6 +279,8 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_pad_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_pad_process_cuda);
+  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  filter_class->cuda_graphs = TRUE;
   filter_class->leaves_pending = TRUE;
 #endif
 }

@@ -48,6 +48,8 @@
 #include <string.h>
 #include <gst/video/video.h>
 
+#include "aooct-src-util.h"
+
 #include "gstaooctsrc.h"
 #include "aooct-calib.h"
 #include "aooct-error.h"
@@ -285,7 +287,7 @@ static GstCaps *
 gst_aooct_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 {
   GstAooctSrc *self = GST_AOOCT_SRC (src);
-  GstCaps *caps, *res;
+  GstCaps *caps;
 
   /* the geometry and rate are properties: one fixed caps */
   GST_OBJECT_LOCK (self);
@@ -295,12 +297,7 @@ gst_aooct_src_get_caps (GstBaseSrc * src, GstCaps * filter)
       "height", G_TYPE_INT, self->props.alines,
       "framerate", GST_TYPE_FRACTION, self->fps_n, self->fps_d, NULL);
   GST_OBJECT_UNLOCK (self);
-  if (filter) {
-    res = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (caps);
-    caps = res;
-  }
-  return caps;
+  return aooct_src_filter_caps (caps, filter);
 }
 
 static gboolean
@@ -308,17 +305,13 @@ gst_aooct_src_set_caps (GstBaseSrc * src, GstCaps * caps)
 {
   GstAooctSrc *self = GST_AOOCT_SRC (src);
 
-  if (!gst_video_info_from_caps (&self->vinfo, caps))
-    return FALSE;
-  gst_base_src_set_blocksize (src, GST_VIDEO_INFO_SIZE (&self->vinfo));
-  return TRUE;
+  return aooct_src_set_video_caps (src, &self->vinfo, caps);
 }
 
 static GstClockTime
 frame_time (GstAooctSrc * self, guint64 n)
 {
-  return gst_util_uint64_scale (n, (guint64) self->fps_d * GST_SECOND,
-      self->fps_n);
+  return aooct_src_frame_time (self->fps_n, self->fps_d, n);
 }
 
 static gboolean

@@ -14,7 +14,10 @@
 #include "gstaooctkmap.h"
 #include "gstaooctdisp.h"
 #include "gstaooctnorm.h"
+#include "gstaooctenface.h"
+#include "gstaooctrender.h"
 #include "gstaooctsrc.h"
+#include "gstaooctfilesrc.h"
 #include "gstaooctbin.h"
 
 static gboolean
@@ -28,7 +31,10 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctkmap, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctenface, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctrender, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctfilesrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctbin, plugin);
   return ret;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # File job: a raw file of several volumes in the spec's layout (section 0:
 # uint16 little-endian, samples of an A-line contiguous, A-lines, B-scans,
-# volumes one after another, no header) read with filesrc ! rawvideoparse,
+# volumes one after another, no header) read with aooctfilesrc,
 # reconstructed, and written as an image stack of one PNG per B-scan named
 # by volume and B-scan index: OUTDIR/vol000-bscan0000.png, ... (aooct-stack
 # numbers the files; progressreport prints how far the job is).
@@ -58,12 +58,11 @@ if [ $((size % vol_bytes)) -ne 0 ]; then
 fi
 echo "aooct: $raw: $((size / vol_bytes)) volume(s) of $b B-scans"
 
-# rawvideoparse cuts the byte stream into B-scans; framerate only sets
-# timestamps (a file job runs as fast as the CPU/GPU allows).
+# aooctfilesrc reads the B-scans with several threads (filesrc !
+# rawvideoparse works too, slower); framerate only sets timestamps.
 "$stack" --bscans-per-volume="$b" \
   --location="$out/vol{volume}-bscan{bscan}.png" \
-  filesrc location="$raw" \
-  ! rawvideoparse format=gray16-le width="$n" height="$m" framerate=100/1 \
+  aooctfilesrc location="$raw" format=gray16-le width="$n" height="$m" \
   ! progressreport format=percent update-freq=1 \
   ! aooctdcsub ! aooctpad size="${AOOCT_PAD_SIZE:-0}" factor=2 \
   ! aooctkmap wavelength-file="$cal" \

@@ -9,7 +9,7 @@
 #                      to exactly the pixels aooctnorm produced.
 # The source is the synthetic camera; for a real one replace aooctsrc by
 # the camera's source (see pipelines/camera.sh), for a file by
-# filesrc ! rawvideoparse (see pipelines/file-volumes.sh).
+# aooctfilesrc (see pipelines/file-volumes.sh).
 #
 #   pipelines/record.sh [OUTDIR]   (default: out/record)
 #   AOOCT_BSCANS=N             B-scans to record (default 100)

@@ -25,7 +25,21 @@ export GST_PLUGIN_PATH_1_0="$B/gst"
   --output "$out/bench-cuda.md") > "$out/bench.log" 2>&1
 (cd /tmp && "$B/bench/aooct-bench" --backend cpu --shape thesis --buffers 40 \
   --output "$out/bench-cpu.md") >> "$out/bench.log" 2>&1
+# the views of spec section 11 on the volume of Jian et al. (seconds when
+# it works; the timeout because a failing row leaves appsrc blocked)
+(cd /tmp && timeout 120 "$B/bench/aooct-bench" --backend cuda --views 40 \
+  --output "$out/bench-views.md") >> "$out/bench.log" 2>&1
+# aooctkmap's interpolation modes (docs/kspace.md) at 1024 and 2048 samples,
+# batched, into one file
+for s in 1024-nopad-x8 2048x1000-x4 2048-nopad; do
+  for i in linear cubic bspline lanczos nufft nudft; do
+    (cd /tmp && timeout 60 "$B/bench/aooct-bench" --backend cuda --shape $s \
+      --buffers 60 --interpolation $i --output /tmp/bench-kspace.md) \
+      >> "$out/bench.log" 2>&1
+    cat /tmp/bench-kspace.md >> "$out/bench-kspace.md"
+  done
+done
 cat "$out/gpu.txt"; grep -E "^(Ok|Fail|Skipped|Timeout):" "$out/test.log"
 grep -E " (FAIL|TIMEOUT) " "$out/test.log"
-cat "$out/bench-cuda.md"
+cat "$out/bench-cuda.md" "$out/bench-views.md"
 exit $rc

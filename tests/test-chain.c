@@ -9,6 +9,7 @@
 #include <gst/app/gstappsink.h>
 
 #include "aooct-test-util.h"
+#include "aooct-test-pipeline.h"
 #include "aooct-ref64.h"
 #include "aooct-synth.h"
 #include "aooct-calib.h"
@@ -20,19 +21,6 @@
  * to (argv[1]); the CUDA run is skipped where no CUDA device is usable. */
 static const gchar *backend = "cpu";
 
-/* @launch with backend=... after every aooct processing element. */
-static gchar *
-with_backend (const gchar * launch)
-{
-  GRegex *re = g_regex_new ("\\b(aooct(dcsub|pad|kmap|disp|fft|norm))\\b",
-      0, 0, NULL);
-  gchar *repl = g_strdup_printf ("\\1 backend=%s", backend);
-  gchar *out = g_regex_replace (re, launch, -1, 0, repl, 0, NULL);
-
-  g_free (repl);
-  g_regex_unref (re);
-  return out;
-}
 
 typedef struct
 {
@@ -70,64 +58,8 @@ static const ChainCase cases[] = {
       "none", TRUE, 60, 8},
 };
 
-static GList *
-pull_all (GstElement * pipeline, const gchar * name)
-{
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
-  GList *samples = NULL;
-  GstSample *s;
 
-  while ((s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 0)))
-    samples = g_list_append (samples, s);
-  gst_object_unref (sink);
-  return samples;
-}
 
-/* Runs @launch to EOS (failing on error or timeout); returns the pipeline in
- * PAUSED so that its appsinks can be drained. */
-static GstElement *
-run_to_eos (const gchar * plain_launch)
-{
-  GError *err = NULL;
-  gchar *launch = with_backend (plain_launch);
-  GstElement *p = gst_parse_launch (launch, &err);
-  GstBus *bus;
-  GstMessage *msg;
-
-  fail_unless (p != NULL, "%s: %s", launch, err ? err->message : "");
-  bus = gst_element_get_bus (p);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "timeout: %s", launch);
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gst_message_parse_error (msg, &err, NULL);
-    fail ("%s: %s", launch, err->message);
-  }
-  gst_message_unref (msg);
-  gst_object_unref (bus);
-  g_free (launch);
-  return p;
-}
-
-/* Dense copy of a GRAY16 raw frame (rows may be padded). */
-static guint16 *
-raw_frame (GstSample * sample, gint n, gint rows)
-{
-  GstVideoInfo vinfo;
-  GstVideoFrame frame;
-  guint16 *raw = g_new (guint16, (gsize) n * rows);
-  gint r;
-
-  fail_unless (gst_video_info_from_caps (&vinfo, gst_sample_get_caps (sample)));
-  fail_unless (gst_video_frame_map (&frame, &vinfo,
-          gst_sample_get_buffer (sample), GST_MAP_READ));
-  for (r = 0; r < rows; r++)
-    memcpy (raw + (gsize) r * n, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
-            0) + r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), n * 2);
-  gst_video_frame_unmap (&frame);
-  return raw;
-}
 
 static void
 run_case (const ChainCase * c)
@@ -163,9 +95,9 @@ run_case (const ChainCase * c)
   const gint tolerance = c->bits == 8 ? 1 : 257;
 
   GST_INFO ("case %s: %s", c->name, launch);
-  p = run_to_eos (launch);
-  raws = pull_all (p, "raw");
-  imgs = pull_all (p, "img");
+  p = aooct_test_run_to_eos (launch, backend, 120);
+  raws = aooct_test_pull_all (p, "raw");
+  imgs = aooct_test_pull_all (p, "img");
   fail_unless_equals_int (g_list_length (raws), c->frames);
   fail_unless_equals_int (g_list_length (imgs), c->frames);
 
@@ -198,7 +130,7 @@ run_case (const ChainCase * c)
   rows = (crop_end - crop_start) * c->bscans;
 
   for (r = raws, i = imgs; r && i; r = r->next, i = i->next, frame++) {
-    guint16 *raw = raw_frame (r->data, c->n, c->m * c->bscans);
+    guint16 *raw = aooct_test_raw_frame (r->data, c->n, c->m * c->bscans);
     GstVideoInfo vinfo;
     GstVideoFrame vf;
     gsize ref_stride = (gsize) c->m * (c->bits / 8);
@@ -272,8 +204,8 @@ mirror_profile (const gchar * src_props, const gchar * disp_props, gint * p2)
       "aooctkmap wavelength-coeffs=\"%s\" ! aooctdisp %s ! aooctfft ! "
       "appsink name=depth sync=false wait-on-eos=false", src_props,
       AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, disp_props);
-  GstElement *p = run_to_eos (launch);
-  GList *s = pull_all (p, "depth");
+  GstElement *p = aooct_test_run_to_eos (launch, backend, 120);
+  GList *s = aooct_test_pull_all (p, "depth");
   GstMapInfo map;
   gdouble *profile;
   gint alines, m, i;
@@ -366,8 +298,8 @@ GST_START_TEST (test_mirror_every_aline)
       alines,
       AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
       AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3);
-  GstElement *p = run_to_eos (launch);
-  GList *s = pull_all (p, "img");
+  GstElement *p = aooct_test_run_to_eos (launch, backend, 120);
+  GList *s = aooct_test_pull_all (p, "img");
   AooctSynthParams sp;
   GstVideoInfo vinfo;
   GstVideoFrame vf;
@@ -414,8 +346,9 @@ GST_START_TEST (test_timestamps_preserved)
       "wavelength-coeffs=\"%s\" ! aooctdisp ! aooctfft ! aooctnorm ! "
       "appsink name=img sync=false wait-on-eos=false",
       AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS);
-  GstElement *p = run_to_eos (launch);
-  GList *raws = pull_all (p, "raw"), *imgs = pull_all (p, "img"), *a, *b;
+  GstElement *p = aooct_test_run_to_eos (launch, backend, 120);
+  GList *raws = aooct_test_pull_all (p, "raw"), *imgs =
+      aooct_test_pull_all (p, "img"), *a, *b;
   gint fps_n, fps_d;
 
   fail_unless_equals_int (g_list_length (imgs), 5);
@@ -464,7 +397,7 @@ GST_START_TEST (test_chain_errors)
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
     gchar *launch = g_strdup_printf ("aooctsrc num-buffers=2 alines=16 ! %s ! "
         "fakesink", bad[i].chain);
-    gchar *full = with_backend (launch);
+    gchar *full = aooct_test_with_backend (launch, backend);
     gchar *msg = aooct_test_run_pipeline (full, 30);
 
     fail_unless (msg != NULL, "'%s' did not fail", launch);
@@ -502,7 +435,7 @@ GST_START_TEST (test_wrong_size_buffers)
 
   for (e = 0; e < G_N_ELEMENTS (elements); e++)
     for (k = 0; k < 2; k++) {
-      gchar *launch = with_backend (elements[e].launch);
+      gchar *launch = aooct_test_with_backend (elements[e].launch, backend);
       GstHarness *h = aooct_test_harness_new (launch);
       AooctGeometry g;
       gsize bytes;

@@ -322,6 +322,35 @@ GST_START_TEST (test_arrangements)
 
 GST_END_TEST;
 
+/* aooctkmap's other interpolation modes (spec sections 4 and 8): the FIR
+ * modes (cubic, bspline, lanczos) resample themselves (the fused kernels
+ * resample linearly only) but still apply aooctpad's scale, and aooctdisp
+ * still defers; nudft and nufft leave their samples in place, which is an
+ * identity resampling that defers like the linear one, and aooctfft
+ * applies it before its non-uniform transform */
+GST_START_TEST (test_kspace_modes)
+{
+  check_case (832, PAD " ! " KMAP " interpolation=cubic ! " DISP " ! "
+      "aooctfft backend=cuda window=hann ! " SINK, 240, 240, E (BUFFERS, 0,
+          BUFFERS), FALSE);
+  check_case (832, PAD " ! " KMAP " interpolation=bspline ! tee name=t ! "
+      "queue ! " DISP " ! aooctfft backend=cuda ! " SINK " t. ! queue ! "
+      TAP, 240, 240, E (BUFFERS, 0, 0), FALSE);
+  check_case (832, KMAP " interpolation=lanczos ! " DISP " ! aooctfft "
+      "backend=cuda ! " SINK, 2 * 60, 60, E (0, 0, BUFFERS), FALSE);
+  check_case (832, PAD " ! " KMAP " interpolation=nudft ! " DISP " ! "
+      "aooctfft backend=cuda window=hann ! " SINK, 120, 120, E (BUFFERS,
+          BUFFERS, BUFFERS), FALSE);
+  check_case (832, KMAP " interpolation=nufft ! " DISP " ! aooctfft "
+      "backend=cuda window=blackman ! " SINK, 2 * 120, 120, E (0, BUFFERS,
+          BUFFERS), FALSE);
+  check_case (832, PAD " ! " KMAP " interpolation=nufft "
+      "nufft-kernel=gaussian nufft-width=12 ! aooctfft backend=cuda ! " SINK,
+      240, 240, E (BUFFERS, BUFFERS, 0), FALSE);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_a2_while_playing)
 {
   check_case (832, PAD " ! " KMAP " ! " DISP " ! aooctfft backend=cuda "
@@ -341,6 +370,7 @@ fusion_suite (void)
   tcase_add_test (tc, test_full_chain);
   tcase_add_test (tc, test_arrangements);
   tcase_add_test (tc, test_a2_while_playing);
+  tcase_add_test (tc, test_kspace_modes);
   return s;
 }
 

@@ -13,6 +13,16 @@
  * once, which is why this exists: a stack of a raw file of several volumes
  * comes out as vol000-bscan0000.png ... vol001-bscan0099.png.
  *
+ * With --tiff the pipeline ends in raw grey video instead (aooctnorm's
+ * GRAY16_LE, or GRAY8, e.g. aooctenface's en-face images) and each volume
+ * becomes one multi-page TIFF (uncompressed, 8 or 16 bits, page b = B-scan
+ * b, pixel values exactly aooctnorm's), named by TEMPLATE's {volume}
+ * (default vol{volume}.tif): NumPy (tifffile.imread gives a B x height x
+ * width array) and Fiji (a stack) open it directly.  Written with libtiff.
+ *
+ *   aooct-stack --tiff --bscans-per-volume=B [--location=TEMPLATE] \
+ *       PIPELINE... ! aooctnorm ! video/x-raw,format=GRAY16_LE
+ *
  * The exit status is 0 when the stream ended with at least one image and
  * whole volumes, 1 on a pipeline error (also one while the pipeline
  * starts), no image at all, a write error or a last volume that is
@@ -21,7 +31,11 @@
  * a usage error. */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
 #include <locale.h>
+#ifdef HAVE_LIBTIFF
+#include <tiffio.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +44,11 @@ typedef struct
   const gchar *template;
   guint64 bscans_per_volume;
   guint64 written;
+  gboolean tiff;                /* one multi-page TIFF per volume */
+#ifdef HAVE_LIBTIFF
+  TIFF *tif;                    /* the volume being written */
+  gchar *tif_path;
+#endif
 } Stack;
 
 /* Expands one "{name}" or "{name:W}" placeholder starting at p (after the
@@ -102,6 +121,106 @@ expand_location (const gchar * template, guint64 volume, guint64 bscan,
   return g_string_free (out, FALSE);
 }
 
+#ifdef HAVE_LIBTIFF
+static gboolean
+close_tiff (Stack * stack, GError ** error)
+{
+  gboolean ok = TRUE;
+
+  if (stack->tif == NULL)
+    return TRUE;
+  /* TIFFClose flushes the last directory; a full disk shows up here */
+  if (TIFFFlush (stack->tif) != 1)
+    ok = FALSE;
+  TIFFClose (stack->tif);
+  stack->tif = NULL;
+  if (!ok)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot finish %s", stack->tif_path);
+  g_clear_pointer (&stack->tif_path, g_free);
+  return ok;
+}
+
+/* One image as the next page of the volume's TIFF (a new file at the
+ * volume's first B-scan). */
+static gboolean
+write_page (Stack * stack, GstSample * sample, GError ** error)
+{
+  guint64 volume = stack->written / stack->bscans_per_volume;
+  guint64 bscan = stack->written % stack->bscans_per_volume;
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gint bits, r;
+  gboolean ok = TRUE;
+
+  if (!gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
+      || (GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY16_LE
+          && GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY8)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "--tiff needs raw GRAY16_LE or GRAY8 video at the end of the "
+        "pipeline (e.g. '... ! aooctnorm ! video/x-raw,format=GRAY16_LE'), "
+        "got %" GST_PTR_FORMAT, gst_sample_get_caps (sample));
+    return FALSE;
+  }
+  bits = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY16_LE ? 16 : 8;
+  if (bscan == 0) {
+    if (!close_tiff (stack, error))
+      return FALSE;
+    stack->tif_path = expand_location (stack->template, volume, 0, error);
+    if (stack->tif_path == NULL)
+      return FALSE;
+    stack->tif = TIFFOpen (stack->tif_path, "w");
+    if (stack->tif == NULL) {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+          "cannot create %s", stack->tif_path);
+      return FALSE;
+    }
+  }
+  if (!gst_video_frame_map (&frame, &info, gst_sample_get_buffer (sample),
+          GST_MAP_READ)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot map image %" G_GUINT64_FORMAT, stack->written);
+    return FALSE;
+  }
+  TIFFSetField (stack->tif, TIFFTAG_SUBFILETYPE, FILETYPE_PAGE);
+  TIFFSetField (stack->tif, TIFFTAG_IMAGEWIDTH, GST_VIDEO_INFO_WIDTH (&info));
+  TIFFSetField (stack->tif, TIFFTAG_IMAGELENGTH, GST_VIDEO_INFO_HEIGHT (&info));
+  TIFFSetField (stack->tif, TIFFTAG_BITSPERSAMPLE, bits);
+  TIFFSetField (stack->tif, TIFFTAG_SAMPLESPERPIXEL, 1);
+  TIFFSetField (stack->tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+  TIFFSetField (stack->tif, TIFFTAG_COMPRESSION, COMPRESSION_NONE);
+  TIFFSetField (stack->tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+  TIFFSetField (stack->tif, TIFFTAG_ROWSPERSTRIP,
+      GST_VIDEO_INFO_HEIGHT (&info));
+  TIFFSetField (stack->tif, TIFFTAG_PAGENUMBER, (guint16) bscan,
+      (guint16) stack->bscans_per_volume);
+  /* libtiff writes in the machine's byte order and says so in the header;
+   * GRAY16_LE rows are little-endian: swap on a big-endian host */
+  for (r = 0; ok && r < GST_VIDEO_INFO_HEIGHT (&info); r++) {
+    guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+    gsize bytes = (gsize) GST_VIDEO_INFO_WIDTH (&info) * bits / 8;
+    guint8 *copy = g_memdup2 (row, bytes);
+
+#if G_BYTE_ORDER == G_BIG_ENDIAN
+    if (bits == 16)
+      TIFFSwabArrayOfShort ((uint16_t *) copy, GST_VIDEO_INFO_WIDTH (&info));
+#endif
+    ok = TIFFWriteScanline (stack->tif, copy, r, 0) == 1;
+    g_free (copy);
+  }
+  gst_video_frame_unmap (&frame);
+  if (!ok || TIFFWriteDirectory (stack->tif) != 1) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot write page %" G_GUINT64_FORMAT " of %s", bscan,
+        stack->tif_path);
+    return FALSE;
+  }
+  stack->written++;
+  return TRUE;
+}
+#endif
+
 static gboolean
 write_sample (Stack * stack, GstSample * sample, GError ** error)
 {
@@ -112,6 +231,10 @@ write_sample (Stack * stack, GstSample * sample, GError ** error)
   gchar *path;
   gboolean ok;
 
+#ifdef HAVE_LIBTIFF
+  if (stack->tiff)
+    return write_page (stack, sample, error);
+#endif
   path = expand_location (stack->template, volume, bscan, error);
   if (!path)
     return FALSE;
@@ -208,7 +331,11 @@ main (int argc, char **argv)
   gint64 per_volume = 0;
   gchar *template = NULL;
   gchar **description = NULL;
+  gboolean tiff = FALSE;
   GOptionEntry entries[] = {
+    {"tiff", 't', 0, G_OPTION_ARG_NONE, &tiff,
+        "One multi-page 8/16-bit TIFF per volume from raw grey video "
+          "(default template vol{volume}.tif)", NULL},
     {"bscans-per-volume", 'b', 0, G_OPTION_ARG_INT64, &per_volume,
         "B-scans per volume (>= 1)", "B"},
     {"location", 'l', 0, G_OPTION_ARG_FILENAME, &template,
@@ -246,7 +373,16 @@ main (int argc, char **argv)
         "encoder, e.g. '... ! aooctnorm ! pngenc')\n");
     return 2;
   }
-  stack.template = template ? template : "vol{volume}-bscan{bscan}.png";
+#ifndef HAVE_LIBTIFF
+  if (tiff) {
+    g_printerr ("aooct-stack: --tiff: this build has no libtiff "
+        "(install libtiff-dev and rebuild)\n");
+    return 2;
+  }
+#endif
+  stack.tiff = tiff;
+  stack.template = template ? template : tiff ? "vol{volume}.tif" :
+      "vol{volume}-bscan{bscan}.png";
   stack.bscans_per_volume = (guint64) per_volume;
   /* reject a bad template before any work is done */
   probe = expand_location (stack.template, 0, 0, &error);
@@ -292,6 +428,13 @@ main (int argc, char **argv)
     ok = run (pipeline, GST_APP_SINK (sink), &stack);
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
+#ifdef HAVE_LIBTIFF
+  if (!close_tiff (&stack, &error)) {
+    g_printerr ("aooct-stack: %s\n", error->message);
+    g_clear_error (&error);
+    ok = FALSE;
+  }
+#endif
 
   if (ok && stack.written == 0) {
     /* no volume at all is not a whole number of volumes */

@@ -236,6 +236,12 @@ aooct_ref_check (const AooctRefParams * p, GError ** error)
     REF_ERROR (error, "dispersion weights missing");
     return FALSE;
   }
+  if (p->disp == AOOCT_REF_DISP_WEIGHTS && p->kmap != AOOCT_REF_KMAP_SKIP
+      && (p->interp == AOOCT_REF_INTERP_NUDFT
+          || p->interp == AOOCT_REF_INTERP_NUFFT)) {
+    REF_ERROR (error, "a phase file is on the even-k grid: not with nudft");
+    return FALSE;
+  }
   if (p->disp == AOOCT_REF_DISP_COEFFS && (!isfinite (p->a2)
           || !isfinite (p->a3))) {
     REF_ERROR (error, "a2/a3 not finite");
@@ -317,18 +323,208 @@ aooct_ref_pad (const AooctRefGrid * g, const double *x, double *z)
   fftw_free (Z);
 }
 
+/* ---- interpolation modes, straight from section 4 ---- */
+
+static int
+clampi (int v, int lo, int hi)
+{
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* mirror extension of the B-spline: e(j0 - q) = j0 + q, e(j1 + q) = j1 - q */
+static int
+mirror (int v, int j0, int j1)
+{
+  if (v < j0)
+    v = 2 * j0 - v;
+  if (v > j1)
+    v = 2 * j1 - v;
+  return clampi (v, j0, j1);
+}
+
+static double
+ref_keys (double x)
+{
+  double a = fabs (x);
+  if (a <= 1)
+    return 1.5 * a * a * a - 2.5 * a * a + 1;
+  if (a < 2)
+    return -0.5 * a * a * a + 2.5 * a * a - 4 * a + 2;
+  return 0;
+}
+
+static double
+ref_beta (double x)
+{
+  double a = fabs (x);
+  if (a < 1)
+    return 2.0 / 3.0 - a * a + a * a * a / 2;
+  if (a < 2)
+    return (2 - a) * (2 - a) * (2 - a) / 6;
+  return 0;
+}
+
+static double
+ref_sinc (double x)
+{
+  return x == 0 ? 1 : sin (G_PI * x) / (G_PI * x);
+}
+
+static double
+ref_lanczos (double x)
+{
+  if (x == 0)
+    return 1;
+  return fabs (x) < 8 ? ref_sinc (x) * ref_sinc (x / 8) : 0;
+}
+
+/* b of the spec: z[j] = (b[e(j-1)] + 4 b[j] + b[e(j+1)]) / 6 on [j0, j1],
+ * solved exactly (Gaussian elimination of the tridiagonal system). */
+static double *
+bspline_coeffs (const double *z, int j0, int j1, int p2)
+{
+  int n = j1 - j0 + 1, r;
+  double *sub = g_new0 (double, n), *dia = g_new0 (double, n);
+  double *sup = g_new0 (double, n), *rhs = g_new0 (double, n);
+  double *b = g_new0 (double, p2);
+
+  for (r = 0; r < n; r++) {
+    dia[r] = 4.0 / 6;
+    /* b[e(j-1)] and b[e(j+1)]: at the ends both are the inner neighbour */
+    if (r > 0)
+      sub[r] += 1.0 / 6;
+    else if (n > 1)
+      sup[r] += 1.0 / 6;
+    if (r < n - 1)
+      sup[r] += 1.0 / 6;
+    else if (n > 1)
+      sub[r] += 1.0 / 6;
+    rhs[r] = z[j0 + r];
+  }
+  for (r = 1; r < n; r++) {
+    double f = sub[r] / dia[r - 1];
+    dia[r] -= f * sup[r - 1];
+    rhs[r] -= f * rhs[r - 1];
+  }
+  b[j0 + n - 1] = rhs[n - 1] / dia[n - 1];
+  for (r = n - 2; r >= 0; r--)
+    b[j0 + r] = (rhs[r] - sup[r] * b[j0 + r + 1]) / dia[r];
+  g_free (sub);
+  g_free (dia);
+  g_free (sup);
+  g_free (rhs);
+  return b;
+}
+
+/* out at s = l + t from @z (or the B-spline coefficients) */
+static double
+interp_at (AooctRefInterp mode, const double *z, int j0, int j1, int l,
+    double t)
+{
+  double v = 0;
+  int q;
+
+  switch (mode) {
+    case AOOCT_REF_INTERP_CUBIC:
+      for (q = -1; q <= 2; q++)
+        v += z[clampi (l + q, j0, j1)] * ref_keys (t - q);
+      return v;
+    case AOOCT_REF_INTERP_BSPLINE:
+      for (q = -1; q <= 2; q++)
+        v += z[mirror (l + q, j0, j1)] * ref_beta (t - q);
+      return v;
+    case AOOCT_REF_INTERP_LANCZOS:
+      for (q = -7; q <= 8; q++)
+        v += z[clampi (l + q, j0, j1)] * ref_lanczos (t - q);
+      return v;
+    default:
+      return z[l] + (z[l + 1] - z[l]) * t;
+  }
+}
+
+void
+aooct_ref_positions (const AooctRefParams * p, const AooctRefGrid * g,
+    double *s)
+{
+  double k0 = 2 * G_PI / aooct_ref_lambda (p, 0);
+  double k1 = 2 * G_PI / aooct_ref_lambda (p, p->n - 1);
+  int j;
+
+  for (j = g->j0; j <= g->j1; j++) {
+    double kj = 2 * G_PI / aooct_ref_lambda (p, (double) j / g->f - g->o);
+    s[j - g->j0] = g->j0 + (kj - k0) * (g->j1 - g->j0) / (k1 - k0);
+  }
+}
+
+static double
+window_value (AooctRefWindow window, double t)
+{
+  switch (window) {
+    case AOOCT_REF_WINDOW_HANN:
+      return 0.5 - 0.5 * cos (2 * G_PI * t);
+    case AOOCT_REF_WINDOW_HAMMING:
+      return 0.54 - 0.46 * cos (2 * G_PI * t);
+    case AOOCT_REF_WINDOW_BLACKMAN:
+      return 0.42 - 0.5 * cos (2 * G_PI * t) + 0.08 * cos (4 * G_PI * t);
+    case AOOCT_REF_WINDOW_GAUSSIAN:
+      return exp (-0.5 * pow ((2 * t - 1) / 0.4, 2));
+    default:
+      return 1;
+  }
+}
+
+void
+aooct_ref_nudft (const AooctRefParams * p, const AooctRefGrid * g,
+    const double *s, const double *z, gboolean complex_z, double *X)
+{
+  int nd = g->j1 - g->j0 + 1, j, m;
+  double *c = g_new (double, 2 * (size_t) nd);
+
+  for (j = 0; j < nd; j++) {
+    double u = 2 * (s[j] - g->j0) / (g->j1 - g->j0) - 1;
+    double t = (s[j] - g->j0) / (g->j1 - g->j0);
+    double wr = 1, wi = 0, win = window_value (p->window, t);
+    double zr = complex_z ? z[2 * (g->j0 + j)] : z[g->j0 + j];
+    double zi = complex_z ? z[2 * (g->j0 + j) + 1] : 0;
+
+    if (p->disp == AOOCT_REF_DISP_COEFFS) {
+      double phi = p->a2 * u * u + p->a3 * u * u * u;
+      wr = cos (phi);
+      wi = sin (phi);
+    }
+    c[2 * j] = (zr * wr - zi * wi) * win;
+    c[2 * j + 1] = (zr * wi + zi * wr) * win;
+  }
+  for (m = 0; m < g->p2; m++) {
+    double re = 0, im = 0;
+
+    for (j = 0; j < nd; j++) {
+      /* m s_j reduced modulo P2 before the angle, for accuracy */
+      double ph = -2 * G_PI * fmod ((double) m * s[j], g->p2) / g->p2;
+      double cr = cos (ph), ci = sin (ph);
+      re += c[2 * j] * cr - c[2 * j + 1] * ci;
+      im += c[2 * j] * ci + c[2 * j + 1] * cr;
+    }
+    X[2 * m] = re;
+    X[2 * m + 1] = im;
+  }
+  g_free (c);
+}
+
 void
 aooct_ref_kmap (const AooctRefParams * p, const AooctRefGrid * g,
     const double *z, double *out)
 {
   const int j0 = g->j0, j1 = g->j1;
-  double *lam, k0, k1;
+  double *lam, k0, k1, *bs = NULL;
   int i, up;
 
   if (p->kmap == AOOCT_REF_KMAP_SKIP) {
     memcpy (out, z, sizeof (double) * g->p2);
     return;
   }
+  if (p->interp == AOOCT_REF_INTERP_BSPLINE)
+    bs = bspline_coeffs (z, j0, j1, g->p2);
   lam = g_new (double, g->p2);
   for (i = j0; i <= j1; i++)
     lam[i] = aooct_ref_lambda (p, (double) i / g->f - g->o);
@@ -358,9 +554,15 @@ aooct_ref_kmap (const AooctRefParams * p, const AooctRefGrid * g,
         hi = mid - 1;
     }
     l = lo;
-    out[i] = z[l] + (z[l + 1] - z[l]) * (lt - lam[l]) / (lam[l + 1] - lam[l]);
+    if (bs)
+      out[i] = interp_at (p->interp, bs, j0, j1, l,
+          (lt - lam[l]) / (lam[l + 1] - lam[l]));
+    else
+      out[i] = interp_at (p->interp, z, j0, j1, l,
+          (lt - lam[l]) / (lam[l + 1] - lam[l]));
   }
   g_free (lam);
+  g_free (bs);
 }
 
 void
@@ -531,7 +733,7 @@ aooct_ref_depth (const AooctRefParams * p, const guint16 * raw,
     double *depth, GError ** error)
 {
   AooctRefGrid g;
-  double *x, *z, *k;
+  double *x, *z, *k, *pos = NULL;
   int b, m, n;
 
   if (!aooct_ref_check (p, error) || !aooct_ref_grid (p, &g, error))
@@ -539,6 +741,11 @@ aooct_ref_depth (const AooctRefParams * p, const guint16 * raw,
   x = g_new (double, (size_t) p->m * p->n);
   z = g_new (double, g.p2);
   k = g_new (double, g.p2);
+  if (p->kmap != AOOCT_REF_KMAP_SKIP && (p->interp == AOOCT_REF_INTERP_NUDFT
+          || p->interp == AOOCT_REF_INTERP_NUFFT)) {
+    pos = g_new (double, g.j1 - g.j0 + 1);
+    aooct_ref_positions (p, &g, pos);
+  }
   for (b = 0; b < p->bscans; b++) {
     const guint16 *rb = raw + (size_t) b * p->m * p->n;
 
@@ -553,6 +760,10 @@ aooct_ref_depth (const AooctRefParams * p, const guint16 * raw,
         aooct_ref_pad (&g, x + (size_t) m * p->n, z);
       else
         memcpy (z, x + (size_t) m * p->n, sizeof (double) * p->n);
+      if (pos) {
+        aooct_ref_nudft (p, &g, pos, z, FALSE, c);
+        continue;
+      }
       aooct_ref_kmap (p, &g, z, k);
       aooct_ref_disp (p, &g, k, c);
       aooct_ref_fft (p->window, &g, c, c);
@@ -561,6 +772,7 @@ aooct_ref_depth (const AooctRefParams * p, const guint16 * raw,
   g_free (x);
   g_free (z);
   g_free (k);
+  g_free (pos);
   return TRUE;
 }
 

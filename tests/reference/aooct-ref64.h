@@ -41,6 +41,17 @@ typedef enum
   AOOCT_REF_KMAP_COEFFS         /* coeffs[n_coeffs], nm (wavelength-coeffs) */
 } AooctRefKmapMode;
 
+/* aooctkmap interpolation (sections 4 and 8); 0 = linear */
+typedef enum
+{
+  AOOCT_REF_INTERP_LINEAR,
+  AOOCT_REF_INTERP_CUBIC,
+  AOOCT_REF_INTERP_BSPLINE,
+  AOOCT_REF_INTERP_LANCZOS,
+  AOOCT_REF_INTERP_NUDFT,       /* section 8's sum, evaluated exactly */
+  AOOCT_REF_INTERP_NUFFT        /* the same sum: the reference of both */
+} AooctRefInterp;
+
 typedef enum
 {
   AOOCT_REF_DISP_NONE,          /* no aooctdisp, or w = 1 */
@@ -78,6 +89,7 @@ typedef struct
   const double *wavelengths;    /* N values (nm), for KMAP_TABLE */
   double coeffs[4];             /* c0..c3 (nm), for KMAP_COEFFS */
   int n_coeffs;                 /* 1..4 */
+  AooctRefInterp interp;
 
   /* aooctdisp */
   AooctRefDispMode disp;
@@ -140,6 +152,17 @@ double aooct_ref_lambda (const AooctRefParams * p, double pix);
  * KMAP_SKIP). */
 void aooct_ref_kmap (const AooctRefParams * p, const AooctRefGrid * g,
     const double *z, double *out);
+
+/* Section 8: the positions s_j of the data region's samples (j1 - j0 + 1
+ * doubles) for a kmap with a calibration. */
+void aooct_ref_positions (const AooctRefParams * p, const AooctRefGrid * g,
+    double *s);
+
+/* Section 8 on one A-line: @z P2 real (or, @complex_z, 2 * P2 interleaved)
+ * spectra at positions @s -> @X P2 complex: the sum with aooctdisp's
+ * weight and the window at each position. */
+void aooct_ref_nudft (const AooctRefParams * p, const AooctRefGrid * g,
+    const double *s, const double *z, gboolean complex_z, double *X);
 
 /* Section 5: the P2 complex weights (2 * P2 doubles). */
 void aooct_ref_disp_weights (const AooctRefParams * p,

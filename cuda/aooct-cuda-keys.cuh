@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct CUDA: a value range reduced across blocks through order-preserving
+ * integer keys (atomicMin / atomicMax on the int images of floats give the
+ * float minimum / maximum whatever the order of the blocks), for the
+ * kernels of the views and of aooctnorm's averaging.  NaN never reaches
+ * the keys (fminf / fmaxf drop it, as the CPU's comparisons do). */
+#ifndef __AOOCT_CUDA_KEYS_CUH__
+#define __AOOCT_CUDA_KEYS_CUH__
+
+#include <limits.h>
+
+#include "aooct-cpu-norm.h"
+#include "aooct-norm-range.h"
+
+#define AOOCT_KEYS_THREADS 256
+
+/* the range keys, then lo, the scale (q / (hi - lo)) and 1 / (hi - lo) */
+typedef struct
+{
+  int min_key, max_key;
+  float lo, scale, inv;
+} AooctRangeKeys;
+
+static __device__ __forceinline__ int
+aooct_float_key (float f)
+{
+  int i = __float_as_int (f);
+  return i >= 0 ? i : i ^ 0x7fffffff;
+}
+
+static __device__ __forceinline__ float
+aooct_key_float (int k)
+{
+  return __int_as_float (k >= 0 ? k : k ^ 0x7fffffff);
+}
+
+/* Folds the block's minimum / maximum of (lo, hi) into @range; every
+ * thread of the block (of AOOCT_KEYS_THREADS) must call it. */
+static __device__ void
+aooct_keys_block_fold (float lo, float hi, AooctRangeKeys * range)
+{
+  __shared__ float smin[AOOCT_KEYS_THREADS / 32], smax[AOOCT_KEYS_THREADS / 32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+
+  for (int o = 16; o > 0; o >>= 1) {
+    lo = fminf (lo, __shfl_down_sync (0xffffffffu, lo, o));
+    hi = fmaxf (hi, __shfl_down_sync (0xffffffffu, hi, o));
+  }
+  if (lane == 0) {
+    smin[warp] = lo;
+    smax[warp] = hi;
+  }
+  __syncthreads ();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < (int) (blockDim.x >> 5); w++) {
+      lo = fminf (lo, smin[w]);
+      hi = fmaxf (hi, smax[w]);
+    }
+    if (lo <= hi) {
+      atomicMin (&range->min_key, aooct_float_key (lo));
+      atomicMax (&range->max_key, aooct_float_key (hi));
+    }
+  }
+}
+
+/* lo and the scale from the keys with section 7's function, then the keys
+ * back to their initial values; one thread. */
+static __global__ void
+aooct_keys_finish (AooctRangeKeys * range, AooctNormSettings s, double q)
+{
+  double dlo, dhi, scale;
+  float vmin = aooct_key_float (range->min_key);
+  float vmax = aooct_key_float (range->max_key);
+
+  aooct_norm_range_compute (s.auto_range, s.log, s.dynamic_range,
+      s.range_min, s.range_max, q, vmin, vmax, &dlo, &dhi, &scale);
+  range->lo = (float) dlo;
+  range->scale = (float) scale;
+  range->inv = (float) (scale / q);
+  range->min_key = INT_MAX;
+  range->max_key = INT_MIN;
+}
+
+static __global__ void
+aooct_keys_reset (AooctRangeKeys * range)
+{
+  range->min_key = INT_MAX;
+  range->max_key = INT_MIN;
+}
+
+#endif /* __AOOCT_CUDA_KEYS_CUH__ */

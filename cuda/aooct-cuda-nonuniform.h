@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct CUDA core: aooctfft's non-uniform DFT (spec section 8), the CUDA
+ * twin of cpu/aooct-cpu-nonuniform.h.
+ *
+ * aooctfft first windows the spectra (and applies what aooctkmap and
+ * aooctdisp deferred to it) into this object's complex work buffer; then
+ * - nudft: one cublasCgemm per buffer, X = A C with the fixed matrix A
+ *   (P2 x (j1 - j0 + 1), uploaded once per geometry and positions) and C
+ *   the data regions of all A-lines;
+ * - nufft: a gather kernel grids every A-line with the precomputed sparse
+ *   gridding matrix onto R * P2 points, a batched cuFFT C2C transforms the
+ *   grids in place, and a kernel picks and deapodises the P2 bins.
+ * Every CUDA, cuBLAS and cuFFT call is checked. */
+#ifndef __AOOCT_CUDA_NONUNIFORM_H__
+#define __AOOCT_CUDA_NONUNIFORM_H__
+
+#include <glib.h>
+
+#include "aooct-cuda.h"
+#include "aooct-geometry.h"
+
+G_BEGIN_DECLS
+
+typedef struct _AooctCudaNonuniform AooctCudaNonuniform;
+
+/* For geom->k_sampling NUDFT or NUFFT, @positions (j1 - j0 + 1), buffers
+ * of @rows A-lines (context current). */
+AooctCudaNonuniform *aooct_cuda_nonuniform_new (const AooctGeometry * geom,
+    const gdouble * positions, gsize rows, GError ** error);
+
+/* The complex work buffer (rows x samples) that the caller fills. */
+gfloat *aooct_cuda_nonuniform_work (AooctCudaNonuniform * nu);
+
+/* @work (the work buffer, filled) -> @out: rows x samples complex X[m]. */
+gboolean aooct_cuda_nonuniform_process (AooctCudaNonuniform * nu,
+    const gfloat * work, gfloat * out, AooctCudaStream stream,
+    GError ** error);
+
+void aooct_cuda_nonuniform_free (AooctCudaNonuniform * nu);
+
+G_END_DECLS
+
+#endif /* __AOOCT_CUDA_NONUNIFORM_H__ */

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: what the raw-frame sources (aooctsrc, aooctfilesrc) share: fixed
+ * caps from properties, their video info, frame times. */
+#ifndef __AOOCT_SRC_UTIL_H__
+#define __AOOCT_SRC_UTIL_H__
+
+#include <gst/base/gstbasesrc.h>
+#include <gst/video/video.h>
+
+G_BEGIN_DECLS
+
+/* get_caps(): @caps (taken) intersected with @filter, if any. */
+GstCaps *aooct_src_filter_caps (GstCaps * caps, GstCaps * filter);
+
+/* set_caps(): @info from @caps, and a blocksize of one frame. */
+gboolean aooct_src_set_video_caps (GstBaseSrc * src, GstVideoInfo * info,
+    GstCaps * caps);
+
+/* The time of frame @n at @fps_n / @fps_d frames per second (a rate of
+ * 0: 0 for the first frame, none after). */
+GstClockTime aooct_src_frame_time (gint fps_n, gint fps_d, guint64 n);
+
+G_END_DECLS
+
+#endif /* __AOOCT_SRC_UTIL_H__ */

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: aooctenface, the en-face projection of each volume.
+ *
+ * SECTION:element-aooctenface
+ * @title: aooctenface
+ *
+ * Takes depth-domain complex B-scans (aooctfft's output) and makes one
+ * image per volume of bscans-per-volume (V) B-scans (spec section 11):
+ * pixel (m, v) is the mean (projection=mean) or maximum (max) intensity
+ * of A-line m of B-scan v over the depth crop [crop-start, crop-end),
+ * logged and normalised per volume as aooctnorm does a B-scan.  The image
+ * is M wide and V high (row v = B-scan v), GRAY8 or RGBA, with the
+ * timestamp of the volume's first B-scan; at EOS (and before new caps) a
+ * partial volume comes out with the rows it has, the others black.  On
+ * CUDA the projection runs as B-scans arrive and the image may stay on the
+ * GPU (RGBA in CUDA memory, for cudadownload to OpenGL or nvcodec).
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 aooctsrc num-buffers=400 ! aooctdcsub ! aooctpad ! \
+ *     aooctkmap wavelength-coeffs="785,0.125,1e-05,-2e-09" ! \
+ *     aooctdisp a2=8 a3=-2 ! aooctfft ! \
+ *     aooctenface bscans-per-volume=100 projection=mean ! pngenc ! \
+ *     multifilesink location=enface-%03d.png
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstaooctenface.h"
+#include "aooct-error.h"
+#ifdef HAVE_CUDA
+#include "aooct-cuda-views.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_enface_debug);
+#define GST_CAT_DEFAULT gst_aooct_enface_debug
+
+struct _GstAooctEnface
+{
+  GstAooctView parent;
+
+  AooctEnfaceProjection projection;     /* property, object lock */
+  AooctEnfaceProjection active; /* at setup */
+  gfloat *e;                    /* V x M values (host or device) */
+  gpointer keys;                /* CUDA: the volume's range */
+};
+
+enum
+{
+  PROP_0,
+  PROP_PROJECTION,
+};
+
+#define GST_TYPE_AOOCT_ENFACE_PROJECTION (gst_aooct_enface_projection_get_type ())
+static GType
+gst_aooct_enface_projection_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {AOOCT_ENFACE_MEAN, "Mean intensity over the depth crop", "mean"},
+    {AOOCT_ENFACE_MAX, "Maximum intensity over the depth crop", "max"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstAooctEnfaceProjection", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_aooct_enface_parent_class parent_class
+G_DEFINE_TYPE (GstAooctEnface, gst_aooct_enface, GST_TYPE_AOOCT_VIEW);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctenface, "aooctenface",
+    GST_RANK_NONE, GST_TYPE_AOOCT_ENFACE,
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_enface_debug, "aooctenface", 0,
+        "aooct en-face projection"));
+
+static gboolean
+gst_aooct_enface_image_size (GstAooctView * view, const AooctGeometry * in,
+    gint v, gint crop_start, gint crop_end, gint * width, gint * height,
+    GError ** error)
+{
+  *width = in->alines;
+  *height = v;
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_enface_alloc (GstAooctView * view, const AooctViewParams * p,
+    GError ** error)
+{
+  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+  gsize bytes = (gsize) p->volume * p->alines * sizeof (gfloat);
+
+  GST_OBJECT_LOCK (self);
+  self->active = self->projection;
+  GST_OBJECT_UNLOCK (self);
+#ifdef HAVE_CUDA
+  if (GST_AOOCT_FILTER (self)->active_backend == GST_AOOCT_BACKEND_CUDA) {
+    if (!aooct_cuda_malloc (bytes, (gpointer *) & self->e, error))
+      return FALSE;
+    if (!aooct_cuda_views_keys_new (&self->keys, error)) {
+      g_clear_pointer (&self->e, aooct_cuda_free);
+      return FALSE;
+    }
+    return TRUE;
+  }
+#endif
+  self->e = g_try_malloc (bytes);
+  if (self->e == NULL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "cannot allocate the en-face image of %d x %d values", p->alines,
+        p->volume);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+gst_aooct_enface_free (GstAooctView * view)
+{
+  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+
+#ifdef HAVE_CUDA
+  if (GST_AOOCT_FILTER (self)->active_backend == GST_AOOCT_BACKEND_CUDA) {
+    g_clear_pointer (&self->e, aooct_cuda_free);
+    g_clear_pointer (&self->keys, aooct_cuda_free);
+    return;
+  }
+#endif
+  g_clear_pointer (&self->e, g_free);
+}
+
+static gboolean
+gst_aooct_enface_collect_cpu (GstAooctView * view, const AooctViewParams * p,
+    gboolean log_mode, const gfloat * in, gint first, gint count,
+    GError ** error)
+{
+  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+
+  aooct_cpu_enface_collect (p, self->active, log_mode, in, first, count,
+      self->e);
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_enface_emit_cpu (GstAooctView * view, const AooctViewParams * p,
+    const AooctNormSettings * s, gint filled, AooctPlane * out, GError ** error)
+{
+  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+
+  aooct_cpu_enface_emit (p, s, self->e, filled, out->data, out->stride);
+  return TRUE;
+}
+
+#ifdef HAVE_CUDA
+static gboolean
+gst_aooct_enface_collect_cuda (GstAooctView * view, const AooctViewParams * p,
+    gboolean log_mode, const gfloat * in, gint first, gint count,
+    struct CUstream_st *stream, GError ** error)
+{
+  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+
+  return aooct_cuda_enface_collect (p, self->active, log_mode, in, first,
+      count, self->e, self->keys, stream, error);
+}
+
+static gboolean
+gst_aooct_enface_emit_cuda (GstAooctView * view, const AooctViewParams * p,
+    const AooctNormSettings * s, gint filled, AooctPlane * out,
+    struct CUstream_st *stream, GError ** error)
+{
+  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+
+  return aooct_cuda_enface_emit (p, s, self->e, filled, out->data,
+      out->stride, self->keys, stream, error);
+}
+#endif
+
+static void
+gst_aooct_enface_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctEnface *self = GST_AOOCT_ENFACE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_PROJECTION:
+      self->projection = g_value_get_enum (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_enface_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstAooctEnface *self = GST_AOOCT_ENFACE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_PROJECTION:
+      g_value_set_enum (value, self->projection);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_enface_class_init (GstAooctEnfaceClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAooctViewClass *view_class = GST_AOOCT_VIEW_CLASS (klass);
+
+  gobject_class->set_property = gst_aooct_enface_set_property;
+  gobject_class->get_property = gst_aooct_enface_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_PROJECTION,
+      g_param_spec_enum ("projection", "Projection",
+          "How each A-line's intensities over the depth crop become one "
+          "pixel: their mean or their maximum",
+          GST_TYPE_AOOCT_ENFACE_PROJECTION, AOOCT_ENFACE_MEAN,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+
+  gst_element_class_set_static_metadata (element_class,
+      "AO-OCT en-face projection", "Filter/Converter/Video",
+      "Projects each volume of depth-domain OCT B-scans over a depth range "
+      "into one en-face image", "aooct developers");
+
+  view_class->image_size = GST_DEBUG_FUNCPTR (gst_aooct_enface_image_size);
+  view_class->alloc = GST_DEBUG_FUNCPTR (gst_aooct_enface_alloc);
+  view_class->free = GST_DEBUG_FUNCPTR (gst_aooct_enface_free);
+  view_class->collect_cpu = GST_DEBUG_FUNCPTR (gst_aooct_enface_collect_cpu);
+  view_class->emit_cpu = GST_DEBUG_FUNCPTR (gst_aooct_enface_emit_cpu);
+#ifdef HAVE_CUDA
+  view_class->collect_cuda = GST_DEBUG_FUNCPTR (gst_aooct_enface_collect_cuda);
+  view_class->emit_cuda = GST_DEBUG_FUNCPTR (gst_aooct_enface_emit_cuda);
+#endif
+  gst_aooct_view_class_add_pad_templates (view_class);
+  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_ENFACE_PROJECTION, 0);
+}
+
+static void
+gst_aooct_enface_init (GstAooctEnface * self)
+{
+  self->projection = AOOCT_ENFACE_MEAN;
+}

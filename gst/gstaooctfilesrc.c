@@ -1,0 +1,684 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: aooctfilesrc, raw B-scans from a file, read by several threads.
+ *
+ * SECTION:element-aooctfilesrc
+ * @title: aooctfilesrc
+ *
+ * Reads a raw file of B-scans in the layout of the spec (section 0: 8- or
+ * 16-bit little-endian samples, the samples of an A-line contiguous, then
+ * the A-lines of a B-scan, then the B-scans, no header, no row padding)
+ * and pushes them as `video/x-raw, format=GRAY16_LE (or GRAY8),
+ * width=samples, height=A-lines x bscans-per-buffer`, the caps aooctdcsub
+ * takes.  It does what `filesrc ! rawvideoparse` does for such a file, in
+ * one step and faster:
+ *
+ * - it reads with several threads at once (`threads`; one thread's read()
+ *   from the page cache runs at a few GB/s, the CUDA chain takes tens of
+ *   GB/s of raw samples), straight into the buffers of the pool downstream
+ *   proposes: aooctdcsub on CUDA proposes page-locked memory, which it then
+ *   uploads without another host copy;
+ * - it reads the next buffer while the current one travels downstream;
+ * - `bscans-per-buffer` puts several B-scans into one buffer (use
+ *   `aooctdcsub alines-per-bscan=HEIGHT` after it), which divides the
+ *   per-buffer cost of every element (docs/performance.md, "Batching").
+ *
+ * The file must hold a whole number of B-scans of `width` x `height`
+ * samples (an element error says so otherwise: a wrong width, height or
+ * format is the usual cause); a last buffer that `bscans-per-buffer` does
+ * not fill is left out with a warning.  Timestamps follow `framerate`
+ * (B-scans per second); the element answers duration queries and seeks in
+ * time (to the buffer holding the position).  Works the same without a
+ * GPU: downstream then proposes an ordinary pool.  Rows are padded to 4
+ * bytes in the buffers, as GstVideoInfo lays them out (odd widths), with
+ * zero bytes.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 aooctfilesrc location=volume.raw format=gray16-le \
+ *     width=832 height=240 ! aooctdcsub ! aooctpad size=2048 factor=2 ! \
+ *     aooctkmap wavelength-file=calibration.txt ! aooctdisp a2=8 a3=-2 ! \
+ *     aooctfft ! aooctnorm ! pngenc ! multifilesink location=b%05d.png
+ * ]| reconstructs every B-scan of volume.raw into a PNG.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <gst/video/video.h>
+
+#include "aooct-src-util.h"
+
+#include "gstaooctfilesrc.h"
+#include "aooct-file-reader.h"
+#include "aooct-late-property.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_file_src_debug);
+#define GST_CAT_DEFAULT gst_aooct_file_src_debug
+
+/* gst/aooct-cuda-pool.h (a CUDA build only): the option of the page-locked
+ * pool aooctdcsub proposes */
+#define PAGE_LOCKED_OPTION "AooctBufferPoolOptionPageLocked"
+
+#define DEFAULT_FORMAT GST_VIDEO_FORMAT_GRAY16_LE
+#define DEFAULT_FPS_N 100
+#define DEFAULT_FPS_D 1
+#define DEFAULT_BSCANS 1
+#define DEFAULT_THREADS 0
+
+struct _GstAooctFileSrc
+{
+  GstPushSrc parent;
+
+  /* properties, under the object lock */
+  gchar *location;
+  GstVideoFormat format;
+  gint width, height;
+  gint fps_n, fps_d;
+  guint bscans;
+  guint threads;
+
+  /* streaming (streaming thread, or with the stream stopped) */
+  AooctFileReader *reader;
+  GstVideoInfo vinfo;           /* what a buffer holds */
+  gsize row_bytes;              /* one A-line in the file */
+  gsize read_bytes;             /* one buffer's worth of the file */
+  guint64 n_buffers;            /* whole buffers in the file */
+  guint64 next;                 /* index of the buffer create() returns */
+  /* the buffer being read ahead, index next, mapped for writing */
+  GstBuffer *ahead;
+  GstMapInfo ahead_map;
+};
+
+enum
+{
+  PROP_0,
+  PROP_LOCATION,
+  PROP_FORMAT,
+  PROP_WIDTH,
+  PROP_HEIGHT,
+  PROP_FRAMERATE,
+  PROP_BSCANS_PER_BUFFER,
+  PROP_THREADS,
+};
+
+#define gst_aooct_file_src_parent_class parent_class
+G_DEFINE_TYPE (GstAooctFileSrc, gst_aooct_file_src, GST_TYPE_PUSH_SRC);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctfilesrc, "aooctfilesrc",
+    GST_RANK_NONE, GST_TYPE_AOOCT_FILE_SRC,
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_file_src_debug, "aooctfilesrc", 0,
+        "aooct raw B-scan file source"));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS,
+    GST_STATIC_CAPS ("video/x-raw, format = (string) { GRAY16_LE, GRAY8 }, "
+        "width = (int) [ 1, 65536 ], height = (int) [ 1, MAX ], "
+        "framerate = (fraction) [ 0/1, MAX ]"));
+
+/* ---- properties --------------------------------------------------------- */
+
+static void
+gst_aooct_file_src_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_LOCATION:
+      g_free (self->location);
+      self->location = g_value_dup_string (value);
+      break;
+    case PROP_FORMAT:
+      self->format = g_value_get_enum (value);
+      break;
+    case PROP_WIDTH:
+      self->width = g_value_get_int (value);
+      break;
+    case PROP_HEIGHT:
+      self->height = g_value_get_int (value);
+      break;
+    case PROP_FRAMERATE:
+      self->fps_n = gst_value_get_fraction_numerator (value);
+      self->fps_d = gst_value_get_fraction_denominator (value);
+      break;
+    case PROP_BSCANS_PER_BUFFER:
+      self->bscans = g_value_get_uint (value);
+      break;
+    case PROP_THREADS:
+      self->threads = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_file_src_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_LOCATION:
+      g_value_set_string (value, self->location);
+      break;
+    case PROP_FORMAT:
+      g_value_set_enum (value, self->format);
+      break;
+    case PROP_WIDTH:
+      g_value_set_int (value, self->width);
+      break;
+    case PROP_HEIGHT:
+      g_value_set_int (value, self->height);
+      break;
+    case PROP_FRAMERATE:
+      gst_value_set_fraction (value, self->fps_n, self->fps_d);
+      break;
+    case PROP_BSCANS_PER_BUFFER:
+      g_value_set_uint (value, self->bscans);
+      break;
+    case PROP_THREADS:
+      g_value_set_uint (value, self->threads);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---- negotiation -------------------------------------------------------- */
+
+static GstCaps *
+gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+  GstCaps *caps;
+  gint fps_n, fps_d;
+
+  GST_OBJECT_LOCK (self);
+  if (self->width <= 0 || self->height <= 0 || self->bscans == 0
+      || (self->format != GST_VIDEO_FORMAT_GRAY16_LE
+          && self->format != GST_VIDEO_FORMAT_GRAY8)) {
+    /* start() reports what is missing */
+    GST_OBJECT_UNLOCK (self);
+    caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (src));
+  } else {
+    /* a buffer of K B-scans lasts K frame periods */
+    gst_util_fraction_multiply (self->fps_n, self->fps_d, 1, self->bscans,
+        &fps_n, &fps_d);
+    caps = gst_caps_new_simple ("video/x-raw",
+        "format", G_TYPE_STRING, gst_video_format_to_string (self->format),
+        "width", G_TYPE_INT, self->width,
+        "height", G_TYPE_INT, self->height * (gint) self->bscans,
+        "framerate", GST_TYPE_FRACTION, fps_n, fps_d, NULL);
+    GST_OBJECT_UNLOCK (self);
+  }
+  return aooct_src_filter_caps (caps, filter);
+}
+
+static gboolean
+gst_aooct_file_src_set_caps (GstBaseSrc * src, GstCaps * caps)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+
+  return aooct_src_set_video_caps (src, &self->vinfo, caps);
+}
+
+/* Takes the page-locked pool aooctdcsub proposes where there is one (the
+ * upload then reads our buffers in place), else the first proposed, else a
+ * video pool; in any case buffers of the frame size. */
+static gboolean
+gst_aooct_file_src_decide_allocation (GstBaseSrc * src, GstQuery * query)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+  GstBufferPool *pool = NULL;
+  guint size = 0, min = 0, max = 0, i, n, chosen = 0;
+  GstCaps *caps = NULL;
+  GstStructure *config;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  n = gst_query_get_n_allocation_pools (query);
+  for (i = 0; i < n; i++) {
+    GstBufferPool *p = NULL;
+
+    gst_query_parse_nth_allocation_pool (query, i, &p, NULL, NULL, NULL);
+    if (p && gst_buffer_pool_has_option (p, PAGE_LOCKED_OPTION)) {
+      chosen = i;
+      gst_object_unref (p);
+      break;
+    }
+    if (p)
+      gst_object_unref (p);
+  }
+  if (n > 0)
+    gst_query_parse_nth_allocation_pool (query, chosen, &pool, &size, &min,
+        &max);
+  if (pool == NULL)
+    pool = gst_video_buffer_pool_new ();
+  size = MAX (size, GST_VIDEO_INFO_SIZE (&self->vinfo));
+  /* one buffer read ahead, one or two downstream */
+  min = MAX (min, 3);
+  if (max != 0)
+    max = MAX (max, min);
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_validate_params (config, caps, size, min, max)
+        || !gst_buffer_pool_set_config (pool, config)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("cannot configure a buffer pool for %u-byte frames", size), (NULL));
+      gst_object_unref (pool);
+      return FALSE;
+    }
+  }
+  GST_DEBUG_OBJECT (self, "pool %" GST_PTR_FORMAT " (%s), %u buffers of %u "
+      "bytes", pool, gst_buffer_pool_has_option (pool, PAGE_LOCKED_OPTION) ?
+      "page-locked" : "ordinary memory", min, size);
+  if (n > 0) {
+    /* basesrc takes the first one */
+    gst_query_set_nth_allocation_pool (query, chosen, pool, size, min, max);
+    if (chosen != 0) {
+      GstBufferPool *first = NULL;
+      guint s0, mn0, mx0;
+
+      gst_query_parse_nth_allocation_pool (query, 0, &first, &s0, &mn0, &mx0);
+      gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+      gst_query_set_nth_allocation_pool (query, chosen, first, s0, mn0, mx0);
+      if (first)
+        gst_object_unref (first);
+    }
+  } else {
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  }
+  gst_object_unref (pool);
+  return GST_BASE_SRC_CLASS (parent_class)->decide_allocation (src, query);
+}
+
+/* ---- time and seeking --------------------------------------------------- */
+
+/* the time of B-scan @n of the file */
+static GstClockTime
+frame_time (GstAooctFileSrc * self, guint64 n)
+{
+  return aooct_src_frame_time (self->fps_n, self->fps_d, n);
+}
+
+static gboolean
+gst_aooct_file_src_is_seekable (GstBaseSrc * src)
+{
+  return TRUE;
+}
+
+/* Drops the buffer read ahead (after its read has finished). */
+static void
+drop_ahead (GstAooctFileSrc * self)
+{
+  if (self->ahead == NULL)
+    return;
+  aooct_file_reader_wait (self->reader, NULL);
+  gst_buffer_unmap (self->ahead, &self->ahead_map);
+  gst_clear_buffer (&self->ahead);
+}
+
+static gboolean
+gst_aooct_file_src_do_seek (GstBaseSrc * src, GstSegment * segment)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+  guint64 frame;
+
+  if (segment->rate < 0) {
+    GST_WARNING_OBJECT (self, "reverse playback is not supported");
+    return FALSE;
+  }
+  if (self->fps_n == 0) {
+    frame = 0;
+  } else {
+    frame = gst_util_uint64_scale (segment->start, self->fps_n,
+        (guint64) self->fps_d * GST_SECOND);
+    /* the B-scan whose period holds the position, not the next one */
+    while (frame > 0 && frame_time (self, frame) > segment->start)
+      frame--;
+  }
+  if (self->reader)
+    drop_ahead (self);
+  self->next = frame / MAX (self->bscans, 1);
+  segment->position = frame_time (self, self->next * self->bscans);
+  segment->time = segment->start;
+  GST_DEBUG_OBJECT (self, "seek to %" GST_TIME_FORMAT ": buffer %"
+      G_GUINT64_FORMAT, GST_TIME_ARGS (segment->start), self->next);
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_file_src_query (GstBaseSrc * src, GstQuery * query)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DURATION && self->reader) {
+    GstFormat format;
+
+    gst_query_parse_duration (query, &format, NULL);
+    if (format == GST_FORMAT_TIME && self->fps_n > 0) {
+      gst_query_set_duration (query, GST_FORMAT_TIME,
+          frame_time (self, self->n_buffers * self->bscans));
+      return TRUE;
+    }
+  }
+  return GST_BASE_SRC_CLASS (parent_class)->query (src, query);
+}
+
+/* ---- streaming ---------------------------------------------------------- */
+
+static gboolean
+gst_aooct_file_src_start (GstBaseSrc * src)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+  GError *err = NULL;
+  gchar *location;
+  GstVideoFormat format;
+  gint width, height, bpp;
+  guint bscans, threads;
+  guint64 size, frame_bytes, n_frames;
+
+  GST_OBJECT_LOCK (self);
+  location = g_strdup (self->location);
+  format = self->format;
+  width = self->width;
+  height = self->height;
+  bscans = self->bscans;
+  threads = self->threads;
+  GST_OBJECT_UNLOCK (self);
+
+  if (location == NULL || *location == '\0') {
+    GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+        ("no file to read: set location"), (NULL));
+    goto failed;
+  }
+  if (width <= 0 || height <= 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("%s: the geometry is not set: width (samples per A-line) is %d and "
+            "height (A-lines per B-scan) is %d, both must be positive",
+            location, width, height), (NULL));
+    goto failed;
+  }
+  if (format == GST_VIDEO_FORMAT_GRAY16_LE)
+    bpp = 2;
+  else if (format == GST_VIDEO_FORMAT_GRAY8)
+    bpp = 1;
+  else {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("format %s is not a raw OCT sample format: use gray16-le or gray8",
+            gst_video_format_to_string (format)), (NULL));
+    goto failed;
+  }
+
+  self->reader = aooct_file_reader_open (location, threads, &err);
+  if (self->reader == NULL) {
+    GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, ("%s", err->message), (NULL));
+    g_clear_error (&err);
+    goto failed;
+  }
+  size = aooct_file_reader_size (self->reader);
+  self->row_bytes = (gsize) width *bpp;
+  frame_bytes = (guint64) self->row_bytes * height;
+  if (size == 0 || size % frame_bytes != 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("%s: %" G_GUINT64_FORMAT " bytes is not a whole number of B-scans "
+            "of %d A-lines x %d samples x %d byte(s) (%" G_GUINT64_FORMAT
+            " bytes): check width, height and format", location, size,
+            height, width, bpp, frame_bytes), (NULL));
+    goto failed;
+  }
+  n_frames = size / frame_bytes;
+  self->n_buffers = n_frames / bscans;
+  if (self->n_buffers == 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("%s holds %" G_GUINT64_FORMAT " B-scan(s), fewer than "
+            "bscans-per-buffer=%u", location, n_frames, bscans), (NULL));
+    goto failed;
+  }
+  if (n_frames % bscans != 0)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("%s: the last %" G_GUINT64_FORMAT " of its %" G_GUINT64_FORMAT
+            " B-scans do not fill a buffer of bscans-per-buffer=%u and are "
+            "not read", location, n_frames % bscans, n_frames, bscans), (NULL));
+  self->read_bytes = (gsize) (frame_bytes * bscans);
+  /* for the duration and percent queries basesrc answers (it sets the
+   * duration itself only in bytes) */
+  GST_OBJECT_LOCK (self);
+  src->segment.duration = frame_time (self, self->n_buffers * bscans);
+  GST_OBJECT_UNLOCK (self);
+  gst_video_info_set_format (&self->vinfo, format, width, height * bscans);
+  self->next = 0;
+  GST_INFO_OBJECT (self, "%s: %" G_GUINT64_FORMAT " B-scans, %"
+      G_GUINT64_FORMAT " buffers", location, n_frames, self->n_buffers);
+  g_free (location);
+  return TRUE;
+
+failed:
+  aooct_file_reader_close (self->reader);
+  self->reader = NULL;
+  g_free (location);
+  return FALSE;
+}
+
+static gboolean
+gst_aooct_file_src_stop (GstBaseSrc * src)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+
+  if (self->reader)
+    drop_ahead (self);
+  aooct_file_reader_close (self->reader);
+  self->reader = NULL;
+  return TRUE;
+}
+
+/* Takes a buffer and starts reading buffer @index of the file into it. */
+static GstFlowReturn
+start_read (GstAooctFileSrc * self, guint64 index)
+{
+  GstBaseSrc *src = GST_BASE_SRC (self);
+  GstBuffer *buf = NULL;
+  GstFlowReturn ret;
+
+  ret = GST_BASE_SRC_GET_CLASS (src)->alloc (src, index,
+      GST_VIDEO_INFO_SIZE (&self->vinfo), &buf);
+  if (ret != GST_FLOW_OK)
+    return ret;
+  if (gst_buffer_get_size (buf) < GST_VIDEO_INFO_SIZE (&self->vinfo)
+      || !gst_buffer_map (buf, &self->ahead_map, GST_MAP_WRITE)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("cannot write into a buffer of %" G_GSIZE_FORMAT " bytes for a "
+            "frame of %" G_GSIZE_FORMAT, gst_buffer_get_size (buf),
+            GST_VIDEO_INFO_SIZE (&self->vinfo)), (NULL));
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
+  self->ahead = buf;
+  aooct_file_reader_start (self->reader, index * self->read_bytes,
+      self->ahead_map.data, self->read_bytes);
+  return GST_FLOW_OK;
+}
+
+/* The file's rows are packed; the buffer's rows are the caps' stride apart
+ * (padded to 4 bytes): spread them out from the last, zeroing the padding. */
+static void
+unpack_rows (GstAooctFileSrc * self, guint8 * data)
+{
+  gsize stride = GST_VIDEO_INFO_PLANE_STRIDE (&self->vinfo, 0);
+  gsize rows = GST_VIDEO_INFO_HEIGHT (&self->vinfo);
+  gsize r;
+
+  if (stride == self->row_bytes)
+    return;
+  for (r = rows; r-- > 0;) {
+    memmove (data + r * stride, data + r * self->row_bytes, self->row_bytes);
+    memset (data + r * stride + self->row_bytes, 0, stride - self->row_bytes);
+  }
+}
+
+static GstFlowReturn
+gst_aooct_file_src_create (GstPushSrc * psrc, GstBuffer ** out)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (psrc);
+  GstSegment *segment = &GST_BASE_SRC (psrc)->segment;
+  GstFlowReturn ret;
+  GstBuffer *buf;
+  GError *err = NULL;
+  guint64 index = self->next, first;
+  gboolean ok;
+
+  if (index >= self->n_buffers)
+    return GST_FLOW_EOS;
+  first = index * self->bscans;
+  if (GST_CLOCK_TIME_IS_VALID (segment->stop) && self->fps_n > 0
+      && frame_time (self, first) >= segment->stop)
+    return GST_FLOW_EOS;
+  if (self->ahead == NULL) {
+    ret = start_read (self, index);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+  ok = aooct_file_reader_wait (self->reader, &err);
+  buf = self->ahead;
+  gst_buffer_unmap (buf, &self->ahead_map);
+  self->ahead = NULL;
+  if (!ok) {
+    GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s", err->message), (NULL));
+    g_error_free (err);
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
+  /* read the next one while this one goes downstream */
+  self->next = index + 1;
+  if (self->next < self->n_buffers) {
+    ret = start_read (self, self->next);
+    if (ret != GST_FLOW_OK) {
+      gst_buffer_unref (buf);
+      return ret;
+    }
+  }
+  if ((gsize) GST_VIDEO_INFO_PLANE_STRIDE (&self->vinfo, 0) != self->row_bytes) {
+    GstMapInfo map;
+
+    if (!gst_buffer_map (buf, &map, GST_MAP_READWRITE)) {
+      gst_buffer_unref (buf);
+      return GST_FLOW_ERROR;
+    }
+    unpack_rows (self, map.data);
+    gst_buffer_unmap (buf, &map);
+  }
+  gst_buffer_set_size (buf, GST_VIDEO_INFO_SIZE (&self->vinfo));
+  GST_BUFFER_PTS (buf) = frame_time (self, first);
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_DURATION (buf) = self->fps_n > 0 ?
+      frame_time (self, first + self->bscans) - GST_BUFFER_PTS (buf) :
+      GST_CLOCK_TIME_NONE;
+  GST_BUFFER_OFFSET (buf) = first;
+  GST_BUFFER_OFFSET_END (buf) = first + self->bscans;
+  *out = buf;
+  return GST_FLOW_OK;
+}
+
+/* ---- class -------------------------------------------------------------- */
+
+static void
+gst_aooct_file_src_finalize (GObject * object)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (object);
+
+  g_free (self->location);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* Every property is read at start: a change while running does nothing
+ * until the next start, say so (aooct-late-property.h). */
+static void
+gst_aooct_file_src_dispatch_properties_changed (GObject * object,
+    guint n_pspecs, GParamSpec ** pspecs)
+{
+  aooct_warn_late_properties (GST_ELEMENT (object), n_pspecs, pspecs);
+  G_OBJECT_CLASS (parent_class)->dispatch_properties_changed (object,
+      n_pspecs, pspecs);
+}
+
+static void
+gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseSrcClass *basesrc_class = GST_BASE_SRC_CLASS (klass);
+  GstPushSrcClass *pushsrc_class = GST_PUSH_SRC_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS
+      | GST_PARAM_MUTABLE_READY;
+
+  gobject_class->set_property = gst_aooct_file_src_set_property;
+  gobject_class->get_property = gst_aooct_file_src_get_property;
+  gobject_class->finalize = gst_aooct_file_src_finalize;
+  gobject_class->dispatch_properties_changed =
+      gst_aooct_file_src_dispatch_properties_changed;
+
+  g_object_class_install_property (gobject_class, PROP_LOCATION,
+      g_param_spec_string ("location", "Location",
+          "Path of the raw file of B-scans (spec section 0 layout, no header)",
+          NULL, flags));
+  g_object_class_install_property (gobject_class, PROP_FORMAT,
+      g_param_spec_enum ("format", "Format",
+          "Sample format in the file: gray16-le (16-bit little-endian) or "
+          "gray8", GST_TYPE_VIDEO_FORMAT, DEFAULT_FORMAT, flags));
+  g_object_class_install_property (gobject_class, PROP_WIDTH,
+      g_param_spec_int ("width", "Width",
+          "Samples per A-line (N, spectrometer pixels); must be set", 0,
+          65536, 0, flags));
+  g_object_class_install_property (gobject_class, PROP_HEIGHT,
+      g_param_spec_int ("height", "Height",
+          "A-lines per B-scan (M); must be set", 0, G_MAXINT, 0, flags));
+  g_object_class_install_property (gobject_class, PROP_FRAMERATE,
+      gst_param_spec_fraction ("framerate", "Frame rate",
+          "B-scans per second, for timestamps (a file is read as fast as "
+          "downstream takes it)", 0, 1, G_MAXINT, 1, DEFAULT_FPS_N,
+          DEFAULT_FPS_D, flags));
+  g_object_class_install_property (gobject_class, PROP_BSCANS_PER_BUFFER,
+      g_param_spec_uint ("bscans-per-buffer", "B-scans per buffer",
+          "B-scans in each buffer (K; buffer height K x height: give "
+          "aooctdcsub alines-per-bscan=height)", 1, 65536, DEFAULT_BSCANS,
+          flags));
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_uint ("threads", "Threads",
+          "Threads reading the file at once (0: one per core, at most 8)",
+          0, 64, DEFAULT_THREADS, flags));
+
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "aooct raw B-scan file source", "Source/File/Video",
+      "Reads a raw file of OCT B-scans (uint16/uint8 spectra) with several "
+      "threads into the buffers downstream proposes", "aooct developers");
+
+  basesrc_class->get_caps = gst_aooct_file_src_get_caps;
+  basesrc_class->set_caps = gst_aooct_file_src_set_caps;
+  basesrc_class->decide_allocation = gst_aooct_file_src_decide_allocation;
+  basesrc_class->is_seekable = gst_aooct_file_src_is_seekable;
+  basesrc_class->do_seek = gst_aooct_file_src_do_seek;
+  basesrc_class->query = gst_aooct_file_src_query;
+  basesrc_class->start = gst_aooct_file_src_start;
+  basesrc_class->stop = gst_aooct_file_src_stop;
+  pushsrc_class->create = gst_aooct_file_src_create;
+}
+
+static void
+gst_aooct_file_src_init (GstAooctFileSrc * self)
+{
+  self->format = DEFAULT_FORMAT;
+  self->fps_n = DEFAULT_FPS_N;
+  self->fps_d = DEFAULT_FPS_D;
+  self->bscans = DEFAULT_BSCANS;
+  self->threads = DEFAULT_THREADS;
+  gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
+}

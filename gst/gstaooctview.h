@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: GstAooctView, base class of the volume views (aooctenface,
+ * aooctrender; spec section 11).
+ *
+ * A view takes depth-domain complex B-scans (aooctfft's output) and emits
+ * one image per volume of bscans-per-volume (V) B-scans, so it makes
+ * fewer outputs than it takes inputs: it overrides GstBaseTransform's
+ * generate_output() (the way GStreamer's own N-to-M transforms do),
+ * handing the B-scans of each input to collect and, once V have come, the
+ * image to emit, both through GstAooctFilter's process_buffers(), which
+ * does the mapping, upload and download of the CPU and CUDA backends.  A
+ * buffer with several B-scans may end one volume and start the next.
+ *
+ * What it shares: bscans-per-volume, the depth crop and the display
+ * settings of aooctnorm (log, dynamic-range, auto-range, range-min,
+ * range-max: the range is taken per volume), the output formats (GRAY8 or
+ * RGBA in system memory; on CUDA also RGBA in GstCudaMemory, for
+ * cudadownload to OpenGL or for nvcodec), the counting of volumes (from
+ * the first B-scan after start, a flush or new caps), the timestamp of the
+ * volume's first B-scan, and the partial volume: at EOS and before new
+ * caps the B-scans collected come out as one more image (of the same size,
+ * rows or voxels of missing B-scans black); a flush drops them.
+ *
+ * A subclass says how large its image is (image_size), keeps what it needs
+ * of each B-scan (collect_cpu / collect_cuda: B-scans @first .. of the
+ * volume from @in) and makes the image of the first @filled B-scans
+ * (emit_cpu / emit_cuda), and allocates its storage in alloc / frees it in
+ * free (CUDA context current on CUDA). */
+#ifndef __GST_AOOCT_VIEW_H__
+#define __GST_AOOCT_VIEW_H__
+
+#include "gstaooctfilter.h"
+#include "aooct-cpu-views.h"
+
+G_BEGIN_DECLS
+#define GST_TYPE_AOOCT_VIEW (gst_aooct_view_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstAooctView, gst_aooct_view, GST, AOOCT_VIEW,
+    GstAooctFilter);
+
+struct _GstAooctViewClass
+{
+  GstAooctFilterClass parent_class;
+
+  /* The image for a volume of @v B-scans of @in with the depth crop
+   * [crop_start, crop_end). */
+    gboolean (*image_size) (GstAooctView * self, const AooctGeometry * in,
+      gint v, gint crop_start, gint crop_end, gint * width, gint * height,
+      GError ** error);
+    gboolean (*alloc) (GstAooctView * self, const AooctViewParams * p,
+      GError ** error);
+  void (*free) (GstAooctView * self);
+    gboolean (*collect_cpu) (GstAooctView * self, const AooctViewParams * p,
+      gboolean log_mode, const gfloat * in, gint first, gint count,
+      GError ** error);
+    gboolean (*emit_cpu) (GstAooctView * self, const AooctViewParams * p,
+      const AooctNormSettings * s, gint filled, AooctPlane * out,
+      GError ** error);
+    gboolean (*collect_cuda) (GstAooctView * self, const AooctViewParams * p,
+      gboolean log_mode, const gfloat * in, gint first, gint count,
+      struct CUstream_st * stream, GError ** error);
+    gboolean (*emit_cuda) (GstAooctView * self, const AooctViewParams * p,
+      const AooctNormSettings * s, gint filled, AooctPlane * out,
+      struct CUstream_st * stream, GError ** error);
+};
+
+
+/* Adds the pad templates; call at the end of a subclass's class_init. */
+void gst_aooct_view_class_add_pad_templates (GstAooctViewClass * klass);
+
+G_END_DECLS
+#endif /* __GST_AOOCT_VIEW_H__ */

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The synthetic retina as three live views side by side in one window: the
+# B-scan of every B-scan (aooctnorm), the en-face image of every volume
+# (aooctenface) and the volume rendered by ray casting (aooctrender), put
+# together by compositor; or, given a FILE, the same picture to an H.264
+# MP4.  The views' images come once per volume; compositor repeats each
+# until the next (spec section 11; docs/howto.md, "Volumes and views").
+#
+#   pipelines/views.sh            a window
+#   pipelines/views.sh FILE.mp4   an MP4 file instead
+#   AOOCT_BSCANS=N            stop after N B-scans (default: until closed,
+#                             or 400 B-scans = 4 volumes for a file)
+#   AOOCT_VOLUME=V            B-scans per volume (default 100, as aooctsrc)
+#   AOOCT_RENDER="..."        aooctrender settings (default
+#                             "mode=mip azimuth=35 elevation=25 zoom=0.8")
+#   AOOCT_VIDEOSINK=ELEMENT   where to show it (default autovideosink)
+#   AOOCT_SKIP_BOOTSTRAP=1    use the aooct already on GST_PLUGIN_PATH
+#                             (else: installs missing runtime packages only;
+#                             build aooct first with scripts/bootstrap.sh)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# what running needs, no build tools (scripts/runtime-deps.sh): x264enc
+# for the MP4
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-ugly
+file=${1:-}
+volume=${AOOCT_VOLUME:-100}
+render=${AOOCT_RENDER:-mode=mip azimuth=35 elevation=25 zoom=0.8}
+cal=$(mktemp --suffix=.txt); trap 'rm -f "$cal"' EXIT
+# the retina's layers: depth bins 100 .. 700 of the 1024 (the rest is
+# empty vitreous and choroid noise)
+crop="crop-start=100 crop-end=700"
+# the B-scans' images wait here until the views have their first volume
+# (compositor takes a frame from every pad; the tee's other branches get
+# their own queue, of depth-domain buffers, before the views)
+bqueue="queue max-size-buffers=$((3 * volume)) max-size-bytes=0 max-size-time=0"
+# each pane 400 x 400, the image fitted inside with black borders
+pane="videoscale add-borders=true ! video/x-raw,width=400,height=400,pixel-aspect-ratio=1/1"
+
+if [ -n "$file" ]; then
+  mkdir -p "$(dirname "$file")"
+  live=false
+  bscans=${AOOCT_BSCANS:-$((4 * volume))}
+  sink="videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=ultrafast tune=zerolatency ! mp4mux ! filesink location=$file"
+else
+  live=true
+  bscans=${AOOCT_BSCANS:--1}
+  sink="videoconvert ! ${AOOCT_VIDEOSINK:-autovideosink}"
+fi
+
+# shellcheck disable=SC2086
+gst-launch-1.0 -e \
+  aooctsrc is-live=$live num-buffers="$bscans" bscans-per-volume="$volume" \
+    calibration-file="$cal" \
+  ! aooctdcsub ! aooctpad ! aooctkmap wavelength-file="$cal" \
+  ! aooctdisp a2=8 a3=-2 ! aooctfft ! tee name=t \
+  compositor name=mix background=black \
+    sink_0::xpos=0 sink_1::xpos=400 sink_2::xpos=800 \
+  ! video/x-raw,width=1200,height=400 ! $sink \
+  t. ! aooctnorm $crop dynamic-range=50 ! $bqueue ! videoconvert ! $pane ! mix.sink_0 \
+  t. ! queue ! aooctenface bscans-per-volume="$volume" $crop dynamic-range=6 \
+     ! videoconvert ! $pane ! mix.sink_1 \
+  t. ! queue ! aooctrender bscans-per-volume="$volume" $crop dynamic-range=40 $render \
+     ! videoconvert ! $pane ! mix.sink_2
+[ -z "$file" ] || echo "aooct: views written to $file"

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct tests: whole pipelines (see aooct-test-pipeline.h). */
+#include <string.h>
+#include <gst/check/gstcheck.h>
+#include <gst/video/video.h>
+#include <gst/app/gstappsink.h>
+
+#include "aooct-test-pipeline.h"
+
+gchar *
+aooct_test_with_backend (const gchar * launch, const gchar * backend)
+{
+  GRegex *re = g_regex_new ("\\b(aooct(dcsub|pad|kmap|disp|fft|norm))\\b",
+      0, 0, NULL);
+  gchar *repl = g_strdup_printf ("\\1 backend=%s", backend);
+  gchar *out = g_regex_replace (re, launch, -1, 0, repl, 0, NULL);
+
+  g_free (repl);
+  g_regex_unref (re);
+  return out;
+}
+
+GstElement *
+aooct_test_run_to_eos (const gchar * plain_launch, const gchar * backend,
+    gint timeout_s)
+{
+  GError *err = NULL;
+  gchar *launch = aooct_test_with_backend (plain_launch, backend);
+  GstElement *p = gst_parse_launch (launch, &err);
+  GstBus *bus;
+  GstMessage *msg;
+
+  fail_unless (p != NULL, "%s: %s", launch, err ? err->message : "");
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, timeout_s * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "timeout: %s", launch);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("%s: %s", launch, err->message);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  g_free (launch);
+  return p;
+}
+
+GList *
+aooct_test_pull_all (GstElement * pipeline, const gchar * name)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GList *samples = NULL;
+  GstSample *s;
+
+  fail_unless (sink != NULL, "no appsink %s", name);
+  while ((s = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 0)))
+    samples = g_list_append (samples, s);
+  gst_object_unref (sink);
+  return samples;
+}
+
+guint16 *
+aooct_test_raw_frame (GstSample * sample, gint n, gint rows)
+{
+  GstVideoInfo vinfo;
+  GstVideoFrame frame;
+  guint16 *raw = g_new (guint16, (gsize) n * rows);
+  gint r;
+
+  fail_unless (gst_video_info_from_caps (&vinfo, gst_sample_get_caps (sample)));
+  fail_unless (gst_video_frame_map (&frame, &vinfo,
+          gst_sample_get_buffer (sample), GST_MAP_READ));
+  for (r = 0; r < rows; r++)
+    memcpy (raw + (gsize) r * n, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+            0) + r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), n * 2);
+  gst_video_frame_unmap (&frame);
+  return raw;
+}

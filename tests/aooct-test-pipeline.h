@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct tests: whole pipelines from a gst_parse_launch description, run to
+ * EOS on a chosen backend and drained from their appsinks (test-chain,
+ * test-kspace). */
+#ifndef __AOOCT_TEST_PIPELINE_H__
+#define __AOOCT_TEST_PIPELINE_H__
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+/* @launch with "backend=@backend" after every aooct processing element
+ * (g_free). */
+gchar *aooct_test_with_backend (const gchar * launch, const gchar * backend);
+
+/* Runs @launch (on @backend) to EOS, failing the test on an error or after
+ * @timeout_s; returns the pipeline, still PLAYING, for its appsinks to be
+ * drained (set it to NULL and unref it when done). */
+GstElement *aooct_test_run_to_eos (const gchar * launch,
+    const gchar * backend, gint timeout_s);
+
+/* Every sample queued in appsink @name of @pipeline (GstSample list). */
+GList *aooct_test_pull_all (GstElement * pipeline, const gchar * name);
+
+/* Dense copy (g_free) of the GRAY16 frame of @sample, @n wide and @rows
+ * high (its rows may be padded). */
+guint16 *aooct_test_raw_frame (GstSample * sample, gint n, gint rows);
+
+G_END_DECLS
+
+#endif /* __AOOCT_TEST_PIPELINE_H__ */

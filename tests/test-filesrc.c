@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct tests: aooctfilesrc, the raw B-scan file source: the same frames as
+ * filesrc ! rawvideoparse (odd widths, several B-scans per buffer, several
+ * reading threads), the same images through the chain, seeks, duration,
+ * and a clear error for each kind of bad input. */
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+
+#include "aooct-test-util.h"
+
+/* A raw file of @frames B-scans of @width x @height random samples (12-bit
+ * for gray16-le); returns its path (g_free, unlink). */
+static gchar *
+write_raw (gint width, gint height, gint bpp, gint frames, GRand * rand,
+    GBytes ** contents)
+{
+  gsize n = (gsize) width * height * frames, i;
+  guint8 *data = g_malloc (n * bpp);
+  gchar *path = NULL;
+  GError *err = NULL;
+  gint fd = g_file_open_tmp ("aooct-filesrc-XXXXXX.raw", &path, &err);
+
+  fail_unless (fd >= 0, "cannot create a temporary file: %s",
+      err ? err->message : "?");
+  close (fd);
+  for (i = 0; i < n; i++) {
+    if (bpp == 2) {
+      guint16 v = g_rand_int_range (rand, 0, 4096);
+      data[2 * i] = v & 0xff;
+      data[2 * i + 1] = v >> 8;
+    } else {
+      data[i] = g_rand_int_range (rand, 0, 256);
+    }
+  }
+  fail_unless (g_file_set_contents (path, (gchar *) data, n * bpp, &err),
+      "cannot write %s: %s", path, err ? err->message : "?");
+  if (contents)
+    *contents = g_bytes_new_take (data, n * bpp);
+  else
+    g_free (data);
+  return path;
+}
+
+typedef struct
+{
+  GByteArray *raw;              /* every buffer's bytes, one after another */
+  GByteArray *pixels;           /* the visible samples, rows packed */
+  GArray *pts;                  /* GstClockTime of each buffer */
+  gint stride;                  /* of the last buffer */
+} Frames;
+
+static void
+frames_free (Frames * f)
+{
+  g_byte_array_unref (f->raw);
+  g_byte_array_unref (f->pixels);
+  g_array_unref (f->pts);
+}
+
+/* Runs @launch (ending in "appsink name=sink") to EOS, collecting every
+ * buffer; fails the test on an error. */
+static Frames
+collect (const gchar * launch)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (launch, &err);
+  GstElement *sink;
+  Frames f = { g_byte_array_new (), g_byte_array_new (),
+    g_array_new (FALSE, FALSE, sizeof (GstClockTime)), 0
+  };
+  GstSample *s;
+
+  fail_unless (p != NULL, "cannot parse '%s': %s", launch,
+      err ? err->message : "?");
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  g_object_set (sink, "sync", FALSE, NULL);
+  fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE, "'%s' does not start", launch);
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    GstBuffer *b = gst_sample_get_buffer (s);
+    GstVideoInfo info;
+    GstVideoFrame frame;
+    GstMapInfo map;
+    GstClockTime pts = GST_BUFFER_PTS (b);
+    gint r;
+
+    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+    g_byte_array_append (f.raw, map.data, map.size);
+    gst_buffer_unmap (b, &map);
+    fail_unless (gst_video_info_from_caps (&info, gst_sample_get_caps (s)));
+    if (gst_video_frame_map (&frame, &info, b, GST_MAP_READ)) {
+      gint row = GST_VIDEO_FRAME_COMP_WIDTH (&frame, 0) *
+          GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, 0);
+      f.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+      for (r = 0; r < GST_VIDEO_FRAME_HEIGHT (&frame); r++)
+        g_byte_array_append (f.pixels, (guint8 *)
+            GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) + r * f.stride, row);
+      gst_video_frame_unmap (&frame);
+    } else {
+      g_byte_array_append (f.pixels, (const guint8 *) "", 0);
+    }
+    g_array_append_val (f.pts, pts);
+    gst_sample_unref (s);
+  }
+  {
+    GstBus *bus = gst_element_get_bus (p);
+    GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    if (m) {
+      gst_message_parse_error (m, &err, NULL);
+      fail ("'%s' failed: %s", launch, err->message);
+    }
+    gst_object_unref (bus);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  return f;
+}
+
+/* Every buffer of aooctfilesrc against filesrc ! rawvideoparse and against
+ * the file itself: byte for byte where the rows need no padding, sample for
+ * sample (and zero padding) where they do. */
+GST_START_TEST (test_same_as_rawvideoparse)
+{
+  struct
+  {
+    const gchar *format;
+    gint bpp, width, height, frames, bscans, threads;
+  } cases[] = {
+    {"gray16-le", 2, 64, 8, 5, 1, 0},
+    {"gray16-le", 2, 832, 24, 7, 3, 2},
+    {"gray16-le", 2, 33, 5, 4, 1, 3},   /* odd: rows 66 -> 68 bytes */
+    {"gray16-le", 2, 1501, 9, 6, 2, 4},
+    {"gray8", 1, 33, 7, 3, 1, 1},       /* odd: rows 33 -> 36 bytes */
+    {"gray8", 1, 1024, 10, 2, 1, 2},
+    {"gray16-le", 2, 2048, 300, 3, 1, 4},       /* 1.2 MB: 4 chunks */
+  };
+  GRand *rand = aooct_test_rand_new ();
+  guint c;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    gint w = cases[c].width, h = cases[c].height, k = cases[c].bscans;
+    gint packed = w * cases[c].bpp;
+    GBytes *file;
+    gchar *path = write_raw (w, h, cases[c].bpp, cases[c].frames, rand,
+        &file);
+    gchar *ours = g_strdup_printf ("aooctfilesrc location=%s format=%s "
+        "width=%d height=%d bscans-per-buffer=%d threads=%d framerate=50/1 "
+        "! appsink name=sink", path, cases[c].format, w, h, k,
+        cases[c].threads);
+    /* rawvideoparse pads rows to 4 bytes unless told the file's stride */
+    gchar *theirs = g_strdup_printf ("filesrc location=%s ! rawvideoparse "
+        "format=%s width=%d height=%d framerate=%d/1 plane-strides=\"<%d>\" "
+        "! appsink name=sink", path, cases[c].format, w, h * k, 50 / k,
+        packed);
+    Frames a = collect (ours), b = collect (theirs);
+    gint stride = (packed + 3) / 4 * 4, r, i;
+    gsize size;
+    const guint8 *fdata = g_bytes_get_data (file, &size);
+
+    GST_INFO ("case %u: %s %dx%d x%d", c, cases[c].format, w, h, k);
+    fail_unless_equals_int (a.pts->len, cases[c].frames / k);
+    fail_unless_equals_int (a.pts->len, b.pts->len);
+    fail_unless_equals_int (a.stride, stride);
+    /* the visible samples: the file's, in order */
+    fail_unless_equals_int (a.pixels->len, (a.pts->len * k) * h * packed);
+    fail_unless (memcmp (a.pixels->data, fdata, a.pixels->len) == 0,
+        "case %u: samples differ from the file", c);
+    fail_unless_equals_int (a.pixels->len, b.pixels->len);
+    fail_unless (memcmp (a.pixels->data, b.pixels->data, a.pixels->len) == 0,
+        "case %u: samples differ from rawvideoparse's", c);
+    if (stride == packed) {
+      fail_unless_equals_int (a.raw->len, b.raw->len);
+      fail_unless (memcmp (a.raw->data, b.raw->data, a.raw->len) == 0,
+          "case %u: buffers differ from rawvideoparse's", c);
+    } else {
+      gint bad = 0;
+      fail_unless_equals_int (a.raw->len, a.pts->len * k * h * stride);
+      for (r = 0; r < (gint) a.pts->len * k * h; r++)
+        for (i = packed; i < stride; i++)
+          bad += a.raw->data[(gsize) r * stride + i] != 0;
+      fail_unless_equals_int (bad, 0);
+    }
+    /* timestamps: K frame periods per buffer at 50 B-scans/s */
+    for (i = 0; i < (gint) a.pts->len; i++)
+      fail_unless_equals_uint64 (g_array_index (a.pts, GstClockTime, i),
+          (GstClockTime) i * k * GST_SECOND / 50);
+    frames_free (&a);
+    frames_free (&b);
+    g_bytes_unref (file);
+    g_unlink (path);
+    g_free (path);
+    g_free (ours);
+    g_free (theirs);
+  }
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+#define CHAIN "aooctdcsub alines-per-bscan=40 backend=%s ! " \
+  "aooctpad size=512 factor=2 backend=%s ! aooctkmap " \
+  "wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" backend=%s ! " \
+  "aooctdisp a2=8 a3=-2 backend=%s ! aooctfft backend=%s ! " \
+  "aooctnorm backend=%s ! appsink name=sink"
+
+/* The whole chain gives the same images from either source, for an odd
+ * width too (rawvideoparse told the packed row length), on the CPU and on
+ * whatever backend=auto picks: with a GPU, aooctfilesrc's buffers come
+ * from aooctdcsub's page-locked pool and are uploaded in place. */
+GST_START_TEST (test_same_images_through_chain)
+{
+  const gchar *backends[] = { "cpu", "auto" };
+  GRand *rand = aooct_test_rand_new ();
+  gchar *path = write_raw (301, 40, 2, 6, rand, NULL);
+  guint b;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++) {
+    const gchar *bk = backends[b];
+    gchar *tail = g_strdup_printf (CHAIN, bk, bk, bk, bk, bk, bk);
+    gchar *ours = g_strdup_printf ("aooctfilesrc location=%s width=301 "
+        "height=40 bscans-per-buffer=2 ! %s", path, tail);
+    gchar *theirs = g_strdup_printf ("filesrc location=%s ! rawvideoparse "
+        "format=gray16-le width=301 height=80 framerate=50/1 "
+        "plane-strides=\"<602>\" ! %s", path, tail);
+    Frames x = collect (ours), y = collect (theirs);
+
+    fail_unless_equals_int (x.pts->len, 3);
+    fail_unless_equals_int (x.pixels->len, y.pixels->len);
+    fail_unless (x.pixels->len > 0);
+    fail_unless (memcmp (x.pixels->data, y.pixels->data, x.pixels->len) == 0,
+        "backend %s: the images differ", bk);
+    frames_free (&x);
+    frames_free (&y);
+    g_free (ours);
+    g_free (theirs);
+    g_free (tail);
+  }
+  g_unlink (path);
+  g_free (path);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* The first buffer after a seek to @start_ms (and, with @stop_ms >= 0, the
+ * number of buffers up to @stop_ms) from a file of 10 B-scans 64 x 4 at
+ * 100/1 whose B-scan i has every sample i. */
+static void
+check_seek (gint bscans, gint start_ms, gint stop_ms, gint expect_first,
+    gint expect_count)
+{
+  gchar *path = NULL;
+  GError *err = NULL;
+  gint fd = g_file_open_tmp ("aooct-filesrc-XXXXXX.raw", &path, &err);
+  guint16 data[10][4][64];
+  gchar *launch;
+  GstElement *p, *sink;
+  GstSample *s;
+  gint i, j, n = 0;
+  gint64 dur = -1;
+
+  close (fd);
+  for (i = 0; i < 10; i++)
+    for (j = 0; j < 4 * 64; j++)
+      data[i][j / 64][j % 64] = GUINT16_TO_LE (i);
+  fail_unless (g_file_set_contents (path, (gchar *) data, sizeof (data), NULL));
+  launch = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
+      "bscans-per-buffer=%d ! appsink name=sink sync=false", path, bscans);
+  p = gst_parse_launch (launch, NULL);
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  fail_unless (gst_element_set_state (p, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (p, NULL, NULL, 10 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_query_duration (p, GST_FORMAT_TIME, &dur));
+  fail_unless_equals_int64 (dur, (10 / bscans * bscans) * 10 * GST_MSECOND);
+  fail_unless (gst_element_seek (p, 1.0, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SEEK_TYPE_SET,
+          start_ms * GST_MSECOND, stop_ms >= 0 ? GST_SEEK_TYPE_SET :
+          GST_SEEK_TYPE_NONE, stop_ms >= 0 ? stop_ms * GST_MSECOND : -1));
+  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    GstBuffer *b = gst_sample_get_buffer (s);
+    GstMapInfo map;
+
+    if (n == 0) {
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (b),
+          (guint64) expect_first * 10 * GST_MSECOND);
+      fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+      fail_unless_equals_int (GST_READ_UINT16_LE (map.data), expect_first);
+      fail_unless_equals_int (GST_READ_UINT16_LE (map.data + map.size - 2),
+          expect_first + bscans - 1);
+      gst_buffer_unmap (b, &map);
+    }
+    n++;
+    gst_sample_unref (s);
+  }
+  fail_unless_equals_int (n, expect_count);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_unlink (path);
+  g_free (path);
+  g_free (launch);
+}
+
+GST_START_TEST (test_seek)
+{
+  /* to B-scan 7 of 10: 7, 8, 9 */
+  check_seek (1, 70, -1, 7, 3);
+  /* between B-scans: the one whose period holds the position */
+  check_seek (1, 45, -1, 4, 6);
+  /* with a stop: B-scans 2, 3, 4 */
+  check_seek (1, 20, 50, 2, 3);
+  /* two per buffer: the buffer holding B-scan 7 is 6+7, then 8+9 */
+  check_seek (2, 70, -1, 6, 2);
+  /* 3 per buffer: 3 buffers (B-scan 9 left out), from 3+4+5 */
+  check_seek (3, 30, -1, 3, 2);
+}
+
+GST_END_TEST;
+
+static void
+expect_error (const gchar * launch, const gchar * first, const gchar * second)
+{
+  gchar *text = aooct_test_run_pipeline (launch, 30);
+
+  fail_unless (text != NULL, "'%s' did not fail", launch);
+  fail_unless (strstr (text, first) != NULL, "'%s' failed with '%s', which "
+      "does not say '%s'", launch, text, first);
+  if (second)
+    fail_unless (strstr (text, second) != NULL, "'%s' failed with '%s', "
+        "which does not say '%s'", launch, text, second);
+  g_free (text);
+}
+
+GST_START_TEST (test_bad_input)
+{
+  GRand *rand = aooct_test_rand_new ();
+  gchar *path = write_raw (64, 4, 2, 3, rand, NULL);    /* 1536 bytes */
+  gchar *dir = g_dir_make_tmp ("aooct-filesrc-XXXXXX", NULL);
+  gchar *l;
+
+  expect_error ("aooctfilesrc width=64 height=4 ! fakesink", "location", NULL);
+  expect_error ("aooctfilesrc location=/nonexistent/aooct.raw width=64 "
+      "height=4 ! fakesink", "/nonexistent/aooct.raw", NULL);
+  l = g_strdup_printf ("aooctfilesrc location=%s height=4 ! fakesink", path);
+  expect_error (l, "width", NULL);
+  g_free (l);
+  /* 1536 bytes are not whole B-scans of 100 x 4 x 2 bytes */
+  l = g_strdup_printf ("aooctfilesrc location=%s width=100 height=4 ! "
+      "fakesink", path);
+  expect_error (l, "not a whole number of B-scans", "800 bytes");
+  g_free (l);
+  l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
+      "format=rgb ! fakesink", path);
+  expect_error (l, "RGB", "gray16-le");
+  g_free (l);
+  l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
+      "bscans-per-buffer=4 ! fakesink", path);
+  expect_error (l, "3 B-scan", "bscans-per-buffer=4");
+  g_free (l);
+  l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 ! "
+      "fakesink", dir);
+  expect_error (l, "not a regular file", NULL);
+  g_free (l);
+  /* the right geometry runs */
+  l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 ! "
+      "fakesink", path);
+  fail_unless (aooct_test_run_pipeline (l, 30) == NULL);
+  g_free (l);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (dir);
+  g_free (path);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* A file cut short while it is read (another program truncating it) is
+ * an error naming the file, not a short or garbage buffer. */
+GST_START_TEST (test_truncated_while_playing)
+{
+  GRand *rand = aooct_test_rand_new ();
+  gchar *path = write_raw (64, 4, 2, 10, rand, NULL);
+  gchar *launch = g_strdup_printf ("aooctfilesrc location=%s width=64 "
+      "height=4 ! appsink name=sink sync=false max-buffers=1", path);
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *m;
+  GstSample *s;
+  GError *err = NULL;
+  gint n = 0;
+
+  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  s = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+  fail_unless (s != NULL);
+  gst_sample_unref (s);
+  /* B-scans 1-3 may be read already (one queued in the sink, one being
+   * pushed, one read ahead) */
+  fail_unless (truncate (path, 2 * 64 * 4 * 2) == 0);
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    gsize size = gst_buffer_get_size (gst_sample_get_buffer (s));
+
+    fail_unless_equals_int (size, 64 * 4 * 2);
+    gst_sample_unref (s);
+    n++;
+  }
+  fail_unless (n <= 3, "%d more B-scans after the file was cut to 2", n);
+  m = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND, GST_MESSAGE_ERROR);
+  fail_unless (m != NULL, "no error after the file was cut short");
+  gst_message_parse_error (m, &err, NULL);
+  fail_unless (strstr (err->message, path) != NULL
+      && strstr (err->message, "truncated") != NULL, "unclear error: %s",
+      err->message);
+  g_error_free (err);
+  gst_message_unref (m);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  g_unlink (path);
+  g_free (path);
+  g_free (launch);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+static Suite *
+filesrc_suite (void)
+{
+  Suite *s = suite_create ("aooctfilesrc");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_same_as_rawvideoparse);
+  tcase_add_test (tc, test_same_images_through_chain);
+  tcase_add_test (tc, test_seek);
+  tcase_add_test (tc, test_bad_input);
+  tcase_add_test (tc, test_truncated_while_playing);
+  return s;
+}
+
+GST_CHECK_MAIN (filesrc);
