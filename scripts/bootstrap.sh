@@ -26,13 +26,10 @@ log() { printf 'aooct: %s\n' "$*" >&2; }
 pkgs=(
   build-essential pkg-config ninja-build python3 python3-venv
   libglib2.0-dev libfftw3-dev
-<<<<<<< HEAD
   # aooct-stack --tiff (volumes as multi-page TIFF) and its test
   libtiff-dev
-=======
   # aooctfft's NUDFT on the CPU (cblas_cgemm; optional in meson)
   libopenblas-dev
->>>>>>> kspace
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
