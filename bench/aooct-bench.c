@@ -39,11 +39,17 @@
  * aooctrender mip) and with all three at once (tee), V volumes each, in
  * volumes per second and the cost each view adds.
  *
+ * With --fullrange, each shape also gets the complex full-range chain
+ * (aooctfullrange after aooctdcsub, spec section 9; the image then has
+ * P1 rows instead of P1/2): aooctfullrange alone and the whole chain, next
+ * to the standard chain's rows.
+ *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
  *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
  *               [--file-dir DIR] [--no-steps] [--views V]
  *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
+ *               [--fullrange]
  *
  * The file rows run the pipelines a user runs on a recorded raw file
  * (through gst_parse_launch, the file just written, so in the page cache):
@@ -590,6 +596,64 @@ emit (GString * table, FILE * out, const gchar * fmt, ...)
 }
 
 /* One whole-chain row: per B-scan and latency, or why there is none. */
+static void emit_row (GString * table, FILE * out, const gchar * label,
+    const Timing * t, const Shape * shape);
+
+/* The full-range rows of @shape (--fullrange): aooctfullrange alone, then
+ * the chain with it after aooctdcsub fed with @raw. */
+static void
+fullrange_rows (GString * table, FILE * out, const Shape * shape,
+    GstSample * raw, gint buffers)
+{
+  const gchar *bk = backend ? backend : "auto";
+  gdouble per = shape->per_buffer;
+  gchar *first = stage_desc (shape, 0);
+  gchar *rest = chain_desc (shape, 1, N_STAGES - 1);
+  gchar *chain = g_strdup_printf ("%s ! aooctfullrange backend=%s ! %s",
+      first, bk, rest);
+  gchar *alone = g_strdup_printf ("aooctfullrange backend=%s name=el%s", bk,
+      on_cuda ()? " gpu-timing=true" : "");
+  GstSample *in = capture_input (shape, 1);
+  Timing t;
+
+  t = time_chain (alone, on_cuda ()? "application/x-aooct(memory:CUDAMemory)"
+      : NULL, in, buffers, FEED_SYSTEM, FALSE);
+  emit (table, out, "| complex full range (aooctfullrange after aooctdcsub) "
+      "| ms per B-scan | A-lines/s | latency median / max, ms per buffer "
+      "|\n|---|---:|---:|---:|\n");
+  if (on_cuda ())
+    emit (table, out, "| aooctfullrange alone: wall %.4f ms, GPU %.4f ms "
+        "per B-scan | %.4f | %.3g | |\n", t.ms / per, t.gpu_ms / per,
+        t.ms / per, shape->alines / (t.ms / per / 1e3));
+  else
+    emit (table, out, "| aooctfullrange alone | %.4f | %.3g | |\n", t.ms / per,
+        shape->alines / (t.ms / per / 1e3));
+  g_free (t.host);
+  t = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
+      FEED_SYSTEM, FALSE);
+  emit_row (table, out, "full-range chain, raw B-scans in ordinary system "
+      "memory, GRAY8 image (P1 rows) in system memory", &t, shape);
+  g_free (t.host);
+  if (on_cuda ()) {
+    t = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
+        FEED_PINNED, FALSE);
+    emit_row (table, out, "**full-range chain, raw B-scans in page-locked "
+        "memory, GRAY8 image (P1 rows) in system memory**", &t, shape);
+    g_free (t.host);
+    t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
+        raw, buffers, FEED_DEVICE, FALSE);
+    emit_row (table, out, "full-range chain, device-resident (raw in CUDA "
+        "memory, image left on the GPU, NV12)", &t, shape);
+    g_free (t.host);
+  }
+  emit (table, out, "\n");
+  gst_sample_unref (in);
+  g_free (alone);
+  g_free (chain);
+  g_free (rest);
+  g_free (first);
+}
+
 #define JIAN_VOLUME 200
 
 /* Spec section 11's views on the volume of Jian et al. (see the top). */
@@ -1035,6 +1099,7 @@ int
 main (int argc, char **argv)
 {
   gint buffers = 50, views = 0;
+  gboolean fullrange = FALSE;
   gchar *output = NULL, *only = NULL;
   GOptionEntry entries[] = {
     {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
@@ -1055,6 +1120,8 @@ main (int argc, char **argv)
           "temporary directory)", "DIR"},
     {"no-steps", 0, 0, G_OPTION_ARG_NONE, &no_steps,
         "leave out the per-element rows", NULL},
+    {"fullrange", 'f', 0, G_OPTION_ARG_NONE, &fullrange,
+        "also time the complex full-range chain (aooctfullrange)", NULL},
     {"views", 'v', 0, G_OPTION_ARG_INT, &views,
         "time the views of spec section 11 on the volume of Jian et al. "
           "over V volumes instead of the shapes", "V"},
@@ -1296,6 +1363,10 @@ main (int argc, char **argv)
               "%.4f | %.3g | |\n", gpu_sum, shape->alines / (gpu_sum / 1e3));
         }
       }
+    }
+    if (fullrange) {
+      emit (table, out, "\n");
+      fullrange_rows (table, out, shape, raw, buffers);
     }
     file_rows (table, out, shape, raw, buffers, on_cuda ()? &pinned : NULL);
     emit (table, out, "\nHost time per buffer in each element's transform, "

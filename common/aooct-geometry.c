@@ -16,12 +16,22 @@ aooct_geometry_init_raw (AooctGeometry * geom, gint raw_samples, gint alines,
   geom->pad_factor = 1;
   geom->pad_size = raw_samples;
   geom->k_linear = FALSE;
+  geom->full_range = FALSE;
   geom->k_sampling = AOOCT_K_SAMPLING_EVEN;
   geom->nufft_kernel = 0;
   geom->nufft_oversampling = 0.0;
   geom->nufft_width = 0;
   geom->fps_n = fps_n;
   geom->fps_d = fps_d;
+  geom->k_span = 0;
+}
+
+gdouble
+aooct_geometry_depth_step (const AooctGeometry * g)
+{
+  if (!(g->k_span > 0) || g->pad_size < 1)
+    return 0;
+  return G_PI * (g->raw_samples - 1) / (g->pad_size * g->k_span);
 }
 
 static gboolean
@@ -85,6 +95,11 @@ aooct_geometry_validate (const AooctGeometry * g, GError ** error)
         g->samples, g->alines, g->bscans);
     return FALSE;
   }
+  if (g->full_range && g->sample_type != AOOCT_SAMPLE_COMPLEX) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "full-range=true needs sample-type=complex");
+    return FALSE;
+  }
   if (g->fps_n < 0 || g->fps_d <= 0) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "framerate %d/%d is invalid", g->fps_n, g->fps_d);
@@ -133,6 +148,13 @@ aooct_geometry_equal (const AooctGeometry * a, const AooctGeometry * b,
       g_string_append_printf (diff, "%sk-linear %s vs %s",
           diff->len ? ", " : "", a->k_linear ? "true" : "false",
           b->k_linear ? "true" : "false");
+  }
+  if (!a->full_range != !b->full_range) {
+    same = FALSE;
+    if (diff)
+      g_string_append_printf (diff, "%sfull-range %s vs %s",
+          diff->len ? ", " : "", a->full_range ? "true" : "false",
+          b->full_range ? "true" : "false");
   }
   if (a->k_sampling != b->k_sampling || (a->k_sampling ==
           AOOCT_K_SAMPLING_NUFFT && (a->nufft_kernel != b->nufft_kernel

@@ -48,6 +48,9 @@ typedef struct
   gint pad_factor;              /* f: up-sampling factor */
   gint pad_size;                /* P1: first FFT size; samples == f * P1 */
   gboolean k_linear;            /* samples evenly spaced in wavenumber */
+  gboolean full_range;          /* complex full range (spec section 9): the
+                                 * spectra are lateral analytic signals and
+                                 * depth bins are signed */
   /* non-uniform samples (aooctkmap interpolation=nudft|nufft): the
    * transform aooctfft is to compute, with the NUFFT's parameters (kernel
    * an AooctNufftKernel); EVEN otherwise (zero-initialised geometries) */
@@ -56,6 +59,11 @@ typedef struct
   gdouble nufft_oversampling;
   gint nufft_width;
   gint fps_n, fps_d;            /* buffers per second */
+  /* |k(N-1) - k(0)| in rad/um, k = 2 pi / lambda of the calibration's
+   * first and last raw pixel, set by aooctkmap; 0 = unknown (no
+   * calibration upstream).  Informative: it gives the depth scale
+   * (aooct_geometry_depth_step()) and never changes how a buffer is read. */
+  gdouble k_span;
 } AooctGeometry;
 
 /* Upper bounds that keep every size computation inside 32-bit indices and a
@@ -115,6 +123,15 @@ aooct_geometry_buffer_bytes (const AooctGeometry * g)
  * Fails with AOOCT_ERROR_SETTINGS naming the property that is impossible. */
 gboolean aooct_pad_sizes (gint raw_samples, gint size, gint factor,
     gint * p1, gint * p2, gint * offset, GError ** error);
+
+/* The depth step in micrometres (in air, single-pass path difference) of
+ * one depth sample after the FFT, i.e. of one image row of aooctnorm:
+ * pi (N - 1) / (P1 |K1 - K0|), which is pi (j1 - j0) / (P2 |K1 - K0|)
+ * (the k'-grid of spec section 4 has (j1 - j0) steps of |K1 - K0| /
+ * (j1 - j0) over P2 samples; a fringe cos (2 k z) lands on bin
+ * z P2 dk / pi).  With K = 2 pi / lambda: lambda0 lambda1 (N - 1) /
+ * (2 P1 |lambda1 - lambda0|).  0 when k_span is unknown. */
+gdouble aooct_geometry_depth_step (const AooctGeometry * g);
 
 const gchar *aooct_domain_to_string (AooctDomain domain);
 const gchar *aooct_sample_type_to_string (AooctSampleType type);

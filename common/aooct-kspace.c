@@ -301,12 +301,11 @@ aooct_window_table_new_at (AooctWindow window, gdouble parameter,
 
   if (window == AOOCT_WINDOW_NONE)
     return NULL;
-  g_return_val_if_fail (parameter == 0.0, NULL);
   table = g_new0 (gfloat, g->samples);
   /* the common window function at the fractional t_j, so that every
    * window of aooct-window.c works here */
   for (j = j0; j <= j1; j++)
-    table[j] = (gfloat) aooct_window_value (window,
+    table[j] = (gfloat) aooct_window_eval (window, parameter,
         (s[j - j0] - j0) / (gdouble) (j1 - j0));
   return table;
 }

@@ -88,8 +88,7 @@ gfloat *aooct_disp_weights_new_at (const AooctGeometry * geom,
 
 /* Window table (samples floats, 0 in the margins) at
  * t_j = (s_j - j0) / (j1 - j0); NULL for AOOCT_WINDOW_NONE.  @parameter:
- * aooctfft's window-parameter (0 = the window's default; until the
- * parametric windows of spec section 6 exist, only 0). */
+ * aooctfft's window-parameter (0 = the window's default). */
 gfloat *aooct_window_table_new_at (AooctWindow window, gdouble parameter,
     const AooctGeometry * geom, const gdouble * positions);
 

@@ -221,7 +221,10 @@ aooct_synth_params_validate (const AooctSynthParams * p, GError ** error)
   CHECK_RANGE (p->noise, "noise", 0.0, 1e4, "counts RMS");
   CHECK_RANGE (p->dispersion_a2, "dispersion-a2", -1e4, 1e4, "rad");
   CHECK_RANGE (p->dispersion_a3, "dispersion-a3", -1e4, 1e4, "rad");
-  CHECK_RANGE (p->mirror_depth, "mirror-depth", 0.0, 1e5, "um");
+  CHECK_RANGE (p->mirror_depth, "mirror-depth", -1e5, 1e5, "um");
+  CHECK_RANGE (p->carrier, "carrier", -G_PI, G_PI, "rad per A-line");
+  CHECK_RANGE (p->depth_offset, "depth-offset", -1e5, 1e5, "um");
+  CHECK_RANGE (p->speckle_width, "speckle-width", 0.0, 8.0, "A-lines");
   CHECK_RANGE (p->mirror_tilt, "mirror-tilt", -1e4, 1e4, "um");
 
   /* a source the camera cannot see is a configuration mistake */
@@ -382,7 +385,7 @@ setup_retina (AooctSynth * s, gdouble kmin, gdouble kmax)
   for (i = 0; i < p->samples; i++) {
     gdouble tt = (0.5 * s->two_k[i] - kstart) / dk;
     gdouble f = tt - floor (tt);
-    gdouble arg = s->two_k[i] * s->z_mid + s->phi[i];
+    gdouble arg = s->two_k[i] * (s->z_mid + p->depth_offset) + s->phi[i];
 
     s->i0[i] = (gint) floor (tt) - 1;
     s->w[4 * i + 0] = -f * (f - 1) * (f - 2) / 6;
@@ -493,16 +496,20 @@ fill_mirror_aline (const AooctSynth * s, gint m, guint16 * row, Rng * noise)
 {
   const AooctSynthParams *p = &s->p;
   gdouble x = p->alines > 1 ? 2.0 * m / (p->alines - 1) - 1 : 0;
-  gdouble z = p->mirror_depth + 0.5 * p->mirror_tilt * x;
+  gdouble z = p->mirror_depth + p->depth_offset + 0.5 * p->mirror_tilt * x;
   gdouble rho = p->reflectivity, amp = 2 * sqrt (rho);
+  gdouble beta = p->carrier * m;
   gint i;
 
   for (i = 0; i < p->samples; i++) {
     /* |1 + sqrt(rho) e^{j theta}|^2 */
-    gdouble fr = 1 + rho + amp * cos (s->two_k[i] * z + s->phi[i]);
+    gdouble fr = 1 + rho + amp * cos (s->two_k[i] * z + s->phi[i] + beta);
     row[i] = to_counts (s, (gfloat) (s->amp[i] * fr), noise);
   }
 }
+
+/* ceil (3 x the largest speckle-width) */
+#define MAX_SPECKLE_TAPS 24
 
 static void
 fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
@@ -513,6 +520,13 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
   gdouble x = p->alines > 1 ? 2.0 * m / (p->alines - 1) - 1 : 0;
   gdouble y = v > 1 ? 2.0 * (gdouble) pos / (v - 1) - 1 : 0;
   gdouble bounds[N_LAYERS + 1], cone;
+  /* the full-range carrier of this A-line */
+  const gfloat br = (gfloat) cos (p->carrier * m);
+  const gfloat bi = (gfloat) sin (p->carrier * m);
+  /* speckle-width: the streams and weights of A-lines m - nk .. m + nk */
+  Rng col[2 * MAX_SPECKLE_TAPS + 1];
+  gfloat wk[2 * MAX_SPECKLE_TAPS + 1];
+  gint nk = 0;
   fftwf_complex *lat = s->lattice[thread], *g = s->grid[thread];
   guint layer = 0;
   gint l, i, q = s->q, mask = s->q - 1;
@@ -522,6 +536,21 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
   /* the same tissue at the same position of every volume */
   rng_init (&rng, p->seed, pos, m, 1);
   rng_init (&cone_rng, p->seed, pos, m / CONE_ALINES, 2);
+  if (p->speckle_width > 0) {
+    gdouble norm = 0;
+    gint k;
+
+    nk = (gint) ceil (3 * p->speckle_width);
+    for (k = -nk; k <= nk; k++) {
+      wk[k + nk] = (gfloat) exp (-0.5 * k * k / (p->speckle_width *
+              p->speckle_width));
+      norm += (gdouble) wk[k + nk] * wk[k + nk];
+      /* A-line m + k's own stream (the same draws it uses itself) */
+      rng_init (&col[k + nk], p->seed, pos, (guint64) (gint64) (m + k), 1);
+    }
+    for (k = 0; k < 2 * nk + 1; k++)
+      wk[k] = (gfloat) (wk[k] / sqrt (norm));
+  }
   cone = 0.2 + 1.6 * rng_uniform (&cone_rng);
 
   for (l = -s->lh; l <= s->lh; l++) {
@@ -539,8 +568,21 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
     }
     /* circular Gaussian amplitude of mean power scale * r * dz */
     sd = (gfloat) sqrt (0.5 * s->scale * r * s->dz);
-    lat[l & mask][0] = sd * rng_gauss (&rng);
-    lat[l & mask][1] = sd * rng_gauss (&rng);
+    if (nk == 0) {
+      lat[l & mask][0] = sd * rng_gauss (&rng);
+      lat[l & mask][1] = sd * rng_gauss (&rng);
+    } else {
+      /* laterally correlated: the neighbours' draws, weighted */
+      gfloat nr = 0, ni = 0;
+      gint k;
+
+      for (k = 0; k < 2 * nk + 1; k++) {
+        nr += wk[k] * rng_gauss (&col[k]);
+        ni += wk[k] * rng_gauss (&col[k]);
+      }
+      lat[l & mask][0] = sd * nr;
+      lat[l & mask][1] = sd * ni;
+    }
   }
   fftwf_execute_dft (s->plan, lat, g);
 
@@ -555,8 +597,8 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
       gr += w[t] * g[jj][0];
       gi += w[t] * g[jj][1];
     }
-    cr = s->carrier[2 * i];
-    ci = s->carrier[2 * i + 1];
+    cr = s->carrier[2 * i] * br - s->carrier[2 * i + 1] * bi;
+    ci = s->carrier[2 * i] * bi + s->carrier[2 * i + 1] * br;
     /* 1 + carrier * G */
     fr = 1.0f + cr * gr - ci * gi;
     fi = cr * gi + ci * gr;

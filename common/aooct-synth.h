@@ -73,6 +73,22 @@
  *   error < 2e-3); the carrier, dispersion and spectrum are applied per
  *   pixel exactly.
  *
+ * Full range (spec section 9): with carrier beta (rad per A-line) the
+ * sample field of A-line m is g(k) e^{j beta m} (the beam hits the scanner
+ * off its pivot, Zhang & Kang 2010: about 1.5 rad), so a reflector's
+ * fringe e^{j 2 k z} and its mirror e^{-j 2 k z} move to opposite lateral
+ * frequencies, which aooctfullrange separates.  depth-offset shifts every
+ * reflector (both phantoms) by that many um of path: negative values move
+ * the sample across zero delay; mirror-depth may be negative too.  The
+ * separation needs the sample to change slowly from A-line to A-line
+ * compared with the carrier (Zhang & Kang oversample laterally: the beam
+ * is wider than the A-line spacing): speckle-width sigma > 0 makes the
+ * retina's scatterer amplitudes of A-line m the Gaussian-weighted sum
+ * (weights exp (-k^2 / (2 sigma^2)) over |k| <= ceil (3 sigma), squares
+ * summing to 1, so still fully developed speckle of the same mean power)
+ * of the independent draws of A-lines m + k; its lateral spectrum then
+ * falls as exp (-(q sigma)^2 / 2), 48 dB down at q = pi/2 for sigma = 3.
+ *
  * Noise: Gaussian, variance noise^2 (0.2 + 0.8 I / reference-level) where I
  * is the noiseless signal above dark: a read-noise floor plus a shot-like
  * part proportional to the signal; noise is the RMS at the reference peak.
@@ -143,6 +159,15 @@ typedef struct
   gdouble mirror_tilt;          /* um of path change across the B-scan */
   gint bscans_per_volume;
   guint32 seed;
+  /* complex full range (spec section 9) */
+  gdouble carrier;              /* rad per A-line: the sample term of A-line
+                                 * m carries e^{j carrier m} */
+  gdouble depth_offset;         /* um added to every reflector's path
+                                 * difference (negative: across zero
+                                 * delay) */
+  gdouble speckle_width;        /* retina: lateral correlation of the
+                                 * speckle, Gaussian sigma in A-lines
+                                 * (0: independent A-lines) */
 } AooctSynthParams;
 
 typedef struct _AooctSynth AooctSynth;

@@ -11,6 +11,23 @@ aooct_cpu_disp (const AooctGeometry * g, const gfloat * w, const guint8 * in,
   const gint n = g->samples;
   gint64 r;
 
+  if (g->sample_type == AOOCT_SAMPLE_COMPLEX) {
+    /* full range (spec section 9): a complex spectrum times the weight */
+#pragma omp parallel for schedule(static) if (rows * n >= AOOCT_CPU_PARALLEL_MIN)
+    for (r = 0; r < rows; r++) {
+      const gfloat *x = (const gfloat *) (in + r * in_stride);
+      gfloat *c = (gfloat *) (out + r * out_stride);
+      gint i;
+
+      for (i = 0; i < n; i++) {
+        const gfloat xr = x[2 * i], xi = x[2 * i + 1];
+        const gfloat wr = w[2 * i], wi = w[2 * i + 1];
+        c[2 * i] = xr * wr - xi * wi;
+        c[2 * i + 1] = xr * wi + xi * wr;
+      }
+    }
+    return;
+  }
 #pragma omp parallel for schedule(static) if (rows * n >= AOOCT_CPU_PARALLEL_MIN)
   for (r = 0; r < rows; r++) {
     const gfloat *x = (const gfloat *) (in + r * in_stride);

@@ -11,7 +11,8 @@ G_BEGIN_DECLS
  * float32, @in_stride bytes apart; @out: rows of geom->samples interleaved
  * complex float32, @out_stride bytes apart; @weights: geom->samples
  * interleaved complex weights (aooct_disp_weights_new()).
- * c[i] = in[i] * w[i]. */
+ * c[i] = in[i] * w[i].  When geom is complex (full range, spec section 9)
+ * @in holds interleaved complex float32 too, multiplied by the weight. */
 void aooct_cpu_disp (const AooctGeometry * geom, const gfloat * weights,
     const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride);
 

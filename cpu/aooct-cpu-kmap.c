@@ -1,5 +1,10 @@
 /* aooct CPU core: lambda-to-k resampling, a gather with the precomputed
- * brackets of AooctKmapTable. */
+ * brackets of AooctKmapTable.
+ *
+ * Complex spectra (full range, spec section 9) are resampled as two real
+ * signals, re and im alike: a mode is written once for a "channel" of
+ * @ch interleaved floats (1 for real, 2 for complex) and reads sample l
+ * of channel c at z[ch * l + c]. */
 #include <string.h>
 
 #include "aooct-fftw.h"
@@ -15,6 +20,24 @@ aooct_cpu_kmap (const AooctGeometry * g, const AooctKmapTable * t,
   const gfloat *frac = t->frac;
   gint64 r;
 
+  if (g->sample_type == AOOCT_SAMPLE_COMPLEX) {
+#pragma omp parallel for schedule(static) if (rows * n >= AOOCT_CPU_PARALLEL_MIN)
+    for (r = 0; r < rows; r++) {
+      const gfloat *z = (const gfloat *) (in + r * in_stride);
+      gfloat *o = (gfloat *) (out + r * out_stride);
+      gint i, c;
+
+      memset (o, 0, 2 * j0 * sizeof (gfloat));
+      for (i = j0; i <= j1; i++) {
+        const gint l = index[i];
+        for (c = 0; c < 2; c++)
+          o[2 * i + c] = z[2 * l + c] + (z[2 * l + 2 + c] - z[2 * l + c])
+              * frac[i];
+      }
+      memset (o + 2 * j1 + 2, 0, 2 * (n - j1 - 1) * sizeof (gfloat));
+    }
+    return;
+  }
 #pragma omp parallel for schedule(static) if (rows * n >= AOOCT_CPU_PARALLEL_MIN)
   for (r = 0; r < rows; r++) {
     const gfloat *z = (const gfloat *) (in + r * in_stride);

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 /* @in: aooct_geometry_total_alines (geom) rows of geom->samples float32,
  * @in_stride bytes apart; @out: the same layout, @out_stride bytes apart.
  * Data region: out[i] = z[l] + (z[l+1] - z[l]) * t with the bracket of
- * @table; margins: 0. */
+ * @table; margins: 0.  Complex geometries (interleaved re, im) are
+ * resampled the same way, re and im alike. */
 void aooct_cpu_kmap (const AooctGeometry * geom, const AooctKmapTable * table,
     const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride);
 

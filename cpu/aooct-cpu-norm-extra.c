@@ -62,10 +62,13 @@ values (AooctCpuNormExtra * x, gboolean log_mode, const gfloat * in,
     gint r, m;
 
     for (r = 0; r < p->rows; r++) {
+      /* a negative (full-range) depth bin is FFT bin P2 + bin */
+      const gint bin = p->crop_start + r + (p->crop_start + r < 0 ?
+          p->samples : 0);
       gdouble sum = 0.0;
 
       for (m = m0; m < m1; m++) {
-        const gfloat *a = in + 2 * ((gsize) m * p->samples + p->crop_start + r);
+        const gfloat *a = in + 2 * ((gsize) m * p->samples + bin);
         sum += aooct_norm_intensity (a[0], a[1]);
       }
       slot[(gsize) r * p->width + c] = (gfloat) (sum / (m1 - m0));

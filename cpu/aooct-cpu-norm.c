@@ -56,6 +56,33 @@ aooct_norm_resolve_crop (const AooctGeometry * in, gint crop_start,
 {
   gint e = crop_end == 0 ? in->pad_size / 2 : crop_end;
 
+  if (in->full_range) {
+    /* signed depth bins (spec section 9): b < 0 is FFT bin P2 + b; the
+     * defaults show [-floor(P1/2), floor(P1/2)), zero delay in the
+     * middle */
+    const gint lo = -(in->samples / 2), hi = in->samples - in->samples / 2;
+    gint st = crop_start == 0 && crop_end == 0 ? -(in->pad_size / 2) :
+        crop_start;
+
+    if (st < lo || e > hi || st >= e) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+          "on full-range input the crop [crop-start=%d, crop-end=%d) "
+          "(crop-end=0 means pad-size/2 = %d) must lie in the signed depth "
+          "bins [%d, %d] with crop-start < crop-end", crop_start, e,
+          in->pad_size / 2, lo, hi);
+      return FALSE;
+    }
+    *start = st;
+    *end = e;
+    return TRUE;
+  }
+  if (crop_start < 0) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "crop-start=%d: negative depth bins exist only in complex full-range "
+        "images (aooctfullrange); this input's bins are 0..%d", crop_start,
+        in->samples - 1);
+    return FALSE;
+  }
   if (e > in->samples) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
         "crop-end=%d is beyond the %d depth bins of the input "
@@ -122,13 +149,16 @@ values_and_range (AooctCpuNorm * norm, gboolean log_mode, const gfloat * in,
 
 #pragma omp parallel for schedule(static) reduction(min:vmin) reduction(max:vmax) if ((gint64) rows * alines >= AOOCT_CPU_PARALLEL_MIN)
   for (m = 0; m < alines; m++) {
-    const gfloat *c = in + 2 * ((gsize) m * norm->samples + norm->crop_start);
+    const gfloat *c = in + 2 * (gsize) m * norm->samples;
     gfloat *v = norm->scratch + (gsize) m * rows;
     gfloat lmin = INFINITY, lmax = -INFINITY;
     gint r;
 
     for (r = 0; r < rows; r++) {
-      v[r] = aooct_norm_intensity (c[2 * r], c[2 * r + 1]);
+      /* a negative (full-range) depth bin b is FFT bin P2 + b */
+      gint bin = norm->crop_start + r;
+      bin += bin < 0 ? norm->samples : 0;
+      v[r] = aooct_norm_intensity (c[2 * bin], c[2 * bin + 1]);
     }
     if (log_mode) {
       for (r = 0; r < rows; r++)

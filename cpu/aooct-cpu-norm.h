@@ -45,7 +45,10 @@ gboolean aooct_norm_settings_check (const AooctNormSettings * s,
 
 /* The effective crop for the depth geometry @in: @crop_end 0 means
  * floor (P1 / 2).  Fails (AOOCT_ERROR_SETTINGS, naming crop-start /
- * crop-end) for crop_start >= crop_end or crop_end > P2. */
+ * crop-end) for crop_start >= crop_end or crop_end > P2.  On full-range
+ * input (spec section 9) the crop is in signed depth bins (a negative bin
+ * b is FFT bin P2 + b) and crop_start = crop_end = 0 means
+ * [-floor (P1/2), floor (P1/2)). */
 gboolean aooct_norm_resolve_crop (const AooctGeometry * in, gint crop_start,
     gint crop_end, gint * start, gint * end, GError ** error);
 

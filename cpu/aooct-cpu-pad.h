@@ -17,7 +17,9 @@ AooctCpuPad *aooct_cpu_pad_new (const AooctGeometry * out, gint n_threads,
 
 /* @in: @n_alines A-lines of N float32, contiguous; @out: @n_alines A-lines
  * of P2 float32: the interpolated A-line in the data region j0..j1, 0 in
- * the margins. */
+ * the margins.  When @out's sample type is complex (full range, spec
+ * section 9), both hold interleaved complex float32 (2 N and 2 P2 floats
+ * per A-line). */
 void aooct_cpu_pad_process (AooctCpuPad * pad, const gfloat * in,
     gfloat * out, gint n_alines);
 

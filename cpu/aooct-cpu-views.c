@@ -8,6 +8,11 @@
 #include "aooct-fftw.h"
 #include "aooct-norm-range.h"
 
+/* Index of crop row @r in an A-line: a negative (full-range, spec section
+ * 9) depth bin is FFT bin P2 + bin. */
+#define VIEW_BIN(p, r) \
+  ((p)->crop_start + (r) + ((p)->crop_start + (r) < 0 ? (p)->samples : 0))
+
 static inline void
 put_pixel (guint8 * row, gint c, gboolean rgba, guint8 g)
 {
@@ -29,21 +34,25 @@ aooct_cpu_enface_collect (const AooctViewParams * p,
 
 #pragma omp parallel for schedule(static) if ((gint64) total * p->rows >= AOOCT_CPU_PARALLEL_MIN)
   for (t = 0; t < total; t++) {
-    const gfloat *c = in + 2 * ((gsize) t * p->samples + p->crop_start);
+    const gfloat *c = in + 2 * ((gsize) t * p->samples);
     gdouble sum = 0.0;
     gfloat mx = -INFINITY, v;
     gint r;
 
     if (projection == AOOCT_ENFACE_MAX) {
       for (r = 0; r < p->rows; r++) {
-        gfloat i = aooct_norm_intensity (c[2 * r], c[2 * r + 1]);
+        gfloat i =
+            aooct_norm_intensity (c[2 * VIEW_BIN (p, r)], c[2 * VIEW_BIN (p,
+                    r) + 1]);
         mx = i > mx ? i : mx;
       }
       v = mx;
     } else {
       /* in double: the float64 reference's mean to the last bit of float */
       for (r = 0; r < p->rows; r++)
-        sum += aooct_norm_intensity (c[2 * r], c[2 * r + 1]);
+        sum +=
+            aooct_norm_intensity (c[2 * VIEW_BIN (p, r)], c[2 * VIEW_BIN (p,
+                    r) + 1]);
       v = (gfloat) (sum / p->rows);
     }
     e[(gsize) first * p->alines + t] = log_mode ? aooct_norm_db (v) : v;
@@ -106,12 +115,14 @@ aooct_cpu_render_collect (const AooctViewParams * p, gboolean log_mode,
 
 #pragma omp parallel for schedule(static) if ((gint64) total * p->rows >= AOOCT_CPU_PARALLEL_MIN)
   for (t = 0; t < total; t++) {
-    const gfloat *c = in + 2 * ((gsize) t * p->samples + p->crop_start);
+    const gfloat *c = in + 2 * ((gsize) t * p->samples);
     gfloat *o = vol + ((gsize) first * p->alines + t) * p->rows;
     gint r;
 
     for (r = 0; r < p->rows; r++) {
-      gfloat i = aooct_norm_intensity (c[2 * r], c[2 * r + 1]);
+      gfloat i =
+          aooct_norm_intensity (c[2 * VIEW_BIN (p, r)], c[2 * VIEW_BIN (p,
+                  r) + 1]);
       o[r] = log_mode ? aooct_norm_db (i) : i;
     }
   }

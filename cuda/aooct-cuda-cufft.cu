@@ -2,12 +2,13 @@
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"
 
-gboolean
-aooct_cufft_plan_make (AooctCufftPlan * plan, gint n, cufftType type,
-    gint64 batch, gint64 idist, gint64 odist, const gchar * what,
-    GError ** error)
+/* The plan, whatever the layout: cufftMakePlanMany64's arguments. */
+static gboolean
+plan_make (AooctCufftPlan * plan, gint n, cufftType type, gint64 batch,
+    long long inembed, gint64 istride, gint64 idist, long long onembed,
+    gint64 ostride, gint64 odist, const gchar * what, GError ** error)
 {
-  long long len = n, inembed = idist, onembed = odist;
+  long long len = n;
   size_t work = 0;
 
   plan->valid = FALSE;
@@ -18,17 +19,36 @@ aooct_cufft_plan_make (AooctCufftPlan * plan, gint n, cufftType type,
   /* one work area allocated by us at setup, never per buffer */
   AOOCT_CUFFT_CHECK (cufftSetAutoAllocation (plan->handle, 0), error,
       "cufftSetAutoAllocation for %s", what);
-  /* 64-bit plan: batch x length may exceed 2^31 elements on big buffers.
-   * Rows idist / odist elements apart: cuFFT ignores istride, idist,
+  /* 64-bit plan: batch x length may exceed 2^31 elements on big buffers */
+  AOOCT_CUFFT_CHECK (cufftMakePlanMany64 (plan->handle, 1, &len, &inembed,
+          istride, idist, &onembed, ostride, odist, type, batch, &work),
+      error, "cufftMakePlanMany64 for %s (batch of %" G_GINT64_FORMAT ")",
+      what, batch);
+  plan->work_bytes = work;
+  return TRUE;
+}
+
+gboolean
+aooct_cufft_plan_make (AooctCufftPlan * plan, gint n, cufftType type,
+    gint64 batch, gint64 idist, gint64 odist, const gchar * what,
+    GError ** error)
+{
+  /* Rows idist / odist elements apart: cuFFT ignores istride, idist,
    * ostride and odist when inembed / onembed are NULL (its documentation
    * of cufftPlanMany), so they are given; for rank 1 the embed is only
    * the row's storage length (>= what the transform reads or writes). */
-  AOOCT_CUFFT_CHECK (cufftMakePlanMany64 (plan->handle, 1, &len, &inembed, 1,
-          idist, &onembed, 1, odist, type, batch, &work), error,
-      "cufftMakePlanMany64 for %s (batch of %" G_GINT64_FORMAT ")", what,
-      batch);
-  plan->work_bytes = work;
-  return TRUE;
+  return plan_make (plan, n, type, batch, idist, 1, idist, odist, 1, odist,
+      what, error);
+}
+
+gboolean
+aooct_cufft_plan_make_strided (AooctCufftPlan * plan, gint n,
+    cufftType type, gint64 batch, gint64 istride, gint64 idist,
+    gint64 ostride, gint64 odist, const gchar * what, GError ** error)
+{
+  /* rank 1: the embeds only need to cover the transform's storage */
+  return plan_make (plan, n, type, batch, n, istride, idist, n, ostride,
+      odist, what, error);
 }
 
 gboolean

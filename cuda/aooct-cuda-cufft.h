@@ -25,6 +25,13 @@ typedef struct
 gboolean aooct_cufft_plan_make (AooctCufftPlan * plan, gint n,
     cufftType type, gint64 batch, gint64 idist, gint64 odist,
     const gchar * what, GError ** error);
+/* The same for transforms whose points are @istride / @ostride elements
+ * apart and whose batches start @idist / @odist elements apart (for the
+ * transforms across A-lines of aooctfullrange: stride = samples per
+ * A-line, distance 1). */
+gboolean aooct_cufft_plan_make_strided (AooctCufftPlan * plan, gint n,
+    cufftType type, gint64 batch, gint64 istride, gint64 idist,
+    gint64 ostride, gint64 odist, const gchar * what, GError ** error);
 gboolean aooct_cufft_plan_set_work (AooctCufftPlan * plan, gpointer work,
     GError ** error);
 /* Binds the plan to @stream: its next executions are enqueued there. */

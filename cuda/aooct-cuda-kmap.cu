@@ -53,6 +53,16 @@ aooct_cuda_kmap_process (AooctCudaKmap * k, const gfloat * in, gfloat scale,
   return TRUE;
 }
 
+gboolean
+aooct_cuda_kmap_process_complex (AooctCudaKmap * k, const gfloat * in,
+    gfloat * out, AooctCudaStream stream, GError ** error)
+{
+  AOOCT_CUDA_CHECK (aooct_cuda_kmap_complex ((const float2 *) in,
+          (float2 *) out, k->index, k->frac, k->samples, k->j0, k->j1,
+          k->rows, stream), error, "aooctkmap: complex gather kernel");
+  return TRUE;
+}
+
 void
 aooct_cuda_kmap_free (AooctCudaKmap * k)
 {

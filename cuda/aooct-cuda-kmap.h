@@ -28,6 +28,11 @@ AooctCudaKmap *aooct_cuda_kmap_new (const AooctKmapTable * table, gsize rows,
 gboolean aooct_cuda_kmap_process (AooctCudaKmap * kmap, const gfloat * in,
     gfloat scale, gfloat * out, AooctCudaStream stream, GError ** error);
 
+/* The same on complex spectra (full range, spec section 9): @in and @out
+ * rows x samples interleaved complex, re and im resampled alike. */
+gboolean aooct_cuda_kmap_process_complex (AooctCudaKmap * kmap,
+    const gfloat * in, gfloat * out, AooctCudaStream stream, GError ** error);
+
 void aooct_cuda_kmap_free (AooctCudaKmap * kmap);
 
 /* cubic, bspline, lanczos: the AooctKmapFir table in device memory, and

@@ -32,8 +32,10 @@ extra_alines (const float2 * in, float *slot, AooctNormExtraParams p)
   if (c >= p.width)
     return;
   m1 = m1 < p.alines ? m1 : p.alines;
+  /* a negative (full-range) depth bin is FFT bin P2 + bin */
+  const int bin = p.crop_start + r + (p.crop_start + r < 0 ? p.samples : 0);
   for (int m = m0; m < m1; m++) {
-    float2 a = in[(long long) m * p.samples + p.crop_start + r];
+    float2 a = in[(long long) m * p.samples + bin];
     sum += aooct_norm_intensity (a.x, a.y);
   }
   slot[(long long) r * p.width + c] = (float) (sum / (m1 - m0));

@@ -50,7 +50,10 @@ static __device__ __forceinline__ float
 pixel_value (const float2 * in, const AooctCudaNormParams & p, int b, int m,
     int d, int log_mode)
 {
-  float2 c = in[((size_t) b * p.alines + m) * p.samples + p.crop_start + d];
+  /* a negative (full-range) depth bin is FFT bin P2 + bin */
+  int bin = p.crop_start + d;
+  bin += bin < 0 ? p.samples : 0;
+  float2 c = in[((size_t) b * p.alines + m) * p.samples + bin];
   float v = aooct_norm_intensity (c.x, c.y);
 
   return log_mode ? aooct_norm_db (v) : v;

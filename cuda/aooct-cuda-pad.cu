@@ -53,7 +53,15 @@
  *
  * Device memory, per geometry: y (rows x P1 floats) and Z (rows x
  * (P2/2 + 1) bins); the two plans run one after the other on one stream
- * and share one work area. */
+ * and share one work area.
+ *
+ * Complex spectra (full range, spec section 9): place (and scale) into
+ * P1 complex samples; C2C forward of length P1 written into the top P1
+ * bins of each P2-bin row of Z (from P2 - P1 on), where its upper half
+ * (k >= P1/2) already sits where section 9 wants it; the spread kernel
+ * moves bins 0..P1/2 down to the bottom and zeroes the rest; C2C backward
+ * of length P2 from Z into the output; the margins kernel.  Nothing is
+ * left to downstream (the deferred steps are for real spectra). */
 #include "aooct-cuda-pad.h"
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"
@@ -62,6 +70,8 @@
 struct _AooctCudaPad
 {
   gint n, offset, p1, p2, j0, j1, rows;
+  gboolean complex;             /* complex spectra: r2c and c2r are the
+                                 * C2C forward P1 and backward P2 plans */
   AooctCufftPlan r2c, c2r;
   gpointer work;
   float *y;                     /* placed and scaled A-lines */
@@ -83,6 +93,33 @@ aooct_cuda_pad_new (const AooctGeometry * out, GError ** error)
   pad->j0 = aooct_geometry_data_start (out);
   pad->j1 = aooct_geometry_data_end (out);
   pad->rows = (gint) rows;
+  pad->complex = out->sample_type == AOOCT_SAMPLE_COMPLEX;
+
+  if (pad->complex) {
+    what = g_strdup_printf ("aooctpad complex FFT of %d points", pad->p1);
+    ok = aooct_cufft_plan_make (&pad->r2c, pad->p1, CUFFT_C2C, rows,
+        pad->p1, pad->p2, what, error);
+    g_free (what);
+    if (!ok)
+      goto failed;
+    what = g_strdup_printf ("aooctpad complex inverse FFT of %d points",
+        pad->p2);
+    ok = aooct_cufft_plan_make (&pad->c2r, pad->p2, CUFFT_C2C, rows,
+        pad->p2, pad->p2, what, error);
+    g_free (what);
+    if (!ok)
+      goto failed;
+    if (!aooct_cuda_malloc (MAX (MAX (pad->r2c.work_bytes,
+                    pad->c2r.work_bytes), 1), &pad->work, error)
+        || !aooct_cufft_plan_set_work (&pad->r2c, pad->work, error)
+        || !aooct_cufft_plan_set_work (&pad->c2r, pad->work, error)
+        || !aooct_cuda_malloc (rows * pad->p1 * sizeof (float2),
+            (gpointer *) & pad->y, error)
+        || !aooct_cuda_malloc (rows * pad->p2 * sizeof (float2),
+            (gpointer *) & pad->z, error))
+      goto failed;
+    return pad;
+  }
 
   /* the R2C writes each row's P1/2 + 1 bins at the start of a row of
    * P2/2 + 1: the layout the C2R reads */
@@ -122,12 +159,44 @@ aooct_cuda_pad_scale (AooctCudaPad * pad)
   return 1.0f / (float) pad->p1;
 }
 
+static gboolean
+pad_process_complex (AooctCudaPad * pad, const float2 * in, float2 * out,
+    AooctCudaStream stream, GError ** error)
+{
+  float2 *y = (float2 *) pad->y;
+
+  AOOCT_CUDA_CHECK (aooct_cuda_pad_place_complex (in, y, pad->n, pad->p1,
+          pad->offset, aooct_cuda_pad_scale (pad), pad->rows, stream), error,
+      "aooctpad: complex placing kernel");
+  if (!aooct_cufft_plan_set_stream (&pad->r2c, stream, error))
+    return FALSE;
+  AOOCT_CUFFT_CHECK (cufftExecC2C (pad->r2c.handle, y,
+          pad->z + (pad->p2 - pad->p1), CUFFT_FORWARD), error,
+      "aooctpad: cufftExecC2C of %d x %d points", pad->rows, pad->p1);
+  AOOCT_CUDA_CHECK (aooct_cuda_pad_spread_complex (pad->z, pad->p1, pad->p2,
+          pad->rows, stream), error, "aooctpad: complex spread kernel");
+  if (!aooct_cufft_plan_set_stream (&pad->c2r, stream, error))
+    return FALSE;
+  AOOCT_CUFFT_CHECK (cufftExecC2C (pad->c2r.handle, pad->z, out,
+          CUFFT_INVERSE), error,
+      "aooctpad: cufftExecC2C (inverse) of %d x %d points", pad->rows,
+      pad->p2);
+  AOOCT_CUDA_CHECK (aooct_cuda_pad_margins_complex (out, pad->p2, pad->j0,
+          pad->j1, pad->rows, stream), error,
+      "aooctpad: complex margins kernel");
+  return TRUE;
+}
+
 gboolean
 aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in,
     gboolean leave_tail, gboolean in_scratch, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
   float *y = pad->y;
+
+  if (pad->complex)
+    return pad_process_complex (pad, (const float2 *) in, (float2 *) out,
+        stream, error);
 
   /* Left to the consumer, the scale needs no pass; then an A-line already
    * P1 long needs no placing either, if cuFFT may overwrite the input

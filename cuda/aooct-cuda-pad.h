@@ -33,7 +33,9 @@ AooctCudaPad *aooct_cuda_pad_new (const AooctGeometry * out, GError ** error);
  * unscaled (by 1/P1) and its margins unset, for a consumer that does both
  * (gst/aooct-pending-meta.h); @in_scratch: @in may be overwritten, so
  * where N == P1 (no placing needed) with @leave_tail the R2C reads it
- * directly. */
+ * directly.  For a complex geometry @out (full range, spec section 9),
+ * @in and @out hold interleaved complex float32 and the whole step is
+ * done here (@leave_tail must be FALSE). */
 gboolean aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in,
     gboolean leave_tail, gboolean in_scratch, gfloat * out,
     AooctCudaStream stream, GError ** error);

@@ -102,6 +102,21 @@ aooct_cuda_prep_process (AooctCudaPrep * p, const gfloat * in,
   return TRUE;
 }
 
+gboolean
+aooct_cuda_prep_disp_complex (AooctCudaPrep * p, const gfloat * in,
+    gfloat * out, AooctCudaStream stream, GError ** error)
+{
+  if (p->disp_serial == 0) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
+        "complex dispersion pass: no weights loaded");
+    return FALSE;
+  }
+  AOOCT_CUDA_CHECK (aooct_cuda_disp_complex ((const float2 *) in,
+          (float2 *) out, p->weights, p->samples, p->rows, stream), error,
+      "aooctdisp: complex product kernel");
+  return TRUE;
+}
+
 void
 aooct_cuda_prep_free (AooctCudaPrep * p)
 {

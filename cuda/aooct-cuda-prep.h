@@ -67,6 +67,12 @@ gboolean aooct_cuda_prep_process (AooctCudaPrep * prep, const gfloat * in,
     const AooctCudaPrepSteps * steps, const gfloat * window, gfloat * out,
     AooctCudaStream stream, GError ** error);
 
+/* Complex spectra (full range, spec section 9): out = in x the loaded
+ * dispersion weights, @in and @out rows x samples interleaved complex.
+ * Nothing else is fused (the deferred steps are for real spectra). */
+gboolean aooct_cuda_prep_disp_complex (AooctCudaPrep * prep,
+    const gfloat * in, gfloat * out, AooctCudaStream stream, GError ** error);
+
 void aooct_cuda_prep_free (AooctCudaPrep * prep);
 
 G_END_DECLS

@@ -227,3 +227,146 @@ aooct_cuda_window (const void *in, int in_complex, float2 * out,
       in_complex, out, window, p2, rows);
   return cudaGetLastError ();
 }
+
+/* ---- complex spectra (full range, spec section 9) ---------------------- */
+
+static __global__ void
+kmap_complex_kernel (const float2 * in, float2 * out, const int *index,
+    const float *frac, int p2, int j0, int j1, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p2)
+    return;
+  FOR_ROWS (r, rows) {
+    const float2 *row = in + (size_t) r * p2;
+    float2 v = make_float2 (0.0f, 0.0f);
+    if (i >= j0 && i <= j1) {
+      const int l = index[i];
+      const float t = frac[i];
+      const float2 a = row[l], b = row[l + 1];
+      /* the real kernel's operations on each part */
+      v = make_float2 (a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+    }
+    out[(size_t) r * p2 + i] = v;
+  }
+}
+
+extern "C" cudaError_t
+aooct_cuda_kmap_complex (const float2 * in, float2 * out, const int *index,
+    const float *frac, int p2, int j0, int j1, int rows, cudaStream_t stream)
+{
+  kmap_complex_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (in,
+      out, index, frac, p2, j0, j1, rows);
+  return cudaGetLastError ();
+}
+
+static __global__ void
+disp_complex_kernel (const float2 * in, float2 * out, const float2 * w,
+    int p2, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p2)
+    return;
+  const float2 wi = w[i];
+  FOR_ROWS (r, rows) {
+    size_t idx = (size_t) r * p2 + i;
+    const float2 x = in[idx];
+    out[idx] = make_float2 (x.x * wi.x - x.y * wi.y, x.x * wi.y + x.y * wi.x);
+  }
+}
+
+extern "C" cudaError_t
+aooct_cuda_disp_complex (const float2 * in, float2 * out, const float2 * w,
+    int p2, int rows, cudaStream_t stream)
+{
+  disp_complex_kernel <<< grid_for (p2, rows), THREADS, 0, stream >>> (in,
+      out, w, p2, rows);
+  return cudaGetLastError ();
+}
+
+static __global__ void
+pad_place_complex_kernel (const float2 * x, float2 * y, int n, int p1,
+    int offset, float scale, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p1)
+    return;
+  FOR_ROWS (r, rows) {
+    int src = i - offset;
+    float2 v = make_float2 (0.0f, 0.0f);
+    if (src >= 0 && src < n) {
+      v = x[(size_t) r * n + src];
+      v = make_float2 (v.x * scale, v.y * scale);
+    }
+    y[(size_t) r * p1 + i] = v;
+  }
+}
+
+extern "C" cudaError_t
+aooct_cuda_pad_place_complex (const float2 * x, float2 * y, int n, int p1,
+    int offset, float scale, int rows, cudaStream_t stream)
+{
+  pad_place_complex_kernel <<< grid_for (p1, rows), THREADS, 0, stream >>>
+      (x, y, n, p1, offset, scale, rows);
+  return cudaGetLastError ();
+}
+
+/* thread t < P2 - P1 of a row: t <= P1/2 moves Y[t] from P2 - P1 + t down
+ * to t (and zeroes its old place unless it is the Nyquist bin, which stays
+ * at the top too); P1/2 < t < P2 - P1 zeroes bin t.  For P2 >= 2 P1 the
+ * bins read ([P2 - P1, P2 - P1/2]) and those written by other threads are
+ * disjoint, so there is no race. */
+static __global__ void
+pad_spread_complex_kernel (float2 * Z, int p1, int p2, int rows)
+{
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int top = p2 - p1;
+  if (t >= top)
+    return;
+  FOR_ROWS (r, rows) {
+    float2 *z = Z + (size_t) r * p2;
+    if (t <= p1 / 2) {
+      z[t] = z[top + t];
+      if (t < p1 / 2)
+        z[top + t] = make_float2 (0.0f, 0.0f);
+    } else {
+      z[t] = make_float2 (0.0f, 0.0f);
+    }
+  }
+}
+
+extern "C" cudaError_t
+aooct_cuda_pad_spread_complex (float2 * Z, int p1, int p2, int rows,
+    cudaStream_t stream)
+{
+  if (p2 == p1)
+    return cudaSuccess;
+  pad_spread_complex_kernel <<< grid_for (p2 - p1, rows), THREADS, 0,
+      stream >>> (Z, p1, p2, rows);
+  return cudaGetLastError ();
+}
+
+static __global__ void
+pad_margins_complex_kernel (float2 * z, int p2, int j0, int j1, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= j0 + (p2 - 1 - j1))
+    return;
+  int j = i < j0 ? i : j1 + 1 + (i - j0);
+  FOR_ROWS (r, rows) {
+    z[(size_t) r * p2 + j] = make_float2 (0.0f, 0.0f);
+  }
+}
+
+extern "C" cudaError_t
+aooct_cuda_pad_margins_complex (float2 * z, int p2, int j0, int j1,
+    int rows, cudaStream_t stream)
+{
+  int count = j0 + (p2 - 1 - j1);
+
+  if (count <= 0)
+    return cudaSuccess;
+  pad_margins_complex_kernel <<< grid_for (count, rows), THREADS, 0,
+      stream >>> (z, p2, j0, j1, rows);
+  return cudaGetLastError ();
+}

@@ -47,6 +47,35 @@ cudaError_t aooct_cuda_prep (const float *in, float2 * out, int pad,
     const float *frac, int j0, int j1, const float2 * w, const float *window,
     int p2, int rows, cudaStream_t stream);
 
+/* Complex spectra (full range, spec section 9). */
+
+/* aooctkmap: the resampling of aooct_cuda_kmap on re and im alike (as two
+ * real signals), no scale; 0 in the margins.  @in, @out rows x p2
+ * complex */
+cudaError_t aooct_cuda_kmap_complex (const float2 * in, float2 * out,
+    const int *index, const float *frac, int p2, int j0, int j1, int rows,
+    cudaStream_t stream);
+
+/* aooctdisp: out[i] = in[i] * w[i] (complex product, the CPU core's
+ * operations) */
+cudaError_t aooct_cuda_disp_complex (const float2 * in, float2 * out,
+    const float2 * w, int p2, int rows, cudaStream_t stream);
+
+/* aooctpad: y[r][0..P1) = 0 except y[r][o + n] = x[r][n] * scale */
+cudaError_t aooct_cuda_pad_place_complex (const float2 * x, float2 * y,
+    int n, int p1, int offset, float scale, int rows, cudaStream_t stream);
+
+/* aooctpad: rows of P2 bins whose top P1 bins (from P2 - P1 on) hold the
+ * forward FFT Y: Z[k] = Y[k] for k <= P1/2 (moved down), Y[k] for
+ * k >= P1/2 stays at P2 - P1 + k, every other bin 0 (see
+ * aooct-cuda-pad.cu); nothing when P1 == P2 */
+cudaError_t aooct_cuda_pad_spread_complex (float2 * Z, int p1, int p2,
+    int rows, cudaStream_t stream);
+
+/* aooctpad: z[r][i] = 0 for i < j0 and i > j1 */
+cudaError_t aooct_cuda_pad_margins_complex (float2 * z, int p2, int j0,
+    int j1, int rows, cudaStream_t stream);
+
 /* aooctfft, before the C2C FFT: out = in (real or complex) x window
  * (window may be NULL = none); out is complex */
 cudaError_t aooct_cuda_window (const void *in, int in_complex, float2 * out,

@@ -10,6 +10,11 @@
 
 #include "aooct-cuda-keys.cuh"
 
+/* Index of crop row @r in an A-line: a negative (full-range, spec section
+ * 9) depth bin is FFT bin P2 + bin. */
+#define VIEW_BIN(p, r) \
+  ((p).crop_start + (r) + ((p).crop_start + (r) < 0 ? (p).samples : 0))
+
 #define THREADS AOOCT_KEYS_THREADS
 typedef AooctRangeKeys VolumeRange;
 
@@ -26,12 +31,13 @@ enface_collect (const float2 * in, float *e, VolumeRange * range,
   float lo = INFINITY, hi = -INFINITY;
 
   if (warp < total) {
-    const float2 *c = in + warp * p.samples + p.crop_start;
+    const float2 *c = in + warp * p.samples;
     double sum = 0.0;
     float mx = -INFINITY, v;
 
     for (int r = lane; r < p.rows; r += 32) {
-      float i = aooct_norm_intensity (c[r].x, c[r].y);
+      float i = aooct_norm_intensity (c[VIEW_BIN (p, r)].x,
+          c[VIEW_BIN (p, r)].y);
       sum += i;
       mx = fmaxf (mx, i);
     }
@@ -97,7 +103,7 @@ render_collect (const float2 * in, float *vol, VolumeRange * range,
       t < total; t += stride) {
     const long long a = t / p.rows;
     const int r = (int) (t - a * p.rows);
-    float2 c = in[a * p.samples + p.crop_start + r];
+    float2 c = in[a * p.samples + VIEW_BIN (p, r)];
     float v = aooct_norm_intensity (c.x, c.y);
 
     v = log_mode ? aooct_norm_db (v) : v;

@@ -1,4 +1,6 @@
 /* aooct: application/x-aooct caps <-> AooctGeometry (see aooct-caps.h). */
+#include <math.h>
+
 #include "aooct-caps.h"
 #include "aooct-error.h"
 
@@ -69,6 +71,15 @@ aooct_structure_to_geometry (const GstStructure * s, AooctGeometry * g,
         "caps field 'k-linear' is missing or not a fixed boolean");
     return FALSE;
   }
+  /* optional (spec section 9): absent means false, so that caps written
+   * before full range existed stay valid */
+  if (!gst_structure_has_field (s, "full-range"))
+    g->full_range = FALSE;
+  else if (!gst_structure_get_boolean (s, "full-range", &g->full_range)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "caps field 'full-range' is not a fixed boolean");
+    return FALSE;
+  }
   g->k_sampling = AOOCT_K_SAMPLING_EVEN;
   g->nufft_kernel = 0;
   g->nufft_oversampling = 0.0;
@@ -108,6 +119,10 @@ aooct_structure_to_geometry (const GstStructure * s, AooctGeometry * g,
     g->fps_n = 0;
     g->fps_d = 1;
   }
+  /* optional: the depth scale is unknown without a calibration upstream */
+  if (!gst_structure_get_double (s, "wavenumber-span", &g->k_span)
+      || !(g->k_span > 0) || !isfinite (g->k_span))
+    g->k_span = 0;
   return aooct_geometry_validate (g, error);
 }
 
@@ -137,6 +152,12 @@ aooct_geometry_to_caps (const AooctGeometry * g)
       "pad-size", G_TYPE_INT, g->pad_size, "k-linear", G_TYPE_BOOLEAN,
       g->k_linear, "framerate", GST_TYPE_FRACTION, g->fps_n, g->fps_d, NULL);
 
+  /* only written when true: the standard chain's caps are as they were */
+  if (g->full_range)
+    gst_caps_set_simple (caps, "full-range", G_TYPE_BOOLEAN, TRUE, NULL);
+  if (g->k_span > 0)
+    gst_caps_set_simple (caps, "wavenumber-span", G_TYPE_DOUBLE, g->k_span,
+        NULL);
   if (g->k_sampling == AOOCT_K_SAMPLING_NUDFT
       || g->k_sampling == AOOCT_K_SAMPLING_NUFFT)
     gst_caps_set_simple (caps, "k-sampling", G_TYPE_STRING,

@@ -8,6 +8,7 @@
  *     samples=(int)P2, alines=(int)M, bscans=(int)B,
  *     raw-samples=(int)N, pad-offset=(int)o, pad-factor=(int)f,
  *     pad-size=(int)P1, k-linear=(boolean), framerate=(fraction)
+ *     [, full-range=(boolean)]  (spec section 9; absent = false)
  *     [, k-sampling=(string){nudft,nufft}, k-positions=(buffer)
  *        [, nufft-kernel=(string){kaiser-bessel,gaussian},
  *           nufft-oversampling=(double)R, nufft-width=(int)W]]

@@ -13,7 +13,7 @@
  * that owns it (they are all distinct): mode, background-file,
  * alines-per-bscan (aooctdcsub); size, factor (aooctpad); wavelength-file,
  * wavelength-coeffs, interpolation, passthrough (aooctkmap); a2, a3,
- * phase-file (aooctdisp); window (aooctfft); crop-start, crop-end, log,
+ * phase-file (aooctdisp); window, window-parameter (aooctfft); crop-start, crop-end, log,
  * dynamic-range, auto-range, range-min, range-max (aooctnorm).  backend
  * and cuda-device-id are set on all six and read from aooctdcsub.  The
  * properties that may change while PLAYING on the element may change so on

@@ -170,11 +170,12 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
   GST_OBJECT_UNLOCK (self);
 
   height = GST_VIDEO_INFO_HEIGHT (&vinfo);
+  /* the sink template takes any video so that we can say what is wrong:
+   * a frame without rows is one of those cases */
   if (height < 1) {
-    /* (also keeps the multiple check below from dividing by zero) */
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "input height %d: the height is the A-lines per frame and must be "
-        "at least 1", height);
+        "at least 1 (is the raw file's height= right?)", height);
     return FALSE;
   }
   if (per_bscan == 0)

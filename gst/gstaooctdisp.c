@@ -12,6 +12,11 @@
  * region, or are all 1 (no compensation, only the conversion to complex).
  * A phase file and a non-zero a2/a3 together are an error.
  *
+ * A phase file of re im records is a general complex spectral filter (what
+ * vortex calls a spectral filter): any per-sample weight, for example a
+ * measured spectral shaping, an apodisation of your own (real weights) or
+ * both combined with the dispersion phase, multiplies the spectrum here.
+ *
  * a2 and a3 can be tuned while the pipeline plays: a change takes effect at
  * the next buffer.  On the CUDA backend the weights stay in device memory
  * and are uploaded again only after such a change, ordered with the
@@ -21,6 +26,19 @@
  * applied here together with the weights, and when aooctfft follows,
  * aooctdisp leaves the weights to it in turn ("Deferred steps" in
  * docs/performance.md; the same result, bit for bit).
+ *
+ * With estimate=true aooctdisp finds a2 and a3 itself: before it
+ * processes the first B-scan after a start (or a new geometry), it
+ * maximises the sharpness of that B-scan's depth profiles over a2, then
+ * a3, then both (the metric and the search: cpu/aooct-cpu-disp-estimate.h,
+ * docs/howto.md "Dispersion found for you"), applies the result to that
+ * B-scan and every later one, sets its a2 and a3 properties (notify::a2,
+ * notify::a3) and posts an element message "aooct-dispersion" with the
+ * fields a2, a3 (double, radians), sharpness, sharpness-uncompensated,
+ * evaluations, alines and milliseconds.  The action signal "re-estimate"
+ * asks for a new estimate from the next buffer (whatever estimate is).
+ * The search runs on the host, on 64 evenly spaced A-lines of the B-scan;
+ * on the CUDA backend the B-scan is read back from the GPU once for it.
  *
  * ## Example launch line
  * |[
@@ -33,12 +51,16 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "gstaooctdisp.h"
 #include "aooct-caps.h"
 #include "aooct-calib.h"
 #include "aooct-kspace.h"
 #include "aooct-error.h"
 #include "aooct-cpu-disp.h"
+#include "aooct-cpu-disp-estimate.h"
+#include "aooct-pending-meta.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-prep.h"
 #endif
@@ -55,6 +77,8 @@ struct _GstAooctDisp
   gchar *phase_file;
   gdouble a2, a3;
   gboolean dirty;
+  gboolean estimate;            /* property */
+  gboolean estimate_pending;    /* estimate from the next buffer */
 
   /* streaming thread only */
   GBytes *weights;              /* 2 * P2 floats, re/im interleaved */
@@ -71,7 +95,17 @@ enum
   PROP_PHASE_FILE,
   PROP_A2,
   PROP_A3,
+  PROP_ESTIMATE,
 };
+
+enum
+{
+  SIGNAL_RE_ESTIMATE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+static GParamSpec *a2_pspec, *a3_pspec;
 
 /* GObject rejects values outside the range, NaN and infinities included;
  * 1e6 rad is far beyond any physical dispersion. */
@@ -89,10 +123,15 @@ static gboolean
 gst_aooct_disp_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
 {
+  /* complex input: the full-range spectra of aooctfullrange (section 9),
+   * times the weights; not the complex output of a standard aooctdisp.
+   * (The caps do not record whether a full-range spectrum has been
+   * through aooctdisp already, so a second one there is not caught.) */
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
-      || in->sample_type != AOOCT_SAMPLE_REAL) {
+      || (in->sample_type != AOOCT_SAMPLE_REAL && !in->full_range)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "aooctdisp needs spectral real input but got domain=%s, "
+        "aooctdisp needs spectral real input (or the complex full-range "
+        "spectra of aooctfullrange) but got domain=%s, "
         "sample-type=%s", aooct_domain_to_string (in->domain),
         aooct_sample_type_to_string (in->sample_type));
     return FALSE;
@@ -185,6 +224,12 @@ gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
+  /* a new start or geometry: estimate again from its first B-scan */
+  GST_OBJECT_LOCK (self);
+  if (self->estimate)
+    self->estimate_pending = TRUE;
+  GST_OBJECT_UNLOCK (self);
+
   if (!rebuild_weights (self, error))
     return FALSE;
 #ifdef HAVE_CUDA
@@ -246,6 +291,17 @@ gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   if (!aooct_cuda_prep_set_disp (self->cuda, self->weights_serial,
           g_bytes_get_data (self->weights, NULL), stream, error))
     return FALSE;
+  /* complex (full-range) spectra: nothing is deferred on them (the base
+   * class makes sure) */
+  if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX) {
+    if (pending) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "complex full-range spectra carry deferred steps");
+      return FALSE;
+    }
+    return aooct_cuda_prep_disp_complex (self->cuda,
+        (const gfloat *) in->data, (gfloat *) out->data, stream, error);
+  }
   /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
    * fused with ours */
   if (pending && !aooct_pending_meta_load (pending, self->cuda,
@@ -275,6 +331,166 @@ gst_aooct_disp_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
   return TRUE;
 }
 #endif
+
+/* Applies the steps an upstream element deferred to us (aooctpad's scale
+ * and margins, aooctkmap's resampling) to the first @rows spectra of
+ * @data in place, as the CUDA kernels would: the estimate must see the
+ * k-linear spectra that the weights will multiply. */
+static void
+apply_pending_on_host (const AooctPendingMeta * meta, gfloat * data,
+    gint rows, gint p2)
+{
+  gfloat *tmp = g_new (gfloat, p2);
+  gint r, i;
+
+  for (r = 0; r < rows; r++) {
+    gfloat *z = data + (gsize) r * p2;
+
+    if (meta->pad)
+      for (i = 0; i < p2; i++)
+        z[i] = (i >= meta->pad_j0 && i <= meta->pad_j1) ?
+            z[i] * meta->pad_scale : 0.0f;
+    if (meta->kmap.data) {
+      const gint32 *index = g_bytes_get_data (meta->kmap.data, NULL);
+      const gfloat *frac = (const gfloat *) (index + p2);
+
+      for (i = 0; i < p2; i++) {
+        if (i < meta->kmap_j0 || i > meta->kmap_j1) {
+          tmp[i] = 0;
+        } else {
+          const gint l = index[i];
+          tmp[i] = z[l] + (z[l + 1] - z[l]) * frac[i];
+        }
+      }
+      memcpy (z, tmp, p2 * sizeof (gfloat));
+    }
+  }
+  g_free (tmp);
+}
+
+/* Estimates a2/a3 from the first B-scan of @inbuf, makes them the
+ * element's coefficients (the weights are rebuilt before this buffer is
+ * processed) and announces them. */
+static gboolean
+gst_aooct_disp_estimate (GstAooctDisp * self, GstBuffer * inbuf,
+    GError ** error)
+{
+  GstAooctFilter *filter = GST_AOOCT_FILTER (self);
+  const AooctGeometry *g = &filter->in_geom;
+  const AooctPendingMeta *meta = aooct_buffer_get_pending_meta (inbuf);
+  AooctDispEstimateParams params;
+  AooctDispEstimate est;
+  GstMapInfo map;
+  gfloat *spectra;
+  gsize bytes = (gsize) g->alines * g->samples * sizeof (gfloat);
+  gint64 t0 = g_get_monotonic_time ();
+  gdouble ms;
+  gchar *file;
+  gboolean ok;
+
+  GST_OBJECT_LOCK (self);
+  file = g_strdup (self->phase_file);
+  GST_OBJECT_UNLOCK (self);
+  if (file && file[0]) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "estimate=true (or re-estimate) finds a2 and a3, which cannot be "
+        "used together with phase-file=%s: unset one of them", file);
+    g_free (file);
+    return FALSE;
+  }
+  g_free (file);
+  if (meta && meta->disp.data) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input already carries a deferred dispersion step");
+    return FALSE;
+  }
+  if (g->k_sampling != AOOCT_K_SAMPLING_EVEN) {
+    /* the search transforms with the FFT, which needs the even k grid;
+     * a2/a3 are the same on every grid (u runs over k either way) */
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "estimate=true needs evenly resampled spectra, but aooctkmap "
+        "interpolation=%s leaves them at their positions: estimate once "
+        "with interpolation=linear (or tools/aooct-dispersion) and set the "
+        "a2/a3 it finds", aooct_k_sampling_to_string (g->k_sampling));
+    return FALSE;
+  }
+  /* on the CUDA backend this reads the B-scan back from the GPU */
+  if (!gst_buffer_map (inbuf, &map, GST_MAP_READ) || map.size < bytes) {
+    if (map.memory)
+      gst_buffer_unmap (inbuf, &map);
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "cannot read the input buffer for the dispersion estimate");
+    return FALSE;
+  }
+  spectra = g_memdup2 (map.data, bytes);
+  gst_buffer_unmap (inbuf, &map);
+  if (meta)
+    apply_pending_on_host (meta, spectra, g->alines, g->samples);
+
+  aooct_disp_estimate_params_init (&params);
+  ok = aooct_cpu_disp_estimate (spectra, g->alines, g, &params, &est, error);
+  g_free (spectra);
+  if (!ok)
+    return FALSE;
+  ms = (g_get_monotonic_time () - t0) / 1000.0;
+
+  GST_OBJECT_LOCK (self);
+  self->a2 = est.a2;
+  self->a3 = est.a3;
+  self->dirty = TRUE;
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (self, "estimated a2=%.3f a3=%.3f (sharpness %.4g, "
+      "uncompensated %.4g; %d evaluations on %d A-lines, %.1f ms)", est.a2,
+      est.a3, est.sharpness, est.sharpness_none, est.evaluations, est.alines,
+      ms);
+  g_object_notify_by_pspec (G_OBJECT (self), a2_pspec);
+  g_object_notify_by_pspec (G_OBJECT (self), a3_pspec);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self),
+          gst_structure_new ("aooct-dispersion", "a2", G_TYPE_DOUBLE, est.a2,
+              "a3", G_TYPE_DOUBLE, est.a3, "sharpness", G_TYPE_DOUBLE,
+              est.sharpness, "sharpness-uncompensated", G_TYPE_DOUBLE,
+              est.sharpness_none, "evaluations", G_TYPE_INT, est.evaluations,
+              "alines", G_TYPE_INT, est.alines, "milliseconds",
+              G_TYPE_DOUBLE, ms, NULL)));
+  return TRUE;
+}
+
+/* Before the buffer goes through the base class (which may defer our
+ * step to aooctfft without running it here): estimate from it when asked */
+static GstFlowReturn
+gst_aooct_disp_submit_input_buffer (GstBaseTransform * bt,
+    gboolean is_discont, GstBuffer * inbuf)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (bt);
+  GstAooctFilter *filter = GST_AOOCT_FILTER (bt);
+  gboolean pending;
+
+  GST_OBJECT_LOCK (self);
+  pending = self->estimate_pending && filter->configured;
+  self->estimate_pending &= !pending;
+  GST_OBJECT_UNLOCK (self);
+  if (pending) {
+    GError *error = NULL;
+
+    if (!gst_aooct_disp_estimate (self, inbuf, &error)) {
+      gst_aooct_filter_post_error (filter, error);
+      g_clear_error (&error);
+      gst_buffer_unref (inbuf);
+      return GST_FLOW_ERROR;
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (bt,
+      is_discont, inbuf);
+}
+
+static void
+gst_aooct_disp_re_estimate (GstAooctDisp * self)
+{
+  GST_OBJECT_LOCK (self);
+  self->estimate_pending = TRUE;
+  GST_OBJECT_UNLOCK (self);
+}
 
 static void
 gst_aooct_disp_teardown (GstAooctFilter * filter)
@@ -306,6 +522,15 @@ gst_aooct_disp_set_property (GObject * object, guint prop_id,
     case PROP_A3:
       self->a3 = g_value_get_double (value);
       break;
+    case PROP_ESTIMATE:{
+      gboolean on = g_value_get_boolean (value);
+
+      /* switched on while running: estimate from the next buffer */
+      if (on && !self->estimate)
+        self->estimate_pending = TRUE;
+      self->estimate = on;
+      break;
+    }
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -330,6 +555,9 @@ gst_aooct_disp_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_A3:
       g_value_set_double (value, self->a3);
+      break;
+    case PROP_ESTIMATE:
+      g_value_set_boolean (value, self->estimate);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -368,22 +596,43 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
           "Default: none", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
-  g_object_class_install_property (gobject_class, PROP_A2,
-      g_param_spec_double ("a2", "a2",
-          "Second-order dispersion phase in radians at the ends of the data "
-          "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
-          "default 0; a change while playing applies at the next buffer",
-          COEFF_MIN, COEFF_MAX, 0.0,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+  a2_pspec = g_param_spec_double ("a2", "a2",
+      "Second-order dispersion phase in radians at the ends of the data "
+      "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
+      "default 0; a change while playing applies at the next buffer; "
+      "set by estimate=true",
+      COEFF_MIN, COEFF_MAX, 0.0,
+      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+  g_object_class_install_property (gobject_class, PROP_A2, a2_pspec);
+  a3_pspec = g_param_spec_double ("a3", "a3",
+      "Third-order dispersion phase in radians at the ends of the data "
+      "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
+      "default 0; a change while playing applies at the next buffer; "
+      "set by estimate=true",
+      COEFF_MIN, COEFF_MAX, 0.0,
+      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+  g_object_class_install_property (gobject_class, PROP_A3, a3_pspec);
+  g_object_class_install_property (gobject_class, PROP_ESTIMATE,
+      g_param_spec_boolean ("estimate", "Estimate",
+          "Find a2 and a3 from the first B-scan after each start or new "
+          "geometry (maximum sharpness of the depth profiles), then apply "
+          "and hold them; sets a2/a3 (notify) and posts the element message "
+          "aooct-dispersion.  Switched on while playing: from the next "
+          "buffer.  Default false",
+          FALSE, G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
-  g_object_class_install_property (gobject_class, PROP_A3,
-      g_param_spec_double ("a3", "a3",
-          "Third-order dispersion phase in radians at the ends of the data "
-          "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
-          "default 0; a change while playing applies at the next buffer",
-          COEFF_MIN, COEFF_MAX, 0.0,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
+
+  /**
+   * GstAooctDisp::re-estimate:
+   *
+   * Action signal: estimate a2 and a3 again from the next buffer (whatever
+   * the estimate property says); the result is announced as with
+   * estimate=true.
+   */
+  signals[SIGNAL_RE_ESTIMATE] = g_signal_new_class_handler ("re-estimate",
+      G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST | G_SIGNAL_ACTION,
+      G_CALLBACK (gst_aooct_disp_re_estimate), NULL, NULL, NULL,
+      G_TYPE_NONE, 0);
 
   gst_element_class_set_static_metadata (element_class,
       "AO-OCT dispersion compensation", "Filter/Converter",
@@ -392,6 +641,8 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   gst_aooct_filter_class_add_pad_templates (filter_class,
       AOOCT_CAPS_TEMPLATE, AOOCT_CAPS_TEMPLATE);
 
+  GST_BASE_TRANSFORM_CLASS (klass)->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_aooct_disp_submit_input_buffer);
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_disp_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_disp_setup);

@@ -8,9 +8,15 @@
  * input is complex (after aooctdisp) or real (after aooctkmap without
  * dispersion compensation); the output is complex, one depth profile per
  * A-line, for aooctnorm.  An optional spectral window (hann, hamming,
- * blackman, gaussian) spanning the measured region multiplies the spectrum
- * first to lower the side lobes of each reflector; it can be changed while
- * playing and applies from the next buffer on.
+ * blackman, gaussian, tukey, kaiser) spanning the measured region
+ * multiplies the spectrum first to lower the side lobes of each reflector;
+ * `window-parameter` sets the Gaussian's width s, the Tukey alpha or the
+ * Kaiser beta (0: s = 0.4, alpha = 0.5, beta = 8).  Both can be changed
+ * while playing and apply from the next buffer on.
+ *
+ * A complex filter per spectral sample (vortex's "spectral filter"), for
+ * example a measured window or a spectral shaping, is aooctdisp's
+ * `phase-file` with two numbers (re im) per record.
  *
  * On the CUDA backend one kernel applies the window and a batched cuFFT
  * transform over all A-lines of the buffer runs in place in the output,
@@ -54,12 +60,14 @@ struct _GstAooctFft
 
   /* property, under the object lock */
   AooctWindow window;
+  gdouble window_parameter;     /* 0 = the window's default */
 
   /* streaming thread only, from setup() */
   AooctCpuFft *cpu;
   AooctCpuNonuniform *cpu_nu;   /* in place of cpu for k-sampling=nudft or
                                  * nufft */
   AooctWindow active_window;    /* what `table` holds */
+  gdouble active_parameter;
   gfloat *table;                /* P2 weights, NULL for no window */
 #ifdef HAVE_CUDA
   AooctCudaNonuniform *cuda_nu; /* the NUDFT / NUFFT after the prep pass */
@@ -73,9 +81,11 @@ enum
 {
   PROP_0,
   PROP_WINDOW,
+  PROP_WINDOW_PARAMETER,
 };
 
 #define DEFAULT_WINDOW AOOCT_WINDOW_NONE
+#define DEFAULT_WINDOW_PARAMETER 0.0
 
 #define GST_TYPE_AOOCT_WINDOW (gst_aooct_window_get_type ())
 static GType
@@ -88,8 +98,15 @@ gst_aooct_window_get_type (void)
     {AOOCT_WINDOW_HAMMING, "Hamming: 0.54 - 0.46 cos (2 pi t)", "hamming"},
     {AOOCT_WINDOW_BLACKMAN,
         "Blackman: 0.42 - 0.5 cos (2 pi t) + 0.08 cos (4 pi t)", "blackman"},
-    {AOOCT_WINDOW_GAUSSIAN, "Gaussian: exp (-0.5 ((2 t - 1) / 0.4)^2)",
-        "gaussian"},
+    {AOOCT_WINDOW_GAUSSIAN,
+        "Gaussian: exp (-0.5 ((2 t - 1) / s)^2), s = window-parameter "
+          "(0: 0.4)", "gaussian"},
+    {AOOCT_WINDOW_TUKEY,
+        "Tukey: Hann tapers over alpha/2 at each end, 1 between, alpha = "
+          "window-parameter (0: 0.5)", "tukey"},
+    {AOOCT_WINDOW_KAISER,
+        "Kaiser: I0 (beta sqrt (1 - (2 t - 1)^2)) / I0 (beta), beta = "
+          "window-parameter (0: 8)", "kaiser"},
     {0, NULL, NULL}
   };
 
@@ -128,27 +145,50 @@ gst_aooct_fft_derive_output (GstAooctFilter * filter,
   return aooct_geometry_validate (out, error);
 }
 
-/* Makes `table` hold @window for the negotiated geometry. */
-static void
-gst_aooct_fft_build_window (GstAooctFft * self, AooctWindow window)
+/* An error for a parameter the window cannot take */
+static gboolean
+gst_aooct_fft_check_window (AooctWindow window, gdouble parameter,
+    GError ** error)
+{
+  const gchar *what;
+
+  if (aooct_window_parameter_valid (window, parameter, &what))
+    return TRUE;
+  g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+      "aooctfft: window-parameter=%g does not fit window=%s: expected %s",
+      parameter, g_enum_get_value (g_type_class_peek (GST_TYPE_AOOCT_WINDOW),
+          window)->value_nick, what);
+  return FALSE;
+}
+
+/* Makes `table` hold @window with @parameter for the negotiated
+ * geometry; an error for a parameter the window cannot take. */
+static gboolean
+gst_aooct_fft_build_window (GstAooctFft * self, AooctWindow window,
+    gdouble parameter, GError ** error)
 {
   const AooctGeometry *g = &GST_AOOCT_FILTER (self)->in_geom;
 
+  if (!gst_aooct_fft_check_window (window, parameter, error))
+    return FALSE;
   g_clear_pointer (&self->table, g_free);
   if (g->k_sampling != AOOCT_K_SAMPLING_EVEN)
     /* at each sample's position (spec section 8) */
-    self->table = aooct_window_table_new_at (window, 0.0, g,
+    self->table = aooct_window_table_new_at (window, parameter, g,
         GST_AOOCT_FILTER (self)->in_positions);
   else
-    self->table = aooct_window_table_new (window, g->samples,
+    self->table = aooct_window_table_new_full (window, parameter, g->samples,
         aooct_geometry_data_start (g), aooct_geometry_data_end (g));
   self->active_window = window;
+  self->active_parameter = parameter;
 #ifdef HAVE_CUDA
   /* uploaded by the next process_cuda(), ordered on the element's stream */
   self->cuda_stale = TRUE;
 #endif
-  GST_DEBUG_OBJECT (self, "window %d over samples %d..%d of %d", window,
-      aooct_geometry_data_start (g), aooct_geometry_data_end (g), g->samples);
+  GST_DEBUG_OBJECT (self, "window %d (parameter %g) over samples %d..%d of "
+      "%d", window, parameter, aooct_geometry_data_start (g),
+      aooct_geometry_data_end (g), g->samples);
+  return TRUE;
 }
 
 static gboolean
@@ -156,11 +196,17 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
 {
   GstAooctFft *self = GST_AOOCT_FFT (filter);
   AooctWindow window;
+  gdouble parameter;
 
   GST_OBJECT_LOCK (self);
   window = self->window;
+  parameter = self->window_parameter;
   GST_OBJECT_UNLOCK (self);
 
+  /* before anything is allocated: teardown() follows only a setup() that
+   * succeeded */
+  if (!gst_aooct_fft_check_window (window, parameter, error))
+    return FALSE;
 #ifdef HAVE_CUDA
   if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
     /* batched cuFFT plan, work area and window table, once per geometry */
@@ -191,8 +237,7 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
       g_clear_pointer (&self->cuda_nu, aooct_cuda_nonuniform_free);
       return FALSE;
     }
-    gst_aooct_fft_build_window (self, window);
-    return TRUE;
+    return gst_aooct_fft_build_window (self, window, parameter, error);
   }
 #endif
   if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN) {
@@ -200,28 +245,30 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
         filter->in_positions, aooct_cpu_threads (), error);
     if (self->cpu_nu == NULL)
       return FALSE;
-    gst_aooct_fft_build_window (self, window);
-    return TRUE;
+    return gst_aooct_fft_build_window (self, window, parameter, error);
   }
   self->cpu = aooct_cpu_fft_new (filter->in_geom.samples, aooct_cpu_threads (),
       error);
   if (self->cpu == NULL)
     return FALSE;
-  gst_aooct_fft_build_window (self, window);
-  return TRUE;
+  return gst_aooct_fft_build_window (self, window, parameter, error);
 }
 
-/* window is mutable while playing: a change applies from this buffer */
-static void
-gst_aooct_fft_update_window (GstAooctFft * self)
+/* window and its parameter are mutable while playing: a change applies
+ * from this buffer */
+static gboolean
+gst_aooct_fft_update_window (GstAooctFft * self, GError ** error)
 {
   AooctWindow window;
+  gdouble parameter;
 
   GST_OBJECT_LOCK (self);
   window = self->window;
+  parameter = self->window_parameter;
   GST_OBJECT_UNLOCK (self);
-  if (window != self->active_window)
-    gst_aooct_fft_build_window (self, window);
+  if (window == self->active_window && parameter == self->active_parameter)
+    return TRUE;
+  return gst_aooct_fft_build_window (self, window, parameter, error);
 }
 
 static gboolean
@@ -230,7 +277,8 @@ gst_aooct_fft_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 {
   GstAooctFft *self = GST_AOOCT_FFT (filter);
 
-  gst_aooct_fft_update_window (self);
+  if (!gst_aooct_fft_update_window (self, error))
+    return FALSE;
   /* application/x-aooct buffers are contiguous: stride == A-line size */
   if (self->cpu_nu) {
     aooct_cpu_nonuniform_process (self->cpu_nu, (const gfloat *) in->data,
@@ -264,7 +312,8 @@ gst_aooct_fft_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
 {
   GstAooctFft *self = GST_AOOCT_FFT (filter);
 
-  gst_aooct_fft_update_window (self);
+  if (!gst_aooct_fft_update_window (self, error))
+    return FALSE;
   /* the copy runs after the kernels of earlier buffers (same stream), so
    * they keep the window they were enqueued with */
   if (self->cuda_stale) {
@@ -345,6 +394,9 @@ gst_aooct_fft_set_property (GObject * object, guint prop_id,
     case PROP_WINDOW:
       self->window = g_value_get_enum (value);
       break;
+    case PROP_WINDOW_PARAMETER:
+      self->window_parameter = g_value_get_double (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -362,6 +414,9 @@ gst_aooct_fft_get_property (GObject * object, guint prop_id, GValue * value,
   switch (prop_id) {
     case PROP_WINDOW:
       g_value_set_enum (value, self->window);
+      break;
+    case PROP_WINDOW_PARAMETER:
+      g_value_set_double (value, self->window_parameter);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -400,6 +455,16 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
           GST_TYPE_AOOCT_WINDOW, DEFAULT_WINDOW,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_WINDOW_PARAMETER,
+      g_param_spec_double ("window-parameter", "Window parameter",
+          "The window's parameter: the Gaussian's width s (in units of the "
+          "half data region, > 0), the Tukey alpha (fraction of the data "
+          "region tapered, 0..1) or the Kaiser beta (0..700); 0 means s = "
+          "0.4, alpha = 0.5, beta = 8; ignored by the other windows.  May "
+          "be changed while playing: applies from the next buffer",
+          0.0, G_MAXDOUBLE, DEFAULT_WINDOW_PARAMETER,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
   gst_element_class_set_static_metadata (element_class,
       "AO-OCT FFT", "Filter/Converter/Video",
@@ -428,4 +493,5 @@ static void
 gst_aooct_fft_init (GstAooctFft * self)
 {
   self->window = DEFAULT_WINDOW;
+  self->window_parameter = DEFAULT_WINDOW_PARAMETER;
 }

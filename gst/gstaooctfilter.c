@@ -1751,6 +1751,13 @@ decide_deferring (GstAooctFilter * self, GstQuery * query)
       || !self->out_cuda_memory
       || gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
     return;
+  /* the deferred steps are for real spectra: complex (full-range, spec
+   * section 9) ones get each step done where it is */
+  if (!klass->sink_is_video
+      && self->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX) {
+    GST_INFO_OBJECT (self, "complex spectra: not deferring the step");
+    return;
+  }
   announced = gst_query_find_allocation_meta (query,
       AOOCT_PENDING_META_API_TYPE, NULL);
   if (announced && fuse && strcmp (fuse, "0") == 0) {

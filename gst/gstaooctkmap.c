@@ -152,14 +152,54 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctkmap, "aooctkmap",
     GST_DEBUG_CATEGORY_INIT (gst_aooct_kmap_debug, "aooctkmap", 0,
         "aooct lambda-to-k resampling"));
 
+/* The calibration's wavenumber span |K1 - K0| on @out's caps
+ * (wavenumber-span), from which aooctnorm and the views learn the depth
+ * scale.  Read here because the caps are made before setup(); an unusable
+ * calibration is the same error setup() would give.  In passthrough or on
+ * k-linear input nothing is resampled and a span from upstream stays. */
+static gboolean
+gst_aooct_kmap_set_k_span (GstAooctKmap * self, const AooctGeometry * in,
+    AooctGeometry * out, GError ** error)
+{
+  AooctWavelength *cal;
+  gchar *file, *coeffs;
+  gboolean passthrough;
+
+  GST_OBJECT_LOCK (self);
+  file = g_strdup (self->wavelength_file);
+  coeffs = g_strdup (self->wavelength_coeffs);
+  passthrough = self->passthrough;
+  GST_OBJECT_UNLOCK (self);
+  if (passthrough || in->k_linear) {
+    g_free (file);
+    g_free (coeffs);
+    return TRUE;
+  }
+  cal = aooct_wavelength_new (file, coeffs, in->raw_samples, error);
+  g_free (file);
+  g_free (coeffs);
+  if (cal == NULL)
+    return FALSE;
+  /* lambda in nm, k in rad/um */
+  out->k_span = fabs (2000.0 * G_PI / aooct_wavelength_at (cal,
+          in->raw_samples - 1) - 2000.0 * G_PI / aooct_wavelength_at (cal, 0));
+  aooct_wavelength_free (cal);
+  return TRUE;
+}
+
 static gboolean
 gst_aooct_kmap_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
 {
+  /* complex spectra: the full-range ones of aooctfullrange (section 9),
+   * resampled re and im alike; not those of a standard aooctdisp, whose
+   * weights belong to the even-k grid (on full-range spectra the caps do
+   * not say whether aooctdisp has run, so that order is not caught) */
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
-      || in->sample_type != AOOCT_SAMPLE_REAL) {
+      || (in->sample_type != AOOCT_SAMPLE_REAL && !in->full_range)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "aooctkmap needs spectral real input but got domain=%s, "
+        "aooctkmap needs spectral real input (or the complex full-range "
+        "spectra of aooctfullrange) but got domain=%s, "
         "sample-type=%s", aooct_domain_to_string (in->domain),
         aooct_sample_type_to_string (in->sample_type));
     return FALSE;
@@ -173,6 +213,10 @@ gst_aooct_kmap_derive_output (GstAooctFilter * filter,
   }
   *out = *in;
   out->k_linear = TRUE;
+  /* the depth scale: with every interpolation mode, nudft/nufft included,
+   * aooctfft's bins are those of the even k grid from K0 to K1 */
+  if (!gst_aooct_kmap_set_k_span (GST_AOOCT_KMAP (filter), in, out, error))
+    return FALSE;
   {
     GstAooctKmap *self = GST_AOOCT_KMAP (filter);
     AooctInterp mode;
@@ -188,6 +232,20 @@ gst_aooct_kmap_derive_output (GstAooctFilter * filter,
     w = self->nufft_width;
     kernel = self->nufft_kernel;
     GST_OBJECT_UNLOCK (self);
+    /* complex full-range spectra: linear resampling only, for now (the
+     * other modes' cores read one real value per sample; docs/fullrange.md
+     * says what they need) */
+    if (!passthrough && !in->k_linear && in->full_range
+        && mode != AOOCT_INTERP_LINEAR) {
+      GEnumValue *v = g_enum_get_value (g_type_class_peek
+          (GST_TYPE_AOOCT_KMAP_INTERPOLATION), mode);
+
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+          "interpolation=%s does not take the complex full-range spectra "
+          "of aooctfullrange yet: use interpolation=linear",
+          v ? v->value_nick : "?");
+      return FALSE;
+    }
     if (passthrough || in->k_linear
         || (mode != AOOCT_INTERP_NUDFT && mode != AOOCT_INTERP_NUFFT))
       return TRUE;
@@ -419,6 +477,10 @@ gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
   /* passthrough never gets here: GstBaseTransform forwards the buffers */
   if (pending && !check_pending (self, pending, error))
     return FALSE;
+  /* complex (full-range) spectra: nobody defers to us on them */
+  if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX)
+    return aooct_cuda_kmap_process_complex (self->cuda,
+        (const gfloat *) in->data, (gfloat *) out->data, stream, error);
   if (self->cuda_fir)
     return aooct_cuda_kmap_fir_process (self->cuda_fir,
         (const gfloat *) in->data, pending

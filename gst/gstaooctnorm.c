@@ -14,8 +14,26 @@
  * buffer with several B-scans gives them stacked vertically, each with its
  * own automatic range.
  *
+ * On complex full-range input (aooctfullrange, spec section 9) the depth
+ * bins are signed: a negative bin b is FFT bin P2 + b, crop-start may be
+ * negative, and the default crop shows [-pad-size/2, pad-size/2), zero
+ * delay in the middle row of the image.
+ *
  * The display settings (log, dynamic-range, auto-range, range-min,
  * range-max) may be changed while playing; they apply from the next buffer.
+ *
+ * The depth scale: when the chain has an aooctkmap (whose calibration puts
+ * `wavenumber-span` = |k(N-1) - k(0)| on the caps), each image row is
+ * depth-per-row = pi (N - 1) / (P1 |k(N-1) - k(0)|) micrometres in air
+ * (single-pass path difference; k = 2 pi / lambda of the first and last
+ * camera pixel, N camera pixels, P1 the first FFT size; divide by the
+ * group index for depth in tissue).  aooctnorm puts it in its read-only
+ * `depth-per-row` property (notified) and, at each negotiation, posts an
+ * element message "aooct-depth-scale" with the fields um-per-row (double),
+ * first-row-um (double, the depth of image row 0 = crop-start x
+ * um-per-row), rows (int, image rows per B-scan) and crop-start (int).
+ * Without a calibration upstream the scale is unknown: depth-per-row is 0
+ * and no message is posted.
  *
  * ## Example launch line
  * |[
@@ -70,6 +88,9 @@ struct _GstAooctNorm
   gint average_bscans, average_alines;  /* spec 11 */
   gdouble sigma_space, sigma_range;
 
+  /* from setup(), read under the object lock by get_property */
+  gdouble depth_per_row;        /* um per image row, 0 = unknown */
+
   /* from setup() */
   AooctCpuNorm *cpu;
   AooctCpuNormExtra *extra;     /* averaging / bilateral on the CPU */
@@ -92,8 +113,11 @@ enum
   PROP_AVERAGE_ALINES,
   PROP_BILATERAL_SIGMA_SPACE,
   PROP_BILATERAL_SIGMA_RANGE,
+  PROP_DEPTH_PER_ROW,
   PROP_LOG,                     /* .. the AOOCT_NORM_PROPS display ones */
 };
+
+static GParamSpec *depth_per_row_pspec;
 
 #define DEFAULT_CROP_START 0
 #define DEFAULT_CROP_END 0
@@ -143,6 +167,7 @@ gst_aooct_norm_derive_output (GstAooctFilter * filter,
    * image rows per B-scan (the cropped depth bins). */
   *out = *in;
   out->sample_type = AOOCT_SAMPLE_REAL;
+  out->full_range = FALSE;
   out->samples = end - start;
   /* average-alines: column c is A-lines c K .. min (c K + K, M) - 1 */
   GST_OBJECT_LOCK (self);
@@ -198,6 +223,34 @@ warn_unused_settings (GstAooctNorm * self, const AooctNormSettings * s)
 static const gchar *const cuda_video_formats[] = { "NV12", "I420", "RGBA",
   NULL
 };
+
+/* depth-per-row and the "aooct-depth-scale" message for the negotiated
+ * grid and crop [start, end) */
+static void
+gst_aooct_norm_announce_depth_scale (GstAooctNorm * self, gint start, gint end)
+{
+  gdouble step = aooct_geometry_depth_step (&GST_AOOCT_FILTER (self)->in_geom);
+  gboolean changed;
+
+  GST_OBJECT_LOCK (self);
+  changed = self->depth_per_row != step;
+  self->depth_per_row = step;
+  GST_OBJECT_UNLOCK (self);
+  if (changed)
+    g_object_notify_by_pspec (G_OBJECT (self), depth_per_row_pspec);
+  if (step <= 0) {
+    GST_INFO_OBJECT (self, "no wavenumber-span on the caps (no aooctkmap "
+        "upstream): depth scale unknown");
+    return;
+  }
+  GST_INFO_OBJECT (self, "%.6g um per row, row 0 at %.6g um", step,
+      start * step);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self),
+          gst_structure_new ("aooct-depth-scale", "um-per-row", G_TYPE_DOUBLE,
+              step, "first-row-um", G_TYPE_DOUBLE, start * step, "rows",
+              G_TYPE_INT, end - start, "crop-start", G_TYPE_INT, start, NULL)));
+}
 
 static gboolean
 gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
@@ -256,6 +309,7 @@ gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
   }
   GST_DEBUG_OBJECT (self, "crop [%d, %d), %s", start, end,
       GST_VIDEO_INFO_NAME (&filter->out_vinfo));
+  gst_aooct_norm_announce_depth_scale (self, start, end);
   GST_OBJECT_LOCK (self);
   if (self->average_bscans > 1 || self->average_alines > 1
       || self->sigma_space > 0) {
@@ -462,6 +516,9 @@ gst_aooct_norm_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_CROP_START:
       g_value_set_int (value, self->crop_start);
       break;
+    case PROP_DEPTH_PER_ROW:
+      g_value_set_double (value, self->depth_per_row);
+      break;
     case PROP_CROP_END:
       g_value_set_int (value, self->crop_end);
       break;
@@ -510,10 +567,22 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
   /* Non-finite doubles and values outside these ranges are refused by
    * GObject when set (with a warning naming the property); the finite
    * bounds below make it refuse infinities too. */
+  depth_per_row_pspec = g_param_spec_double ("depth-per-row",
+      "Depth per row",
+      "Read only: micrometres in air per image row, pi (N - 1) / (P1 "
+      "wavenumber-span) from the calibration of the aooctkmap upstream, "
+      "known once negotiated (notified; also posted as the element message "
+      "aooct-depth-scale); 0 = unknown (no calibration upstream)",
+      0.0, G_MAXDOUBLE, 0.0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_property (gobject_class, PROP_DEPTH_PER_ROW,
+      depth_per_row_pspec);
   g_object_class_install_property (gobject_class, PROP_CROP_START,
       g_param_spec_int ("crop-start", "Crop start",
-          "First depth bin shown (image row 0); 0 .. crop-end - 1, default 0",
-          0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_START, ready));
+          "First depth bin shown (image row 0); 0 .. crop-end - 1, default "
+          "0. Signed on full-range input (aooctfullrange): bin -b is b bins "
+          "before zero delay, and crop-start = crop-end = 0 shows "
+          "-pad-size/2 .. pad-size/2 - 1, zero delay in the middle",
+          -AOOCT_MAX_SAMPLES, AOOCT_MAX_SAMPLES, DEFAULT_CROP_START, ready));
   g_object_class_install_property (gobject_class, PROP_CROP_END,
       g_param_spec_int ("crop-end", "Crop end",
           "Depth bin after the last one shown, at most the samples per "

@@ -10,7 +10,9 @@
  * Samples outside the measured region are set to 0.  Put it right after
  * aooctdcsub; the output caps carry N, o, f, P1 and P2 for the elements
  * downstream.  The element is optional: without it the chain works on the
- * raw grid.
+ * raw grid.  After aooctfullrange it pads complex spectra (spec section 9:
+ * complex FFTs; a spectrum whose imaginary part is 0 gives the real
+ * path's result).
  *
  * On the CUDA backend both FFTs are batched cuFFT transforms over all
  * A-lines of a buffer, planned once per caps; the result agrees with the
@@ -80,13 +82,16 @@ gst_aooct_pad_derive_output (GstAooctFilter * filter,
   GstAooctPad *self = GST_AOOCT_PAD (filter);
   gint size, factor, p1, p2, offset;
 
+  /* complex spectra: only the full-range ones of aooctfullrange (section
+   * 9); those of aooctdisp are past the point where padding belongs */
   if (in->domain != AOOCT_DOMAIN_SPECTRAL
-      || in->sample_type != AOOCT_SAMPLE_REAL || in->pad_factor != 1
-      || in->samples != in->raw_samples
+      || (in->sample_type != AOOCT_SAMPLE_REAL && !in->full_range)
+      || in->pad_factor != 1 || in->samples != in->raw_samples
       || in->k_sampling != AOOCT_K_SAMPLING_EVEN) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "aooctpad needs un-padded real spectral input (put it right after "
-        "aooctdcsub), got domain=%s sample-type=%s samples=%d "
+        "aooctdcsub), or the complex full-range spectra of aooctfullrange, "
+        "got domain=%s sample-type=%s samples=%d "
         "raw-samples=%d pad-factor=%d k-sampling=%s",
         aooct_domain_to_string (in->domain),
         aooct_sample_type_to_string (in->sample_type), in->samples,
@@ -151,7 +156,11 @@ gst_aooct_pad_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, AooctCudaStream stream, GError ** error)
 {
   GstAooctPad *self = GST_AOOCT_PAD (filter);
-  AooctPendingMeta *leave = filter->out_pending;
+  /* the deferred-steps machinery is for real spectra: complex ones are
+   * scaled here (the base class does not let us leave it on complex data
+   * anyway) */
+  AooctPendingMeta *leave = filter->in_geom.sample_type == AOOCT_SAMPLE_REAL ?
+      filter->out_pending : NULL;
 
   /* downstream (aooctkmap, or a fused pass) scales and sets the margins */
   if (leave) {

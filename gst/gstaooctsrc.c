@@ -20,6 +20,10 @@
  *   um across the B-scan so that the B-scan mean DC subtraction keeps it)
  *   or `phantom=retina` (layers NFL to choroid with speckle, curved, with a
  *   foveal pit; `bscans-per-volume` B-scans sweep slowly across it);
+ * - full range (aooctfullrange, spec section 9): `carrier` rad of phase
+ *   per A-line on the sample term, `depth-offset` um added to every
+ *   reflector (negative: across zero delay), `speckle-width` A-lines of
+ *   lateral speckle correlation for the retina (needed for full range);
  * - a dispersion mismatch that `aooctdisp a2=dispersion-a2
  *   a3=dispersion-a3` cancels exactly;
  * - noise (`noise` counts RMS at the reference peak, read + shot-like),
@@ -98,6 +102,9 @@ enum
   PROP_DISPERSION_A3,
   PROP_MIRROR_DEPTH,
   PROP_MIRROR_TILT,
+  PROP_CARRIER,
+  PROP_DEPTH_OFFSET,
+  PROP_SPECKLE_WIDTH,
   PROP_BSCANS_PER_VOLUME,
   PROP_CALIBRATION_FILE,
 };
@@ -196,6 +203,15 @@ gst_aooct_src_set_property (GObject * object, guint prop_id,
     case PROP_MIRROR_TILT:
       p->mirror_tilt = g_value_get_double (value);
       break;
+    case PROP_CARRIER:
+      p->carrier = g_value_get_double (value);
+      break;
+    case PROP_DEPTH_OFFSET:
+      p->depth_offset = g_value_get_double (value);
+      break;
+    case PROP_SPECKLE_WIDTH:
+      p->speckle_width = g_value_get_double (value);
+      break;
     case PROP_BSCANS_PER_VOLUME:
       p->bscans_per_volume = g_value_get_int (value);
       break;
@@ -267,6 +283,15 @@ gst_aooct_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MIRROR_TILT:
       g_value_set_double (value, p->mirror_tilt);
+      break;
+    case PROP_CARRIER:
+      g_value_set_double (value, p->carrier);
+      break;
+    case PROP_DEPTH_OFFSET:
+      g_value_set_double (value, p->depth_offset);
+      break;
+    case PROP_SPECKLE_WIDTH:
+      g_value_set_double (value, p->speckle_width);
       break;
     case PROP_BSCANS_PER_VOLUME:
       g_value_set_int (value, p->bscans_per_volume);
@@ -450,6 +475,9 @@ update_params (GstAooctSrc * self, GError ** error)
   p.dispersion_a3 = self->props.dispersion_a3;
   p.mirror_depth = self->props.mirror_depth;
   p.mirror_tilt = self->props.mirror_tilt;
+  p.carrier = self->props.carrier;
+  p.depth_offset = self->props.depth_offset;
+  p.speckle_width = self->props.speckle_width;
   p.bscans_per_volume = self->props.bscans_per_volume;
   GST_OBJECT_UNLOCK (self);
 
@@ -463,6 +491,9 @@ update_params (GstAooctSrc * self, GError ** error)
       p.dispersion_a3 == self->active.dispersion_a3 &&
       p.mirror_depth == self->active.mirror_depth &&
       p.mirror_tilt == self->active.mirror_tilt &&
+      p.carrier == self->active.carrier &&
+      p.depth_offset == self->active.depth_offset &&
+      p.speckle_width == self->active.speckle_width &&
       p.bscans_per_volume == self->active.bscans_per_volume)
     return TRUE;
 
@@ -648,13 +679,35 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
   g_object_class_install_property (gobject_class, PROP_MIRROR_DEPTH,
       g_param_spec_double ("mirror-depth", "Mirror depth",
           "phantom=mirror: single-pass optical path difference of the mirror "
-          "in um, 0..1e5, default 250", 0.0, 1e5,
+          "in um, -1e5..1e5 (negative: before zero delay, for "
+          "aooctfullrange), default 250", -1e5, 1e5,
           AOOCT_SYNTH_DEFAULT_MIRROR_DEPTH, PLAYING_FLAGS));
   g_object_class_install_property (gobject_class, PROP_MIRROR_TILT,
       g_param_spec_double ("mirror-tilt", "Mirror tilt",
           "phantom=mirror: change of the mirror's path difference across "
           "the B-scan in um (keeps it from being one DC spectrum), "
           "-1e4..1e4, default 2", -1e4, 1e4, AOOCT_SYNTH_DEFAULT_MIRROR_TILT,
+          PLAYING_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_CARRIER,
+      g_param_spec_double ("carrier", "Carrier",
+          "Full-range phase carrier in rad per A-line: the sample term of "
+          "A-line m carries e^{j carrier m} (beam offset on the scanner; "
+          "Zhang & Kang 2010: about 1.5), for aooctfullrange (the retina "
+          "also needs speckle-width); "
+          "-pi..pi, default 0 (none)", -G_PI, G_PI, 0.0, PLAYING_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_DEPTH_OFFSET,
+      g_param_spec_double ("depth-offset", "Depth offset",
+          "um of single-pass optical path added to every reflector of "
+          "either phantom: negative values move the sample across zero "
+          "delay (for aooctfullrange); -1e5..1e5, default 0", -1e5, 1e5, 0.0,
+          PLAYING_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_SPECKLE_WIDTH,
+      g_param_spec_double ("speckle-width", "Speckle width",
+          "phantom=retina: lateral correlation of the speckle, Gaussian "
+          "sigma in A-lines (a beam wider than the A-line spacing); full "
+          "range needs it (about 3 with carrier=1.5): independent A-lines "
+          "have no slowly varying phase for the carrier to shift. "
+          "0..8, default 0 (independent A-lines)", 0.0, 8.0, 0.0,
           PLAYING_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BSCANS_PER_VOLUME,
       g_param_spec_int ("bscans-per-volume", "B-scans per volume",

@@ -13,6 +13,7 @@
 #include "gstaooctfft.h"
 #include "gstaooctkmap.h"
 #include "gstaooctdisp.h"
+#include "gstaooctfullrange.h"
 #include "gstaooctnorm.h"
 #include "gstaooctenface.h"
 #include "gstaooctrender.h"
@@ -30,6 +31,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctfft, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctkmap, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctfullrange, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctenface, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctrender, plugin);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Live view: the synthetic camera (aooctsrc, delivering B-scans at its
 # frame rate like a real camera) through the whole chain to a window.
-# To tune a2/a3 or the display range while watching, build the chain in
-# your application (examples/aooct-embed.c shows how).
+# To tune a2/a3 or the display range while watching, use aooct-view
+# (docs/howto.md), or build the chain in your application
+# (examples/aooct-embed.c shows how).
 #
 #   pipelines/live-view.sh
 #   AOOCT_BSCANS=N            stop after N B-scans (default: run until closed)

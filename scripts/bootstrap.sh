@@ -40,10 +40,16 @@ pkgs=(
   'libaravis-0.8-0|libaravis-0.8-0t64' aravis-tools
   # the camera test's private network namespace
   iproute2 util-linux
+  # examples/aooct_embed.py (the chain from Python, B-scans as NumPy arrays)
+  python3-gi python3-numpy gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   # robustness checks (docs/robustness.md): libFuzzer (clang and its
   # runtime, by_release) for scripts/fuzz.sh, valgrind for
   # scripts/check-valgrind.sh
   clang valgrind
+  # aooct-view (GTK 3 and GStreamer's gtksink/gtkglsink; gtkglsink needs
+  # the GL plugin and, under Xvfb, Mesa's software GL) and its test's X
+  # server (Xvfb, xauth for xvfb-run)
+  libgtk-3-dev gstreamer1.0-gtk3 gstreamer1.0-gl libgl1-mesa-dri xvfb xauth
 )
 os_id=${AOOCT_OS_ID:-$( (. /etc/os-release 2>/dev/null && echo "${ID:-}") || true)}
 os_version=${AOOCT_OS_VERSION:-$( (. /etc/os-release 2>/dev/null && echo "${VERSION_ID:-}") || true)}

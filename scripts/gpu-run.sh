@@ -39,7 +39,20 @@ for s in 1024-nopad-x8 2048x1000-x4 2048-nopad; do
     cat /tmp/bench-kspace.md >> "$out/bench-kspace.md"
   done
 done
+# aooctdisp estimate=true on 2048 x 1000 B-scans (issue 17: at most 1 s on
+# the GPU): the element's own timing, three seeds, each backend
+for be in cuda cpu; do
+  for i in 1 2 3; do
+    gst-launch-1.0 -m aooctsrc num-buffers=2 seed=$i samples=2048 alines=1000 \
+      wavelength-coeffs="785,0.054" ! aooctdcsub backend=$be ! aooctpad backend=$be \
+      ! aooctkmap backend=$be wavelength-coeffs="785,0.054" \
+      ! aooctdisp backend=$be estimate=true ! aooctfft backend=$be \
+      ! aooctnorm backend=$be ! fakesink 2>&1 | grep -o 'aooct-dispersion.*' \
+      | sed "s/^/$be, seed $i: /"
+  done
+done > "$out/estimate-2048x1000.txt"
 cat "$out/gpu.txt"; grep -E "^(Ok|Fail|Skipped|Timeout):" "$out/test.log"
+cat "$out/estimate-2048x1000.txt"
 grep -E " (FAIL|TIMEOUT) " "$out/test.log"
 cat "$out/bench-cuda.md" "$out/bench-views.md"
 exit $rc

@@ -10,8 +10,8 @@
 gchar *
 aooct_test_with_backend (const gchar * launch, const gchar * backend)
 {
-  GRegex *re = g_regex_new ("\\b(aooct(dcsub|pad|kmap|disp|fft|norm))\\b",
-      0, 0, NULL);
+  GRegex *re = g_regex_new ("\\b(aooct(dcsub|fullrange|pad|kmap|disp|fft|"
+      "norm))\\b", 0, 0, NULL);
   gchar *repl = g_strdup_printf ("\\1 backend=%s", backend);
   gchar *out = g_regex_replace (re, launch, -1, 0, repl, 0, NULL);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: whole pipelines from a gst_parse_launch description, run to
  * EOS on a chosen backend and drained from their appsinks (test-chain,
- * test-kspace). */
+ * test-kspace, test-fullrange). */
 #ifndef __AOOCT_TEST_PIPELINE_H__
 #define __AOOCT_TEST_PIPELINE_H__
 

@@ -45,8 +45,8 @@ static const ChainCase cases[] = {
       "none", FALSE, 60, 8},
   {"odd-width-hann", 1500, 64, 1, 2, "retina", TRUE, 0, 2, TRUE, TRUE,
       "hann", TRUE, 50, 8},
-  {"nopad-linear", 1024, 96, 1, 2, "mirror", FALSE, 0, 1, FALSE, TRUE,
-      "none", FALSE, 60, 8},
+  {"nopad-linear-tukey", 1024, 96, 1, 2, "mirror", FALSE, 0, 1, FALSE, TRUE,
+      "tukey window-parameter=0.3", FALSE, 60, 8},
   /* dynamic-range 0 (lo = the B-scan's minimum dB) is left out on purpose:
    * that minimum sits in float32 round-off noise, so the spec's accuracy
    * bound covers linear mode and log mode with the default range only */
@@ -54,6 +54,8 @@ static const ChainCase cases[] = {
       "gaussian", TRUE, 60, 8},
   {"gray16-log", 832, 120, 1, 2, "retina", TRUE, 2048, 2, TRUE, FALSE,
       "blackman", TRUE, 60, 16},
+  {"kaiser-log", 832, 120, 1, 2, "retina", TRUE, 2048, 2, TRUE, FALSE,
+      "kaiser", TRUE, 60, 8},
   {"2048x1000-log", 2048, 1000, 1, 1, "retina", TRUE, 2048, 2, FALSE, TRUE,
       "none", TRUE, 60, 8},
 };
@@ -118,10 +120,16 @@ run_case (const ChainCase * c)
   rp.disp = AOOCT_REF_DISP_COEFFS;
   rp.a2 = a2;
   rp.a3 = a3;
-  rp.window = g_str_equal (c->window, "hann") ? AOOCT_REF_WINDOW_HANN :
-      g_str_equal (c->window, "blackman") ? AOOCT_REF_WINDOW_BLACKMAN :
-      g_str_equal (c->window, "gaussian") ? AOOCT_REF_WINDOW_GAUSSIAN :
+  /* c->window: "NAME" or "NAME window-parameter=P" */
+  rp.window = g_str_has_prefix (c->window, "hann") ? AOOCT_REF_WINDOW_HANN :
+      g_str_has_prefix (c->window, "blackman") ? AOOCT_REF_WINDOW_BLACKMAN :
+      g_str_has_prefix (c->window, "gaussian") ? AOOCT_REF_WINDOW_GAUSSIAN :
+      g_str_has_prefix (c->window, "tukey") ? AOOCT_REF_WINDOW_TUKEY :
+      g_str_has_prefix (c->window, "kaiser") ? AOOCT_REF_WINDOW_KAISER :
       AOOCT_REF_WINDOW_NONE;
+  if (strstr (c->window, "window-parameter="))
+    rp.window_parameter = g_ascii_strtod (strstr (c->window,
+            "window-parameter=") + 17, NULL);
   rp.log = c->log;
   rp.dynamic_range = c->dynamic_range;
   rp.bits = c->bits;
@@ -197,13 +205,14 @@ GST_END_TEST;
 /* Depth profile |X|^2 summed over the A-lines of one B-scan, from the
  * complex output of aooctfft. */
 static gdouble *
-mirror_profile (const gchar * src_props, const gchar * disp_props, gint * p2)
+mirror_profile_calib (const gchar * coeffs, const gchar * dc_mode,
+    const gchar * src_props, const gchar * disp_props, gint * p2)
 {
   gchar *launch = g_strdup_printf ("aooctsrc phantom=mirror num-buffers=1 "
-      "seed=7 noise=0 %s ! aooctdcsub ! aooctpad size=2048 factor=2 ! "
-      "aooctkmap wavelength-coeffs=\"%s\" ! aooctdisp %s ! aooctfft ! "
-      "appsink name=depth sync=false wait-on-eos=false", src_props,
-      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, disp_props);
+      "seed=7 noise=0 wavelength-coeffs=\"%s\" %s ! aooctdcsub mode=%s ! "
+      "aooctpad size=2048 factor=2 ! aooctkmap wavelength-coeffs=\"%s\" ! "
+      "aooctdisp %s ! aooctfft ! appsink name=depth sync=false "
+      "wait-on-eos=false", coeffs, src_props, dc_mode, coeffs, disp_props);
   GstElement *p = aooct_test_run_to_eos (launch, backend, 120);
   GList *s = aooct_test_pull_all (p, "depth");
   GstMapInfo map;
@@ -229,6 +238,13 @@ mirror_profile (const gchar * src_props, const gchar * disp_props, gint * p2)
   gst_object_unref (p);
   g_free (launch);
   return profile;
+}
+
+static gdouble *
+mirror_profile (const gchar * src_props, const gchar * disp_props, gint * p2)
+{
+  return mirror_profile_calib (AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      "bscan-mean", src_props, disp_props, p2);
 }
 
 /* Full width at half maximum of the peak in bins [lo, hi), interpolated. */
@@ -332,6 +348,302 @@ GST_START_TEST (test_mirror_every_aline)
   g_list_free_full (s, (GDestroyNotify) gst_sample_unref);
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (p);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+/* The depth scale: aooctnorm's "aooct-depth-scale" message and
+ * depth-per-row equal lambda0 lambda1 (N - 1) / (2 P1 |lambda1 - lambda0|)
+ * (written here from the calibration polynomial, not through
+ * aooct_geometry_depth_step()), and a mirror at a known path difference
+ * (tilted symmetrically about it, as aooctsrc does by default, so that DC
+ * subtraction keeps it) shows up at that depth on average over the
+ * A-lines within one row, with and without a crop, for two first FFT
+ * sizes. */
+static void
+depth_scale_case (gdouble mirror_um, gint p1, gint crop_start)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc phantom=mirror num-buffers=1 "
+      "seed=5 mirror-depth=%g ! aooctdcsub ! "
+      "aooctpad size=%d ! aooctkmap wavelength-coeffs=\"%s\" ! "
+      "aooctdisp a2=%g a3=%g ! aooctfft ! aooctnorm name=norm log=false "
+      "crop-start=%d ! appsink name=img sync=false wait-on-eos=false",
+      mirror_um, p1, AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3,
+      crop_start);
+  gchar *full = aooct_test_with_backend (launch, backend);
+  GstElement *p = gst_parse_launch (full, NULL);
+  GstBus *bus = gst_element_get_bus (p);
+  GstElement *norm = gst_bin_get_by_name (GST_BIN (p), "norm");
+  const GstStructure *st = NULL;
+  GstMessage *msg, *scale = NULL;
+  GstElement *sink;
+  GstSample *img;
+  GstVideoInfo vinfo;
+  GstVideoFrame vf;
+  gdouble c[4], lam0, lam1, expect, um, first_um, prop, row_sum = 0;
+  gint n_coeffs, rows, crop, r, m, n = AOOCT_SYNTH_DEFAULT_SAMPLES;
+
+  fail_unless (aooct_calib_parse_coeffs (AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+          c, &n_coeffs, NULL));
+  lam0 = c[0];
+  lam1 = c[0] + c[1] * (n - 1) + c[2] * pow (n - 1, 2) + c[3] * pow (n - 1, 3);
+  expect = lam0 * lam1 * (n - 1) / (2.0 * p1 * fabs (lam1 - lam0)) / 1000.0;
+
+  sink = gst_bin_get_by_name (GST_BIN (p), "img");
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  img = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 60 * GST_SECOND);
+  gst_object_unref (sink);
+  fail_unless (img != NULL, "%s: no image", full);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT))) {
+    if (gst_message_has_name (msg, "aooct-depth-scale") && scale == NULL)
+      scale = gst_message_ref (msg);
+    gst_message_unref (msg);
+  }
+  fail_unless (scale != NULL, "no aooct-depth-scale message");
+  fail_unless (GST_MESSAGE_SRC (scale) == GST_OBJECT (norm));
+  st = gst_message_get_structure (scale);
+  fail_unless (gst_structure_get_double (st, "um-per-row", &um));
+  fail_unless (gst_structure_get_double (st, "first-row-um", &first_um));
+  fail_unless (gst_structure_get_int (st, "rows", &rows));
+  fail_unless (gst_structure_get_int (st, "crop-start", &crop));
+  g_object_get (norm, "depth-per-row", &prop, NULL);
+  fail_unless (fabs (um - expect) < 1e-12 * expect, "um-per-row %.15g, "
+      "expected %.15g", um, expect);
+  fail_unless (prop == um);
+  fail_unless_equals_int (crop, crop_start);
+  fail_unless (fabs (first_um - crop_start * um) < 1e-9);
+  fail_unless_equals_int (rows, p1 / 2 - crop_start);
+
+  /* the mirror's row (mean over A-lines of the brightest row) */
+  fail_unless (gst_video_info_from_caps (&vinfo, gst_sample_get_caps (img)));
+  fail_unless_equals_int (GST_VIDEO_INFO_HEIGHT (&vinfo), rows);
+  fail_unless (gst_video_frame_map (&vf, &vinfo, gst_sample_get_buffer (img),
+          GST_MAP_READ));
+  for (m = 0; m < GST_VIDEO_INFO_WIDTH (&vinfo); m++) {
+    gint best = 0, best_v = -1;
+    for (r = 20 - MIN (crop_start, 20); r < rows; r++) {
+      gint v = ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&vf, 0))[r *
+          GST_VIDEO_FRAME_PLANE_STRIDE (&vf, 0) + m];
+      if (v > best_v) {
+        best_v = v;
+        best = r;
+      }
+    }
+    row_sum += best;
+  }
+  row_sum /= GST_VIDEO_INFO_WIDTH (&vinfo);
+  g_print ("depth scale P1 %d crop %d: %.6f um per row; mirror at %g um "
+      "found at row %.2f = %.2f um\n", p1, crop_start, um, mirror_um, row_sum,
+      first_um + row_sum * um);
+  fail_unless (fabs (first_um + row_sum * um - mirror_um) <= um,
+      "mirror at %g um shows at %.2f um (row %.2f of %.4f um)", mirror_um,
+      first_um + row_sum * um, row_sum, um);
+  gst_video_frame_unmap (&vf);
+  gst_sample_unref (img);
+  gst_message_unref (scale);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (norm);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  g_free (full);
+  g_free (launch);
+}
+
+GST_START_TEST (test_depth_scale)
+{
+  GstElement *p, *norm;
+  gdouble prop = -1;
+
+  depth_scale_case (150, 2048, 0);
+  depth_scale_case (400, 2048, 100);
+  depth_scale_case (300, 4096, 0);
+
+  /* no calibration upstream: unknown, 0 */
+  p = aooct_test_run_to_eos ("aooctsrc num-buffers=1 ! aooctdcsub ! "
+      "aooctpad ! aooctfft ! aooctnorm name=norm ! fakesink", backend, 120);
+  norm = gst_bin_get_by_name (GST_BIN (p), "norm");
+  g_object_get (norm, "depth-per-row", &prop, NULL);
+  fail_unless (prop == 0);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (norm);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
+static void
+count_notify (GObject * obj, GParamSpec * pspec, gint * count)
+{
+  (*count)++;
+}
+
+/* What the element named "disp" says of itself after the run */
+typedef struct
+{
+  gdouble a2, a3;               /* its properties at EOS */
+  gint notify_a2, notify_a3;    /* notify::a2 / a3 emitted */
+} DispState;
+
+/* Runs @launch to EOS and returns its "aooct-dispersion" messages (a list
+ * of GstStructure copies, in order); with @signal_first, emits
+ * re-estimate on "disp" before it starts. */
+static GList *
+run_collect_dispersion (const gchar * plain_launch, gpointer * signal_first,
+    DispState * state)
+{
+  gchar *launch = aooct_test_with_backend (plain_launch, backend);
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstBus *bus;
+  GstMessage *msg;
+  GList *found = NULL;
+  gboolean done = FALSE;
+
+  GstElement *d;
+
+  fail_unless (p != NULL, "%s", launch);
+  d = gst_bin_get_by_name (GST_BIN (p), "disp");
+  fail_unless (d != NULL);
+  memset (state, 0, sizeof (*state));
+  g_signal_connect (d, "notify::a2", G_CALLBACK (count_notify),
+      &state->notify_a2);
+  g_signal_connect (d, "notify::a3", G_CALLBACK (count_notify),
+      &state->notify_a3);
+  if (signal_first)
+    g_signal_emit_by_name (d, "re-estimate");
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  while (!done) {
+    msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR | GST_MESSAGE_ELEMENT);
+    fail_unless (msg != NULL, "timeout: %s", launch);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+      gst_message_parse_error (msg, &err, NULL);
+      fail ("%s: %s", launch, err->message);
+    } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS) {
+      done = TRUE;
+    } else if (gst_message_has_name (msg, "aooct-dispersion")) {
+      found = g_list_append (found,
+          gst_structure_copy (gst_message_get_structure (msg)));
+    }
+    gst_message_unref (msg);
+  }
+  g_object_get (d, "a2", &state->a2, "a3", &state->a3, NULL);
+  gst_element_set_state (p, GST_STATE_NULL);
+  g_signal_handlers_disconnect_by_func (d, count_notify, &state->notify_a2);
+  g_signal_handlers_disconnect_by_func (d, count_notify, &state->notify_a3);
+  gst_object_unref (d);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  g_free (launch);
+  return found;
+}
+
+/* aooctdisp estimate=true on one B-scan of the synthetic retina with a
+ * known dispersion mismatch: the estimate, applied to a mirror seen
+ * through the same mismatch, gives a PSF (FWHM) within 10 % of the
+ * dispersion-free one; several mismatches, wavelength increasing and
+ * decreasing along the pixels.  The PSF is measured on a perpendicular
+ * mirror without DC subtraction (which would remove most of it), summed
+ * over the A-lines, from depth bin 60 on (clear of the DC term); the
+ * coefficients themselves give the same width within 3 %. */
+GST_START_TEST (test_dispersion_estimate)
+{
+  const struct
+  {
+    gdouble a2, a3;
+    const gchar *coeffs;
+  } mismatch[] = {
+    {8, -2, AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS},
+    {-20, 6, AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS},
+    {35, 0, AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS},
+    {8, -2, "895,-0.13"},
+    {-15, -4, "895,-0.13"},
+  };
+  guint c;
+  gint p2, peak;
+
+  for (c = 0; c < G_N_ELEMENTS (mismatch); c++) {
+    gchar *src = g_strdup_printf ("dispersion-a2=%g dispersion-a3=%g",
+        mismatch[c].a2, mismatch[c].a3);
+    gchar *launch = g_strdup_printf ("aooctsrc num-buffers=2 seed=%d "
+        "wavelength-coeffs=\"%s\" %s ! aooctdcsub ! aooctpad ! "
+        "aooctkmap wavelength-coeffs=\"%s\" ! aooctdisp name=disp "
+        "estimate=true ! aooctfft ! aooctnorm ! fakesink", 21 + c,
+        mismatch[c].coeffs, src, mismatch[c].coeffs);
+    DispState st;
+    GList *msgs = run_collect_dispersion (launch, NULL, &st);
+    gdouble a2, a3, ms, w_ref, w_est, w_raw;
+    gdouble *ref, *est, *raw;
+    gchar *mirror_src, *disp;
+
+    /* once per start, not per buffer */
+    fail_unless_equals_int (g_list_length (msgs), 1);
+    fail_unless (gst_structure_get_double (msgs->data, "a2", &a2));
+    fail_unless (gst_structure_get_double (msgs->data, "a3", &a3));
+    fail_unless (gst_structure_get_double (msgs->data, "milliseconds", &ms));
+    /* the properties hold the estimate, and said so */
+    fail_unless (st.a2 == a2 && st.a3 == a3);
+    fail_unless (st.notify_a2 == 1 && st.notify_a3 == 1);
+
+    mirror_src = g_strdup_printf ("mirror-tilt=0 %s", src);
+    disp = g_strdup_printf ("a2=%.17g a3=%.17g", a2, a3);
+    ref = mirror_profile_calib (mismatch[c].coeffs, "none", "mirror-tilt=0 "
+        "dispersion-a2=0 dispersion-a3=0", "", &p2);
+    est = mirror_profile_calib (mismatch[c].coeffs, "none", mirror_src, disp,
+        &p2);
+    raw =
+        mirror_profile_calib (mismatch[c].coeffs, "none", mirror_src, "", &p2);
+    w_ref = fwhm (ref, 60, 1024, &peak);
+    w_est = fwhm (est, 60, 1024, &peak);
+    w_raw = fwhm (raw, 60, 1024, &peak);
+    g_print ("dispersion estimate (%s): camera a2=%g a3=%g (%s): estimated "
+        "a2=%.3f a3=%.3f in %.0f ms; mirror FWHM %.3f bins (dispersion-free "
+        "%.3f, uncompensated %.3f)\n", backend, mismatch[c].a2, mismatch[c].a3,
+        mismatch[c].coeffs, a2, a3, ms, w_est, w_ref, w_raw);
+    fail_unless (fabs (w_est - w_ref) <= 0.1 * w_ref, "camera a2=%g a3=%g "
+        "(%s): estimate a2=%.3f a3=%.3f gives a PSF of %.3f bins, "
+        "dispersion-free %.3f", mismatch[c].a2, mismatch[c].a3,
+        mismatch[c].coeffs, a2, a3, w_est, w_ref);
+    g_list_free_full (msgs, (GDestroyNotify) gst_structure_free);
+    g_free (ref);
+    g_free (est);
+    g_free (raw);
+    g_free (mirror_src);
+    g_free (disp);
+    g_free (src);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* The action signal re-estimate works without estimate=true, a2/a3 hold
+ * the result (notify), and the 2048 x 1000 B-scan's estimate time is
+ * printed (the GPU run records it). */
+GST_START_TEST (test_dispersion_re_estimate)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc num-buffers=1 samples=2048 "
+      "alines=1000 seed=9 wavelength-coeffs=\"785,0.054\" ! aooctdcsub ! "
+      "aooctpad ! aooctkmap wavelength-coeffs=\"785,0.054\" ! "
+      "aooctdisp name=disp ! aooctfft ! aooctnorm ! fakesink");
+  gpointer yes = GINT_TO_POINTER (1);
+  DispState st;
+  GList *msgs = run_collect_dispersion (launch, &yes, &st);
+  gdouble a2, a3, ms;
+
+  fail_unless_equals_int (g_list_length (msgs), 1);
+  fail_unless (gst_structure_get_double (msgs->data, "a2", &a2));
+  fail_unless (gst_structure_get_double (msgs->data, "a3", &a3));
+  fail_unless (gst_structure_get_double (msgs->data, "milliseconds", &ms));
+  g_print ("dispersion estimate (%s), 2048 x 1000 B-scan: a2=%.3f a3=%.3f "
+      "(camera 8, -2) in %.0f ms\n", backend, a2, a3, ms);
+  fail_unless (fabs (a2 - AOOCT_SYNTH_DEFAULT_DISPERSION_A2) < 1.0
+      && fabs (a3 - AOOCT_SYNTH_DEFAULT_DISPERSION_A3) < 1.0);
+  fail_unless (st.a2 == a2 && st.a3 == a3 && st.notify_a2 == 1);
+  g_list_free_full (msgs, (GDestroyNotify) gst_structure_free);
   g_free (launch);
 }
 
@@ -465,6 +777,9 @@ chain_suite (void)
   tcase_add_loop_test (tc, test_chain_vs_reference, 0, G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_mirror_depth_and_dispersion);
   tcase_add_test (tc, test_mirror_every_aline);
+  tcase_add_test (tc, test_depth_scale);
+  tcase_add_test (tc, test_dispersion_estimate);
+  tcase_add_test (tc, test_dispersion_re_estimate);
   tcase_add_test (tc, test_timestamps_preserved);
   tcase_add_test (tc, test_chain_errors);
   tcase_add_test (tc, test_wrong_size_buffers);

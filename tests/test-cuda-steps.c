@@ -660,20 +660,32 @@ GST_START_TEST (test_fft)
   check_fft (&geos[0], FALSE, "hann", rand);
   check_fft (&geos[2], FALSE, "none", rand);
   check_fft (&geos[2], TRUE, "blackman", rand);
+  /* the parametric windows (window-parameter) */
+  check_fft (&geos[1], FALSE, "kaiser window-parameter=5", rand);
+  check_fft (&geos[2], TRUE, "tukey window-parameter=0.25", rand);
   g_rand_free (rand);
 }
 
 GST_END_TEST;
 
-static const gchar *window_sequence[] = { "none", "hann", "blackman",
-  "gaussian", "hamming", "none"
+/* window, window-parameter: each step changes one of them */
+static const struct
+{
+  const gchar *window, *parameter;
+} window_sequence[] = {
+  {"none", "0"}, {"hann", "0"}, {"blackman", "0"}, {"gaussian", "0"},
+  {"gaussian", "0.25"}, {"hamming", "0.25"}, {"tukey", "0.25"},
+  {"tukey", "0.8"}, {"kaiser", "0.8"}, {"kaiser", "0"}, {"none", "0"}
 };
 
 static void
 fft_between (GstHarness * h, gint k, gpointer user_data)
 {
-  gst_util_set_object_arg (G_OBJECT (aooct_test_element (h, "aooctfft")),
-      "window", window_sequence[k]);
+  GObject *fft = G_OBJECT (aooct_test_element (h, "aooctfft"));
+
+  gst_util_set_object_arg (fft, "window", window_sequence[k].window);
+  gst_util_set_object_arg (fft, "window-parameter",
+      window_sequence[k].parameter);
 }
 
 GST_START_TEST (test_fft_window_playing)
@@ -698,15 +710,16 @@ GST_START_TEST (test_fft_window_playing)
   pair_run (&p, x, N, aooct_geometry_buffer_bytes (&in),
       aooct_geometry_buffer_bytes (&out), fft_between, NULL, cpu, gpu);
   for (k = 0; k < N; k++) {
-    gchar *what = g_strdup_printf ("fft window=%s while playing",
-        window_sequence[k]);
+    gchar *what = g_strdup_printf ("fft window=%s window-parameter=%s while "
+        "playing", window_sequence[k].window, window_sequence[k].parameter);
 
     compare_fft (cpu[k], gpu[k], aooct_geometry_total_alines (&in),
         2 * in.samples, in.samples, STEP_FACTOR, what);
     if (k > 0)
       fail_unless (relative_change (gpu[k - 1], gpu[k],
               2 * aooct_test_total_samples (&in)) > 1e-3,
-          "CUDA: window=%s had no effect", window_sequence[k]);
+          "CUDA: window=%s window-parameter=%s had no effect",
+          window_sequence[k].window, window_sequence[k].parameter);
     g_free (what);
   }
   /* back to none: the first output again (same input, same plan) */

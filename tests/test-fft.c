@@ -41,18 +41,50 @@ in_caps (const FftGeom * g)
   return aooct_geometry_to_caps (&geom);
 }
 
-/* The spec's windows, written out here independently of aooct-window.c. */
+/* I0 by its integral (1/pi) int_0^pi exp (x cos theta) d theta: the
+ * trapezoid rule on a smooth periodic integrand converges exponentially,
+ * and it is a different route from aooct-window.c's power series. */
+static gdouble
+bessel_i0_integral (gdouble x)
+{
+  const gint n = 4000;
+  gdouble sum = 0.5 * (exp (x) + exp (-x));
+  gint i;
+
+  for (i = 1; i < n; i++)
+    sum += exp (x * cos (M_PI * i / n));
+  return sum / n;
+}
+
+/* The spec's windows, written out here independently of aooct-window.c.
+ * @name is "window" or "window window-parameter=P" (a launch fragment). */
 static gdouble
 window_formula (const gchar * name, gdouble t)
 {
+  const gchar *param = strstr (name, "window-parameter=");
+  gdouble p = param ? g_ascii_strtod (param + 17, NULL) : 0;
+
+  if (g_str_has_prefix (name, "gaussian"))
+    return exp (-0.5 * pow ((2 * t - 1) / (p ? p : 0.4), 2));
+  if (g_str_has_prefix (name, "tukey")) {
+    gdouble a = p ? p : 0.5;
+    if (t < a / 2)
+      return 0.5 - 0.5 * cos (2 * M_PI * t / a);
+    if (t > 1 - a / 2)
+      return 0.5 - 0.5 * cos (2 * M_PI * (1 - t) / a);
+    return 1.0;
+  }
+  if (g_str_has_prefix (name, "kaiser")) {
+    gdouble b = p ? p : 8;
+    return bessel_i0_integral (b * sqrt (MAX (0, 1 - pow (2 * t - 1, 2)))) /
+        bessel_i0_integral (b);
+  }
   if (g_str_equal (name, "hann"))
     return 0.5 - 0.5 * cos (2 * M_PI * t);
   if (g_str_equal (name, "hamming"))
     return 0.54 - 0.46 * cos (2 * M_PI * t);
   if (g_str_equal (name, "blackman"))
     return 0.42 - 0.5 * cos (2 * M_PI * t) + 0.08 * cos (4 * M_PI * t);
-  if (g_str_equal (name, "gaussian"))
-    return exp (-0.5 * pow ((2 * t - 1) / 0.4, 2));
   g_assert (g_str_equal (name, "none"));
   return 1.0;
 }
@@ -247,7 +279,10 @@ GST_END_TEST;
  * the window must zero. */
 GST_START_TEST (test_fft_windows)
 {
-  const gchar *windows[] = { "hann", "hamming", "blackman", "gaussian" };
+  const gchar *windows[] = { "hann", "hamming", "blackman", "gaussian",
+    "gaussian window-parameter=0.25", "tukey", "tukey window-parameter=0.2",
+    "tukey window-parameter=1", "kaiser", "kaiser window-parameter=3.5"
+  };
   FftGeom g = thesis;
   guint i;
 
@@ -268,10 +303,17 @@ GST_START_TEST (test_window_tables)
   const struct
   {
     AooctWindow w;
+    gdouble parameter;
     const gchar *name;
   } windows[] = {
-    {AOOCT_WINDOW_HANN, "hann"}, {AOOCT_WINDOW_HAMMING, "hamming"},
-    {AOOCT_WINDOW_BLACKMAN, "blackman"}, {AOOCT_WINDOW_GAUSSIAN, "gaussian"},
+    {AOOCT_WINDOW_HANN, 0, "hann"}, {AOOCT_WINDOW_HAMMING, 0, "hamming"},
+    {AOOCT_WINDOW_BLACKMAN, 0, "blackman"},
+    {AOOCT_WINDOW_GAUSSIAN, 0, "gaussian"},
+    {AOOCT_WINDOW_GAUSSIAN, 0.7, "gaussian window-parameter=0.7"},
+    {AOOCT_WINDOW_TUKEY, 0, "tukey"},
+    {AOOCT_WINDOW_TUKEY, 0.1, "tukey window-parameter=0.1"},
+    {AOOCT_WINDOW_KAISER, 0, "kaiser"},
+    {AOOCT_WINDOW_KAISER, 14, "kaiser window-parameter=14"},
   };
   FftGeom g = thesis;
   guint c;
@@ -280,8 +322,8 @@ GST_START_TEST (test_window_tables)
   fail_unless (aooct_window_table_new (AOOCT_WINDOW_NONE, g.p2, J0 (&g),
           J1 (&g)) == NULL);
   for (c = 0; c < G_N_ELEMENTS (windows); c++) {
-    gfloat *t = aooct_window_table_new (windows[c].w, g.p2, J0 (&g),
-        J1 (&g));
+    gfloat *t = aooct_window_table_new_full (windows[c].w,
+        windows[c].parameter, g.p2, J0 (&g), J1 (&g));
     for (i = 0; i < g.p2; i++)
       fail_unless (fabs (t[i] - window_at (&g, windows[c].name, i)) < 1e-7,
           "%s[%d] = %.9g, expected %.9g", windows[c].name, i, t[i],
@@ -331,6 +373,41 @@ GST_START_TEST (test_fft_tone)
 
 GST_END_TEST;
 
+/* The special cases the spec names: Tukey alpha 1 is Hann; alpha 0 (set
+ * as a tiny alpha, since 0 means the default) tends to no window; the
+ * window at fractional t (for steps that evaluate it between samples). */
+GST_START_TEST (test_window_special_cases)
+{
+  gint i;
+
+  for (i = 0; i <= 1000; i++) {
+    gdouble t = i / 1000.0;
+    fail_unless (fabs (aooct_window_eval (AOOCT_WINDOW_TUKEY, 1, t) -
+            aooct_window_eval (AOOCT_WINDOW_HANN, 0, t)) < 1e-15);
+    if (t > 1e-6 && t < 1 - 1e-6)
+      fail_unless (aooct_window_eval (AOOCT_WINDOW_TUKEY, 1e-9, t) == 1.0);
+  }
+  fail_unless (fabs (aooct_window_eval (AOOCT_WINDOW_KAISER, 0, 0.37) -
+          window_formula ("kaiser", 0.37)) < 1e-12);
+  fail_unless (fabs (aooct_window_eval (AOOCT_WINDOW_GAUSSIAN, 0.3, 0.123) -
+          window_formula ("gaussian window-parameter=0.3", 0.123)) < 1e-15);
+  fail_unless (aooct_window_eval (AOOCT_WINDOW_NONE, 0, 3) == 1.0);
+  fail_unless (fabs (aooct_bessel_i0 (1.0) - 1.2660658777520082) < 1e-15);
+}
+
+GST_END_TEST;
+
+/* A window-parameter the window cannot take is an error that names it. */
+GST_START_TEST (test_fft_bad_window_parameter)
+{
+  FftGeom g = thesis;
+
+  aooct_test_expect_error ("aooctfft window=tukey window-parameter=1.5",
+      in_caps (&g), "window-parameter=1.5", "tukey", "[0, 1]", NULL);
+}
+
+GST_END_TEST;
+
 /* The window is mutable while playing: a change applies at the next
  * buffer, with the same caps. */
 GST_START_TEST (test_fft_window_change_while_playing)
@@ -357,6 +434,20 @@ GST_START_TEST (test_fft_window_change_while_playing)
   out = push_pull (h, &g, x);
   ref = reference_fft (&g, x, "blackman");
   check_output (&g, out, ref, "after the change (blackman)");
+  g_free (out);
+  g_free (ref);
+
+  /* the parameter alone, then with it */
+  gst_util_set_object_arg (G_OBJECT (fft), "window", "kaiser");
+  out = push_pull (h, &g, x);
+  ref = reference_fft (&g, x, "kaiser");
+  check_output (&g, out, ref, "kaiser (beta 8)");
+  g_free (out);
+  g_free (ref);
+  gst_util_set_object_arg (G_OBJECT (fft), "window-parameter", "2.5");
+  out = push_pull (h, &g, x);
+  ref = reference_fft (&g, x, "kaiser window-parameter=2.5");
+  check_output (&g, out, ref, "kaiser, window-parameter 2.5");
   g_free (out);
   g_free (ref);
 
@@ -412,6 +503,8 @@ fft_suite (void)
   tcase_add_test (tc, test_fft_real_input);
   tcase_add_test (tc, test_fft_windows);
   tcase_add_test (tc, test_window_tables);
+  tcase_add_test (tc, test_window_special_cases);
+  tcase_add_test (tc, test_fft_bad_window_parameter);
   tcase_add_test (tc, test_fft_tone);
   tcase_add_test (tc, test_fft_window_change_while_playing);
   tcase_add_test (tc, test_fft_rejects_depth_input);

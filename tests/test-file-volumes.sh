@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs pipelines/file-volumes.sh on a raw file of 2 volumes x 3 B-scans
 # (recorded by the script from aooctsrc) and checks: one PNG per B-scan,
-# named volVVV-bscanBBBB, of the right size; the progress report; and that
+# named volVVV-bscanBBBB, of the right size; the progress report; the
+# depth-scale.txt sidecar (um per row from the calibration); and that
 # the file path gives byte for byte the images of the same camera data sent
 # straight through the chain (so the raw layout, the B-scan order and the
 # volume/B-scan numbering are right).  Then a raw file one B-scan short
@@ -20,6 +21,15 @@ size=$(od -An -tu1 -j16 -N8 "$out/stack/vol001-bscan0002.png" | awk '{print $3*2
 [ "$size" = "240x1024" ] || { echo "PNG is $size, expected 240x1024"; exit 1; }
 grep -q 'progressreport.*%' "$out/log" || { cat "$out/log"; echo "no progress report"; exit 1; }
 [ "$(stat -c %s "$out/stack/volumes.raw")" -eq $((6 * 832 * 240 * 2)) ] || { echo "volumes.raw size"; exit 1; }
+# the depth scale sidecar: lambda0 lambda1 (N - 1) / (2 P1 |lambda1 - lambda0|)
+# from the first and last line of the calibration file, N 832, P1 2048
+um=$(grep -v '^#' "$out/stack/calibration.txt" | awk 'NR == 1 { a = $1 } { b = $1 }
+  END { d = b - a; if (d < 0) d = -d; printf "%.6f", a * b * 831 / (2 * 2048 * d) / 1000 }')
+got=$(sed -n 's/^um-per-row=//p' "$out/stack/depth-scale.txt")
+awk -v g="$got" -v u="$um" 'BEGIN { d = g - u; exit !(d < 1e-5 && d > -1e-5) }' ||
+  { cat "$out/stack/depth-scale.txt"; echo "um-per-row $got, expected $um"; exit 1; }
+grep -qx 'rows=1024' "$out/stack/depth-scale.txt" && grep -qx 'first-row-um=0' "$out/stack/depth-scale.txt" ||
+  { cat "$out/stack/depth-scale.txt"; exit 1; }
 
 # the same camera data (same seed) straight through the same chain
 mkdir "$out/direct"

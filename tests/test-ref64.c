@@ -331,6 +331,27 @@ GST_START_TEST (test_windows)
   fail_unless (w[0] == 0);
   aooct_ref_window (AOOCT_REF_WINDOW_NONE, &g, w);
   fail_unless (w[0] == 1 && w[mid] == 1);
+  {
+    double *h = g_new (double, g.p2);
+    int i;
+
+    /* Tukey alpha 1 is Hann; alpha 0.5 is flat over the middle half */
+    aooct_ref_window (AOOCT_REF_WINDOW_HANN, &g, h);
+    aooct_ref_window_full (AOOCT_REF_WINDOW_TUKEY, 1, &g, w);
+    for (i = 0; i < g.p2; i++)
+      fail_unless (fabs (w[i] - h[i]) < 1e-15);
+    aooct_ref_window (AOOCT_REF_WINDOW_TUKEY, &g, w);
+    fail_unless (w[mid] == 1 && w[g.j0 + (g.j1 - g.j0) / 4 + 1] == 1);
+    fail_unless (w[g.j0] == 0 && w[g.j1 + 1] == 0);
+    g_free (h);
+  }
+  /* Kaiser: 1 in the middle, 1 / I0 (beta) at the ends (I0 (8) and I0 (3)
+   * from tables: 427.5641157218048, 4.880792585865024) */
+  aooct_ref_window (AOOCT_REF_WINDOW_KAISER, &g, w);
+  fail_unless (fabs (w[mid] - 1) < 1e-15);
+  fail_unless (fabs (w[g.j0] - 1 / 427.5641157218048) < 1e-15);
+  aooct_ref_window_full (AOOCT_REF_WINDOW_KAISER, 3, &g, w);
+  fail_unless (fabs (w[g.j1] - 1 / 4.880792585865024) < 1e-14);
   g_free (w);
 }
 

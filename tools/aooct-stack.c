@@ -23,6 +23,12 @@
  *   aooct-stack --tiff --bscans-per-volume=B [--location=TEMPLATE] \
  *       PIPELINE... ! aooctnorm ! video/x-raw,format=GRAY16_LE
  *
+ * The depth scale goes with the images: when aooctnorm posts its
+ * "aooct-depth-scale" message (a chain with aooctkmap, whose calibration
+ * fixes it), aooct-stack writes the sidecar depth-scale.txt into the
+ * folder of the first image, key=value lines: um-per-row (micrometres in
+ * air per image row), first-row-um (depth of row 0), rows, crop-start.
+ *
  * The exit status is 0 when the stream ended with at least one image and
  * whole volumes, 1 on a pipeline error (also one while the pipeline
  * starts), no image at all, a write error or a last volume that is
@@ -279,6 +285,63 @@ report_error (GstMessage * msg)
   return TRUE;
 }
 
+/* Writes aooctnorm's depth scale (an "aooct-depth-scale" element message)
+ * as depth-scale.txt next to the first image. */
+static gboolean
+write_depth_scale (Stack * stack, const GstStructure * s, GError ** error)
+{
+  gdouble um = 0, first = 0;
+  gint rows = 0, crop = 0;
+  gchar *first_image, *dir, *path, *text;
+  gchar a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean ok;
+
+  if (!gst_structure_get_double (s, "um-per-row", &um)
+      || !gst_structure_get_double (s, "first-row-um", &first)
+      || !gst_structure_get_int (s, "rows", &rows)
+      || !gst_structure_get_int (s, "crop-start", &crop))
+    return TRUE;                /* not ours after all */
+  first_image = expand_location (stack->template, 0, 0, error);
+  if (!first_image)
+    return FALSE;
+  dir = g_path_get_dirname (first_image);
+  path = g_build_filename (dir, "depth-scale.txt", NULL);
+  text = g_strdup_printf ("# aooct depth scale of the images (aooctnorm): "
+      "depth of image row r = first-row-um + r * um-per-row, micrometres in "
+      "air\num-per-row=%s\nfirst-row-um=%s\nrows=%d\ncrop-start=%d\n",
+      g_ascii_formatd (a, sizeof (a), "%.9g", um),
+      g_ascii_formatd (b, sizeof (b), "%.9g", first), rows, crop);
+  ok = g_file_set_contents (path, text, -1, error);
+  if (ok)
+    g_print ("aooct-stack: %s: %s um per row\n", path, a);
+  g_free (text);
+  g_free (path);
+  g_free (dir);
+  g_free (first_image);
+  return ok;
+}
+
+/* One message of the bus: FALSE for an error (printed) or a depth scale
+ * that cannot be written; warnings are printed, the depth scale written */
+static gboolean
+handle_message (Stack * stack, GstMessage * msg)
+{
+  GError *error = NULL;
+
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ELEMENT)
+    return !report_error (msg);
+  if (gst_message_has_name (msg, "aooct-depth-scale")
+      && !write_depth_scale (stack, gst_message_get_structure (msg), &error)) {
+    g_printerr ("aooct-stack: %s\n", error->message);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+#define BUS_MESSAGES \
+  (GST_MESSAGE_ERROR | GST_MESSAGE_WARNING | GST_MESSAGE_ELEMENT)
+
 /* Pulls images until EOS or an error; the bus is polled between images so
  * that an error upstream ends the run instead of waiting forever.  A
  * pipeline that fails while starting (a missing calibration, refused caps)
@@ -294,8 +357,17 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
   GstMessage *msg;
 
   while (ok) {
-    GstSample *sample = gst_app_sink_try_pull_sample (sink, GST_SECOND / 10);
+    GstSample *sample;
 
+    /* the depth scale comes before the first image of a negotiation; one
+     * filter for everything: a pop drops the messages it does not ask for */
+    while (ok && (msg = gst_bus_pop_filtered (bus, BUS_MESSAGES))) {
+      ok = handle_message (stack, msg);
+      gst_message_unref (msg);
+    }
+    if (!ok)
+      break;
+    sample = gst_app_sink_try_pull_sample (sink, GST_SECOND / 10);
     if (sample) {
       ok = write_sample (stack, sample, &error);
       gst_sample_unref (sample);
@@ -307,18 +379,12 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
     }
     if (gst_app_sink_is_eos (sink))
       break;
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR | GST_MESSAGE_WARNING);
-    if (msg) {
-      ok = !report_error (msg);
-      gst_message_unref (msg);
-    }
   }
   /* warnings, and an error posted before the EOS that ended the loop (the
    * first error names the cause; basetransform and basesrc add generic
    * ones after it) */
-  while (ok && (msg = gst_bus_pop_filtered (bus,
-              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
-    ok = !report_error (msg);
+  while (ok && (msg = gst_bus_pop_filtered (bus, BUS_MESSAGES))) {
+    ok = handle_message (stack, msg);
     gst_message_unref (msg);
   }
   gst_object_unref (bus);

@@ -26,6 +26,7 @@ aooct_ref_params_init (AooctRefParams * p, int n, int m, int bscans)
   p->kmap = AOOCT_REF_KMAP_SKIP;
   p->disp = AOOCT_REF_DISP_NONE;
   p->window = AOOCT_REF_WINDOW_NONE;
+  p->window_parameter = 0;
   p->log = TRUE;
   p->dynamic_range = 60.0;
   p->auto_range = TRUE;
@@ -456,8 +457,24 @@ aooct_ref_positions (const AooctRefParams * p, const AooctRefGrid * g,
   }
 }
 
+/* I0 by its power series (every term positive) */
 static double
-window_value (AooctRefWindow window, double t)
+ref_i0 (double x)
+{
+  double term = 1, sum = 1;
+  int k;
+
+  for (k = 1; k < 500 && term > 1e-18 * sum; k++) {
+    term *= (x / (2 * k)) * (x / (2 * k));
+    sum += term;
+  }
+  return sum;
+}
+
+/* Section 6's windows at t (also between samples), @parameter as
+ * window-parameter (0 = s 0.4, alpha 0.5, beta 8) */
+static double
+window_value (AooctRefWindow window, double parameter, double t)
 {
   switch (window) {
     case AOOCT_REF_WINDOW_HANN:
@@ -467,7 +484,16 @@ window_value (AooctRefWindow window, double t)
     case AOOCT_REF_WINDOW_BLACKMAN:
       return 0.42 - 0.5 * cos (2 * G_PI * t) + 0.08 * cos (4 * G_PI * t);
     case AOOCT_REF_WINDOW_GAUSSIAN:
-      return exp (-0.5 * pow ((2 * t - 1) / 0.4, 2));
+      return exp (-0.5 * pow ((2 * t - 1) / (parameter ? parameter : 0.4), 2));
+    case AOOCT_REF_WINDOW_TUKEY:{
+      double a = parameter ? parameter : 0.5;
+      return t < a / 2 ? 0.5 - 0.5 * cos (2 * G_PI * t / a) :
+          t > 1 - a / 2 ? 0.5 - 0.5 * cos (2 * G_PI * (1 - t) / a) : 1;
+    }
+    case AOOCT_REF_WINDOW_KAISER:{
+      double b = parameter ? parameter : 8;
+      return ref_i0 (b * sqrt (fmax (0, 1 - pow (2 * t - 1, 2)))) / ref_i0 (b);
+    }
     default:
       return 1;
   }
@@ -483,7 +509,8 @@ aooct_ref_nudft (const AooctRefParams * p, const AooctRefGrid * g,
   for (j = 0; j < nd; j++) {
     double u = 2 * (s[j] - g->j0) / (g->j1 - g->j0) - 1;
     double t = (s[j] - g->j0) / (g->j1 - g->j0);
-    double wr = 1, wi = 0, win = window_value (p->window, t);
+    double wr = 1, wi = 0, win =
+        window_value (p->window, p->window_parameter, t);
     double zr = complex_z ? z[2 * (g->j0 + j)] : z[g->j0 + j];
     double zi = complex_z ? z[2 * (g->j0 + j) + 1] : 0;
 
@@ -603,44 +630,32 @@ aooct_ref_disp (const AooctRefParams * p, const AooctRefGrid * g,
 }
 
 void
-aooct_ref_window (AooctRefWindow window, const AooctRefGrid * g, double *win)
+aooct_ref_window_full (AooctRefWindow window, double parameter,
+    const AooctRefGrid * g, double *win)
 {
   int i;
 
   for (i = 0; i < g->p2; i++) {
     double t = (double) (i - g->j0) / (g->j1 - g->j0);
 
-    if (window == AOOCT_REF_WINDOW_NONE) {
+    if (window == AOOCT_REF_WINDOW_NONE)
       win[i] = 1;
-      continue;
-    }
-    if (i < g->j0 || i > g->j1) {
+    else if (i < g->j0 || i > g->j1)
       win[i] = 0;
-      continue;
-    }
-    switch (window) {
-      case AOOCT_REF_WINDOW_HANN:
-        win[i] = 0.5 - 0.5 * cos (2 * G_PI * t);
-        break;
-      case AOOCT_REF_WINDOW_HAMMING:
-        win[i] = 0.54 - 0.46 * cos (2 * G_PI * t);
-        break;
-      case AOOCT_REF_WINDOW_BLACKMAN:
-        win[i] = 0.42 - 0.5 * cos (2 * G_PI * t) + 0.08 * cos (4 * G_PI * t);
-        break;
-      case AOOCT_REF_WINDOW_GAUSSIAN:
-        win[i] = exp (-0.5 * pow ((2 * t - 1) / 0.4, 2));
-        break;
-      default:
-        win[i] = 1;
-        break;
-    }
+    else
+      win[i] = window_value (window, parameter, t);
   }
 }
 
 void
-aooct_ref_fft (AooctRefWindow window, const AooctRefGrid * g, const double *c,
-    double *X)
+aooct_ref_window (AooctRefWindow window, const AooctRefGrid * g, double *win)
+{
+  aooct_ref_window_full (window, 0, g, win);
+}
+
+static void
+ref_fft_param (AooctRefWindow window, double parameter,
+    const AooctRefGrid * g, const double *c, double *X)
 {
   fftw_complex *a = fftw_alloc_complex (g->p2);
   fftw_complex *b = fftw_alloc_complex (g->p2);
@@ -649,7 +664,7 @@ aooct_ref_fft (AooctRefWindow window, const AooctRefGrid * g, const double *c,
   double *win = g_new (double, g->p2);
   int i;
 
-  aooct_ref_window (window, g, win);
+  aooct_ref_window_full (window, parameter, g, win);
   for (i = 0; i < g->p2; i++) {
     a[i][0] = c[2 * i] * win[i];
     a[i][1] = c[2 * i + 1] * win[i];
@@ -663,6 +678,13 @@ aooct_ref_fft (AooctRefWindow window, const AooctRefGrid * g, const double *c,
   fftw_destroy_plan (plan);
   fftw_free (a);
   fftw_free (b);
+}
+
+void
+aooct_ref_fft (AooctRefWindow window, const AooctRefGrid * g, const double *c,
+    double *X)
+{
+  ref_fft_param (window, 0, g, c, X);
 }
 
 static double
@@ -766,7 +788,7 @@ aooct_ref_depth (const AooctRefParams * p, const guint16 * raw,
       }
       aooct_ref_kmap (p, &g, z, k);
       aooct_ref_disp (p, &g, k, c);
-      aooct_ref_fft (p->window, &g, c, c);
+      ref_fft_param (p->window, p->window_parameter, &g, c, c);
     }
   }
   g_free (x);

@@ -65,7 +65,9 @@ typedef enum
   AOOCT_REF_WINDOW_HANN,
   AOOCT_REF_WINDOW_HAMMING,
   AOOCT_REF_WINDOW_BLACKMAN,
-  AOOCT_REF_WINDOW_GAUSSIAN
+  AOOCT_REF_WINDOW_GAUSSIAN,
+  AOOCT_REF_WINDOW_TUKEY,
+  AOOCT_REF_WINDOW_KAISER
 } AooctRefWindow;
 
 typedef struct
@@ -98,6 +100,7 @@ typedef struct
 
   /* aooctfft */
   AooctRefWindow window;
+  double window_parameter;      /* s, alpha, beta; 0 = 0.4, 0.5, 8 */
 
   /* aooctnorm */
   int crop_start, crop_end;     /* crop_end 0 = P1 / 2 */
@@ -174,6 +177,8 @@ void aooct_ref_disp (const AooctRefParams * p, const AooctRefGrid * g,
 
 /* Section 6: the window over the data region (P2 values; all 1 for
  * AOOCT_REF_WINDOW_NONE). */
+void aooct_ref_window_full (AooctRefWindow window, double parameter,
+    const AooctRefGrid * g, double *win);
 void aooct_ref_window (AooctRefWindow window, const AooctRefGrid * g,
     double *win);
 

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Remote processing, GPU side: receives the raw B-scans that
+# pipelines/remote-send.sh sends (gdpdepay restores caps and frames; TCP or
+# encrypted SRT) and reconstructs them with the chain (backend=auto: CUDA on
+# this host's GPU) into a PNG per B-scan, or any sink you name.  It listens
+# only on the address it is given, never on every interface.
+#
+#   pipelines/remote-reconstruct.sh LISTEN_ADDRESS [PORT] [OUTDIR]
+#                              (default port 5600, OUTDIR out/remote)
+#   AOOCT_TRANSPORT=tcp|srt    as the sender (default tcp)
+#   AOOCT_PASSPHRASE=SECRET    srt: the sender's passphrase; a sender with
+#                              another one is rejected and this script says so
+#   AOOCT_WAVELENGTH_FILE=F    the spectrometer's calibration; without it
+#   AOOCT_WAVELENGTH_COEFFS=C  lambda(p) coefficients (default: aooctsrc's
+#                              "785,0.125,1e-05,-2e-09")
+#   AOOCT_A2, AOOCT_A3         dispersion coefficients (default 8, -2: aooctsrc's)
+#   AOOCT_SINK=DESCRIPTION     where images go instead of OUTDIR/bscan-NNNNN.png,
+#                              e.g. "videoconvert ! autovideosink", or back
+#                              over the network: "gdppay ! tcpclientsink host=H port=P"
+#   AOOCT_RAW_COPY=FILE        also write the raw frames as received to FILE
+#   AOOCT_RECONSTRUCT=0        only receive (with AOOCT_RAW_COPY: a recorder)
+#   AOOCT_RECEIVE_BSCANS=N     stop after N B-scans (default: until the
+#                              sender ends, or Ctrl-C)
+#   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
+#                              (else: installs missing runtime packages only;
+#                              build aooct first with scripts/bootstrap.sh)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# what running needs, no build tools (scripts/runtime-deps.sh); gdppay,
+# gdpdepay, srtsink and srtsrc are in plugins-bad
+# shellcheck source=../scripts/runtime-deps.sh
+source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-bad
+
+addr=${1:-}
+port=${2:-5600}
+out=${3:-$root/out/remote}
+[ -n "$addr" ] || { echo "usage: $0 LISTEN_ADDRESS [PORT] [OUTDIR] (the address of this host to listen on)" >&2; exit 2; }
+
+case ${AOOCT_TRANSPORT:-tcp} in
+  tcp)
+    src=(tcpserversrc host="$addr" port="$port") ;;
+  srt)
+    pass=${AOOCT_PASSPHRASE:-}
+    if [ ${#pass} -lt 10 ] || [ ${#pass} -gt 79 ]; then
+      echo "$0: AOOCT_TRANSPORT=srt needs AOOCT_PASSPHRASE of 10 to 79 characters" >&2
+      exit 2
+    fi
+    # a listener on this address only (srtsrc's localaddress)
+    src=(srtsrc uri="srt://$addr:$port?mode=listener" passphrase="$pass") ;;
+  *)
+    echo "$0: AOOCT_TRANSPORT must be tcp or srt, not '${AOOCT_TRANSPORT}'" >&2; exit 2 ;;
+esac
+
+stop=()
+# identity passes N - 1 buffers and ends the stream at the N-th: N + 1
+[ -z "${AOOCT_RECEIVE_BSCANS:-}" ] || stop=(! identity eos-after=$((AOOCT_RECEIVE_BSCANS + 1)))
+copy=()
+[ -z "${AOOCT_RAW_COPY:-}" ] || copy=(! tee name=raw raw. ! queue max-size-buffers=64 ! filesink location="$AOOCT_RAW_COPY" raw.)
+
+if [ "${AOOCT_RECONSTRUCT:-1}" = 0 ]; then
+  chain=(! fakesink sync=false)
+else
+  if [ -n "${AOOCT_WAVELENGTH_FILE:-}" ]; then
+    kmap=(wavelength-file="$AOOCT_WAVELENGTH_FILE")
+  else
+    kmap=(wavelength-coeffs="${AOOCT_WAVELENGTH_COEFFS:-785,0.125,1e-05,-2e-09}")
+  fi
+  if [ -n "${AOOCT_SINK:-}" ]; then
+    # shellcheck disable=SC2206  # a pipeline fragment
+    sink=($AOOCT_SINK)
+  else
+    mkdir -p "$out"
+    sink=(pngenc ! multifilesink location="$out/bscan-%05d.png")
+  fi
+  chain=(! queue max-size-buffers=8 ! aooctdcsub ! aooctpad ! aooctkmap "${kmap[@]}"
+    ! aooctdisp a2="${AOOCT_A2:-8}" a3="${AOOCT_A3:--2}" ! aooctfft
+    ! aooctnorm ! "${sink[@]}")
+fi
+
+echo "aooct: listening on $addr:$port (${AOOCT_TRANSPORT:-tcp})" >&2
+if [ "${AOOCT_TRANSPORT:-tcp}" = srt ]; then
+  # libsrt says why it rejects a caller only in its log: gst-launch-1.0's
+  # stderr goes to a file that a filter follows, which says it plainly and
+  # passes on everything else
+  log=$(mktemp)
+  GST_DEBUG="${GST_DEBUG:+$GST_DEBUG,}srtlib:4" GST_DEBUG_NO_COLOR=1 \
+    gst-launch-1.0 -q "${src[@]}" ! gdpdepay "${stop[@]}" "${copy[@]}" "${chain[@]}" 2>"$log" &
+  gst=$!
+  # (a read loop, not awk: mawk reads a pipe in blocks, so its verdict
+  # would wait for kilobytes of log)
+  tail -n +1 -f --pid=$gst "$log" | {
+    said=
+    while IFS= read -r line; do
+      case $line in
+        *BADSECRET* | *"Incorrect passphrase"*)
+          [ -n "$said" ] || echo "aooct: an SRT sender was rejected: wrong passphrase (it must match AOOCT_PASSPHRASE here); waiting for another" >&2
+          said=1 ;;
+        *" srtlib "*) ;;
+        *) printf '%s\n' "$line" >&2 ;;
+      esac
+    done
+  } &
+  filter=$!
+  trap 'kill $gst 2>/dev/null' TERM INT
+  rc=0; wait $gst || rc=$?
+  # a signal interrupts the first wait: wait for gst-launch-1.0 to end
+  if kill -0 $gst 2>/dev/null; then wait $gst || rc=$?; fi
+  wait $filter || true
+  rm -f "$log"
+  exit $rc
+else
+  exec gst-launch-1.0 -q "${src[@]}" ! gdpdepay "${stop[@]}" "${copy[@]}" "${chain[@]}"
+fi

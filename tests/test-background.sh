@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tools/aooct-background: the mean raw spectrum of N frames, checked against
+# the mean computed here with od and awk from the raw file itself (every
+# one of the N values, to the 9 digits written); fewer frames in the stream
+# than asked averages those, with a note; the file is what aooctdcsub
+# mode=background reads; a GRAY8 source with padded rows (width 255) too;
+# usage and source errors are errors.
+set -euo pipefail
+tool=${AOOCT_BUILD:?}/tools/aooct-background
+out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
+
+check_mean() {   # RAW BYTES-PER-VALUE WIDTH VALUES-READ FILE [ROW-STRIDE-IN-VALUES]
+  local fmt=u2; [ "$2" -eq 1 ] && fmt=u1
+  od -An -v -t$fmt -w$2 "$1" |
+    awk -v w="$3" -v max="$4" -v st="${6:-$3}" 'NR <= max && (NR - 1) % st < w {
+        s[(NR - 1) % st] += $1; n++ }
+      END { for (i = 0; i < w; i++) printf "%.17g\n", s[i] / (n / w) }' >"$out/expected"
+  grep -v '^#' "$5" >"$out/got"
+  [ "$(wc -l <"$out/got")" -eq "$3" ] || { echo "$5: $(wc -l <"$out/got") values, expected $3"; exit 1; }
+  paste "$out/got" "$out/expected" | awk '{ d = $1 - $2; if (d < 0) d = -d;
+      if (d > 1e-8 * ($2 < 1 ? 1 : $2)) { print "value " NR ": " $1 ", expected " $2; bad = 1 } }
+      END { exit bad }'
+}
+
+# 6 frames of 256 x 50 GRAY16_LE from the synthetic camera (a mirror)
+gst-launch-1.0 -q aooctsrc num-buffers=6 samples=256 alines=50 phantom=mirror seed=7 \
+  wavelength-coeffs="785,0.43" \
+  ! filesink location="$out/bg.raw"
+src="filesrc location=$out/bg.raw ! rawvideoparse format=gray16-le width=256 height=50"
+
+# the first 4 frames
+"$tool" --frames=4 --output="$out/bg.txt" $src >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+grep -q 'mean of 200 A-lines in 4 frames, 256 samples' "$out/log" || { cat "$out/log"; exit 1; }
+check_mean "$out/bg.raw" 2 256 $((4 * 50 * 256)) "$out/bg.txt"
+grep -q '^# aooct background spectrum: mean of 200 A-lines (4 frames, GRAY16_LE)' "$out/bg.txt"
+
+# more frames asked than the file has: all 6, with a note
+"$tool" -n 10 -o "$out/all.txt" $src >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+grep -q 'ended after 6 of 10 frames' "$out/log" || { cat "$out/log"; exit 1; }
+check_mean "$out/bg.raw" 2 256 $((6 * 50 * 256)) "$out/all.txt"
+
+# aooctdcsub takes it
+gst-launch-1.0 -q $src ! aooctdcsub mode=background background-file="$out/bg.txt" \
+  ! fakesink >"$out/log" 2>&1 || { cat "$out/log"; echo "aooctdcsub rejected the file"; exit 1; }
+
+# GRAY8, width 255: rows padded to 256 bytes (GStreamer's GRAY8 stride,
+# which rawvideoparse expects in the file too); the padding must not count
+head -c $((3 * 256 * 40)) /dev/urandom >"$out/g8.raw"
+"$tool" -n 3 -o "$out/g8.txt" filesrc location="$out/g8.raw" \
+  ! rawvideoparse format=gray8 width=255 height=40 >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+check_mean "$out/g8.raw" 1 255 $((3 * 256 * 40)) "$out/g8.txt" 256
+
+# errors: no output, a bad source, an empty file
+if "$tool" $src >/dev/null 2>&1; then echo "no --output accepted"; exit 1; fi
+if "$tool" -o "$out/x.txt" nosuchelement >"$out/log" 2>&1; then echo "bad source accepted"; exit 1; fi
+grep -q 'SOURCE' "$out/log" || { cat "$out/log"; exit 1; }
+: >"$out/empty.raw"
+if "$tool" -o "$out/x.txt" filesrc location="$out/empty.raw" ! rawvideoparse format=gray16-le \
+  width=256 height=50 >"$out/log" 2>&1; then echo "empty stream accepted"; exit 1; fi
+grep -qi 'no.*frames' "$out/log" || { cat "$out/log"; exit 1; }
+[ ! -e "$out/x.txt" ] || { echo "file written after an error"; exit 1; }
+echo "aooct-background: means exact, short stream, GRAY8 strides, aooctdcsub reads the file, errors"

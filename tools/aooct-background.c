@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later
+ *
+ * aooct-background: records the mean raw spectrum of N frames into the
+ * background file that `aooctdcsub mode=background background-file=`
+ * reads (spec section 2, docs/calibration-files.md).
+ *
+ *   aooct-background [--frames=N] --output=FILE SOURCE...
+ *
+ * SOURCE is a gst-launch-1.0 description that produces raw frames, as
+ * aooctdcsub takes them (video/x-raw GRAY16_LE or GRAY8, width = samples
+ * per A-line, height = A-lines per frame), for example a camera with the
+ * sample arm blocked:
+ *
+ *   aooct-background --frames=200 --output=background.txt \
+ *       aravissrc ! video/x-raw,format=GRAY16_LE,width=2048,height=1000
+ *
+ * or a raw file recorded that way:
+ *
+ *   aooct-background --output=background.txt filesrc location=bg.raw ! \
+ *       rawvideoparse format=gray16-le width=832 height=240
+ *
+ * aooct-background appends an appsink to SOURCE, takes the first N frames
+ * (all of them when the stream ends earlier, with a note), sums every
+ * A-line of them in double precision and writes the mean, one value per
+ * line in camera counts, with a comment header saying what it is.  The
+ * file has exactly `width` records, so aooctdcsub accepts it for the same
+ * camera geometry; the mean of many frames also averages the camera noise
+ * down (by sqrt of the number of A-lines).
+ *
+ * Exit status: 0 when the file is written, 1 on a pipeline error, a
+ * stream without frames or a write error, 2 on a usage error. */
+#include <gst/gst.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+
+typedef struct
+{
+  gdouble *sum;                 /* width values */
+  gint width;
+  guint64 alines, frames;
+  gchar *format;
+} Mean;
+
+/* Adds every row of @frame to @m; FALSE (with a message) when its
+ * geometry differs from the first frame's. */
+static gboolean
+accumulate (Mean * m, GstVideoFrame * frame, GError ** error)
+{
+  gint w = GST_VIDEO_FRAME_WIDTH (frame), h = GST_VIDEO_FRAME_HEIGHT (frame);
+  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+  gboolean sixteen =
+      GST_VIDEO_FRAME_FORMAT (frame) == GST_VIDEO_FORMAT_GRAY16_LE;
+  gint r, c;
+
+  if (m->sum == NULL) {
+    m->width = w;
+    m->sum = g_new0 (gdouble, w);
+    m->format = g_strdup (gst_video_format_to_string
+        (GST_VIDEO_FRAME_FORMAT (frame)));
+  } else if (w != m->width) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "frame %" G_GUINT64_FORMAT " is %d samples wide, the first was %d",
+        m->frames, w, m->width);
+    return FALSE;
+  }
+  for (r = 0; r < h; r++) {
+    const guint8 *row = data + (gsize) r * stride;
+
+    if (sixteen)
+      for (c = 0; c < w; c++)
+        m->sum[c] += GST_READ_UINT16_LE (row + 2 * c);
+    else
+      for (c = 0; c < w; c++)
+        m->sum[c] += row[c];
+  }
+  m->alines += h;
+  m->frames++;
+  return TRUE;
+}
+
+static gboolean
+write_mean (const Mean * m, const gchar * path, const gchar * source,
+    GError ** error)
+{
+  GString *s = g_string_new (NULL);
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean ok;
+  gint c;
+
+  g_string_append_printf (s, "# aooct background spectrum: mean of %"
+      G_GUINT64_FORMAT " A-lines (%" G_GUINT64_FORMAT " frames, %s) of\n"
+      "# %s\n# %d values, camera counts, for aooctdcsub mode=background\n",
+      m->alines, m->frames, m->format, source, m->width);
+  for (c = 0; c < m->width; c++) {
+    /* C locale whatever the user's locale, as the parser expects */
+    g_string_append (s, g_ascii_formatd (buf, sizeof (buf), "%.9g",
+            m->sum[c] / (gdouble) m->alines));
+    g_string_append_c (s, '\n');
+  }
+  ok = g_file_set_contents (path, s->str, s->len, error);
+  g_string_free (s, TRUE);
+  return ok;
+}
+
+/* The error or EOS that ended the stream early: FALSE after an error
+ * (printed), TRUE after EOS. */
+static gboolean
+check_bus (GstElement * pipeline)
+{
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  gboolean ok = TRUE;
+
+  if (msg) {
+    GError *err = NULL;
+    gchar *dbg = NULL;
+
+    gst_message_parse_error (msg, &err, &dbg);
+    g_printerr ("aooct-background: %s: %s\n", GST_OBJECT_NAME (msg->src),
+        err->message);
+    if (dbg)
+      g_printerr ("  (%s)\n", dbg);
+    g_clear_error (&err);
+    g_free (dbg);
+    gst_message_unref (msg);
+    ok = FALSE;
+  }
+  gst_object_unref (bus);
+  return ok;
+}
+
+int
+main (int argc, char **argv)
+{
+  gint frames = 100;
+  gchar *output = NULL;
+  gchar **rest = NULL;
+  GOptionEntry entries[] = {
+    {"frames", 'n', 0, G_OPTION_ARG_INT, &frames,
+        "Frames to average (default 100)", "N"},
+    {"output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+        "Background file to write (required)", "FILE"},
+    {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL,
+        "SOURCE..."},
+    {NULL}
+  };
+  GOptionContext *ctx;
+  GError *error = NULL;
+  gchar *source, *launch;
+  GstElement *pipeline;
+  GstAppSink *sink;
+  Mean m = { NULL, 0, 0, 0, NULL };
+  gint status = 0;
+
+  ctx = g_option_context_new ("SOURCE... - record the mean raw spectrum of N "
+      "frames as an aooctdcsub background file");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_group (ctx, gst_init_get_option_group ());
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
+    g_printerr ("aooct-background: %s\n", error->message);
+    return 2;
+  }
+  g_option_context_free (ctx);
+  if (output == NULL || rest == NULL || frames < 1) {
+    g_printerr ("aooct-background: usage: aooct-background [--frames=N >= 1] "
+        "--output=FILE SOURCE... (a gst-launch-1.0 description of the "
+        "camera or raw file)\n");
+    return 2;
+  }
+
+  source = g_strjoinv (" ", rest);
+  /* GRAY16_LE or GRAY8 frames as the source gives them; no conversion */
+  launch = g_strdup_printf ("%s ! appsink name=aooct_background_sink "
+      "caps=\"video/x-raw,format={GRAY16_LE,GRAY8}\" sync=false "
+      "max-buffers=4", source);
+  /* a missing element is an error here even where gst_parse_launch()
+   * returns what it could build */
+  pipeline = gst_parse_launch (launch, &error);
+  if (pipeline == NULL || error != NULL || !GST_IS_BIN (pipeline)) {
+    g_printerr ("aooct-background: SOURCE: %s\n", error ? error->message :
+        "not a pipeline description");
+    return 2;
+  }
+  sink = GST_APP_SINK (gst_bin_get_by_name (GST_BIN (pipeline),
+          "aooct_background_sink"));
+  if (sink == NULL) {
+    g_printerr ("aooct-background: SOURCE: cannot append an appsink\n");
+    return 2;
+  }
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    check_bus (pipeline);
+    g_printerr ("aooct-background: cannot start the pipeline\n");
+    return 1;
+  }
+
+  while (m.frames < (guint64) frames) {
+    GstSample *s = gst_app_sink_pull_sample (sink);
+    GstVideoInfo info;
+    GstVideoFrame frame;
+    gboolean ok;
+
+    if (s == NULL) {
+      if (!check_bus (pipeline))
+        status = 1;
+      else if (m.frames > 0)
+        g_printerr ("aooct-background: the stream ended after %"
+            G_GUINT64_FORMAT " of %d frames: averaging those\n", m.frames,
+            frames);
+      break;
+    }
+    ok = gst_video_info_from_caps (&info, gst_sample_get_caps (s)) &&
+        gst_video_frame_map (&frame, &info, gst_sample_get_buffer (s),
+        GST_MAP_READ);
+    if (!ok) {
+      g_printerr ("aooct-background: cannot read frame %" G_GUINT64_FORMAT
+          "\n", m.frames);
+      status = 1;
+    } else {
+      if (!accumulate (&m, &frame, &error)) {
+        g_printerr ("aooct-background: %s\n", error->message);
+        g_clear_error (&error);
+        status = 1;
+      }
+      gst_video_frame_unmap (&frame);
+    }
+    gst_sample_unref (s);
+    if (status)
+      break;
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+
+  if (status == 0 && m.frames == 0) {
+    g_printerr ("aooct-background: the source gave no frames\n");
+    status = 1;
+  }
+  if (status == 0) {
+    if (write_mean (&m, output, source, &error)) {
+      g_print ("aooct-background: %s: mean of %" G_GUINT64_FORMAT
+          " A-lines in %" G_GUINT64_FORMAT " frames, %d samples; use "
+          "aooctdcsub mode=background background-file=%s\n", output,
+          m.alines, m.frames, m.width, output);
+    } else {
+      g_printerr ("aooct-background: %s\n", error->message);
+      g_clear_error (&error);
+      status = 1;
+    }
+  }
+
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  g_free (m.sum);
+  g_free (m.format);
+  g_free (launch);
+  g_free (source);
+  g_strfreev (rest);
+  g_free (output);
+  return status;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct-view: the program's state, shared by the window and the script. */
+#ifndef VIEW_APP_H
+#define VIEW_APP_H
+
+#include "view-pipeline.h"
+#include "view-record.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  GtkApplication *gtk;
+  GtkWidget *window, *views, *status, *stats, *launch;
+  GtkWidget *view_pages[VIEW_N_VIEWS];
+  GKeyFile *settings;
+  ViewPipeline *pipeline;
+  GHashTable *controls;         /* "group/key" -> control row */
+  GHashTable *buttons;          /* name -> GtkButton */
+  ViewRecording *recordings[2]; /* processed, raw */
+  gchar *status_text;
+  gboolean status_is_error;
+  guint64 last_alines, last_frames;
+  gint64 last_time;
+  /* options */
+  gchar *sink, *script, *settings_file;
+  gint exit_code;
+} ViewApp;
+
+void view_app_status (const gchar * message, gboolean is_error,
+    gpointer app);
+gboolean view_app_start (ViewApp * app);
+gboolean view_app_save (ViewApp * app, const gchar * path, GError ** error);
+gboolean view_app_load (ViewApp * app, const gchar * path, GError ** error);
+GtkWidget *view_app_control (ViewApp * app, const gchar * group,
+    const gchar * key);
+gboolean view_app_record (ViewApp * app, gboolean on, GError ** error);
+
+G_END_DECLS
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct-view: the settings (a GKeyFile) and their gst-launch-1.0 line. */
+#ifndef VIEW_SETTINGS_H
+#define VIEW_SETTINGS_H
+
+#include <gst/gst.h>
+
+G_BEGIN_DECLS
+
+/* Group of the source's own keys (kind, location, width, ...); every other
+ * group is named after an element factory and holds its properties. */
+#define VIEW_SOURCE "source"
+/* Group of the en-face / volume views' switch (enabled=true|false). */
+#define VIEW_VIEWS "views"
+/* The chain, in pipeline order, as a user writes it. */
+extern const gchar *const view_chain_factories[];
+
+typedef enum
+{
+  VIEW_SOURCE_SYNTHETIC,
+  VIEW_SOURCE_FILE,
+  VIEW_SOURCE_ARAVIS,
+} ViewSourceKind;
+
+GKeyFile *view_settings_new_default (void);
+gboolean view_settings_load (GKeyFile * kf, const gchar * path,
+    GError ** error);
+gboolean view_settings_save (GKeyFile * kf, const gchar * path,
+    GError ** error);
+ViewSourceKind view_settings_source_kind (GKeyFile * kf);
+gchar *view_settings_get (GKeyFile * kf, const gchar * group,
+    const gchar * key);
+void view_settings_set (GKeyFile * kf, const gchar * group,
+    const gchar * key, const gchar * value);
+void view_settings_apply (GKeyFile * kf, const gchar * group,
+    GstElement * element);
+gchar *view_settings_source_description (GKeyFile * kf);
+gchar *view_settings_launch_line (GKeyFile * kf);
+gchar *view_value_to_string (const GValue * value);
+
+G_END_DECLS
+#endif

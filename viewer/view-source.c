@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct-view: what can be wrong with a raw file or a camera's settings,
+ * said before the pipeline starts, with the numbers: a raw file whose size
+ * is not a whole number of frames (rawvideoparse would drop the tail
+ * silently; aooctfilesrc says so only once started), no calibration, a
+ * calibration whose length is not the frame width. */
+#include "view-source.h"
+#include "view-settings.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VIEW_ERROR (g_quark_from_static_string ("aooct-view-error"))
+
+static gint
+get_int (GKeyFile * kf, const gchar * key, gint fallback)
+{
+  gchar *v = g_key_file_get_string (kf, VIEW_SOURCE, key, NULL);
+  gint n = v ? atoi (v) : fallback;
+
+  g_free (v);
+  return n;
+}
+
+/* Records in a calibration text file as the elements count them (spec,
+ * "Files"): '#' comments, blank lines ignored; -1 when unreadable. */
+static gint
+count_records (const gchar * path, GError ** error)
+{
+  gchar *text, **lines;
+  gint i, n = 0;
+
+  if (!g_file_get_contents (path, &text, NULL, error))
+    return -1;
+  lines = g_strsplit (text, "\n", -1);
+  for (i = 0; lines[i]; i++) {
+    gchar *hash = strchr (lines[i], '#');
+
+    if (hash)
+      *hash = '\0';
+    g_strstrip (lines[i]);
+    n += lines[i][0] != '\0';
+  }
+  g_strfreev (lines);
+  g_free (text);
+  return n;
+}
+
+static gboolean
+check_calibration (GKeyFile * kf, gint width, GError ** error)
+{
+  gchar *file = g_key_file_get_string (kf, "aooctkmap", "wavelength-file",
+      NULL);
+  gchar *coeffs = g_key_file_get_string (kf, "aooctkmap",
+      "wavelength-coeffs", NULL);
+  gchar *pass = g_key_file_get_string (kf, "aooctkmap", "passthrough", NULL);
+  gboolean ok = TRUE;
+  gint n;
+
+  if ((!file || !*file) && (!coeffs || !*coeffs)
+      && g_strcmp0 (pass, "true") != 0) {
+    g_set_error (error, VIEW_ERROR, 1, "no spectrometer calibration: give "
+        "aooctkmap a wavelength file or coefficients (or passthrough for a "
+        "k-linear source)");
+    ok = FALSE;
+  } else if (file && *file) {
+    GError *e = NULL;
+
+    n = count_records (file, &e);
+    if (n < 0) {
+      g_set_error (error, VIEW_ERROR, 2, "calibration file %s: %s", file,
+          e->message);
+      g_error_free (e);
+      ok = FALSE;
+    } else if (n != width) {
+      g_set_error (error, VIEW_ERROR, 3, "calibration file %s has %d "
+          "wavelengths but the frame width is %d samples per A-line: they "
+          "must match", file, n, width);
+      ok = FALSE;
+    }
+  }
+  g_free (file);
+  g_free (coeffs);
+  g_free (pass);
+  return ok;
+}
+
+gboolean
+view_source_check (GKeyFile * kf, GError ** error)
+{
+  ViewSourceKind kind = view_settings_source_kind (kf);
+  gint width = get_int (kf, "width", 0), height = get_int (kf, "height", 0);
+  gchar *loc, *fmt;
+  GStatBuf st;
+  gsize bps, frame;
+  gboolean ok = TRUE;
+
+  if (kind == VIEW_SOURCE_SYNTHETIC) {
+    gchar *s = g_key_file_get_string (kf, "aooctsrc", "samples", NULL);
+
+    /* aooctsrc's own samples (default 832) are the width here */
+    width = s ? atoi (s) : 832;
+    g_free (s);
+    return check_calibration (kf, width, error);
+  }
+  if (width < 2 || height < 1) {
+    g_set_error (error, VIEW_ERROR, 4, "frame geometry %d x %d: give the "
+        "samples per A-line (width, >= 2) and A-lines per frame (height)",
+        width, height);
+    return FALSE;
+  }
+  if (kind == VIEW_SOURCE_FILE) {
+    loc = g_key_file_get_string (kf, VIEW_SOURCE, "location", NULL);
+    fmt = g_key_file_get_string (kf, VIEW_SOURCE, "format", NULL);
+    bps = g_strcmp0 (fmt, "gray8") == 0 ? 1 : 2;
+    frame = (gsize) width *height * bps;
+    if (!loc || !*loc) {
+      g_set_error (error, VIEW_ERROR, 5, "no raw file chosen");
+      ok = FALSE;
+    } else if (g_stat (loc, &st) != 0) {
+      g_set_error (error, VIEW_ERROR, 6, "raw file %s: %s", loc,
+          g_strerror (errno));
+      ok = FALSE;
+    } else if (st.st_size == 0 || st.st_size % frame != 0) {
+      g_set_error (error, VIEW_ERROR, 7, "raw file %s: its size (%"
+          G_GINT64_FORMAT " bytes) is not a multiple of the frame size "
+          "%d x %d x %" G_GSIZE_FORMAT " = %" G_GSIZE_FORMAT " bytes: check "
+          "width, height and format", loc, (gint64) st.st_size, width,
+          height, bps, frame);
+      ok = FALSE;
+    }
+    g_free (loc);
+    g_free (fmt);
+  }
+  return ok && check_calibration (kf, width, error);
+}
