@@ -150,6 +150,9 @@ aooct_cuda_filter_release_staging (AooctCudaFilter * cf)
     g_clear_pointer (&cf->in_held_done[i], aooct_cuda_event_free);
   aooct_cuda_event_free (cf->in_foreign);
   cf->in_foreign = NULL;
+  aooct_cuda_event_free (cf->out_order);
+  cf->out_order = NULL;
+  cf->out_mem_stream = NULL;
   free_input_planes (cf);
   aooct_cuda_free (cf->out_dev);
   cf->out_dev = NULL;
@@ -169,6 +172,10 @@ aooct_cuda_filter_close (AooctCudaFilter * cf)
   /* (done above unless the context was lost) */
   forget_held_inputs (cf);
   cf->stream = cf->copy_stream = NULL;
+#ifdef HAVE_GST_CUDA_STREAM
+  /* the pools' memory holds references of its own */
+  gst_clear_cuda_stream (&cf->out_gst_stream);
+#endif
   gst_clear_object (&cf->context);
 }
 
@@ -535,6 +542,21 @@ aooct_cuda_filter_mark_output (AooctCudaFilter * cf, GError ** error)
 {
   guint slot = cf->ring_tail;
 
+  if (cf->out_mem_stream) {
+    /* >= 1.24: the memory's stream runs after our writes, and its
+     * NEED_SYNC flag (set by the GST_MAP_CUDA write map) tells a consumer
+     * on another stream to gst_cuda_memory_sync(): no host wait here, the
+     * buffer goes out as soon as the ring reaches it */
+    gboolean ok = aooct_cuda_event_record (cf->out_order, cf->stream, error)
+        && aooct_cuda_stream_wait (cf->out_mem_stream, cf->out_order, error);
+
+    cf->out_mem_stream = NULL;
+    if (!ok)
+      return FALSE;
+    cf->armed.gpu = FALSE;
+    cf->armed.staged = FALSE;
+    return TRUE;
+  }
   if (!ring_event (cf, slot, error)
       || !aooct_cuda_event_record (cf->ring_done[slot], cf->stream, error))
     return FALSE;
@@ -683,9 +705,39 @@ aooct_cuda_filter_get_stats (AooctCudaFilter * cf, AooctCudaStats * stats)
   g_mutex_unlock (&cf->stats_lock);
 }
 
+#ifdef HAVE_GST_CUDA_STREAM
+/* The stream of the first GstCudaBufferPool on our context that
+ * downstream proposed with one (nvcodec elements propose their own
+ * stream, so that upstream writes on it and they need no sync), or NULL. */
+static GstCudaStream *
+proposed_cuda_stream (AooctCudaFilter * cf, GstQuery * query)
+{
+  guint i, n = query ? gst_query_get_n_allocation_pools (query) : 0;
+  GstCudaStream *stream = NULL;
+
+  for (i = 0; i < n && stream == NULL; i++) {
+    GstBufferPool *pool = NULL;
+    GstStructure *config;
+
+    gst_query_parse_nth_allocation_pool (query, i, &pool, NULL, NULL, NULL);
+    if (pool && GST_IS_CUDA_BUFFER_POOL (pool)
+        && GST_CUDA_BUFFER_POOL (pool)->context == cf->context) {
+      config = gst_buffer_pool_get_config (pool);
+      stream = gst_buffer_pool_config_get_cuda_stream (config);
+      gst_structure_free (config);
+      if (stream && stream->context != cf->context)
+        gst_clear_cuda_stream (&stream);
+    }
+    if (pool)
+      gst_object_unref (pool);
+  }
+  return stream;
+}
+#endif
+
 GstBufferPool *
 aooct_cuda_filter_video_pool_new (AooctCudaFilter * cf, GstCaps * caps,
-    guint min, guint max, guint * size, GError ** error)
+    GstQuery * query, guint min, guint max, guint * size, GError ** error)
 {
   GstBufferPool *pool;
   GstStructure *config;
@@ -702,6 +754,31 @@ aooct_cuda_filter_video_pool_new (AooctCudaFilter * cf, GstCaps * caps,
   config = gst_buffer_pool_get_config (pool);
   gst_buffer_pool_config_set_params (config, caps,
       (guint) GST_VIDEO_INFO_SIZE (&info), min, max);
+#ifdef HAVE_GST_CUDA_STREAM
+  {
+    /* >= 1.24: the memory carries a stream, which orders the consumers
+     * after our work on the GPU (mark_output): downstream's own where it
+     * proposed one (it then needs no sync at all), else one of ours;
+     * without any (none could be made) the output is complete when
+     * pushed, as with 1.22 */
+    GstCudaStream *stream = proposed_cuda_stream (cf, query);
+
+    if (stream == NULL) {
+      if (cf->out_gst_stream == NULL)
+        cf->out_gst_stream = gst_cuda_stream_new (cf->context);
+      if (cf->out_gst_stream)
+        stream = gst_cuda_stream_ref (cf->out_gst_stream);
+    } else {
+      GST_DEBUG ("writing the CUDA video output on downstream's stream");
+    }
+    if (stream)
+      gst_buffer_pool_config_set_cuda_stream (config, stream);
+    else
+      GST_WARNING ("cannot create a GstCudaStream: the CUDA video output is "
+          "synchronised on the host instead");
+    gst_clear_cuda_stream (&stream);
+  }
+#endif
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
   if (!gst_buffer_pool_set_config (pool, config)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
@@ -746,6 +823,28 @@ aooct_cuda_filter_map_video_output (AooctCudaFilter * cf, GstBuffer * buf,
         "cannot map the output GstCudaMemory on the device");
     return FALSE;
   }
+  cf->out_mem_stream = NULL;
+#ifdef HAVE_GST_CUDA_STREAM
+  {
+    GstCudaStream *stream = gst_cuda_memory_get_stream (cmem);
+    struct CUstream_st *handle = stream ?
+        (struct CUstream_st *) gst_cuda_stream_get_handle (stream) : NULL;
+
+    /* A consumer on the memory's stream may have enqueued reads of this
+     * buffer's last use without waiting for them before releasing it (the
+     * rule lets it): our writes wait for them on the GPU. */
+    if (handle && handle != cf->stream) {
+      if ((cf->out_order == NULL
+              && !aooct_cuda_event_new (&cf->out_order, error))
+          || !aooct_cuda_event_record (cf->out_order, handle, error)
+          || !aooct_cuda_stream_wait (cf->stream, cf->out_order, error)) {
+        gst_video_frame_unmap (frame);
+        return FALSE;
+      }
+      cf->out_mem_stream = handle;
+    }
+  }
+#endif
   return TRUE;
 }
 

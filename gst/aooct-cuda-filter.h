@@ -90,6 +90,15 @@ typedef struct
   /* orders our stream with the stream of a GstCudaMemory input */
   AooctCudaEvent in_foreign;
 
+  /* GstCudaMemory video output (GStreamer >= 1.24): the GstCudaStream our
+   * pool gives its memory, so that nvcodec consumers order themselves after
+   * our work on the GPU (docs/cuda-memory.md); the event that orders it
+   * with our stream both ways; the stream of the output being made, or
+   * NULL (memory without a stream: 1.22, or none could be made) */
+  struct _GstCudaStream *out_gst_stream;
+  AooctCudaEvent out_order;
+  struct CUstream_st *out_mem_stream;
+
   /* host-memory output: one device plane (the stream orders the next
    * B-scan's kernels after this one's download) and a ring of page-locked
    * staging slots, one per output in flight */
@@ -220,17 +229,28 @@ void aooct_cuda_filter_get_stats (AooctCudaFilter * cf, AooctCudaStats * stats);
  * (cudaconvert, cudadownload, the NVENC encoders), which take nothing else
  * on their memory:CUDAMemory pads.  In GStreamer 1.22 that memory carries
  * no stream: the data must be complete when the buffer is pushed, so the
- * base class waits for the element's stream after writing it. */
+ * output ring waits for the element's stream before pushing it.  From
+ * 1.24 on the pool gives its memory a stream of ours: the memory's stream
+ * is made to wait for our work (mark_output), GStreamer's own
+ * GST_CUDA_MEMORY_TRANSFER_NEED_SYNC flag stays set, and the buffer is
+ * pushed at once; a consumer on that stream is ordered on the GPU, any
+ * other calls gst_cuda_memory_sync() (1.24's rule). */
 
 /* A GstCudaBufferPool on the shared context for @caps (video/x-raw in
  * memory:CUDAMemory); @size receives its buffer size (pitched planes, so
- * larger than the caps' plain size). */
+ * larger than the caps' plain size).  >= 1.24: its memory carries the
+ * stream of a GstCudaBufferPool that downstream proposed in @query (may
+ * be NULL), else one of ours. */
 GstBufferPool *aooct_cuda_filter_video_pool_new (AooctCudaFilter * cf,
-    GstCaps * caps, guint min, guint max, guint * size, GError ** error);
+    GstCaps * caps, GstQuery * query, guint min, guint max, guint * size,
+    GError ** error);
 
 /* Maps @buf, which must hold one GstCudaMemory on the element's context,
  * for writing on the device (GST_MAP_CUDA): @frame's plane pointers are
- * device pointers, with the memory's own plane offsets and strides. */
+ * device pointers, with the memory's own plane offsets and strides.  If the
+ * memory carries a stream (>= 1.24), our stream first waits for the work
+ * enqueued on it (a consumer's reads of the buffer's last use), and
+ * mark_output orders that stream after our writes. */
 gboolean aooct_cuda_filter_map_video_output (AooctCudaFilter * cf,
     GstBuffer * buf, GstVideoFrame * frame, GError ** error);
 

@@ -898,7 +898,8 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
     /* nothing leaves the GPU */
   } else if (out_video_cuda) {
     /* GStreamer 1.22's GstCudaMemory has no stream and nvcodec elements
-     * use their own: the frame must be complete before it is pushed */
+     * use their own: the frame must be complete before it is pushed; from
+     * 1.24 on the memory's stream carries the order instead */
     if (!aooct_cuda_filter_mark_output (cf, error))
       goto done;
   } else if (out_mem) {
@@ -1720,8 +1721,8 @@ decide_allocation_cuda_video (GstAooctFilter * self, GstQuery * query)
 
   gst_query_parse_allocation (query, &caps, NULL);
   query_pool_limits (query, &min, &max);
-  pool = aooct_cuda_filter_video_pool_new (self->cuda, caps, min, max, &size,
-      &error);
+  pool = aooct_cuda_filter_video_pool_new (self->cuda, caps, query, min, max,
+      &size, &error);
   if (pool == NULL) {
     gst_aooct_filter_post_error (self, error);
     g_clear_error (&error);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what aooct needs on Debian 12 (only what is missing), then
+# Installs what aooct needs on Debian 12, Debian 13 or Ubuntu 24.04 (only
+# what is missing; elsewhere it names what is missing), then
 # configures and builds it in ./build.  Sourced or run by pipelines/demo.sh
 # and scripts/test.sh; safe to run again (it does nothing that is done).
 #
@@ -13,7 +14,15 @@ meson_version=1.12.1
 
 log() { printf 'aooct: %s\n' "$*" >&2; }
 
-# --- Debian packages --------------------------------------------------------
+# --- system packages ----------------------------------------------------------
+# Supported: Debian 12 (GStreamer 1.22), Debian 13 (1.26), Ubuntu 24.04
+# (1.24), told apart by /etc/os-release (AOOCT_OS_ID / AOOCT_OS_VERSION
+# override it).  One list for all three: where a package is named
+# differently, an entry "a|b" takes the first name the system has (or the
+# one installed); what differs by release is in `by_release` below.
+# Anywhere else nothing is installed: the script checks what the build
+# needs and names what is missing before anything is built.
+# AOOCT_PRINT_PACKAGES=1: print the list for this system and stop.
 pkgs=(
   build-essential pkg-config ninja-build python3 python3-venv
   libglib2.0-dev libfftw3-dev
@@ -28,31 +37,112 @@ pkgs=(
   # FFV1 (lossless recording) and the H.264/FFV1 decoders the tests use
   gstreamer1.0-libav
   # aravissrc (GigE Vision / USB3 Vision cameras) and Aravis's fake camera
-  libaravis-0.8-0 aravis-tools
+  'libaravis-0.8-0|libaravis-0.8-0t64' aravis-tools
   # the camera test's private network namespace
   iproute2 util-linux
   # examples/aooct_embed.py (the chain from Python, B-scans as NumPy arrays)
   python3-gi python3-numpy gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   # robustness checks (docs/robustness.md): libFuzzer (clang and its
-  # runtime) for scripts/fuzz.sh, valgrind for scripts/check-valgrind.sh
-  clang libclang-rt-14-dev valgrind
+  # runtime, by_release) for scripts/fuzz.sh, valgrind for
+  # scripts/check-valgrind.sh
+  clang valgrind
   # aooct-view (GTK 3 and GStreamer's gtksink/gtkglsink; gtkglsink needs
   # the GL plugin and, under Xvfb, Mesa's software GL) and its test's X
   # server (Xvfb, xauth for xvfb-run)
   libgtk-3-dev gstreamer1.0-gtk3 gstreamer1.0-gl libgl1-mesa-dri xvfb xauth
 )
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-    missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  log "installing ${missing[*]}"
-  SUDO=; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
-    "${missing[@]}" >/dev/null
+os_id=${AOOCT_OS_ID:-$( (. /etc/os-release 2>/dev/null && echo "${ID:-}") || true)}
+os_version=${AOOCT_OS_VERSION:-$( (. /etc/os-release 2>/dev/null && echo "${VERSION_ID:-}") || true)}
+os_name=$( (. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}") || true)
+[ -n "$os_name" ] && [ -z "${AOOCT_OS_ID:-}" ] || os_name="${os_id:-an unknown system} ${os_version}"
+# the releases' default clang, whose libFuzzer runtime is a versioned package
+case "$os_id $os_version" in
+  "debian 12") by_release=(libclang-rt-14-dev) ;;
+  "debian 13") by_release=(libclang-rt-19-dev) ;;
+  "ubuntu 24.04") by_release=(libclang-rt-18-dev) ;;
+  *) by_release=() os_supported=no ;;
+esac
+pkgs+=("${by_release[@]}")
+
+if [ -n "${AOOCT_PRINT_PACKAGES:-}" ]; then
+  [ "${os_supported:-yes}" = yes ] || { log "no package list for $os_name"; return 1 2>/dev/null || exit 1; }
+  printf '%s\n' "${pkgs[@]}"
+  return 0 2>/dev/null || exit 0
 fi
+
+if [ "${os_supported:-yes}" = no ] || ! command -v dpkg-query >/dev/null ||
+    ! command -v apt-get >/dev/null; then
+  # Not a system whose package names we know: install nothing, but check
+  # what the build needs, so that a missing piece is named now rather than
+  # by a failure half way through the build.
+  need_missing=()
+  for c in cc pkg-config ninja python3 gst-launch-1.0 gst-inspect-1.0; do
+    command -v "$c" >/dev/null || need_missing+=("the command $c")
+  done
+  if command -v pkg-config >/dev/null; then
+    for m in 'glib-2.0 >= 2.62' 'gstreamer-1.0 >= 1.22' gstreamer-base-1.0 \
+        gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-check-1.0 fftw3f; do
+      pkg-config --exists "$m" 2>/dev/null || need_missing+=("pkg-config module $m (development files)")
+    done
+  fi
+  if [ ${#need_missing[@]} -gt 0 ]; then
+    log "aooct installs its dependencies itself on Debian 12, Debian 13 and Ubuntu 24.04 only; this is $os_name."
+    log "Install these yourself (names differ between systems), then run this again:"
+    for m in "${need_missing[@]}"; do log "  - $m"; done
+    log "Also wanted at run time: GStreamer's plugins-base, -good, -bad, -ugly and libav"
+    log "plugins (tests and pipelines/ use them), and for CUDA the CUDA toolkit in"
+    log "/usr/local/cuda with the gstreamer-cuda-1.0 development files (plugins-bad)."
+    return 1 2>/dev/null || exit 1
+  fi
+  log "$os_name: not a system aooct installs packages on; the build's own needs are present, going on (GStreamer plugins, clang/libFuzzer and valgrind are not checked)"
+else
+  # an entry counts as present when any of its names is installed
+  installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+  missing=()
+  for entry in "${pkgs[@]}"; do
+    have=no
+    IFS='|' read -r -a names <<<"$entry"
+    for n in "${names[@]}"; do installed "$n" && { have=yes; break; }; done
+    [ $have = yes ] || missing+=("$entry")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    SUDO=
+    if [ "$(id -u)" != 0 ]; then
+      command -v sudo >/dev/null || {
+        log "missing packages (${missing[*]}), and not root and no sudo to install them"
+        return 1 2>/dev/null || exit 1
+      }
+      SUDO=sudo
+    fi
+    $SUDO apt-get update -qq
+    # the first name of each entry that this system's apt sources have;
+    # all of them checked before anything is installed
+    to_install=() unavailable=()
+    for entry in "${missing[@]}"; do
+      pick=
+      IFS='|' read -r -a names <<<"$entry"
+      for n in "${names[@]}"; do
+        c=$(apt-cache policy "$n" 2>/dev/null | awk '/Candidate:/ {print $2}')
+        if [ -n "$c" ] && [ "$c" != "(none)" ]; then pick=$n; break; fi
+      done
+      if [ -n "$pick" ]; then to_install+=("$pick"); else unavailable+=("${entry//|/ or }"); fi
+    done
+    if [ ${#unavailable[@]} -gt 0 ]; then
+      log "$os_name: not in this system's apt sources: ${unavailable[*]}"
+      [ "$os_id" != ubuntu ] ||
+        log "(on Ubuntu several are in the 'universe' component: sudo add-apt-repository universe)"
+      log "nothing was installed; add the sources (or install them yourself) and run this again"
+      return 1 2>/dev/null || exit 1
+    fi
+    log "installing on $os_name: ${to_install[*]}"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+      "${to_install[@]}" >/dev/null
+  fi
+fi
+
+# AOOCT_PACKAGES_ONLY=1: stop after the packages (.ci/debian13 prepares
+# its cached root with it)
+if [ -n "${AOOCT_PACKAGES_ONLY:-}" ]; then return 0 2>/dev/null || exit 0; fi
 
 # --- Meson (Debian 12 ships 1.0; we need >= 1.3 for nvcc 13) ----------------
 meson_ok() { "$1" --version 2>/dev/null | awk -F. '{exit !($1 > 1 || ($1 == 1 && $2 >= 3))}'; }
@@ -63,8 +153,13 @@ elif [ -x "$root/.venv/bin/meson" ] && meson_ok "$root/.venv/bin/meson"; then
   MESON=$root/.venv/bin/meson
 else
   log "installing meson $meson_version into $root/.venv"
-  python3 -m venv "$root/.venv"
-  "$root/.venv/bin/pip" install -q "meson==$meson_version"
+  # (checked: a sourcing script's `|| exit` turns set -e off)
+  if ! python3 -m venv "$root/.venv" ||
+      ! "$root/.venv/bin/pip" install -q "meson==$meson_version"; then
+    log "cannot install meson $meson_version from PyPI into $root/.venv; aooct needs"
+    log "meson >= 1.3: install one (pip install meson) and put it on PATH"
+    return 1 2>/dev/null || exit 1
+  fi
   MESON=$root/.venv/bin/meson
 fi
 export MESON
@@ -85,9 +180,11 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
   log "configuring $build"
   # shellcheck disable=SC2086
-  "$MESON" setup "$build" "$root" ${AOOCT_MESON_ARGS:-} >/dev/null
+  "$MESON" setup "$build" "$root" ${AOOCT_MESON_ARGS:-} >/dev/null ||
+    { log "meson setup failed (see its messages above)"; return 1 2>/dev/null || exit 1; }
 fi
 log "building in $build"
-"$MESON" compile -C "$build" >/dev/null
+"$MESON" compile -C "$build" >/dev/null ||
+  { log "the build failed (see the compiler's messages above)"; return 1 2>/dev/null || exit 1; }
 export AOOCT_BUILD=$build
 export GST_PLUGIN_PATH_1_0="$build/gst${GST_PLUGIN_PATH_1_0:+:$GST_PLUGIN_PATH_1_0}"

@@ -20,7 +20,8 @@ if [ -z "${AOOCT_SKIP_BOOTSTRAP:-}" ]; then
   aooct_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   aooct_log() { printf 'aooct: %s\n' "$*" >&2; }
 
-  # --- runtime packages (Debian 12 names) ---------------------------------
+  # --- runtime packages (the same names on Debian 12, Debian 13 and
+  # Ubuntu 24.04; elsewhere nothing is installed, see below) ----------------
   aooct_pkgs=(
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
     # the libraries the plugin links: FFTW3 (float), OpenMP, libgstcuda
@@ -28,6 +29,15 @@ if [ -z "${AOOCT_SKIP_BOOTSTRAP:-}" ]; then
     "$@"
   )
   aooct_missing=()
+  if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then
+    # not a Debian-family system: install nothing; name what is missing
+    command -v gst-launch-1.0 >/dev/null || {
+      aooct_log "gst-launch-1.0 is missing: install GStreamer's tools and its base and"
+      aooct_log "good plugins (the runtime of ${aooct_pkgs[*]} on Debian), then run this again"
+      exit 1
+    }
+    aooct_pkgs=()
+  fi
   for p in "${aooct_pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
       aooct_missing+=("$p")

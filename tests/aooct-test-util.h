@@ -22,6 +22,21 @@ GstHarness *aooct_test_harness_new (const gchar * launch);
 void aooct_test_harness_teardown (GstHarness * h);
 #define gst_harness_teardown(h) aooct_test_harness_teardown (h)
 
+/* GObject refusing an invalid property value (out of the GParamSpec's
+ * range, NaN): GLib 2.74 (Debian 12) says so with a g_warning, GLib 2.84
+ * (Debian 13) with a g_critical; either counts. */
+#define AOOCT_ASSERT_REFUSED(code)                                     \
+G_STMT_START {                                                         \
+  _gst_check_expecting_log = TRUE;                                     \
+  _gst_check_raised_warning = FALSE;                                   \
+  _gst_check_raised_critical = FALSE;                                  \
+  code;                                                                \
+  if (!_gst_check_raised_warning && !_gst_check_raised_critical)       \
+    _ck_assert_failed (__FILE__, __LINE__,                             \
+        "Expected GObject's warning or critical, got nothing", NULL);  \
+  _gst_check_expecting_log = FALSE;                                    \
+} G_STMT_END
+
 /* gst_harness_set_src_caps_str() with a printf-style caps string. */
 void aooct_test_set_caps_printf (GstHarness * h, const gchar * format, ...)
     G_GNUC_PRINTF (2, 3);

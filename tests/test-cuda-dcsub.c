@@ -32,6 +32,7 @@
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
 #include <gst/cuda/gstcudaloader.h>
+#include <cuda_runtime_api.h>
 #endif
 
 #define CUDA_FEATURE "memory:CUDAMemory"
@@ -410,8 +411,22 @@ GST_END_TEST;
 /* Same bit as GST_MAP_CUDA / AOOCT_MAP_CUDA */
 #define MAP_CUDA ((GstMapFlags) (GST_MAP_FLAG_LAST << 1))
 
+#ifdef HAVE_GST_CUDA_STREAM
+/* A slow producer: its stream holds the frame's copy back this long, so
+ * that a consumer that does not order itself after the memory's stream
+ * reads the memory before the frame is in it. */
+static void CUDART_CB
+hold_stream (void *data)
+{
+  g_usleep (50 * G_TIME_SPAN_MILLISECOND);
+}
+#endif
+
 /* The frame of @raw in one libgstcuda GstCudaMemory on @context, with the
- * pitched layout of its GstVideoInfo, written on the device. */
+ * pitched layout of its GstVideoInfo, written on the device.  GStreamer >=
+ * 1.24: the memory carries a stream of its own, and the frame is written
+ * on it without waiting (held back by hold_stream), as an nvcodec producer
+ * does; the consumer must order itself after that stream. */
 static GstBuffer *
 frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
     gint n, gsize rows, gint bytes, GstVideoFormat format)
@@ -423,28 +438,35 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
   GstVideoInfo gray;
   GstBuffer *host = make_frame (raw, n, rows, bytes, (gsize) n * bytes), *buf;
   GstMapInfo hmap;
+#ifndef HAVE_GST_CUDA_STREAM
   CUDA_MEMCPY2D copy = { 0 };
+#endif
 
   gst_cuda_memory_init_once ();
   alloc = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
   fail_unless (alloc != NULL);
   gst_video_info_set_format (&gray, format, n, rows);
-#ifdef HAVE_GST_CUDA_STREAM
-  /* GStreamer >= 1.24 holds grey formats in GstCudaMemory */
-  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context, NULL,
-      &gray);
-  fail_unless (mem != NULL);
-  cmem = GST_CUDA_MEMORY_CAST (mem);
-#else
   {
-    /* 1.22's allocator aborts on grey formats: take an NV12 memory whose
-     * luma plane has the frame's row bytes and describe that plane as the
-     * grey frame, pitch and all (what a 1.24 producer hands over) */
+    /* libgstcuda's allocator takes no grey format (1.22 aborts, 1.24 and
+     * 1.26 return NULL): take an NV12 memory whose luma plane has the
+     * frame's row bytes and describe that plane as the grey frame, pitch
+     * and all, as a producer of grey frames in GPU memory would */
     GstVideoInfo nv12;
 
     gst_video_info_set_format (&nv12, GST_VIDEO_FORMAT_NV12, n * bytes,
         rows + (rows & 1));
+#ifdef HAVE_GST_CUDA_STREAM
+    {
+      GstCudaStream *stream = gst_cuda_stream_new (context);
+
+      fail_unless (stream != NULL);
+      mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context,
+          stream, &nv12);
+      gst_cuda_stream_unref (stream);
+    }
+#else
     mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), context, &nv12);
+#endif
     fail_unless (mem != NULL);
     cmem = GST_CUDA_MEMORY_CAST (mem);
     gray.stride[0] = cmem->info.stride[0];
@@ -452,13 +474,35 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
     gray.size = (gsize) gray.stride[0] * rows;
     cmem->info = gray;
   }
-#endif
   gst_object_unref (alloc);
   fail_unless (GST_VIDEO_INFO_PLANE_STRIDE (&cmem->info, 0) >= n * bytes);
 
   fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE | MAP_CUDA));
   fail_unless (gst_buffer_map (host, &hmap, GST_MAP_READ));
   fail_unless (gst_cuda_context_push (context));
+#ifdef HAVE_GST_CUDA_STREAM
+  {
+    cudaStream_t s = (cudaStream_t)
+        gst_cuda_stream_get_handle (gst_cuda_memory_get_stream (cmem));
+    gsize row = (gsize) n * bytes;
+    void *src = NULL;
+
+    /* the write map marked the memory as needing a sync (1.24's rule) */
+    fail_unless (GST_MEMORY_FLAG_IS_SET (mem,
+            GST_CUDA_MEMORY_TRANSFER_NEED_SYNC));
+    fail_unless_equals_int (cudaMalloc (&src, row * rows), cudaSuccess);
+    fail_unless_equals_int (cudaMemcpy (src, hmap.data, row * rows,
+            cudaMemcpyHostToDevice), cudaSuccess);
+    fail_unless_equals_int (cudaLaunchHostFunc (s, hold_stream, NULL),
+        cudaSuccess);
+    fail_unless_equals_int (cudaMemcpy2DAsync (map.data,
+            GST_VIDEO_INFO_PLANE_STRIDE (&cmem->info, 0), src, row, row, rows,
+            cudaMemcpyDeviceToDevice, s), cudaSuccess);
+    /* freed in stream order (cudaFree would wait for the device) */
+    fail_unless_equals_int (cudaFreeAsync (src, s), cudaSuccess);
+  }
+  gst_cuda_context_pop (NULL);
+#else
   copy.srcMemoryType = CU_MEMORYTYPE_HOST;
   copy.srcHost = hmap.data;
   copy.srcPitch = (gsize) n *bytes;
@@ -469,6 +513,7 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
   copy.Height = rows;
   fail_unless_equals_int (CuMemcpy2D (&copy), CUDA_SUCCESS);
   gst_cuda_context_pop (NULL);
+#endif
   gst_buffer_unmap (host, &hmap);
   gst_memory_unmap (mem, &map);
   gst_buffer_unref (host);

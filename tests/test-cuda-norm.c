@@ -408,6 +408,20 @@ check_cuda_video (const gchar * format, const gchar * props)
     fail_unless (gst_is_cuda_memory (gst_buffer_peek_memory (out, 0)),
         "the output is not libgstcuda's GstCudaMemory");
 #endif
+#ifdef HAVE_GST_CUDA_STREAM
+    {
+      GstMemory *mem = gst_buffer_peek_memory (out, 0);
+
+      /* >= 1.24: pushed without a host wait, ordered by the memory's
+       * stream; the host map below (a download on that stream) is then
+       * what proves the order */
+      fail_unless (gst_cuda_memory_get_stream (GST_CUDA_MEMORY_CAST (mem))
+          != NULL, "the output GstCudaMemory carries no CUDA stream");
+      fail_unless (GST_MEMORY_FLAG_IS_SET (mem,
+              GST_CUDA_MEMORY_TRANSFER_NEED_SYNC),
+          "the output GstCudaMemory does not say that it needs a sync");
+    }
+#endif
     caps = gst_pad_get_current_caps (h->sinkpad);
     if (strcmp (format, "RGBA") == 0) {
       guint8 *rgba = packed_plane (out, caps, 0, 4 * (gsize) g.m, rows,
