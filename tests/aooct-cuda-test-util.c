@@ -107,3 +107,27 @@ aooct_test_skip_without_cuda (void)
   g_free (why);
   return TRUE;
 }
+
+int
+aooct_test_main_per_backend (int argc, char **argv, const gchar ** backend,
+    Suite * (*make_suite) (void))
+{
+  SRunner *sr;
+  gint failed;
+
+  gst_check_init (&argc, &argv);
+  if (argc > 1)
+    *backend = argv[1];
+  if (!g_str_equal (*backend, "cpu") && !g_str_equal (*backend, "cuda")) {
+    g_printerr ("unknown backend '%s' (cpu, cuda)\n", *backend);
+    return 2;
+  }
+  if (g_str_equal (*backend, "cuda") && aooct_test_skip_without_cuda ())
+    return AOOCT_TEST_SKIP_CODE;
+  g_print ("backend=%s\n", *backend);
+  sr = srunner_create (make_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

@@ -908,18 +908,5 @@ fullrange_suite (void)
 int
 main (int argc, char **argv)
 {
-  SRunner *sr;
-  gint failed;
-
-  gst_check_init (&argc, &argv);
-  if (argc > 1)
-    backend = argv[1];
-  if (g_str_equal (backend, "cuda") && aooct_test_skip_without_cuda ())
-    return AOOCT_TEST_SKIP_CODE;
-  g_print ("backend=%s\n", backend);
-  sr = srunner_create (fullrange_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? 0 : 1;
+  return aooct_test_main_per_backend (argc, argv, &backend, fullrange_suite);
 }

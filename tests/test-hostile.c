@@ -800,20 +800,5 @@ hostile_suite (void)
 int
 main (int argc, char **argv)
 {
-  Suite *s;
-  int failed;
-
-  gst_check_init (&argc, &argv);
-  if (argc > 1)
-    backend = argv[1];
-  if (!g_str_equal (backend, "cpu") && !g_str_equal (backend, "cuda")) {
-    g_printerr ("unknown backend '%s' (cpu, cuda)\n", backend);
-    return 2;
-  }
-  if (g_str_equal (backend, "cuda") && aooct_test_skip_without_cuda ())
-    return AOOCT_TEST_SKIP_CODE;
-  g_print ("backend=%s\n", backend);
-  s = hostile_suite ();
-  failed = gst_check_run_suite (s, "aooct-hostile", __FILE__);
-  return failed ? 1 : 0;
+  return aooct_test_main_per_backend (argc, argv, &backend, hostile_suite);
 }

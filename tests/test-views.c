@@ -776,15 +776,5 @@ views_suite (void)
 int
 main (int argc, char **argv)
 {
-  Suite *s;
-  int failed;
-
-  gst_check_init (&argc, &argv);
-  if (argc > 1)
-    backend = argv[1];
-  if (g_str_equal (backend, "cuda") && aooct_test_skip_without_cuda ())
-    return AOOCT_TEST_SKIP_CODE;
-  s = views_suite ();
-  failed = gst_check_run_suite (s, "views", __FILE__);
-  return failed;
+  return aooct_test_main_per_backend (argc, argv, &backend, views_suite);
 }
