@@ -1,8 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: CUDA helpers (see aooct-cuda-test-util.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/types.h>
@@ -108,26 +110,53 @@ aooct_test_skip_without_cuda (void)
   return TRUE;
 }
 
-int
-aooct_test_main_per_backend (int argc, char **argv, const gchar ** backend,
-    Suite * (*make_suite) (void))
-{
-  SRunner *sr;
-  gint failed;
+const gchar *aooct_test_backend = "cpu";
 
-  gst_check_init (&argc, &argv);
-  if (argc > 1)
-    *backend = argv[1];
-  if (!g_str_equal (*backend, "cpu") && !g_str_equal (*backend, "cuda")) {
-    g_printerr ("unknown backend '%s' (cpu, cuda)\n", *backend);
-    return 2;
+static void
+on_cpu (void)
+{
+  aooct_test_backend = "cpu";
+}
+
+static void
+on_cuda (void)
+{
+  aooct_test_backend = g_getenv ("AOOCT_TEST_FAKE_GPU") ? "cpu" : "cuda";
+}
+
+TCase *
+aooct_test_backend_tcase (Suite * s, const gchar * backend)
+{
+  const gchar *only = g_getenv ("CK_RUN_CASE");
+  gboolean cuda = g_str_equal (backend, "cuda");
+  TCase *tc;
+
+  g_return_val_if_fail (cuda || g_str_equal (backend, "cpu"), NULL);
+  if (cuda && !g_getenv ("AOOCT_TEST_FAKE_GPU")) {
+    gchar *why = NULL;
+
+    /* another tcase asked for: no device probe (a fork) needed */
+    if (only && !g_str_equal (only, "cuda"))
+      return NULL;
+    if (!aooct_test_cuda_available (&why)) {
+      g_print ("%s: %s\n", only ? "SKIP" : "cuda tcase left out", why);
+      g_free (why);
+      if (only)
+        exit (AOOCT_TEST_SKIP_CODE);
+      return NULL;
+    }
   }
-  if (g_str_equal (*backend, "cuda") && aooct_test_skip_without_cuda ())
-    return AOOCT_TEST_SKIP_CODE;
-  g_print ("backend=%s\n", *backend);
-  sr = srunner_create (make_suite ());
-  srunner_run_all (sr, CK_NORMAL);
-  failed = srunner_ntests_failed (sr);
-  srunner_free (sr);
-  return failed == 0 ? 0 : 1;
+  tc = tcase_create (backend);
+  /* in each test's child (check forks one per test): the parent never
+   * needs to know */
+  tcase_add_checked_fixture (tc, cuda ? on_cuda : on_cpu, NULL);
+  suite_add_tcase (s, tc);
+  return tc;
+}
+
+void
+aooct_test_require_cuda (void)
+{
+  if (aooct_test_skip_without_cuda ())
+    exit (AOOCT_TEST_SKIP_CODE);
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: realistic depth-domain data (see aooct-test-depth.h). */
 #include <math.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: realistic depth-domain data (aooctfft's output), shared by
  * the aooctnorm tests on the CPU and on CUDA. */
 #ifndef __AOOCT_TEST_DEPTH_H__

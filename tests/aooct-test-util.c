@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: helpers shared by the element tests. */
 #include <stdlib.h>
 #include <string.h>

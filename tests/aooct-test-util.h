@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: helpers shared by the element tests. */
 #ifndef __AOOCT_TEST_UTIL_H__
 #define __AOOCT_TEST_UTIL_H__

@@ -1,9 +1,12 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs an aooct CUDA test under compute-sanitizer's memcheck, e.g.
-#   tests/cuda-memcheck.sh BUILD/tests/test-cuda-norm chain
-# (meson runs exactly that as the test 'cuda-norm-memcheck'), or under
-# racecheck (shared-memory data hazards) with --tool=racecheck first
-# (meson: 'cuda-norm-racecheck').  Exits 77 (meson: skipped) without a
+#   CK_RUN_CASE=cuda GST_CHECKS=test_whole_chain \
+#     tests/cuda-memcheck.sh BUILD/tests/test-norm
+# (the "cuda" tcase of test-norm, its whole-chain test only: meson runs
+# exactly that as the test 'norm-cuda-memcheck'), or under racecheck
+# (shared-memory data hazards) with --tool=racecheck first (meson:
+# 'norm-cuda-racecheck').  Exits 77 (meson: skipped) without a
 # CUDA device or without compute-sanitizer; otherwise 1 on any error of
 # ours (out-of-bounds or misaligned access, invalid API use, a device
 # memory leak, a race hazard), else the test's status.

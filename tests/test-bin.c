@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: aooctbin, the whole chain as one element. */
 #include <string.h>
 

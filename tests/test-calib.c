@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: the calibration module (common/aooct-calib), without
  * GStreamer elements: coefficient parsing and the analytic monotonicity
  * check, wavelength files, the kmap table against a brute-force float64

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A real GigE Vision stream into the chain: Aravis's fake camera
 # (arv-fake-gv-camera-0.8) on loopback inside a private network namespace
 # (unshare -n: nothing can leave it), read by pipelines/camera.sh with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: the whole chain, aooctsrc ! ... ! aooctnorm, built with
  * gst_parse_launch, against the float64 reference of the spec on every
  * pixel; the mirror at its expected depth; dispersion compensation giving
@@ -16,10 +17,6 @@
 #include "aooct-textfile.h"
 #include "aooct-caps.h"
 #include "aooct-cuda-test-util.h"
-
-/* "cpu" or "cuda": the backend every aooct processing element is forced
- * to (argv[1]); the CUDA run is skipped where no CUDA device is usable. */
-static const gchar *backend = "cpu";
 
 
 typedef struct
@@ -97,7 +94,7 @@ run_case (const ChainCase * c)
   const gint tolerance = c->bits == 8 ? 1 : 257;
 
   GST_INFO ("case %s: %s", c->name, launch);
-  p = aooct_test_run_to_eos (launch, backend, 120);
+  p = aooct_test_run_to_eos (launch, aooct_test_backend, 120);
   raws = aooct_test_pull_all (p, "raw");
   imgs = aooct_test_pull_all (p, "img");
   fail_unless_equals_int (g_list_length (raws), c->frames);
@@ -213,7 +210,7 @@ mirror_profile_calib (const gchar * coeffs, const gchar * dc_mode,
       "aooctpad size=2048 factor=2 ! aooctkmap wavelength-coeffs=\"%s\" ! "
       "aooctdisp %s ! aooctfft ! appsink name=depth sync=false "
       "wait-on-eos=false", coeffs, src_props, dc_mode, coeffs, disp_props);
-  GstElement *p = aooct_test_run_to_eos (launch, backend, 120);
+  GstElement *p = aooct_test_run_to_eos (launch, aooct_test_backend, 120);
   GList *s = aooct_test_pull_all (p, "depth");
   GstMapInfo map;
   gdouble *profile;
@@ -314,7 +311,7 @@ GST_START_TEST (test_mirror_every_aline)
       alines,
       AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
       AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3);
-  GstElement *p = aooct_test_run_to_eos (launch, backend, 120);
+  GstElement *p = aooct_test_run_to_eos (launch, aooct_test_backend, 120);
   GList *s = aooct_test_pull_all (p, "img");
   AooctSynthParams sp;
   GstVideoInfo vinfo;
@@ -372,7 +369,7 @@ depth_scale_case (gdouble mirror_um, gint p1, gint crop_start)
       mirror_um, p1, AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
       AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3,
       crop_start);
-  gchar *full = aooct_test_with_backend (launch, backend);
+  gchar *full = aooct_test_with_backend (launch, aooct_test_backend);
   GstElement *p = gst_parse_launch (full, NULL);
   GstBus *bus = gst_element_get_bus (p);
   GstElement *norm = gst_bin_get_by_name (GST_BIN (p), "norm");
@@ -462,7 +459,8 @@ GST_START_TEST (test_depth_scale)
 
   /* no calibration upstream: unknown, 0 */
   p = aooct_test_run_to_eos ("aooctsrc num-buffers=1 ! aooctdcsub ! "
-      "aooctpad ! aooctfft ! aooctnorm name=norm ! fakesink", backend, 120);
+      "aooctpad ! aooctfft ! aooctnorm name=norm ! fakesink",
+      aooct_test_backend, 120);
   norm = gst_bin_get_by_name (GST_BIN (p), "norm");
   g_object_get (norm, "depth-per-row", &prop, NULL);
   fail_unless (prop == 0);
@@ -493,7 +491,7 @@ static GList *
 run_collect_dispersion (const gchar * plain_launch, gpointer * signal_first,
     DispState * state)
 {
-  gchar *launch = aooct_test_with_backend (plain_launch, backend);
+  gchar *launch = aooct_test_with_backend (plain_launch, aooct_test_backend);
   GstElement *p = gst_parse_launch (launch, NULL);
   GstBus *bus;
   GstMessage *msg;
@@ -601,9 +599,10 @@ GST_START_TEST (test_dispersion_estimate)
     w_raw = fwhm (raw, 60, 1024, &peak);
     g_print ("dispersion estimate (%s): camera a2=%g a3=%g (%s): estimated "
         "a2=%.3f a3=%.3f in %.0f ms; mirror FWHM %.3f bins (dispersion-free "
-        "%.3f, uncompensated %.3f)\n", backend, mismatch[c].a2, mismatch[c].a3,
-        mismatch[c].coeffs, a2, a3, ms, w_est, w_ref, w_raw);
-    fail_unless (fabs (w_est - w_ref) <= 0.1 * w_ref, "camera a2=%g a3=%g "
+        "%.3f, uncompensated %.3f)\n", aooct_test_backend, mismatch[c].a2,
+        mismatch[c].a3, mismatch[c].coeffs, a2, a3, ms, w_est, w_ref, w_raw);
+    fail_unless (fabs (w_est - w_ref) <= 0.1 * w_ref,
+        "camera a2=%g a3=%g "
         "(%s): estimate a2=%.3f a3=%.3f gives a PSF of %.3f bins, "
         "dispersion-free %.3f", mismatch[c].a2, mismatch[c].a3,
         mismatch[c].coeffs, a2, a3, w_est, w_ref);
@@ -639,7 +638,7 @@ GST_START_TEST (test_dispersion_re_estimate)
   fail_unless (gst_structure_get_double (msgs->data, "a3", &a3));
   fail_unless (gst_structure_get_double (msgs->data, "milliseconds", &ms));
   g_print ("dispersion estimate (%s), 2048 x 1000 B-scan: a2=%.3f a3=%.3f "
-      "(camera 8, -2) in %.0f ms\n", backend, a2, a3, ms);
+      "(camera 8, -2) in %.0f ms\n", aooct_test_backend, a2, a3, ms);
   fail_unless (fabs (a2 - AOOCT_SYNTH_DEFAULT_DISPERSION_A2) < 1.0
       && fabs (a3 - AOOCT_SYNTH_DEFAULT_DISPERSION_A3) < 1.0);
   fail_unless (st.a2 == a2 && st.a3 == a3 && st.notify_a2 == 1);
@@ -658,7 +657,7 @@ GST_START_TEST (test_timestamps_preserved)
       "wavelength-coeffs=\"%s\" ! aooctdisp ! aooctfft ! aooctnorm ! "
       "appsink name=img sync=false wait-on-eos=false",
       AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS);
-  GstElement *p = aooct_test_run_to_eos (launch, backend, 120);
+  GstElement *p = aooct_test_run_to_eos (launch, aooct_test_backend, 120);
   GList *raws = aooct_test_pull_all (p, "raw"), *imgs =
       aooct_test_pull_all (p, "img"), *a, *b;
   gint fps_n, fps_d;
@@ -709,7 +708,7 @@ GST_START_TEST (test_chain_errors)
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
     gchar *launch = g_strdup_printf ("aooctsrc num-buffers=2 alines=16 ! %s ! "
         "fakesink", bad[i].chain);
-    gchar *full = aooct_test_with_backend (launch, backend);
+    gchar *full = aooct_test_with_backend (launch, aooct_test_backend);
     gchar *msg = aooct_test_run_pipeline (full, 30);
 
     fail_unless (msg != NULL, "'%s' did not fail", launch);
@@ -747,7 +746,8 @@ GST_START_TEST (test_wrong_size_buffers)
 
   for (e = 0; e < G_N_ELEMENTS (elements); e++)
     for (k = 0; k < 2; k++) {
-      gchar *launch = aooct_test_with_backend (elements[e].launch, backend);
+      gchar *launch =
+          aooct_test_with_backend (elements[e].launch, aooct_test_backend);
       GstHarness *h = aooct_test_harness_new (launch);
       AooctGeometry g;
       gsize bytes;
@@ -766,13 +766,9 @@ GST_START_TEST (test_wrong_size_buffers)
 
 GST_END_TEST;
 
-static Suite *
-chain_suite (void)
+static void
+add_chain_tests (TCase * tc)
 {
-  Suite *s = suite_create ("aooct-chain");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_chain_vs_reference, 0, G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_mirror_depth_and_dispersion);
@@ -783,11 +779,22 @@ chain_suite (void)
   tcase_add_test (tc, test_timestamps_preserved);
   tcase_add_test (tc, test_chain_errors);
   tcase_add_test (tc, test_wrong_size_buffers);
+}
+
+static Suite *
+chain_suite (void)
+{
+  Suite *s = suite_create ("aooct-chain");
+  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
+
+  add_chain_tests (cpu);
+  if (cuda) {
+    add_chain_tests (cuda);
+    /* and the chain on CUDA against the chain on the CPU: test-chain-cuda.c */
+    aooct_test_add_cuda_tests (cuda);
+  }
   return s;
 }
 
-int
-main (int argc, char **argv)
-{
-  return aooct_test_main_per_backend (argc, argv, &backend, chain_suite);
-}
+GST_CHECK_MAIN (chain);

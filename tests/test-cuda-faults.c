@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: the GPU half of the robustness issue.
  *
  *   faults    a CUDA error inside a kernel launch, a kernel that faults

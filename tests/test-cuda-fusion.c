@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: steps deferred between elements on CUDA (see
  * gst/aooct-pending-meta.h).  On CUDA, aooctkmap leaves its resampling to
  * an aooctdisp or aooctfft after it, and aooctdisp its weights to an
@@ -374,11 +375,12 @@ fusion_suite (void)
   return s;
 }
 
-int
-main (int argc, char **argv)
+/* every test needs a device: skipped (exit 77) without one */
+static Suite *
+cuda_fusion_suite (void)
 {
-  gst_check_init (&argc, &argv);
-  if (aooct_test_skip_without_cuda ())
-    return AOOCT_TEST_SKIP_CODE;
-  return gst_check_run_suite (fusion_suite (), "cuda-fusion", __FILE__);
+  aooct_test_require_cuda ();
+  return fusion_suite ();
 }
+
+GST_CHECK_MAIN (cuda_fusion);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The views' RGBA in CUDA memory handed to OpenGL without a trip through
 # system memory: aooctenface / aooctrender / aooctnorm backend=cuda !
 # video/x-raw(memory:CUDAMemory),format=RGBA ! cudadownload !

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: on CUDA, outputs that leave the GPU (aooctnorm's GRAY8
  * images) are pushed by the element's src task once their download has
  * completed, while the streaming thread already enqueues the next B-scans
@@ -366,11 +367,12 @@ ring_suite (void)
   return s;
 }
 
-int
-main (int argc, char **argv)
+/* every test needs a device: skipped (exit 77) without one */
+static Suite *
+cuda_ring_suite (void)
 {
-  gst_check_init (&argc, &argv);
-  if (aooct_test_skip_without_cuda ())
-    return AOOCT_TEST_SKIP_CODE;
-  return gst_check_run_suite (ring_suite (), "cuda-ring", __FILE__);
+  aooct_test_require_cuda ();
+  return ring_suite ();
 }
+
+GST_CHECK_MAIN (cuda_ring);

@@ -1,59 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: aooctdcsub against its definition (spec sections 1 and 2). */
 #include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
 
 #include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
+#include "aooct-test-frames.h"
 
 #define RAW16_CAPS "video/x-raw,format=GRAY16_LE,width=%d,height=%d,framerate=10/1"
 #define RAW8_CAPS "video/x-raw,format=GRAY8,width=%d,height=%d,framerate=10/1"
-
-/* Random realistic spectra: a strong DC spectrum common to all A-lines plus
- * an A-line-dependent fringe and noise, 12-bit. */
-static guint16 *
-make_spectra (GRand * rand, gint n, gint rows)
-{
-  guint16 *raw = g_new (guint16, (gsize) n * rows);
-  gint m, i;
-
-  for (m = 0; m < rows; m++)
-    for (i = 0; i < n; i++) {
-      gdouble dc = 2000.0 * exp (-pow ((i - n / 2.0) / (n / 4.0), 2));
-      gdouble fringe = 150.0 * cos (0.3 * i + 0.01 * m * i);
-      gdouble v = dc + fringe + g_rand_double_range (rand, -20, 20) + 200;
-      raw[(gsize) m * n + i] = (guint16) CLAMP (v, 0, 4095);
-    }
-  return raw;
-}
-
-static void
-check_mean_removed (const guint16 * raw, const gfloat * out, gint n,
-    gint alines, gint bscans)
-{
-  gint b, m, i;
-
-  for (b = 0; b < bscans; b++)
-    for (i = 0; i < n; i++) {
-      gdouble mean = 0;
-      for (m = 0; m < alines; m++)
-        mean += raw[((gsize) b * alines + m) * n + i];
-      mean /= alines;
-      for (m = 0; m < alines; m++) {
-        gsize idx = ((gsize) b * alines + m) * n + i;
-        gdouble expect = raw[idx] - mean;
-        /* float32 of x minus float32 of the mean: half an ulp each */
-        fail_unless (fabs (out[idx] - expect) <= 1e-3,
-            "bscan %d aline %d sample %d: %f, expected %f", b, m, i, out[idx],
-            expect);
-      }
-    }
-}
 
 GST_START_TEST (test_mean_removed_per_bscan)
 {
   const gint n = 832, alines = 60, bscans = 3;
   GRand *rand = aooct_test_rand_new ();
-  guint16 *raw = make_spectra (rand, n, alines * bscans);
+  guint16 *raw = aooct_test_make_spectra (rand, n, alines, bscans, 4095);
   GstHarness *h = aooct_test_harness_new ("aooctdcsub alines-per-bscan=60");
   GstBuffer *out;
   GstMapInfo map;
@@ -85,7 +47,8 @@ GST_START_TEST (test_mean_removed_per_bscan)
   gst_caps_unref (caps);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
   fail_unless_equals_int (map.size, (gsize) n * alines * bscans * 4);
-  check_mean_removed (raw, (const gfloat *) map.data, n, alines, bscans);
+  aooct_test_check_dc_reference (raw, (const gfloat *) map.data, n, alines,
+      bscans);
   gst_buffer_unmap (out, &map);
   gst_buffer_unref (out);
   gst_harness_teardown (h);
@@ -120,7 +83,7 @@ GST_START_TEST (test_gray8_stride)
           stride * alines));
   fail_unless (out != NULL);
   fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
-  check_mean_removed (ref, (const gfloat *) map.data, n, alines, 1);
+  aooct_test_check_dc_reference (ref, (const gfloat *) map.data, n, alines, 1);
   gst_buffer_unmap (out, &map);
   gst_buffer_unref (out);
   gst_harness_teardown (h);
@@ -135,7 +98,7 @@ GST_START_TEST (test_background_and_none)
 {
   const gint n = 16, alines = 4;
   GRand *rand = aooct_test_rand_new ();
-  guint16 *raw = make_spectra (rand, n, alines);
+  guint16 *raw = aooct_test_make_spectra (rand, n, alines, 1, 4095);
   GString *text = g_string_new ("# background spectrum\n");
   gdouble bg[16];
   gchar *path, *launch;
@@ -246,14 +209,18 @@ static Suite *
 dcsub_suite (void)
 {
   Suite *s = suite_create ("aooctdcsub");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_mean_removed_per_bscan);
   tcase_add_test (tc, test_gray8_stride);
   tcase_add_test (tc, test_background_and_none);
   tcase_add_test (tc, test_bad_background_files);
   tcase_add_test (tc, test_short_and_long_buffers);
+  /* CUDA against the CPU: test-dcsub-cuda.c */
+  if (cuda) {
+    aooct_test_add_cuda_tests (cuda);
+  }
   return s;
 }
 

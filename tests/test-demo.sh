@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs pipelines/demo.sh on 3 B-scans against the plugin just built and
 # checks what it promises: one PNG per B-scan of the right size, an MP4
 # that plays back the same number of frames, the calibration file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: aooctdisp against the spec (section 5), float64
  * expectations built here. */
 #include <math.h>
@@ -5,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
 #include "aooct-caps.h"
 
 /* aooctdisp works on k-linear spectra. */
@@ -269,12 +271,16 @@ static Suite *
 disp_suite (void)
 {
   Suite *s = suite_create ("aooctdisp");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_coefficients_and_change_while_playing);
   tcase_add_test (tc, test_phase_file_mixed_records);
   tcase_add_test (tc, test_errors);
+  /* CUDA against the CPU: test-disp-cuda.c */
+  if (cuda) {
+    aooct_test_add_cuda_tests (cuda);
+  }
   return s;
 }
 

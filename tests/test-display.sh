@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs the display pipelines (pipelines/live-view.sh,
 # pipelines/record-and-view.sh) on 3 live B-scans with fakesink in place of
 # the window, and checks that the recording made alongside the display has

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The documentation keeps up with the code:
 #  - docs/elements.md is what scripts/gen-elements-doc.py makes from
 #    gst-inspect-1.0 now, and has a section for every element of the plugin

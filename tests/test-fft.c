@@ -1,9 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: aooctfft against a float64 windowed DFT (spec section 6). */
 #include <math.h>
 #include <string.h>
 #include <fftw3.h>
 
 #include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
 #include "aooct-window.h"
 
 typedef struct
@@ -496,9 +498,9 @@ static Suite *
 fft_suite (void)
 {
   Suite *s = suite_create ("aooctfft");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_fft_complex_thesis);
   tcase_add_test (tc, test_fft_real_input);
   tcase_add_test (tc, test_fft_windows);
@@ -509,6 +511,10 @@ fft_suite (void)
   tcase_add_test (tc, test_fft_window_change_while_playing);
   tcase_add_test (tc, test_fft_rejects_depth_input);
   tcase_add_test (tc, test_chain_negotiates);
+  /* CUDA against the CPU: test-fft-cuda.c */
+  if (cuda) {
+    aooct_test_add_cuda_tests (cuda);
+  }
   return s;
 }
 

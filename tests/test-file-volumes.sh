@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs pipelines/file-volumes.sh on a raw file of 2 volumes x 3 B-scans
 # (recorded by the script from aooctsrc) and checks: one PNG per B-scan,
 # named volVVV-bscanBBBB, of the right size; the progress report; the

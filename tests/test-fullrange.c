@@ -14,8 +14,8 @@
  * - a retina straddling zero delay comes out unfolded at its true signed
  *   depths;
  * - negotiation errors.
- * argv[1] is the backend ("cpu" or "cuda"; the CUDA run skips without a
- * usable device). */
+ * Tcases "cpu" and "cuda" run the same tests on each backend (meson:
+ * fullrange, fullrange-cuda; the CUDA run skips without a usable device). */
 #include <math.h>
 #include <string.h>
 #include <glib/gstdio.h>
@@ -29,8 +29,6 @@
 #include "aooct-calib.h"
 #include "aooct-cuda-test-util.h"
 
-static const gchar *backend = "cpu";
-
 /* k increasing along the pixels (wavelength decreasing): the default
  * camera's span run the other way */
 #define COEFFS_K_UP "894.633,-0.125,-1e-05,2e-09"
@@ -38,14 +36,14 @@ static const gchar *backend = "cpu";
 static gchar *
 with_backend (const gchar * launch)
 {
-  return aooct_test_with_backend (launch, backend);
+  return aooct_test_with_backend (launch, aooct_test_backend);
 }
 
-/* @plain_launch on the backend, to EOS (aooct_test_run_to_eos) */
+/* @plain_launch on the aooct_test_backend, to EOS (aooct_test_run_to_eos) */
 static GstElement *
 run_to_eos (const gchar * plain_launch)
 {
-  return aooct_test_run_to_eos (plain_launch, backend, 120);
+  return aooct_test_run_to_eos (plain_launch, aooct_test_backend, 120);
 }
 
 #define pull_all aooct_test_pull_all
@@ -883,13 +881,9 @@ GST_START_TEST (test_fullrange_errors)
 
 GST_END_TEST;
 
-static Suite *
-fullrange_suite (void)
+static void
+add_fullrange_tests (TCase * tc)
 {
-  Suite *s = suite_create ("aooct-fullrange");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_fullrange_vs_reference, 0,
       G_N_ELEMENTS (cases));
@@ -902,11 +896,19 @@ fullrange_suite (void)
   tcase_add_test (tc, test_speckle_width);
   tcase_add_test (tc, test_views_signed_crop);
   tcase_add_test (tc, test_fullrange_errors);
+}
+
+static Suite *
+fullrange_suite (void)
+{
+  Suite *s = suite_create ("aooct-fullrange");
+  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
+
+  add_fullrange_tests (cpu);
+  if (cuda)
+    add_fullrange_tests (cuda);
   return s;
 }
 
-int
-main (int argc, char **argv)
-{
-  return aooct_test_main_per_backend (argc, argv, &backend, fullrange_suite);
-}
+GST_CHECK_MAIN (fullrange);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs pipelines/fullrange.sh for 2 B-scans and checks what it writes: one
 # PNG per B-scan, 488 x 2048 (the standard image and the full-range one
 # side by side); decoded, the full-range half holds the retina on both

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: what a hostile user or a new lab found (issue 19), on each
- * backend; argv[1] is "cpu" (default) or "cuda" (exit 77, meson: skipped,
- * where no CUDA device is usable).  Raw files with tightly packed rows of
+ * backend: tcases "cpu" and "cuda" (meson: hostile, hostile-cuda; exit 77,
+ * meson: skipped, where no CUDA device is usable).  Raw files with tightly packed rows of
  * an odd width, GstVideoMeta that points past its buffer, an error that
  * comes back after a recovery, extreme but valid display ranges, row
  * padding of GRAY8 / GRAY16 images, negotiation failures that must name
@@ -26,14 +26,11 @@
 #include "aooct-test-depth.h"
 #include "aooct-cuda-test-util.h"
 
-/* the backend every aooct processing element runs on (argv[1]) */
-static const gchar *backend = "cpu";
-
 /* "ELEMENT backend=BACKEND PROPS": g_free */
 static gchar *
 el (const gchar * element, const gchar * props)
 {
-  return g_strdup_printf ("%s backend=%s %s", element, backend,
+  return g_strdup_printf ("%s backend=%s %s", element, aooct_test_backend,
       props ? props : "");
 }
 
@@ -480,8 +477,9 @@ GST_START_TEST (test_negotiation_messages)
   gchar *dc = el ("aooctdcsub", NULL), *pad = el ("aooctpad", NULL);
   gchar *chain = g_strdup_printf ("%s ! %s ! aooctkmap backend=%s "
       "wavelength-coeffs=800,0.1 ! aooctdisp backend=%s ! aooctfft "
-      "backend=%s ! aooctnorm backend=%s", dc, pad, backend, backend,
-      backend, backend);
+      "backend=%s ! aooctnorm backend=%s", dc, pad, aooct_test_backend,
+      aooct_test_backend,
+      aooct_test_backend, aooct_test_backend);
   const struct
   {
     const gchar *source;        /* %s: the raw file */
@@ -777,13 +775,9 @@ GST_START_TEST (test_settings_that_do_nothing)
 
 GST_END_TEST;
 
-static Suite *
-hostile_suite (void)
+static void
+add_hostile_tests (TCase * tc)
 {
-  Suite *s = suite_create ("aooct-hostile");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_packed_rows_from_file);
   tcase_add_test (tc, test_packed_rows_direct);
@@ -794,11 +788,19 @@ hostile_suite (void)
   tcase_add_test (tc, test_negotiation_messages);
   tcase_add_test (tc, test_count_names_width);
   tcase_add_test (tc, test_settings_that_do_nothing);
+}
+
+static Suite *
+hostile_suite (void)
+{
+  Suite *s = suite_create ("aooct-hostile");
+  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
+
+  add_hostile_tests (cpu);
+  if (cuda)
+    add_hostile_tests (cuda);
   return s;
 }
 
-int
-main (int argc, char **argv)
-{
-  return aooct_test_main_per_backend (argc, argv, &backend, hostile_suite);
-}
+GST_CHECK_MAIN (hostile);

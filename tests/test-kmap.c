@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: aooctkmap against the spec (section 4), with float64
  * expectations built here, independently of common/aooct-calib. */
 #include <math.h>
@@ -6,6 +7,7 @@
 #include <fftw3.h>
 
 #include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
 #include "aooct-caps.h"
 
 /* ---- helpers ---------------------------------------------------------- */
@@ -513,15 +515,19 @@ static Suite *
 kmap_suite (void)
 {
   Suite *s = suite_create ("aooctkmap");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_identity_on_k_linear_calibration);
   tcase_add_test (tc, test_nonlinear_against_reference);
   tcase_add_test (tc, test_tone_becomes_sharp_peak);
   tcase_add_test (tc, test_passthrough);
   tcase_add_test (tc, test_bad_calibrations);
   tcase_add_test (tc, test_wrong_input);
+  /* CUDA against the CPU: test-kmap-cuda.c */
+  if (cuda) {
+    aooct_test_add_cuda_tests (cuda);
+  }
   return s;
 }
 

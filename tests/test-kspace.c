@@ -12,8 +12,8 @@
  *   level and peak height per mode, and the seeds' ordering;
  * - chains that cannot be computed as specified fail with a reason.
  *
- * argv[1] is the backend ("cpu" or "cuda"; the CUDA run exits 77 without a
- * usable device). */
+ * Tcases "cpu" and "cuda" run the same tests on each backend (meson:
+ * kspace, kspace-cuda; the CUDA run exits 77 without a usable device). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,8 +31,6 @@
 #include "aooct-caps.h"
 #include "aooct-cpu-nonuniform.h"
 #include "aooct-cuda-test-util.h"
-
-static const gchar *backend = "cpu";
 
 
 
@@ -158,7 +156,7 @@ run_case (const KspaceCase * c)
   gint crop_start, crop_end, rows, frame = 0;
 
   GST_INFO ("case %s: %s", c->name, launch);
-  p = aooct_test_run_to_eos (launch, backend, 240);
+  p = aooct_test_run_to_eos (launch, aooct_test_backend, 240);
   raws = aooct_test_pull_all (p, "raw");
   imgs = aooct_test_pull_all (p, "img");
   fail_unless_equals_int (g_list_length (raws), 2);
@@ -309,7 +307,7 @@ GST_START_TEST (test_nufft_error_table)
   gdouble *pos;
   gint k, ri, wi;
 
-  if (!g_str_equal (backend, "cpu"))
+  if (!g_str_equal (aooct_test_backend, "cpu"))
     return;
   /* no padding, a strongly non-linear calibration: positions far from
    * the even grid */
@@ -381,7 +379,7 @@ mirror_psf (const gchar * mode, gint n, gdouble depth_um, gint * len)
       "wait-on-eos=false", n, depth_um, COEFFS_NONLINEAR,
       center_of (COEFFS_NONLINEAR, n), COEFFS_NONLINEAR, mode,
       AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3);
-  GstElement *p = aooct_test_run_to_eos (launch, backend, 240);
+  GstElement *p = aooct_test_run_to_eos (launch, aooct_test_backend, 240);
   GList *out = aooct_test_pull_all (p, "out");
   GstMapInfo map;
   gdouble *psf = g_new0 (gdouble, n / 2);
@@ -541,7 +539,7 @@ GST_START_TEST (test_kmap_nudft_alone)
       "aooctdcsub ! tee name=t t. ! queue ! aooctkmap "
       "wavelength-coeffs=\"800,0.1,1e-4\" interpolation=nudft ! appsink "
       "name=k sync=false wait-on-eos=false t. ! queue ! appsink name=d "
-      "sync=false wait-on-eos=false", backend, 240);
+      "sync=false wait-on-eos=false", aooct_test_backend, 240);
   GList *k = aooct_test_pull_all (p, "k"), *d = aooct_test_pull_all (p, "d");
   GstStructure *s;
   AooctGeometry g;
@@ -615,7 +613,8 @@ GST_START_TEST (test_positions_caps)
   gst_caps_unref (caps);
   /* none: aooctdisp says what is missing */
   {
-    gchar *launch = g_strdup_printf ("aooctdisp backend=%s", backend);
+    gchar *launch =
+        g_strdup_printf ("aooctdisp backend=%s", aooct_test_backend);
 
     aooct_test_expect_error (launch, aooct_geometry_to_caps (&g),
         "k-positions", NULL);
@@ -634,8 +633,8 @@ GST_START_TEST (test_bin_nufft)
       "aooctbin backend=%s wavelength-coeffs=\"%s\" interpolation=nufft "
       "a2=8 a3=-2 window=hann ! appsink name=out sync=false "
       "wait-on-eos=false", COEFFS_NONLINEAR, center_of (COEFFS_NONLINEAR,
-          300), backend, COEFFS_NONLINEAR);
-  GstElement *p = aooct_test_run_to_eos (launch, backend, 240);
+          300), aooct_test_backend, COEFFS_NONLINEAR);
+  GstElement *p = aooct_test_run_to_eos (launch, aooct_test_backend, 240);
   GList *out = aooct_test_pull_all (p, "out");
 
   fail_unless_equals_int (g_list_length (out), 2);
@@ -647,13 +646,9 @@ GST_START_TEST (test_bin_nufft)
 
 GST_END_TEST;
 
-static Suite *
-kspace_suite (void)
+static void
+add_kspace_tests (TCase * tc)
 {
-  Suite *s = suite_create ("aooct-kspace");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 600);
   tcase_add_loop_test (tc, test_kspace_vs_reference, 0, G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_nufft_error_table);
@@ -662,11 +657,19 @@ kspace_suite (void)
   tcase_add_test (tc, test_kmap_nudft_alone);
   tcase_add_test (tc, test_bin_nufft);
   tcase_add_test (tc, test_positions_caps);
+}
+
+static Suite *
+kspace_suite (void)
+{
+  Suite *s = suite_create ("aooct-kspace");
+  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
+
+  add_kspace_tests (cpu);
+  if (cuda)
+    add_kspace_tests (cuda);
   return s;
 }
 
-int
-main (int argc, char **argv)
-{
-  return aooct_test_main_per_backend (argc, argv, &backend, kspace_suite);
-}
+GST_CHECK_MAIN (kspace);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: aooctnorm against the float64 reference's norm step and
  * against hand-computed values (spec section 7). */
 #include <math.h>
@@ -6,6 +7,7 @@
 #include <gst/video/video.h>
 
 #include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
 #include "aooct-ref64.h"
 #include "aooct-test-depth.h"
 
@@ -613,9 +615,9 @@ static Suite *
 norm_suite (void)
 {
   Suite *s = suite_create ("aooctnorm");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_against_reference);
   tcase_add_test (tc, test_multi_bscan);
   tcase_add_test (tc, test_hand_values);
@@ -623,6 +625,13 @@ norm_suite (void)
   tcase_add_test (tc, test_crop_default);
   tcase_add_test (tc, test_change_while_playing);
   tcase_add_test (tc, test_errors);
+  /* CUDA against the CPU: test-norm-cuda.c */
+  if (cuda) {
+    /* compute-sanitizer (norm-cuda-memcheck) makes every CUDA call much
+     * slower */
+    tcase_set_timeout (cuda, 540);
+    aooct_test_add_cuda_tests (cuda);
+  }
   return s;
 }
 

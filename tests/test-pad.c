@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: aooctpad against a float64 implementation of spec
  * section 3 (zero-padding by FFT interpolation). */
 #include <math.h>
@@ -5,6 +6,7 @@
 #include <fftw3.h>
 
 #include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
 
 /* The raw grid aooctpad takes. */
 static GstCaps *
@@ -307,9 +309,9 @@ static Suite *
 pad_suite (void)
 {
   Suite *s = suite_create ("aooctpad");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_pad_thesis_shape);
   tcase_add_test (tc, test_pad_odd_n_factor4);
   tcase_add_test (tc, test_pad_factor1);
@@ -318,6 +320,10 @@ pad_suite (void)
   tcase_add_test (tc, test_pad_reproduces_input);
   tcase_add_test (tc, test_pad_bad_properties);
   tcase_add_test (tc, test_pad_rejects_wrong_input);
+  /* CUDA against the CPU: test-pad-cuda.c */
+  if (cuda) {
+    aooct_test_add_cuda_tests (cuda);
+  }
   return s;
 }
 

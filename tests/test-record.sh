@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs pipelines/record.sh on 3 B-scans, both lossless formats, and decodes
 # every recording back: the lossless MKV must give exactly the frames that
 # aooctnorm produced (tapped in the same run), the H.264 MP4 the same number

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: self-checks of the float64 reference (tests/reference), so
  * that the accuracy tests built on it compare against something
  * trustworthy.  Each check is a property the spec implies, computed by

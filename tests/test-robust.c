@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: robustness of each backend (the "session cannot be
- * repeated" issue); argv[1] is "cpu" (default) or "cuda" (exit 77, meson:
- * skipped, where no CUDA device is usable).  Bad caps at every element (zero, odd, huge sizes),
+ * repeated" issue); tcases "cpu" and "cuda" (meson: robust,
+ * robust-cuda; exit 77, meson: skipped, where no CUDA device is usable).  Bad caps at every element (zero, odd, huge sizes),
  * impossible property values, buffers of the wrong size, renegotiation
  * mid-stream to another geometry (output compared with a fresh chain's),
  * buffer accounting through the whole chain (count, order, PTS / DTS /
@@ -35,22 +36,19 @@
 #define COEFFS "785,0.125,1e-05,-2e-09"
 #define RAW_CAPS "video/x-raw,format=GRAY16_LE,width=%d,height=%d," \
   "framerate=10/1"
-/* the whole chain, CPU backend, on raw frames of the synthetic camera's
+/* the whole chain, CPU aooct_test_backend, on raw frames of the synthetic camera's
  * calibration */
 #define CHAIN "aooctdcsub backend=cpu ! aooctpad backend=cpu ! " \
   "aooctkmap backend=cpu wavelength-coeffs=" COEFFS " ! " \
   "aooctdisp backend=cpu a2=8 a3=-2 ! aooctfft backend=cpu window=hann ! " \
   "aooctnorm backend=cpu"
 
-/* the backend every aooct processing element is forced to (argv[1]) */
-static const gchar *backend = "cpu";
-
 /* @launch (written with backend=cpu) on the backend under test; g_free */
 static gchar *
 on_backend (const gchar * launch)
 {
   GRegex *re = g_regex_new ("backend=cpu", 0, 0, NULL);
-  gchar *repl = g_strdup_printf ("backend=%s", backend);
+  gchar *repl = g_strdup_printf ("backend=%s", aooct_test_backend);
   gchar *out = g_regex_replace_literal (re, launch, -1, 0, repl, 0, NULL);
 
   g_regex_unref (re);
@@ -61,7 +59,7 @@ on_backend (const gchar * launch)
 static gboolean
 on_cuda (void)
 {
-  return g_str_equal (backend, "cuda");
+  return g_str_equal (aooct_test_backend, "cuda");
 }
 
 /* Free device memory in bytes (device 0, every process counted), or 0 on
@@ -246,7 +244,7 @@ GST_START_TEST (test_bad_caps)
 
   for (i = 0; i < G_N_ELEMENTS (bad_caps); i++) {
     gchar *launch =
-        g_strconcat (bad_caps[i].launch, " backend=", backend, NULL);
+        g_strconcat (bad_caps[i].launch, " backend=", aooct_test_backend, NULL);
     GstHarness *h = aooct_test_harness_new (launch);
     GstCaps *caps = gst_caps_from_string (bad_caps[i].caps);
     gchar **words = g_strsplit (bad_caps[i].launch, " ", 2);
@@ -324,7 +322,8 @@ GST_START_TEST (test_bad_properties)
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (bad); i++) {
-    gchar *launch = g_strconcat (bad[i].launch, " backend=", backend, NULL);
+    gchar *launch =
+        g_strconcat (bad[i].launch, " backend=", aooct_test_backend, NULL);
     gboolean norm = g_str_has_prefix (bad[i].launch, "aooctnorm");
 
     GST_INFO ("case %u: %s", i, launch);
@@ -416,7 +415,8 @@ GST_START_TEST (test_wrong_buffer_sizes)
     sizes[0] = cases[i].bytes ? cases[i].bytes - 4 : 64;
     sizes[1] = cases[i].bytes + 8;
     for (k = 0; k < n_sizes; k++) {
-      gchar *launch = g_strconcat (cases[i].launch, " backend=", backend, NULL);
+      gchar *launch =
+          g_strconcat (cases[i].launch, " backend=", aooct_test_backend, NULL);
       GstHarness *h = aooct_test_harness_new (launch);
       SizeAllocator *alloc = g_object_new (size_allocator_get_type (), NULL);
       guint8 *zeros = g_malloc0 (sizes[k]);
@@ -825,8 +825,9 @@ GST_START_TEST (test_state_cycles)
   dev1 = device_free_bytes ();
   g_print ("state cycles (%s): %d in %.1f s, RSS %" G_GINT64_FORMAT
       " KiB after %d, %" G_GINT64_FORMAT " KiB after %d (%+" G_GINT64_FORMAT
-      " KiB)\n", backend, cycles, (g_get_monotonic_time () - t0) / 1e6, rss0,
-      warmup, rss1, cycles, rss1 - rss0);
+      " KiB)\n", aooct_test_backend, cycles,
+      (g_get_monotonic_time () - t0) / 1e6, rss0, warmup, rss1, cycles,
+      rss1 - rss0);
   if (on_cuda ())
     g_print ("state cycles (cuda): device memory free %" G_GINT64_FORMAT
         " MiB after %d, %" G_GINT64_FORMAT " MiB after %d\n", dev0 >> 20,
@@ -892,7 +893,7 @@ GST_START_TEST (test_long_run)
   gst_element_set_state (p, GST_STATE_NULL);
   g_print ("long run (%s): %" G_GINT64_FORMAT " B-scans in %.1f s, RSS %"
       G_GINT64_FORMAT " KiB after %d, %" G_GINT64_FORMAT " KiB at the end "
-      "(%+" G_GINT64_FORMAT " KiB)\n", backend, state[0],
+      "(%+" G_GINT64_FORMAT " KiB)\n", aooct_test_backend, state[0],
       (g_get_monotonic_time () - t0) / 1e6, state[2], 10000 / scale (), rss1,
       rss1 - state[2]);
   fail_unless_equals_int (state[0], total);
@@ -916,15 +917,9 @@ GST_START_TEST (test_long_run)
 
 GST_END_TEST;
 
-static Suite *
-robust_suite (void)
+static void
+add_robust_tests (TCase * tc)
 {
-  Suite *s = suite_create ("aooct-robust");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
-  /* on CUDA every state cycle makes a CUDA context and cuFFT plans */
-  tcase_set_timeout (tc, on_cuda ()? 560 : 300);
   tcase_add_test (tc, test_bad_caps);
   tcase_add_test (tc, test_bad_properties);
   tcase_add_test (tc, test_wrong_buffer_sizes);
@@ -934,26 +929,23 @@ robust_suite (void)
   tcase_add_test (tc, test_accounting_file_seek);
   tcase_add_test (tc, test_state_cycles);
   tcase_add_test (tc, test_long_run);
+}
+
+static Suite *
+robust_suite (void)
+{
+  Suite *s = suite_create ("aooct-robust");
+  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
+
+  tcase_set_timeout (cpu, 300);
+  add_robust_tests (cpu);
+  if (cuda) {
+    /* on CUDA every state cycle makes a CUDA context and cuFFT plans */
+    tcase_set_timeout (cuda, 560);
+    add_robust_tests (cuda);
+  }
   return s;
 }
 
-int
-main (int argc, char **argv)
-{
-  Suite *s;
-  int failed;
-
-  gst_check_init (&argc, &argv);
-  if (argc > 1)
-    backend = argv[1];
-  if (!g_str_equal (backend, "cpu") && !on_cuda ()) {
-    g_printerr ("unknown backend '%s' (cpu, cuda)\n", backend);
-    return 2;
-  }
-  if (on_cuda () && aooct_test_skip_without_cuda ())
-    return AOOCT_TEST_SKIP_CODE;
-  g_print ("backend=%s\n", backend);
-  s = robust_suite ();
-  failed = gst_check_run_suite (s, "aooct-robust", __FILE__);
-  return failed ? 1 : 0;
-}
+GST_CHECK_MAIN (robust);

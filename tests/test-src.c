@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: aooctsrc, the synthetic camera element (the physics of its
  * model is checked in test-synth.c). */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: the synthetic camera model (common/aooct-synth) against an
  * independent float64 reconstruction: DC removal, exact resampling to
  * linear k, the dispersion weights of aooctdisp, DFT (FFTW double). */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # aooct-view in a real window under Xvfb, driven by its --script hook,
 # which goes through the program's own controls and buttons:
 #  - it starts on the synthetic camera and shows B-scans (the window's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Runs pipelines/views.sh as a user does: into an MP4 (decoded back: every
 # frame 1200 x 400, the three panes) and as a window (fakesink in place of
 # it) on a short live run.

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: spec section 11 (views) against the float64 reference
- * (tests/reference/aooct-ref64-views.h), on the backend named by the first
- * argument: "cpu" (meson test views) or "cuda" (meson test cuda-views,
- * exit 77 where no CUDA device is usable).
+ * (tests/reference/aooct-ref64-views.h), on each backend: tcases "cpu"
+ * (meson test views) and "cuda" (meson test views-cuda, exit 77 where no
+ * CUDA device is usable).
  *
  *   flyback and rolling background (aooctdcsub), both with several B-scans
  *   per frame, and the rolling mean starting over after a flush;
@@ -30,8 +30,6 @@
 
 typedef AooctTestDepthGeom Geom;
 
-static const gchar *backend = "cpu";
-
 /* ---- helpers ---- */
 
 static GstHarness *
@@ -55,9 +53,11 @@ G_GNUC_PRINTF (1, 2);
 
     if (space) {
       *space = '\0';
-      with = g_strdup_printf ("%s backend=%s %s", launch, backend, space + 1);
+      with =
+          g_strdup_printf ("%s backend=%s %s", launch, aooct_test_backend,
+          space + 1);
     } else {
-      with = g_strdup_printf ("%s backend=%s", launch, backend);
+      with = g_strdup_printf ("%s backend=%s", launch, aooct_test_backend);
     }
     g_free (launch);
     launch = with;
@@ -230,7 +230,7 @@ GST_START_TEST (test_flyback)
   /* nothing left is an error that names both properties */
   {
     gchar *launch = g_strdup_printf ("aooctdcsub backend=%s "
-        "skip-alines-start=10 skip-alines-end=10", backend);
+        "skip-alines-start=10 skip-alines-end=10", aooct_test_backend);
 
     aooct_test_expect_error (launch, gst_caps_from_string ("video/x-raw, "
             "format=GRAY16_LE, width=16, height=20, framerate=10/1"),
@@ -730,7 +730,7 @@ check_rgba (const gchar * caps)
 GST_START_TEST (test_rgba)
 {
   check_rgba ("video/x-raw, format=RGBA");
-  if (g_str_equal (backend, "cuda"))
+  if (g_str_equal (aooct_test_backend, "cuda"))
     check_rgba ("video/x-raw(memory:CUDAMemory), format=RGBA");
 }
 
@@ -739,7 +739,8 @@ GST_END_TEST;
 GST_START_TEST (test_views_errors)
 {
   AooctGeometry g;
-  gchar *launch = g_strdup_printf ("aooctenface backend=%s", backend);
+  gchar *launch =
+      g_strdup_printf ("aooctenface backend=%s", aooct_test_backend);
 
   /* spectral input: says which step is missing */
   aooct_test_geometry (&g, 64, 8, 1, 0, 0);
@@ -750,13 +751,9 @@ GST_START_TEST (test_views_errors)
 
 GST_END_TEST;
 
-static Suite *
-views_suite (void)
+static void
+add_views_tests (TCase * tc)
 {
-  Suite *s = suite_create ("views");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_flyback);
   tcase_add_test (tc, test_rolling_mean);
   tcase_add_test (tc, test_average_bscans);
@@ -770,11 +767,19 @@ views_suite (void)
   tcase_add_test (tc, test_render_live);
   tcase_add_test (tc, test_rgba);
   tcase_add_test (tc, test_views_errors);
+}
+
+static Suite *
+views_suite (void)
+{
+  Suite *s = suite_create ("views");
+  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
+
+  add_views_tests (cpu);
+  if (cuda)
+    add_views_tests (cuda);
   return s;
 }
 
-int
-main (int argc, char **argv)
-{
-  return aooct_test_main_per_backend (argc, argv, &backend, views_suite);
-}
+GST_CHECK_MAIN (views);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: float64 reference implementation of the spec (see
  * aooct-ref64.h).  Deliberately naive: no tables shared with the cores, FFT
  * plans made per call, one A-line at a time. */

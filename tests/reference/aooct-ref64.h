@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: float64 reference implementation of the whole spec
  * (shared/spec/reconstruction.md, sections 1 to 7).
  *

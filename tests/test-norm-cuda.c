@@ -1,16 +1,18 @@
-/* aooct tests: aooctnorm on the CUDA backend.
- *
- * Parts, chosen by the first argument (meson runs gpu and chain; the
- * memcheck wrapper runs chain under compute-sanitizer):
- *   gpu    CUDA output against CPU output (GRAY8, GRAY16_LE; log and
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct tests: aooctnorm on the CUDA backend: the "cuda" tcase of
+ * test-norm (meson: norm-cuda; it runs alone on the GPU, as it measures
+ * device memory).  Every test is skipped (exit 77) where no CUDA device is
+ * usable:
+ *   CUDA output against CPU output (GRAY8, GRAY16_LE; log and
  *          linear; automatic and manual range; several B-scans per buffer;
  *          crops; settings changed between buffers while playing), the
  *          GstCudaMemory output (NV12, I420, RGBA) for nvcodec, a pipeline
  *          with cudaconvert / cudadownload sharing one GstCudaContext, and
  *          device memory over 1000 buffers;
- *   chain  the whole chain aooctsrc ! ... ! aooctnorm into nvcodec;
- *   probe  exits 0 with a usable CUDA device, 77 without.
- * Every part exits 77 (meson: skipped) where no CUDA device is usable.
+ *   test_whole_chain  the whole chain aooctsrc ! ... ! aooctnorm into
+ *          nvcodec (also the compute-sanitizer target: meson's
+ *          norm-cuda-memcheck and norm-cuda-racecheck run it alone,
+ *          GST_CHECKS=test_whole_chain).
  *
  * How close CUDA and CPU must be: both run the same float32 operations
  * (cpu/aooct-norm-range.h, no FMA contraction on either), so linear mode
@@ -43,9 +45,6 @@
 #define CUDA_FEATURE "memory:CUDAMemory"
 
 typedef AooctTestDepthGeom Geom;
-
-static gboolean have_gpu;
-static gchar *no_gpu_reason;
 
 /* ---- helpers ---- */
 
@@ -810,14 +809,9 @@ GST_START_TEST (test_whole_chain)
 
 GST_END_TEST;
 
-static Suite *
-gpu_suite (void)
+void
+aooct_test_add_cuda_tests (TCase * tc)
 {
-  Suite *s = suite_create ("aooctnorm-cuda");
-  TCase *tc = tcase_create ("gpu");
-
-  suite_add_tcase (s, tc);
-  tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_gray8_auto);
   tcase_add_test (tc, test_gray16);
   tcase_add_test (tc, test_manual_range);
@@ -828,38 +822,5 @@ gpu_suite (void)
   tcase_add_test (tc, test_any_sink_gets_gray);
   tcase_add_test (tc, test_nvcodec_pipeline);
   tcase_add_test (tc, test_device_memory_steady);
-  return s;
-}
-
-static Suite *
-chain_suite (void)
-{
-  Suite *s = suite_create ("aooct-cuda-chain");
-  TCase *tc = tcase_create ("chain");
-
-  suite_add_tcase (s, tc);
-  /* compute-sanitizer makes every CUDA call much slower */
-  tcase_set_timeout (tc, 540);
   tcase_add_test (tc, test_whole_chain);
-  return s;
-}
-
-int
-main (int argc, char **argv)
-{
-  const gchar *part = argc > 1 ? argv[1] : "gpu";
-  Suite *s;
-
-  gst_check_init (&argc, &argv);
-  have_gpu = aooct_test_cuda_available (&no_gpu_reason);
-  g_print ("CUDA device: %s\n", have_gpu ? "yes" : no_gpu_reason);
-  if (!have_gpu) {
-    g_print ("SKIP: %s\n", no_gpu_reason);
-    return AOOCT_TEST_SKIP_CODE;
-  }
-  if (strcmp (part, "probe") == 0)
-    return 0;
-  s = strcmp (part, "chain") == 0 ? chain_suite () : gpu_suite ();
-  return gst_check_run_suite (s, strcmp (part, "chain") == 0 ?
-      "cuda-norm-chain" : "cuda-norm", __FILE__);
 }
