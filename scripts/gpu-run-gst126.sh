@@ -35,7 +35,7 @@ rc=$?
 cp "$B/meson-logs/testlog.txt" "$out/"
 # aooctnorm ! NV12 (CUDA) ! cudaconvert ! ... : on whose stream?
 GST_CHECKS=test_nvcodec_pipeline GST_DEBUG=aooctfilter:5 \
-  GST_PLUGIN_PATH_1_0="$B/gst" "$B/tests/test-cuda-norm" gpu > "$out/stream.log" 2>&1
+  CK_RUN_CASE=cuda GST_PLUGIN_PATH_1_0="$B/gst" "$B/tests/test-norm" > "$out/stream.log" 2>&1
 echo "nvcodec pipeline: $(grep -c "downstream's stream" "$out/stream.log") pools on downstream's stream;" \
   "$(grep -cE 'Checks.*Failures: 0' "$out/stream.log") check run(s) without failures" >> "$out/gpu.txt"
 cat "$out/gpu.txt"; grep -E "^(Ok|Fail|Skipped|Timeout):" "$out/test.log"

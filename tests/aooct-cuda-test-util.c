@@ -154,6 +154,20 @@ aooct_test_backend_tcase (Suite * s, const gchar * backend)
   return tc;
 }
 
+Suite *
+aooct_test_suite_per_backend (const gchar * name,
+    void (*add_tests) (TCase * tc, gboolean cuda))
+{
+  Suite *s = suite_create (name);
+  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
+
+  add_tests (cpu, FALSE);
+  if (cuda)
+    add_tests (cuda, TRUE);
+  return s;
+}
+
 void
 aooct_test_require_cuda (void)
 {

@@ -34,6 +34,12 @@ extern const gchar *aooct_test_backend;
  * run of the CUDA cases' logic without a GPU). */
 TCase *aooct_test_backend_tcase (Suite * s, const gchar * backend);
 
+/* The suite @name of a program that runs the same tests on each backend:
+ * a "cpu" and a "cuda" tcase from aooct_test_backend_tcase(), each filled
+ * by @add_tests (@cuda says which). */
+Suite *aooct_test_suite_per_backend (const gchar * name,
+    void (*add_tests) (TCase * tc, gboolean cuda));
+
 /* Defined by each element's test-ELEMENT-cuda.c: adds the element's CUDA
  * tests to the "cuda" tcase of its test program. */
 void aooct_test_add_cuda_tests (TCase * tc);

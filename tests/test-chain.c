@@ -767,7 +767,7 @@ GST_START_TEST (test_wrong_size_buffers)
 GST_END_TEST;
 
 static void
-add_chain_tests (TCase * tc)
+add_chain_tests (TCase * tc, gboolean cuda)
 {
   tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_chain_vs_reference, 0, G_N_ELEMENTS (cases));
@@ -779,22 +779,15 @@ add_chain_tests (TCase * tc)
   tcase_add_test (tc, test_timestamps_preserved);
   tcase_add_test (tc, test_chain_errors);
   tcase_add_test (tc, test_wrong_size_buffers);
+  /* and the chain on CUDA against the chain on the CPU: test-chain-cuda.c */
+  if (cuda)
+    aooct_test_add_cuda_tests (tc);
 }
 
 static Suite *
 chain_suite (void)
 {
-  Suite *s = suite_create ("aooct-chain");
-  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
-  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
-
-  add_chain_tests (cpu);
-  if (cuda) {
-    add_chain_tests (cuda);
-    /* and the chain on CUDA against the chain on the CPU: test-chain-cuda.c */
-    aooct_test_add_cuda_tests (cuda);
-  }
-  return s;
+  return aooct_test_suite_per_backend ("aooct-chain", add_chain_tests);
 }
 
 GST_CHECK_MAIN (chain);

@@ -8,7 +8,7 @@
  * every image; and that a flush (as a flushing seek sends) drops what was
  * in flight and the stream goes on correctly after it.  Each image is
  * compared with the CPU path's image of the same B-scan (one grey level,
- * as in test-cuda-norm: log10f may differ by an ulp), and the B-scans
+ * as in test-norm-cuda.c: log10f may differ by an ulp), and the B-scans
  * differ from one another, so an image out of order would not match.
  * Exits 77 (meson: skipped) without a usable CUDA device. */
 #ifdef HAVE_CONFIG_H

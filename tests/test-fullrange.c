@@ -882,7 +882,7 @@ GST_START_TEST (test_fullrange_errors)
 GST_END_TEST;
 
 static void
-add_fullrange_tests (TCase * tc)
+add_fullrange_tests (TCase * tc, gboolean cuda)
 {
   tcase_set_timeout (tc, 300);
   tcase_add_loop_test (tc, test_fullrange_vs_reference, 0,
@@ -901,14 +901,7 @@ add_fullrange_tests (TCase * tc)
 static Suite *
 fullrange_suite (void)
 {
-  Suite *s = suite_create ("aooct-fullrange");
-  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
-  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
-
-  add_fullrange_tests (cpu);
-  if (cuda)
-    add_fullrange_tests (cuda);
-  return s;
+  return aooct_test_suite_per_backend ("aooct-fullrange", add_fullrange_tests);
 }
 
 GST_CHECK_MAIN (fullrange);

@@ -776,7 +776,7 @@ GST_START_TEST (test_settings_that_do_nothing)
 GST_END_TEST;
 
 static void
-add_hostile_tests (TCase * tc)
+add_hostile_tests (TCase * tc, gboolean cuda)
 {
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_packed_rows_from_file);
@@ -793,14 +793,7 @@ add_hostile_tests (TCase * tc)
 static Suite *
 hostile_suite (void)
 {
-  Suite *s = suite_create ("aooct-hostile");
-  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
-  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
-
-  add_hostile_tests (cpu);
-  if (cuda)
-    add_hostile_tests (cuda);
-  return s;
+  return aooct_test_suite_per_backend ("aooct-hostile", add_hostile_tests);
 }
 
 GST_CHECK_MAIN (hostile);

@@ -647,7 +647,7 @@ GST_START_TEST (test_bin_nufft)
 GST_END_TEST;
 
 static void
-add_kspace_tests (TCase * tc)
+add_kspace_tests (TCase * tc, gboolean cuda)
 {
   tcase_set_timeout (tc, 600);
   tcase_add_loop_test (tc, test_kspace_vs_reference, 0, G_N_ELEMENTS (cases));
@@ -662,14 +662,7 @@ add_kspace_tests (TCase * tc)
 static Suite *
 kspace_suite (void)
 {
-  Suite *s = suite_create ("aooct-kspace");
-  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
-  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
-
-  add_kspace_tests (cpu);
-  if (cuda)
-    add_kspace_tests (cuda);
-  return s;
+  return aooct_test_suite_per_backend ("aooct-kspace", add_kspace_tests);
 }
 
 GST_CHECK_MAIN (kspace);

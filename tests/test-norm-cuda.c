@@ -35,14 +35,13 @@
 #include "aooct-test-util.h"
 #include "aooct-test-depth.h"
 #include "aooct-cuda-test-util.h"
+#include "aooct-test-frames.h"
 #include "aooct-synth.h"
 
 #ifdef HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include <gst/cuda/gstcudamemory.h>
 #endif
-
-#define CUDA_FEATURE "memory:CUDAMemory"
 
 typedef AooctTestDepthGeom Geom;
 
@@ -104,19 +103,6 @@ compare_levels (const guint8 * cpu, const guint8 * gpu, gsize count,
   fail_unless (worst <= max_diff, "%s: pixel %" G_GSIZE_FORMAT " differs by "
       "%d levels (at most %d allowed)", what, worst_at, worst, max_diff);
   return differ;
-}
-
-static gboolean
-harness_caps_are_cuda (GstHarness * h)
-{
-  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
-  gboolean ret;
-
-  fail_unless (caps != NULL);
-  ret = gst_caps_features_contains (gst_caps_get_features (caps, 0),
-      CUDA_FEATURE);
-  gst_caps_unref (caps);
-  return ret;
 }
 
 /* Sets "name=value name=value" on @element. */
@@ -215,7 +201,8 @@ compare_backends_step (const Geom * g, const gchar * format,
     og = gst_harness_push_and_pull (hg, aooct_test_buffer_new (data,
             input_bytes (g)));
     fail_unless (oc != NULL && og != NULL);
-    fail_if (harness_caps_are_cuda (hg), "GRAY output must be system memory");
+    fail_if (aooct_test_caps_have_cuda_feature (hg->sinkpad),
+        "GRAY output must be system memory");
     cc = gst_pad_get_current_caps (hc->sinkpad);
     cg = gst_pad_get_current_caps (hg->sinkpad);
     fail_unless (gst_caps_is_equal (cc, cg), "CPU %" GST_PTR_FORMAT
@@ -395,13 +382,13 @@ check_cuda_video (const gchar * format, const gchar * props)
   g_print ("%s in CUDA memory %s\n", format, props);
   gst_harness_set_src_caps (h, aooct_test_depth_caps (&g));
   gst_harness_set_sink_caps_str (h, g_strdup_printf ("video/x-raw("
-          CUDA_FEATURE "),format=%s", format));
+          AOOCT_TEST_CUDA_FEATURE "),format=%s", format));
   /* two buffers: the second reuses nothing of the first's state */
   for (k = 0; k < 2; k++) {
     out = gst_harness_push_and_pull (h, aooct_test_buffer_new (data,
             input_bytes (&g)));
     fail_unless (out != NULL);
-    fail_unless (harness_caps_are_cuda (h));
+    fail_unless (aooct_test_caps_have_cuda_feature (h->sinkpad));
 #ifdef HAVE_CUDA
     fail_unless_equals_int (gst_buffer_n_memory (out), 1);
     fail_unless (gst_is_cuda_memory (gst_buffer_peek_memory (out, 0)),
@@ -505,7 +492,7 @@ GST_START_TEST (test_any_sink_gets_gray)
   caps = gst_pad_get_current_caps (h->sinkpad);
   fail_unless_equals_string (gst_structure_get_string
       (gst_caps_get_structure (caps, 0), "format"), "GRAY8");
-  fail_if (harness_caps_are_cuda (h));
+  fail_if (aooct_test_caps_have_cuda_feature (h->sinkpad));
   gst_caps_unref (caps);
   gst_buffer_unref (out);
   gst_harness_teardown (h);

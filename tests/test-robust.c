@@ -918,8 +918,10 @@ GST_START_TEST (test_long_run)
 GST_END_TEST;
 
 static void
-add_robust_tests (TCase * tc)
+add_robust_tests (TCase * tc, gboolean cuda)
 {
+  /* on CUDA every state cycle makes a CUDA context and cuFFT plans */
+  tcase_set_timeout (tc, cuda ? 560 : 300);
   tcase_add_test (tc, test_bad_caps);
   tcase_add_test (tc, test_bad_properties);
   tcase_add_test (tc, test_wrong_buffer_sizes);
@@ -934,18 +936,7 @@ add_robust_tests (TCase * tc)
 static Suite *
 robust_suite (void)
 {
-  Suite *s = suite_create ("aooct-robust");
-  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
-  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
-
-  tcase_set_timeout (cpu, 300);
-  add_robust_tests (cpu);
-  if (cuda) {
-    /* on CUDA every state cycle makes a CUDA context and cuFFT plans */
-    tcase_set_timeout (cuda, 560);
-    add_robust_tests (cuda);
-  }
-  return s;
+  return aooct_test_suite_per_backend ("aooct-robust", add_robust_tests);
 }
 
 GST_CHECK_MAIN (robust);

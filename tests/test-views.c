@@ -752,7 +752,7 @@ GST_START_TEST (test_views_errors)
 GST_END_TEST;
 
 static void
-add_views_tests (TCase * tc)
+add_views_tests (TCase * tc, gboolean cuda)
 {
   tcase_add_test (tc, test_flyback);
   tcase_add_test (tc, test_rolling_mean);
@@ -772,14 +772,7 @@ add_views_tests (TCase * tc)
 static Suite *
 views_suite (void)
 {
-  Suite *s = suite_create ("views");
-  TCase *cpu = aooct_test_backend_tcase (s, "cpu");
-  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
-
-  add_views_tests (cpu);
-  if (cuda)
-    add_views_tests (cuda);
-  return s;
+  return aooct_test_suite_per_backend ("views", add_views_tests);
 }
 
 GST_CHECK_MAIN (views);
