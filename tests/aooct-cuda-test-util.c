@@ -19,7 +19,7 @@
 
 #ifdef HAVE_CUDA
 static gboolean
-probe (gchar ** why)
+probe (gchar ** why, int *devices)
 {
   CUresult res;
   int count = 0;
@@ -40,6 +40,7 @@ probe (gchar ** why)
         name ? name : "?");
     return FALSE;
   }
+  *devices = count;
   if (count == 0) {
     *why = g_strdup ("no CUDA device");
     return FALSE;
@@ -48,8 +49,10 @@ probe (gchar ** why)
 }
 #endif
 
-gboolean
-aooct_test_cuda_available (gchar ** why)
+/* The probe in a child process: TRUE with the number of devices in
+ * @devices, or FALSE with the reason in @why. */
+static gboolean
+probe_in_child (gchar ** why, gint * devices)
 {
 #ifdef HAVE_CUDA
   /* gst-check forks a child per test, and CUDA initialised before a fork
@@ -68,9 +71,10 @@ aooct_test_cuda_available (gchar ** why)
   pid = fork ();
   if (pid == 0) {
     gchar *reason = NULL;
-    gboolean ok = probe (&reason);
-    gchar *msg = g_strdup_printf ("%c%s", ok ? '1' : '0',
-        reason ? reason : "");
+    int count = 0;
+    gboolean ok = probe (&reason, &count);
+    gchar *msg = ok ? g_strdup_printf ("1%d", count) :
+        g_strdup_printf ("0%s", reason ? reason : "");
 
     close (fds[0]);
     if (write (fds[1], msg, strlen (msg)) < 0)
@@ -88,14 +92,36 @@ aooct_test_cuda_available (gchar ** why)
   close (fds[0]);
   waitpid (pid, &status, 0);
   buf[MAX (len, 0)] = '\0';
-  if (len >= 1 && buf[0] == '1')
+  if (len >= 1 && buf[0] == '1') {
+    *devices = atoi (buf + 1);
     return TRUE;
+  }
   *why = g_strdup (len > 1 ? buf + 1 : "the CUDA probe process failed");
   return FALSE;
 #else
   *why = g_strdup ("this build has no CUDA backend");
   return FALSE;
 #endif
+}
+
+gboolean
+aooct_test_cuda_available (gchar ** why)
+{
+  gint devices = 0;
+
+  return probe_in_child (why, &devices);
+}
+
+gint
+aooct_test_cuda_device_count (void)
+{
+  gchar *why = NULL;
+  gint devices = 0;
+
+  if (!probe_in_child (&why, &devices))
+    devices = 0;
+  g_free (why);
+  return devices;
 }
 
 gboolean

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
  * no driver). */
     gboolean aooct_test_cuda_available (gchar ** why);
 
+/* The number of usable CUDA devices (0 without any), probed the same way. */
+gint aooct_test_cuda_device_count (void);
+
 /* The test program's usual start: when no CUDA device is usable, says why
  * ("SKIP: ...") and returns TRUE, and main returns AOOCT_TEST_SKIP_CODE. */
 gboolean aooct_test_skip_without_cuda (void);

@@ -21,8 +21,9 @@
  *             device its cuda-device-id names and makes the images of a
  *             run on device 0 alone.  Skipped (77) with fewer than two.
  *
- * Every part exits 77 (meson: skipped) where no CUDA device is usable.
- * 'faults' must run alone on the GPU (it takes nearly all device memory
+ * Each part is a tcase (CK_RUN_CASE picks one: meson's cuda-faults,
+ * cuda-sharing, cuda-two-gpus); each exits 77 (meson: skipped) where no
+ * CUDA device is usable.  'faults' must run alone on the GPU (it takes nearly all device memory
  * for a while); meson runs it with is_parallel : false. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -505,71 +506,65 @@ GST_START_TEST (test_one_pipeline_per_gpu)
 
 GST_END_TEST;
 
-#ifdef HAVE_CUDA
-static gint
-device_count (void)
+/* The tcase @part, when CK_RUN_CASE asks for it or for none (meson runs
+ * one part per test: cuda-faults, cuda-sharing, cuda-two-gpus).  Where
+ * @cannot says why it cannot run here: left out, and when it alone was
+ * asked for, the program says so and exits 77 (meson: skipped). */
+static TCase *
+part_tcase (Suite * s, const gchar * part, const gchar * cannot)
 {
-  int n = 0;
-
-  return cudaGetDeviceCount (&n) == cudaSuccess ? n : 0;
-}
-#endif
-
-int
-main (int argc, char **argv)
-{
-  const gchar *part = argc > 1 ? argv[1] : "faults";
-  Suite *s;
+  const gchar *only = g_getenv ("CK_RUN_CASE");
   TCase *tc;
-  int failed;
 
-  gst_check_init (&argc, &argv);
-  if (aooct_test_skip_without_cuda ())
-    return AOOCT_TEST_SKIP_CODE;
-  s = suite_create ("aooct-cuda-faults");
+  if (only && !g_str_equal (only, part))
+    return NULL;
+  if (cannot) {
+    g_print ("%s %s: %s\n", only ? "SKIP:" : "left out:", part, cannot);
+    if (only)
+      exit (AOOCT_TEST_SKIP_CODE);
+    return NULL;
+  }
   tc = tcase_create (part);
-  suite_add_tcase (s, tc);
   tcase_set_timeout (tc, 600);
-  if (g_str_equal (part, "faults")) {
-#ifndef AOOCT_FAULT_INJECTION
-    g_print ("SKIP: this build has no fault injection (configure it with "
-        "-Dfault-injection=true, as scripts/test.sh does): the elements "
-        "ignore AOOCT_CUDA_FAULT\n");
-    return AOOCT_TEST_SKIP_CODE;
+  suite_add_tcase (s, tc);
+  return tc;
+}
+
+static Suite *
+cuda_faults_suite (void)
+{
+  Suite *s = suite_create ("aooct-cuda-faults");
+  /* counted in a child: CUDA must not be initialised before gst-check
+   * forks (aooct-cuda-test-util.c) */
+  gint devices;
+  gchar *two = NULL;
+  TCase *tc;
+
+  aooct_test_require_cuda ();
+#ifdef AOOCT_FAULT_INJECTION
+  tc = part_tcase (s, "faults", NULL);
+#else
+  tc = part_tcase (s, "faults", "this build has no fault injection "
+      "(configure it with -Dfault-injection=true, as scripts/test.sh does): "
+      "the elements ignore AOOCT_CUDA_FAULT");
 #endif
+  if (tc) {
     tcase_add_test (tc, test_fault_launch);
     tcase_add_test (tc, test_fault_cufft);
     tcase_add_test (tc, test_fault_kernel);
     tcase_add_test (tc, test_device_memory_exhausted);
-  } else if (g_str_equal (part, "sharing")) {
-    tcase_add_test (tc, test_two_pipelines_one_gpu);
-  } else if (g_str_equal (part, "two-gpus")) {
-#ifdef HAVE_CUDA
-    /* counted in a child: CUDA must not be initialised before gst-check
-     * forks (aooct-cuda-test-util.c) */
-    gint n = 0;
-    gchar *out = NULL;
-    gchar *args[] = { argv[0], (gchar *) "count-devices", NULL };
-
-    if (g_spawn_sync (NULL, args, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-            NULL, NULL, NULL) && out)
-      n = atoi (out);
-    g_free (out);
-    if (n < 2) {
-      g_print ("SKIP: %d CUDA device(s), two are needed\n", n);
-      return AOOCT_TEST_SKIP_CODE;
-    }
-#endif
-    tcase_add_test (tc, test_one_pipeline_per_gpu);
-  } else if (g_str_equal (part, "count-devices")) {
-#ifdef HAVE_CUDA
-    g_print ("%d\n", device_count ());
-#endif
-    return 0;
-  } else {
-    g_printerr ("unknown part '%s' (faults, sharing, two-gpus)\n", part);
-    return 2;
   }
-  failed = gst_check_run_suite (s, "aooct-cuda-faults", __FILE__);
-  return failed ? 1 : 0;
+  tc = part_tcase (s, "sharing", NULL);
+  if (tc)
+    tcase_add_test (tc, test_two_pipelines_one_gpu);
+  devices = aooct_test_cuda_device_count ();
+  if (devices < 2)
+    two = g_strdup_printf ("%d CUDA device(s), two are needed", devices);
+  tc = part_tcase (s, "two-gpus", two);
+  if (tc)
+    tcase_add_test (tc, test_one_pipeline_per_gpu);
+  g_free (two);
+  return s;
 }
+
+GST_CHECK_MAIN (cuda_faults);
