@@ -155,6 +155,23 @@ aooct_test_run_pipeline (const gchar * launch, gint timeout_s)
   return text;
 }
 
+void
+aooct_test_expect_pipeline_error (const gchar * launch,
+    const gchar * first_substring, ...)
+{
+  gchar *text = aooct_test_run_pipeline (launch, 30);
+  const gchar *want;
+  va_list args;
+
+  fail_unless (text != NULL, "'%s' did not fail", launch);
+  va_start (args, first_substring);
+  for (want = first_substring; want; want = va_arg (args, const gchar *))
+      fail_unless (strstr (text, want) != NULL, "'%s' failed with '%s', which "
+        "does not say '%s'", launch, text, want);
+  va_end (args);
+  g_free (text);
+}
+
 gchar *
 aooct_test_write_temp (const gchar * text)
 {

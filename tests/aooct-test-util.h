@@ -76,6 +76,11 @@ void aooct_test_set_everywhere (GstElement * bin, const gchar * name,
  * *-graphs tests). */
 gboolean aooct_test_cuda_graphs (void);
 
+/* Runs @launch with aooct_test_run_pipeline() (30 s) and asserts that it
+ * ended in an ERROR whose text contains every NULL-terminated substring. */
+void aooct_test_expect_pipeline_error (const gchar * launch,
+    const gchar * first_substring, ...) G_GNUC_NULL_TERMINATED;
+
 /* Writes @text to a new temporary file; returns its path (g_free, and
  * unlink when done). */
 gchar *aooct_test_write_temp (const gchar * text);

@@ -325,20 +325,6 @@ GST_START_TEST (test_seek)
 
 GST_END_TEST;
 
-static void
-expect_error (const gchar * launch, const gchar * first, const gchar * second)
-{
-  gchar *text = aooct_test_run_pipeline (launch, 30);
-
-  fail_unless (text != NULL, "'%s' did not fail", launch);
-  fail_unless (strstr (text, first) != NULL, "'%s' failed with '%s', which "
-      "does not say '%s'", launch, text, first);
-  if (second)
-    fail_unless (strstr (text, second) != NULL, "'%s' failed with '%s', "
-        "which does not say '%s'", launch, text, second);
-  g_free (text);
-}
-
 GST_START_TEST (test_bad_input)
 {
   GRand *rand = aooct_test_rand_new ();
@@ -346,28 +332,31 @@ GST_START_TEST (test_bad_input)
   gchar *dir = g_dir_make_tmp ("aooct-filesrc-XXXXXX", NULL);
   gchar *l;
 
-  expect_error ("aooctfilesrc width=64 height=4 ! fakesink", "location", NULL);
-  expect_error ("aooctfilesrc location=/nonexistent/aooct.raw width=64 "
+  aooct_test_expect_pipeline_error ("aooctfilesrc width=64 height=4 ! fakesink",
+      "location", NULL);
+  aooct_test_expect_pipeline_error
+      ("aooctfilesrc location=/nonexistent/aooct.raw width=64 "
       "height=4 ! fakesink", "/nonexistent/aooct.raw", NULL);
   l = g_strdup_printf ("aooctfilesrc location=%s height=4 ! fakesink", path);
-  expect_error (l, "width", NULL);
+  aooct_test_expect_pipeline_error (l, "width", NULL);
   g_free (l);
   /* 1536 bytes are not whole B-scans of 100 x 4 x 2 bytes */
   l = g_strdup_printf ("aooctfilesrc location=%s width=100 height=4 ! "
       "fakesink", path);
-  expect_error (l, "not a whole number of B-scans", "800 bytes");
+  aooct_test_expect_pipeline_error (l, "not a whole number of B-scans",
+      "800 bytes", NULL);
   g_free (l);
   l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
       "format=rgb ! fakesink", path);
-  expect_error (l, "RGB", "gray16-le");
+  aooct_test_expect_pipeline_error (l, "RGB", "gray16-le", NULL);
   g_free (l);
   l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
       "bscans-per-buffer=4 ! fakesink", path);
-  expect_error (l, "3 B-scan", "bscans-per-buffer=4");
+  aooct_test_expect_pipeline_error (l, "3 B-scan", "bscans-per-buffer=4", NULL);
   g_free (l);
   l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 ! "
       "fakesink", dir);
-  expect_error (l, "not a regular file", NULL);
+  aooct_test_expect_pipeline_error (l, "not a regular file", NULL);
   g_free (l);
   /* the right geometry runs */
   l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 ! "

@@ -27,7 +27,7 @@ raw_caps (gint n, gint alines, gint bscans)
  * goes smoothly to 0 and fringes below 0.3 cycles per sample: their
  * Nyquist bin is ~1e-7 of the signal. */
 static gfloat *
-make_spectra (GRand * rand, gint n, gint rows, gboolean band_limited)
+make_fringes (GRand * rand, gint n, gint rows, gboolean band_limited)
 {
   gfloat *x = g_new (gfloat, (gsize) n * rows);
   gint m, i, r;
@@ -150,7 +150,7 @@ pad_case (const gchar * props, const PadGeom * g, gint alines, gint bscans)
 {
   GRand *rand = aooct_test_rand_new ();
   gint rows = alines * bscans;
-  gfloat *x = make_spectra (rand, g->n, rows, FALSE);
+  gfloat *x = make_fringes (rand, g->n, rows, FALSE);
   gfloat *z = run_pad (props, g, x, alines, bscans);
 
   check_against_reference (g, x, z, rows);
@@ -215,7 +215,7 @@ check_reproduction (gint f, gboolean band_limited)
 {
   GRand *rand = aooct_test_rand_new ();
   const gint n = 832, rows = 12;
-  gfloat *x = make_spectra (rand, n, rows, band_limited);
+  gfloat *x = make_fringes (rand, n, rows, band_limited);
   PadGeom g = { n, 2048, 2048 * f, 608, f };
   gchar *props = g_strdup_printf ("factor=%d", f);
   gfloat *z = run_pad (props, &g, x, rows, 1);
