@@ -1,5 +1,7 @@
 /* aooct CUDA core: fused pointwise steps before the FFT (see
  * aooct-cuda-prep.h). */
+#include <climits>
+
 #include "aooct-cuda-prep.h"
 #include "aooct-cuda-check.h"
 #include "aooct-cuda-steps.h"
@@ -114,45 +116,100 @@ aooct_cuda_prep_set_disp (AooctCudaPrep * p, guint serial,
   return TRUE;
 }
 
-/* A FIR resampling (aooct-cuda-fir.cuh, as aooctkmap's kernel computes
- * it), then the rest of prep_kernel (aooct-cuda-steps.cu): aooctpad's
- * scale (aooctkmap applies it to its sum: the same operation), the
- * weights, the window; the same operations in the same order, so the
+/* The rest of prep_kernel (aooct-cuda-steps.cu) after the resampling:
+ * aooctpad's scale (aooctkmap applies it to its sum: the same operation),
+ * the weights, the window. */
+static __device__ __forceinline__ float2
+prep_finish (float x, int pad, bool pad_inside, float pad_scale,
+    const float2 * w, float2 wi, const float *window, float win)
+{
+  float2 c;
+
+  if (pad)
+    x = pad_inside ? x * pad_scale : 0.0f;
+  c = w ? make_float2 (x * wi.x, x * wi.y) : make_float2 (x, 0.0f);
+  if (window)
+    c = make_float2 (c.x * win, c.y * win);
+  return c;
+}
+
+/* Input samples of one A-line a block stages: its AOOCT_FIR_THREADS
+ * outputs read first[i] .. first[i] + taps - 1, a span of about
+ * AOOCT_FIR_THREADS input samples times the local stretch of the
+ * calibration, plus the taps; up to a stretch of 2 fits. */
+#define PREP_FIR_SPAN (2 * AOOCT_FIR_THREADS + AOOCT_KMAP_FIR_MAX_TAPS)
+
+/* A FIR resampling (aooct-cuda-fir.cuh, the gather of aooctkmap's own
+ * kernel: the same taps summed in the same order), then prep_finish: the
  * same bits as aooctkmap's kernel followed by the fused pass without
- * resampling.  The NULL tests are uniform across the grid. */
+ * resampling.  The NULL tests are uniform across the grid.
+ *
+ * Unlike aooctkmap's kernel, the block first stages the input samples its
+ * outputs read, for its AOOCT_FIR_ROWS A-lines, in shared memory (one
+ * coalesced read of each), and the taps are read from there: from L1,
+ * each tap of a warp is a load of 32 unaligned floats, two cache-line
+ * wavefronts, which bounds bspline's 28 taps well above the memory time;
+ * from shared memory, nearly consecutive addresses hit distinct banks,
+ * one wavefront.  A block whose span does not fit (a calibration locally
+ * stretched more than twice) reads global memory as aooctkmap does. */
 template < int TAPS > static __global__ void
 prep_fir_kernel (const float *in, float2 * out, const int *first,
     const float *weight, int taps_rt, int j0, int j1, int pad,
     float pad_scale, int pj0, int pj1, const float2 * w,
     const float *window, int p2, int rows)
 {
+  __shared__ float seg[AOOCT_FIR_ROWS][PREP_FIR_SPAN];
+  __shared__ int lo_s, hi_s;
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int r0 = blockIdx.y * AOOCT_FIR_ROWS;
+  const int nrows = min (AOOCT_FIR_ROWS, rows - r0);
+  const int taps = TAPS > 0 ? TAPS : taps_rt;
+  const bool inside = i < p2 && i >= j0 && i <= j1;
+  int f = 0;
 
+  /* the block's span of input samples (no thread leaves before the
+   * barriers) */
+  if (threadIdx.x == 0) {
+    lo_s = INT_MAX;
+    hi_s = INT_MIN;
+  }
+  __syncthreads ();
+  if (inside) {
+    f = first[i];
+    atomicMin (&lo_s, f);
+    atomicMax (&hi_s, f + taps);
+  }
+  __syncthreads ();
+  const int lo = lo_s;
+  const bool staged = hi_s > lo && hi_s - lo <= PREP_FIR_SPAN;
+  if (staged) {
+    const int span = hi_s - lo;
+
+    for (int rr = 0; rr < nrows; rr++)
+      for (int c = threadIdx.x; c < span; c += blockDim.x)
+        seg[rr][c] = in[(size_t) (r0 + rr) * p2 + lo + c];
+    __syncthreads ();
+  }
   if (i >= p2)
     return;
-  const bool inside = i >= j0 && i <= j1;
+
   const bool pad_inside = i >= pj0 && i <= pj1;
   const float2 wi = w ? w[i] : make_float2 (1.0f, 0.0f);
   const float win = window ? window[i] : 1.0f;
   float wt[TAPS > 0 ? TAPS : 1];
-  int f = 0;
 
-  if (inside) {
-    f = first[i];
+  if (inside)
     aooct_fir_load < TAPS > (wt, weight, p2, i);
-  }
-  for (int r = r0; r < r0 + AOOCT_FIR_ROWS && r < rows; r++) {
-    float x = inside ? aooct_fir_dot < TAPS, 1 > (in + (size_t) r * p2 + f,
-        0, wt, weight, p2, i, taps_rt) : 0.0f;
-    float2 c;
+  for (int rr = 0; rr < nrows; rr++) {
+    const size_t r = (size_t) (r0 + rr);
+    float x = 0.0f;
 
-    if (pad)
-      x = pad_inside ? x * pad_scale : 0.0f;
-    c = w ? make_float2 (x * wi.x, x * wi.y) : make_float2 (x, 0.0f);
-    if (window)
-      c = make_float2 (c.x * win, c.y * win);
-    out[(size_t) r * p2 + i] = c;
+    if (inside)
+      x = staged ? aooct_fir_dot < TAPS, 1 > (&seg[rr][f - lo], 0, wt,
+          weight, p2, i, taps_rt) : aooct_fir_dot < TAPS,
+          1 > (in + r * p2 + f, 0, wt, weight, p2, i, taps_rt);
+    out[r * p2 + i] = prep_finish (x, pad, pad_inside, pad_scale, w, wi,
+        window, win);
   }
 }
 

@@ -355,6 +355,18 @@ GST_START_TEST (test_kspace_modes)
       "wavelength-coeffs=880,-0.05,1e-06 interpolation=bspline ! " DISP " ! "
       "aooctfft backend=cuda window=hann ! " SINK, 2 * 100, 100,
       E (BUFFERS, BUFFERS, BUFFERS), FALSE);
+  /* a strongly non-linear calibration (d lambda / d p from 0.01 to 0.18
+   * nm): in part of the A-line the outputs of a block read more input
+   * samples than the fused kernel stages, and it reads them from global
+   * memory there */
+  check_case (832, PAD " ! aooctkmap backend=cuda name=k "
+      "wavelength-coeffs=800,0.01,1e-04 interpolation=lanczos ! " DISP " ! "
+      "aooctfft backend=cuda ! " SINK, 240, 240, E (BUFFERS, BUFFERS,
+          BUFFERS), FALSE);
+  check_case (1024, "aooctkmap backend=cuda name=k "
+      "wavelength-coeffs=800,0.01,1e-04 interpolation=bspline ! " DISP " ! "
+      "aooctfft backend=cuda ! " SINK, 2 * 100, 100, E (0, BUFFERS, BUFFERS),
+      FALSE);
   /* aooctdisp last: it applies the FIR resampling with its weights */
   check_case (832, PAD " ! " KMAP " interpolation=lanczos ! " DISP " ! "
       SINK, 240, 240, E (BUFFERS, BUFFERS, 0), FALSE);
