@@ -1,8 +1,8 @@
 /* aooct CUDA core: lambda-to-k resampling (see aooct-cuda-kmap.h). */
 #include "aooct-cuda-kmap.h"
+#include "aooct-cuda-fir.cuh"
 #include "aooct-cuda-check.h"
 #include "aooct-cuda-steps.h"
-#include "aooct-cuda-fir.cuh"
 
 struct _AooctCudaKmap
 {
