@@ -1,11 +1,13 @@
-/* aooct CUDA core: the steps on real spectra before the FFT, fused into
- * one pass (spec sections 3 to 6): aooctpad's scale and margins,
- * lambda-to-k resampling (linear, or a FIR mode's gather), dispersion
- * weights and the spectral window, each optional.
+/* aooct CUDA core: the pointwise steps on real spectra before the FFT,
+ * fused into one pass (spec sections 3 to 6): aooctpad's scale and
+ * margins, lambda-to-k resampling, dispersion weights and the spectral
+ * window, each optional.
  *
  * aooctdisp runs its own step with it (possibly with a resampling that
  * aooctkmap deferred to it), and aooctfft the steps deferred to it before
- * its window (gst/aooct-pending-meta.h).  The object keeps device copies
+ * its window (gst/aooct-pending-meta.h).  The resampling is linear or a
+ * FIR mode's gather (cubic, bspline, lanczos: not pointwise, a few
+ * neighbouring samples per output).  The object keeps device copies
  * of the resampling table (brackets or FIR taps) and the dispersion
  * weights, each uploaded
  * with a copy ordered on the caller's stream when its serial changes, so
