@@ -197,6 +197,28 @@ aooct_cuda_free_host (gpointer hptr)
 }
 
 gboolean
+aooct_cuda_host_register_read_only (gpointer hptr, gsize size, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaHostRegister (hptr, size, cudaHostRegisterPortable |
+          cudaHostRegisterReadOnly), error,
+      "cudaHostRegister (read-only, a window of %" G_GSIZE_FORMAT
+      " bytes of a mapped file)", size);
+  return TRUE;
+}
+
+void
+aooct_cuda_host_unregister (gpointer hptr)
+{
+  cudaError_t err;
+
+  if (hptr == NULL)
+    return;
+  err = cudaHostUnregister (hptr);
+  if (err != cudaSuccess)
+    release_failed ("cudaHostUnregister", err);
+}
+
+gboolean
 aooct_cuda_stream_new (AooctCudaStream * stream, GError ** error)
 {
   cudaStream_t s = NULL;

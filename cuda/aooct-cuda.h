@@ -45,6 +45,13 @@ void aooct_cuda_free (gpointer dptr);
 void aooct_cuda_clear_stale_error (void);
 gboolean aooct_cuda_malloc_host (gsize size, gpointer * hptr, GError ** error);
 void aooct_cuda_free_host (gpointer hptr);
+/* Page-locks @size bytes of host memory the caller mapped (a read-only
+ * file mapping: the DMA reads the page cache in place) for every context
+ * (cudaHostRegisterPortable | cudaHostRegisterReadOnly); undo with
+ * aooct_cuda_host_unregister before unmapping. */
+gboolean aooct_cuda_host_register_read_only (gpointer hptr, gsize size,
+    GError ** error);
+void aooct_cuda_host_unregister (gpointer hptr);
 /* Page-locked host memory that every CUDA context treats as page-locked
  * (cudaHostAlloc with cudaHostAllocPortable): buffers handed to other
  * elements, which may run on another context.  Free with
