@@ -41,7 +41,7 @@
 #include "gstaooctfft.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-window.h"
 #include "aooct-cpu-fft.h"
 #include "aooct-cpu-nonuniform.h"

@@ -34,7 +34,7 @@
 #include "gstaooctpad.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-cpu-pad.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-pad.h"
