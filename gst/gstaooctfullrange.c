@@ -191,6 +191,7 @@ fullrange_cuda_destroy (gpointer core)
 static const AooctStepOps fullrange_cuda = {
   fullrange_cuda_create, fullrange_cuda_process, fullrange_cuda_destroy
 };
+
 #define FULLRANGE_CUDA (&fullrange_cuda)
 #else
 #define FULLRANGE_CUDA NULL

@@ -551,8 +551,7 @@ check_pending (const AooctKmapTable * table, const AooctPendingMeta * meta,
         "resample before it", meta->kmap.data ? "resampling" : "dispersion");
     return FALSE;
   }
-  if (meta->pad && (meta->pad_j0 != table->start
-          || meta->pad_j1 != table->end)) {
+  if (meta->pad && (meta->pad_j0 != table->start || meta->pad_j1 != table->end)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "aooctpad's deferred margins (data region %d..%d) do not match the "
         "resampling's data region %d..%d", meta->pad_j0, meta->pad_j1,

@@ -225,6 +225,7 @@ pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 static const AooctStepOps pad_cuda = {
   pad_cuda_create, pad_cuda_process, pad_cuda_destroy
 };
+
 #define PAD_CUDA (&pad_cuda)
 #else
 #define PAD_CUDA NULL
