@@ -199,6 +199,29 @@ chain_desc (const Shape * shape, gint first, gint last)
   return g_string_free (s, FALSE);
 }
 
+/* The base class's cuda-graphs and defer-steps for every aooct element of
+ * the next pipelines (rows that measure them): TRUE / FALSE, or -1 to
+ * leave the element's default. */
+static gint with_cuda_graphs = -1, with_defer_steps = -1;
+
+/* Sets boolean @name to @value on every element of @bin that has it. */
+static void
+set_everywhere (GstElement * bin, const gchar * name, gboolean value)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (bin));
+  GValue item = G_VALUE_INIT;
+
+  while (gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
+    GObject *obj = g_value_get_object (&item);
+
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (obj), name))
+      g_object_set (obj, name, value, NULL);
+    g_value_reset (&item);
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+}
+
 static GstElement *
 launch (const gchar * desc)
 {
@@ -209,6 +232,10 @@ launch (const gchar * desc)
     g_printerr ("cannot build '%s': %s\n", desc, err->message);
     exit (1);
   }
+  if (with_cuda_graphs >= 0)
+    set_everywhere (p, "cuda-graphs", with_cuda_graphs);
+  if (with_defer_steps >= 0)
+    set_everywhere (p, "defer-steps", with_defer_steps);
   if (shared_cuda)
     gst_element_set_context (p, shared_cuda);
   return p;
@@ -980,7 +1007,7 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       chain, img);
   ROW ("aooctfilesrc threads=16 ! chain", "%s threads=16 ! %s ! %s", ours,
       chain, img);
-  ROW ("aooctfilesrc ! chain, AOOCT_CUDA_GRAPHS=1", "%s ! %s ! %s", ours,
+  ROW ("aooctfilesrc ! chain, cuda-graphs=true", "%s ! %s ! %s", ours,
       chain, img);
   /* the synthetic camera computes each frame: fewer of them */
   ROW ("aooctsrc ! fakesink (synthesising alone)", "aooctsrc samples=%d "
@@ -1008,9 +1035,9 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       continue;
     }
     if (r == 10)
-      g_setenv ("AOOCT_CUDA_GRAPHS", "1", TRUE);
+      with_cuda_graphs = TRUE;
     t = time_launch (rows[r].desc, r >= 11 ? synth_count : count, &sp);
-    g_unsetenv ("AOOCT_CUDA_GRAPHS");
+    with_cuda_graphs = -1;
 
     ms[r] = t.ms / k;
     if (t.ms <= 0)
@@ -1308,16 +1335,16 @@ main (int argc, char **argv)
       g_free (t.host);
       /* each element's launches as one CUDA graph per buffer
        * (cuda/aooct-cuda-graph.h) */
-      g_setenv ("AOOCT_CUDA_GRAPHS", "1", TRUE);
+      with_cuda_graphs = TRUE;
       graphs = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
           FEED_PINNED, FALSE);
       emit_row (table, out, "the same page-locked GRAY8 row with "
-          "AOOCT_CUDA_GRAPHS=1 (one CUDA graph per element and buffer)",
+          "cuda-graphs=true (one CUDA graph per element and buffer)",
           &graphs, shape);
       t = time_chain (chain, "video/x-raw,format=GRAY8", raw, MIN (buffers,
               100), FEED_PINNED, TRUE);
-      g_unsetenv ("AOOCT_CUDA_GRAPHS");
-      emit_row (table, out, "latency without load with AOOCT_CUDA_GRAPHS=1",
+      with_cuda_graphs = -1;
+      emit_row (table, out, "latency without load with cuda-graphs=true",
           &t, shape);
       g_free (t.host);
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
@@ -1336,12 +1363,12 @@ main (int argc, char **argv)
       g_free (t.host);
       /* the same without the deferred steps (gst/aooct-pending-meta.h):
        * what fusing kmap, disp and the window into one pass gains */
-      g_setenv ("AOOCT_CUDA_FUSE", "0", TRUE);
+      with_defer_steps = FALSE;
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
           raw, buffers, FEED_DEVICE, FALSE);
-      g_unsetenv ("AOOCT_CUDA_FUSE");
+      with_defer_steps = -1;
       emit_row (table, out, "device-resident, steps not fused "
-          "(AOOCT_CUDA_FUSE=0: aooctkmap and aooctdisp each make their own "
+          "(defer-steps=false: aooctkmap and aooctdisp each make their own "
           "pass)", &t, shape);
       g_free (t.host);
       t = time_chain (chain, "video/x-raw,format=GRAY8", raw, MIN (buffers,
@@ -1376,7 +1403,7 @@ main (int argc, char **argv)
       emit (table, out, "\nthe same, raw B-scans in page-locked memory: "
           "%s\n", pinned.host);
     if (graphs.host)
-      emit (table, out, "\nthe same, page-locked, AOOCT_CUDA_GRAPHS=1: "
+      emit (table, out, "\nthe same, page-locked, cuda-graphs=true: "
           "%s\n", graphs.host);
     g_free (graphs.host);
     emit (table, out, "\n");

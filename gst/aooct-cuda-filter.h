@@ -118,7 +118,7 @@ typedef struct
   /* set by download_async / mark_output for the buffer being made */
   AooctCudaOutput armed;
 
-  /* process_cuda() as one CUDA graph per buffer (AOOCT_CUDA_GRAPHS=1 and
+  /* process_cuda() as one CUDA graph per buffer (cuda-graphs=true and
    * a class that allows it): the instantiated graph, updated per buffer;
    * captures that failed in a row (after a few, no more tries) */
   gboolean graphs;

@@ -712,7 +712,7 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_sink_event);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cuda);
-  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
   filter_class->cuda_graph_abort =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_cuda_graph_abort);

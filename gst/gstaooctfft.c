@@ -479,7 +479,7 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fft_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cuda);
-  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
   filter_class->cuda_graph_abort =
       GST_DEBUG_FUNCPTR (gst_aooct_fft_cuda_graph_abort);

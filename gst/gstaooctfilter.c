@@ -14,8 +14,10 @@
 #include "aooct-cuda-filter.h"
 #include "aooct-cuda-memory.h"
 #include "aooct-cuda-pool.h"
-#include "aooct-cuda-fault.h"
 #include "aooct-cuda-graph.h"
+#ifdef AOOCT_FAULT_INJECTION
+#include "aooct-cuda-fault.h"
+#endif
 #else
 /* only to name it in caps: see sink_video_cuda_memory */
 #define AOOCT_CAPS_FEATURE_CUDA_MEMORY "memory:CUDAMemory"
@@ -31,10 +33,14 @@ enum
   PROP_DEVICE_ID,
   PROP_GPU_TIMING,
   PROP_STATS,
+  PROP_DEFER_STEPS,
+  PROP_CUDA_GRAPHS,
 };
 
 #define DEFAULT_BACKEND GST_AOOCT_BACKEND_AUTO
 #define DEFAULT_DEVICE_ID -1
+#define DEFAULT_DEFER_STEPS TRUE
+#define DEFAULT_CUDA_GRAPHS FALSE
 
 GType
 gst_aooct_backend_get_type (void)
@@ -453,8 +459,10 @@ setup (GstAooctFilter * self, GError ** error)
 
 /* Picks the backend when the element starts (backend is
  * GST_PARAM_MUTABLE_READY). */
-#ifdef HAVE_CUDA
-/* AOOCT_CUDA_FAULT=ELEMENT:KIND[:N] makes the element named ELEMENT (its
+#ifdef AOOCT_FAULT_INJECTION
+/* Only in builds configured with -Dfault-injection=true (the test suite's
+ * and CI's; never a shipped build, where none of this is compiled):
+ * AOOCT_CUDA_FAULT=ELEMENT:KIND[:N] makes the element named ELEMENT (its
  * name or its factory's) cause a CUDA or cuFFT fault of KIND (launch,
  * kernel, cufft: cuda/aooct-cuda-fault.h) after its GPU work on its N-th
  * buffer (default 1) since start.  For the robustness tests
@@ -490,11 +498,13 @@ open_backend (GstAooctFilter * self, GError ** error)
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   GstAooctBackend backend;
   gint device_id;
+  gboolean cuda_graphs;
   gchar *reason;
 
   GST_OBJECT_LOCK (self);
   backend = self->backend;
   device_id = self->device_id;
+  cuda_graphs = self->cuda_graphs;
   GST_OBJECT_UNLOCK (self);
 
   self->active_backend = GST_AOOCT_BACKEND_CPU;
@@ -512,15 +522,15 @@ open_backend (GstAooctFilter * self, GError ** error)
 
     if (aooct_cuda_filter_open (self->cuda, GST_ELEMENT (self), device_id,
             &cerr)) {
-      const gchar *graphs = g_getenv ("AOOCT_CUDA_GRAPHS");
-
       self->active_backend = GST_AOOCT_BACKEND_CUDA;
       ((AooctCudaFilter *) self->cuda)->graphs = klass->cuda_graphs
-          && graphs && strcmp (graphs, "1") == 0;
+          && cuda_graphs;
       GST_INFO_OBJECT (self, "running on CUDA%s",
           ((AooctCudaFilter *) self->cuda)->graphs ?
           ", one CUDA graph per buffer" : "");
+#ifdef AOOCT_FAULT_INJECTION
       read_fault_request (self);
+#endif
       return TRUE;
     }
     aooct_cuda_filter_close (self->cuda);
@@ -530,6 +540,7 @@ open_backend (GstAooctFilter * self, GError ** error)
 #else
   (void) klass;
   (void) device_id;
+  (void) cuda_graphs;
   reason = g_strdup ("this build of aooct has no CUDA backend (it was "
       "built without nvcc, cuFFT or gstreamer-cuda-1.0)");
 #endif
@@ -741,7 +752,7 @@ plane_layout (gboolean video, const GstVideoInfo * vinfo,
 #define GRAPH_MAX_FAILURES 3
 
 /* klass->process_cuda(), captured into one CUDA graph and launched as one
- * where the class allows it and AOOCT_CUDA_GRAPHS=1 (aooct-cuda-graph.h).
+ * where the class allows it and cuda-graphs=true (aooct-cuda-graph.h).
  * A capture that fails enqueues nothing: the step then runs as usual. */
 static gboolean
 process_cuda_step (GstAooctFilter * self, const AooctPlane * in,
@@ -886,10 +897,12 @@ transform_cuda (GstAooctFilter * self, GstBuffer * inbuf, GstBuffer * outbuf,
       || !aooct_cuda_filter_timing_end (cf, error)
       || !aooct_cuda_filter_upload_done (cf, error))
     goto done;
+#ifdef AOOCT_FAULT_INJECTION
   if (G_UNLIKELY (self->fault != AOOCT_CUDA_FAULT_NONE)
       && self->stat_buffers == self->fault_at
       && !aooct_cuda_fault_inject (self->fault, cf->stream, error))
     goto done;
+#endif
 
   /* Where the data leaves the GPU, the host does not wait here: the
    * output goes into the ring (generate_output) and is pushed once its
@@ -1107,8 +1120,9 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     /* only an element that announced the meta may get such buffers */
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "the input buffer carries steps deferred by an upstream element "
-        "(%s%s%s) that %s cannot apply%s; set AOOCT_CUDA_FUSE=0 to turn "
-        "deferring off", pending->pad ? "padding scale and margins " : "",
+        "(%s%s%s) that %s cannot apply%s; set defer-steps=false on the "
+        "upstream element to turn deferring off",
+        pending->pad ? "padding scale and margins " : "",
         pending->kmap.data ? "lambda-to-k resampling " : "",
         pending->disp.data ? "dispersion " : "", GST_OBJECT_NAME (self),
         klass->absorbs_pending ? " on the CPU" : "");
@@ -1743,8 +1757,7 @@ static void
 decide_deferring (GstAooctFilter * self, GstQuery * query)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
-  const gchar *fuse = g_getenv ("AOOCT_CUDA_FUSE");
-  gboolean announced;
+  gboolean announced, defer_steps;
 
   self->downstream_absorbs = self->deferring = FALSE;
   if ((klass->defer == NULL && !klass->leaves_pending) || !cuda_active (self)
@@ -1760,8 +1773,11 @@ decide_deferring (GstAooctFilter * self, GstQuery * query)
   }
   announced = gst_query_find_allocation_meta (query,
       AOOCT_PENDING_META_API_TYPE, NULL);
-  if (announced && fuse && strcmp (fuse, "0") == 0) {
-    GST_INFO_OBJECT (self, "AOOCT_CUDA_FUSE=0: not deferring the step");
+  GST_OBJECT_LOCK (self);
+  defer_steps = self->defer_steps;
+  GST_OBJECT_UNLOCK (self);
+  if (announced && !defer_steps) {
+    GST_INFO_OBJECT (self, "defer-steps=false: not deferring the step");
     return;
   }
   self->downstream_absorbs = announced;
@@ -2010,6 +2026,12 @@ gst_aooct_filter_set_property (GObject * object, guint prop_id,
     case PROP_GPU_TIMING:
       self->gpu_timing = g_value_get_boolean (value);
       break;
+    case PROP_DEFER_STEPS:
+      self->defer_steps = g_value_get_boolean (value);
+      break;
+    case PROP_CUDA_GRAPHS:
+      self->cuda_graphs = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -2033,6 +2055,12 @@ gst_aooct_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_GPU_TIMING:
       g_value_set_boolean (value, self->gpu_timing);
+      break;
+    case PROP_DEFER_STEPS:
+      g_value_set_boolean (value, self->defer_steps);
+      break;
+    case PROP_CUDA_GRAPHS:
+      g_value_set_boolean (value, self->cuda_graphs);
       break;
     case PROP_STATS:
       g_value_take_boxed (value, make_stats (self));
@@ -2087,6 +2115,39 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
           "time of the step alone, CUDA events around it on the element's "
           "stream; complete after EOS)", GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  /**
+   * GstAooctFilter:defer-steps:
+   *
+   * On CUDA, let a pointwise step (aooctkmap's resampling, aooctdisp's
+   * weights, aooctpad's scale and margins) be left to the next aooct
+   * element, which applies it fused with its own pass, when that element
+   * announces that it can (the deferred steps of docs/cuda-memory.md).
+   * The images are the same bytes either way; false makes every element
+   * do its own pass (to measure what fusing gains).  Read when the
+   * output allocation is decided.
+   */
+  g_object_class_install_property (gobject_class, PROP_DEFER_STEPS,
+      g_param_spec_boolean ("defer-steps", "Defer steps",
+          "On CUDA, leave this step to the next aooct element where it can "
+          "apply it fused with its own pass (same output; false: every "
+          "element makes its own pass)", DEFAULT_DEFER_STEPS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctFilter:cuda-graphs:
+   *
+   * On CUDA, capture the step's launches for each buffer into one CUDA
+   * graph and launch that (cuda/aooct-cuda-graph.h), for the elements
+   * whose step allows it (aooctdcsub, aooctpad, aooctfft, aooctnorm); the
+   * others ignore it.  Opt-in: docs/performance.md has the figures.
+   * Read when the element starts.
+   */
+  g_object_class_install_property (gobject_class, PROP_CUDA_GRAPHS,
+      g_param_spec_boolean ("cuda-graphs", "CUDA graphs",
+          "On CUDA, launch this step as one CUDA graph per buffer where the "
+          "step allows it (fewer launches; same output)", DEFAULT_CUDA_GRAPHS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   bt_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_aooct_filter_transform_caps);
@@ -2125,6 +2186,8 @@ gst_aooct_filter_init (GstAooctFilter * self)
 {
   self->backend = DEFAULT_BACKEND;
   self->device_id = DEFAULT_DEVICE_ID;
+  self->defer_steps = DEFAULT_DEFER_STEPS;
+  self->cuda_graphs = DEFAULT_CUDA_GRAPHS;
   self->active_backend = GST_AOOCT_BACKEND_CPU;
 #ifdef HAVE_CUDA
   self->cuda = aooct_cuda_filter_new ();

@@ -109,7 +109,7 @@ struct _GstAooctFilter
    * do not do), although the class has defer() */
   gboolean defer_unsupported;
   /* set by setup(): process_cuda() is not to be captured into a CUDA
-   * graph with the negotiated settings (AOOCT_CUDA_GRAPHS=1; e.g.
+   * graph with the negotiated settings (cuda-graphs=true; e.g.
    * aooctfft's NUDFT, a cuBLAS call) although the class allows graphs */
   gboolean graphs_unsupported;
 
@@ -121,6 +121,8 @@ struct _GstAooctFilter
   gchar *cpu_reason;            /* why the element runs on the CPU */
   gboolean started;             /* between start() and stop() */
   gboolean gpu_timing;          /* property */
+  gboolean defer_steps;         /* property */
+  gboolean cuda_graphs;         /* property */
   guint64 stat_buffers;         /* buffers processed since start */
   gdouble stat_host_ms;         /* host time spent in transform */
   gboolean downstream_absorbs;  /* downstream announced the pending meta
@@ -225,7 +227,7 @@ struct _GstAooctFilterClass
   void (*teardown) (GstAooctFilter * self);
 
   /* process_cuda() only enqueues kernels, cuFFT executions and
-   * asynchronous copies on @stream: with AOOCT_CUDA_GRAPHS=1 the base
+   * asynchronous copies on @stream: with cuda-graphs=true the base
    * class captures them into a CUDA graph and launches that, one launch
    * per buffer (cuda/aooct-cuda-graph.h).  A call that cannot be captured
    * (a table upload from pageable memory) fails the capture, nothing of it

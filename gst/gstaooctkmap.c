@@ -17,7 +17,7 @@
  * aooctdisp or aooctfft on CUDA, aooctkmap leaves the resampling to it
  * instead: that element applies it in the same pass as its own step, which
  * saves a pass over the B-scan (same result, bit for bit; see "Deferred
- * steps" in docs/performance.md; AOOCT_CUDA_FUSE=0 turns it off).
+ * steps" in docs/cuda-memory.md; defer-steps=false turns it off).
  *
  * A swept source with a k-clock is already linear in k: set passthrough=true
  * (or send caps with k-linear=true) and buffers pass unchanged.

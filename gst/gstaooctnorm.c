@@ -634,7 +634,7 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cuda);
   filter_class->cuda_graph_abort =
       GST_DEBUG_FUNCPTR (gst_aooct_norm_cuda_graph_abort);
-  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
 #endif
 }

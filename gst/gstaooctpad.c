@@ -372,7 +372,7 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_pad_teardown);
 #ifdef HAVE_CUDA
   filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_pad_process_cuda);
-  /* only kernels and cuFFT on the stream: capturable (AOOCT_CUDA_GRAPHS) */
+  /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
   filter_class->leaves_pending = TRUE;
 #endif

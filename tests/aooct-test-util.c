@@ -444,3 +444,26 @@ aooct_test_harness_teardown (GstHarness * h)
   }
   gst_harness_teardown (h);
 }
+
+void
+aooct_test_set_everywhere (GstElement * bin, const gchar * name, gboolean value)
+{
+  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (bin));
+  GValue item = G_VALUE_INIT;
+
+  while (gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
+    GObject *obj = g_value_get_object (&item);
+
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (obj), name))
+      g_object_set (obj, name, value, NULL);
+    g_value_reset (&item);
+  }
+  g_value_unset (&item);
+  gst_iterator_free (it);
+}
+
+gboolean
+aooct_test_cuda_graphs (void)
+{
+  return g_strcmp0 (g_getenv ("AOOCT_TEST_CUDA_GRAPHS"), "1") == 0;
+}

@@ -2,7 +2,8 @@
  * gst/aooct-pending-meta.h).  On CUDA, aooctkmap leaves its resampling to
  * an aooctdisp or aooctfft after it, and aooctdisp its weights to an
  * aooctfft, which apply them fused with their own pass.  The fused chain
- * must give the same bytes as the separate steps (AOOCT_CUDA_FUSE=0), in
+ * must give the same bytes as the separate steps (defer-steps=false on
+ * every element), in
  * every arrangement: with and without aooctpad, aooctdisp and a window,
  * through a queue, with a tee whose other branch needs the step done (an
  * appsink tapping aooctkmap), several B-scans per buffer, and a2 changed
@@ -127,9 +128,11 @@ run_chain (const gchar * desc, gboolean fuse, gboolean live_a2, Run * run)
   GError *error = NULL;
 
   memset (run, 0, sizeof (*run));
-  g_setenv ("AOOCT_CUDA_FUSE", fuse ? "1" : "0", TRUE);
   pipeline = gst_parse_launch (desc, &error);
   fail_unless (pipeline != NULL, "%s: %s", desc, error ? error->message : "");
+  aooct_test_set_everywhere (pipeline, "defer-steps", fuse);
+  if (aooct_test_cuda_graphs ())
+    aooct_test_set_everywhere (pipeline, "cuda-graphs", TRUE);
   probe (pipeline, "p", &run->pad);
   probe (pipeline, "k", &run->kmap);
   probe (pipeline, "d", &run->disp);
@@ -170,7 +173,6 @@ run_chain (const gchar * desc, gboolean fuse, gboolean live_a2, Run * run)
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
-  g_unsetenv ("AOOCT_CUDA_FUSE");
 }
 
 static void
