@@ -47,3 +47,17 @@ aooct_step_destroy (AooctStep * step)
   step->core = NULL;
   step->ops = NULL;
 }
+
+void
+aooct_step_reset (AooctStep * step)
+{
+  if (step->core && step->ops->reset)
+    step->ops->reset (step->core);
+}
+
+void
+aooct_step_rewind (AooctStep * step)
+{
+  if (step->core && step->ops->rewind)
+    step->ops->rewind (step->core);
+}

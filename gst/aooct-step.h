@@ -66,6 +66,14 @@ struct _AooctStepOps
 
   /* Frees @core (NULL allowed). */
   void (*destroy) (gpointer core);
+
+  /* Optional.  @reset: what the core keeps from buffer to buffer (a ring
+   * of past B-scans) starts over, after a flush.  @rewind (CUDA): a CUDA
+   * graph capture of the last process() failed, so nothing of it ran and
+   * it is called again: the core forgets what that call marked as done
+   * (tables uploaded, ring advanced). */
+  void (*reset) (gpointer core);
+  void (*rewind) (gpointer core);
 };
 
 /* A step as an element holds it: the ops of its active backend and the
@@ -97,6 +105,10 @@ gboolean aooct_step_process_cuda (AooctStep * step, GstAooctFilter * filter,
 
 /* Frees the core (if any); @step then holds nothing. */
 void aooct_step_destroy (AooctStep * step);
+
+/* The core's reset / rewind, where it has one (and @step holds a core). */
+void aooct_step_reset (AooctStep * step);
+void aooct_step_rewind (AooctStep * step);
 
 G_END_DECLS
 
