@@ -1,7 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: lambda-to-k resampling (see aooct-cuda-kmap.h). */
 #include "aooct-cuda-kmap.h"
 #include "aooct-cuda-check.h"
-#include "aooct-cuda-steps.h"
+#include "aooct-cuda-launch.cuh"
+#include "aooct-cuda-kmap.cuh"
+
+/* ---- linear: kernels --------------------------------------------------- */
+
+static __global__ void
+kmap_kernel (const float *in, float *out, const int *index,
+    const float *frac, int p2, int j0, int j1, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p2)
+    return;
+  AOOCT_FOR_ROWS (r, rows) {
+    const float *row = in + (size_t) r * p2;
+    out[(size_t) r * p2 + i] = (i >= j0 && i <= j1) ?
+        aooct_cuda_kmap_sample (row, index, frac, i) : 0.0f;
+  }
+}
+
+/* The same on input that aooctpad left unscaled: z[l] + (z[l+1] - z[l]) t
+ * on s z is s times it on z, bit for bit, for a power of two s (each
+ * operation's rounding commutes with the scale; camera data never comes
+ * near the subnormal range), so scaling the result is scaling the input. */
+static __global__ void
+kmap_scaled_kernel (const float *in, float *out, const int *index,
+    const float *frac, int p2, int j0, int j1, float scale, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p2)
+    return;
+  AOOCT_FOR_ROWS (r, rows) {
+    const float *row = in + (size_t) r * p2;
+    out[(size_t) r * p2 + i] = (i >= j0 && i <= j1) ?
+        aooct_cuda_kmap_sample (row, index, frac, i) * scale : 0.0f;
+  }
+}
+
+static cudaError_t
+aooct_cuda_kmap (const float *in, float *out, const int *index,
+    const float *frac, int p2, int j0, int j1, float scale, int rows,
+    cudaStream_t stream)
+{
+  if (scale == 1.0f)
+    kmap_kernel <<< aooct_cuda_grid (p2, rows),
+        AOOCT_CUDA_THREADS, 0, stream >>> (in, out, index, frac, p2, j0, j1,
+            rows);
+  else
+    kmap_scaled_kernel <<< aooct_cuda_grid (p2, rows),
+        AOOCT_CUDA_THREADS, 0, stream >>> (in, out, index, frac, p2, j0, j1,
+            scale, rows);
+  return cudaGetLastError ();
+}
+
+static __global__ void
+kmap_complex_kernel (const float2 * in, float2 * out, const int *index,
+    const float *frac, int p2, int j0, int j1, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p2)
+    return;
+  AOOCT_FOR_ROWS (r, rows) {
+    const float2 *row = in + (size_t) r * p2;
+    float2 v = make_float2 (0.0f, 0.0f);
+    if (i >= j0 && i <= j1) {
+      const int l = index[i];
+      const float t = frac[i];
+      const float2 a = row[l], b = row[l + 1];
+      /* the real kernel's operations on each part */
+      v = make_float2 (a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+    }
+    out[(size_t) r * p2 + i] = v;
+  }
+}
+
+static cudaError_t
+aooct_cuda_kmap_complex (const float2 * in, float2 * out, const int *index,
+    const float *frac, int p2, int j0, int j1, int rows, cudaStream_t stream)
+{
+  kmap_complex_kernel <<< aooct_cuda_grid (p2, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (in, out, index, frac, p2, j0, j1,
+          rows);
+  return cudaGetLastError ();
+}
+
+/* ---- linear: the step -------------------------------------------------- */
 
 struct _AooctCudaKmap
 {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: fused pointwise steps before the FFT (see
  * aooct-cuda-prep.h). */
 #include "aooct-cuda-prep.h"

@@ -22,17 +22,22 @@
  * carries system memory (camera frames in, video out, a CPU neighbour), so
  * process_cuda() always sees device pointers.
  *
- * Adding the CUDA path to an element:
- *   1. cuda/: a plain-C launch function taking the geometry, device
- *      pointers and an AooctCudaStream, enqueueing its kernels on that
- *      stream and checking every call (aooct-cuda-check.h); add a new .cu
- *      to cuda/meson.build.
- *   2. In the element, under #ifdef HAVE_CUDA: setup() allocates its device
- *      tables and scratch when active_backend is GST_AOOCT_BACKEND_CUDA
- *      (aooct_cuda_malloc / aooct_cuda_upload from aooct-cuda.h; the base
- *      class makes the context current around setup, teardown and
- *      process_cuda, and waits for the stream before teardown), teardown()
- *      frees them, and class_init sets process_cuda.
+ * A step's cores (aooct-step.h): each element has one AooctStepOps per
+ * backend (create for the negotiated geometry and its settings, process a
+ * buffer, destroy); setup() fills the settings and creates the core of the
+ * active backend (aooct_step_create), process_cpu() / process_cuda() hand
+ * the buffer to it and teardown() destroys it.  Adding the CUDA path to an
+ * element:
+ *   1. cuda/aooct-cuda-STEP.{h,cu}: the CUDA core (an object made for a
+ *      geometry, with its device tables and scratch; a process function
+ *      enqueueing the step's kernels, static in that .cu, on an
+ *      AooctCudaStream and checking every call, aooct-cuda-check.h);
+ *      add the .cu to cuda/meson.build.
+ *   2. In the element, under #ifdef HAVE_CUDA: the step's cuda ops over
+ *      that core (the base class makes the context current around setup,
+ *      teardown and process_cuda, and waits for the stream before
+ *      teardown), named in setup()'s aooct_step_create, and class_init
+ *      sets process_cuda.
  *
  * The base class's own files are listed in aooct-filter-private.h and in
  * docs/architecture.md; the calls into the vfuncs below are all in

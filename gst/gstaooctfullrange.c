@@ -45,6 +45,7 @@
 #include "gstaooctfullrange.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
+#include "aooct-step.h"
 #include "aooct-cpu-fullrange.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-fullrange.h"
@@ -67,10 +68,7 @@ struct _GstAooctFullrange
   GstAooctSideband sideband;
 
   /* from setup(): the core of the active backend */
-  AooctCpuFullrange *cpu;
-#ifdef HAVE_CUDA
-  AooctCudaFullrange *cuda;
-#endif
+  AooctStep step;
 };
 
 enum
@@ -139,6 +137,66 @@ gst_aooct_fullrange_derive_output (GstAooctFilter * filter,
   return aooct_geometry_validate (out, error);
 }
 
+/* The step on both backends (aooct-step.h): no settings; the live
+ * sideband (a gboolean, TRUE for the lower one) comes with each buffer. */
+static gpointer
+fullrange_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return aooct_cpu_fullrange_new (&filter->in_geom, error);
+}
+
+static gboolean
+fullrange_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  /* application/x-aooct buffers are contiguous */
+  aooct_cpu_fullrange_process (core, (const gfloat *) in->data,
+      (gfloat *) out->data, *(const gboolean *) run->live);
+  return TRUE;
+}
+
+static void
+fullrange_cpu_destroy (gpointer core)
+{
+  aooct_cpu_fullrange_free (core);
+}
+
+static const AooctStepOps fullrange_cpu = {
+  fullrange_cpu_create, fullrange_cpu_process, fullrange_cpu_destroy
+};
+
+#ifdef HAVE_CUDA
+static gpointer
+fullrange_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return aooct_cuda_fullrange_new (&filter->in_geom, error);
+}
+
+static gboolean
+fullrange_cuda_process (gpointer core, const AooctPlane * in,
+    AooctPlane * out, const AooctStepRun * run, GError ** error)
+{
+  return aooct_cuda_fullrange_process (core, (const gfloat *) in->data,
+      (gfloat *) out->data, *(const gboolean *) run->live, run->stream, error);
+}
+
+static void
+fullrange_cuda_destroy (gpointer core)
+{
+  aooct_cuda_fullrange_free (core);
+}
+
+static const AooctStepOps fullrange_cuda = {
+  fullrange_cuda_create, fullrange_cuda_process, fullrange_cuda_destroy
+};
+
+#define FULLRANGE_CUDA (&fullrange_cuda)
+#else
+#define FULLRANGE_CUDA NULL
+#endif
+
 static gboolean
 gst_aooct_fullrange_setup (GstAooctFilter * filter, GError ** error)
 {
@@ -146,14 +204,8 @@ gst_aooct_fullrange_setup (GstAooctFilter * filter, GError ** error)
 
   GST_DEBUG_OBJECT (self, "%d A-lines x %d samples x %d B-scans",
       filter->in_geom.alines, filter->in_geom.samples, filter->in_geom.bscans);
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    self->cuda = aooct_cuda_fullrange_new (&filter->in_geom, error);
-    return self->cuda != NULL;
-  }
-#endif
-  self->cpu = aooct_cpu_fullrange_new (&filter->in_geom, error);
-  return self->cpu != NULL;
+  return aooct_step_create (&self->step, filter, &fullrange_cpu,
+      FULLRANGE_CUDA, NULL, error);
 }
 
 static gboolean
@@ -172,11 +224,9 @@ gst_aooct_fullrange_process_cpu (GstAooctFilter * filter,
     const AooctPlane * in, AooctPlane * out, GError ** error)
 {
   GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
+  gboolean lower = is_lower (self);
 
-  /* application/x-aooct buffers are contiguous */
-  aooct_cpu_fullrange_process (self->cpu, (const gfloat *) in->data,
-      (gfloat *) out->data, is_lower (self));
-  return TRUE;
+  return aooct_step_process_cpu (&self->step, in, out, &lower, error);
 }
 
 #ifdef HAVE_CUDA
@@ -186,9 +236,10 @@ gst_aooct_fullrange_process_cuda (GstAooctFilter * filter,
     GError ** error)
 {
   GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
+  gboolean lower = is_lower (self);
 
-  return aooct_cuda_fullrange_process (self->cuda, (const gfloat *) in->data,
-      (gfloat *) out->data, is_lower (self), stream, error);
+  return aooct_step_process_cuda (&self->step, filter, in, out, stream,
+      &lower, error);
 }
 #endif
 
@@ -197,11 +248,9 @@ gst_aooct_fullrange_teardown (GstAooctFilter * filter)
 {
   GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
 
-  g_clear_pointer (&self->cpu, aooct_cpu_fullrange_free);
-#ifdef HAVE_CUDA
-  /* the base class has made the context current and waited for the GPU */
-  g_clear_pointer (&self->cuda, aooct_cuda_fullrange_free);
-#endif
+  /* on CUDA the base class has made the context current and waited for
+   * the GPU */
+  aooct_step_destroy (&self->step);
 }
 
 static void

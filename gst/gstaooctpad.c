@@ -35,8 +35,9 @@
 #include "gstaooctpad.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-cpu-pad.h"
+#include "aooct-step.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-pad.h"
 #endif
@@ -53,10 +54,7 @@ struct _GstAooctPad
   gint factor;
 
   /* from setup(): the core of the active backend */
-  AooctCpuPad *cpu;
-#ifdef HAVE_CUDA
-  AooctCudaPad *cuda;
-#endif
+  AooctStep step;
 };
 
 enum
@@ -118,6 +116,122 @@ gst_aooct_pad_derive_output (GstAooctFilter * filter,
   return aooct_geometry_validate (out, error);
 }
 
+/* The step on both backends (aooct-step.h); no settings (the geometry
+ * says everything). */
+typedef struct
+{
+  AooctCpuPad *pad;
+  gint rows;                    /* A-lines per buffer */
+} PadCpu;
+
+static void
+pad_cpu_destroy (gpointer core)
+{
+  PadCpu *c = core;
+
+  aooct_cpu_pad_free (c->pad);
+  g_free (c);
+}
+
+static gpointer
+pad_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  PadCpu *c = g_new0 (PadCpu, 1);
+
+  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
+  c->pad = aooct_cpu_pad_new (&filter->out_geom, aooct_cpu_threads (), error);
+  if (c->pad == NULL) {
+    g_free (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+pad_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  PadCpu *c = core;
+
+  /* application/x-aooct buffers are contiguous: stride == A-line size */
+  aooct_cpu_pad_process (c->pad, (const gfloat *) in->data,
+      (gfloat *) out->data, c->rows);
+  return TRUE;
+}
+
+static const AooctStepOps pad_cpu = {
+  pad_cpu_create, pad_cpu_process, pad_cpu_destroy
+};
+
+#ifdef HAVE_CUDA
+typedef struct
+{
+  AooctCudaPad *pad;
+  gboolean real;                /* real spectra (complex ones never leave
+                                 * the tail) */
+  gint j0, j1;                  /* the output's data region */
+} PadCuda;
+
+static void
+pad_cuda_destroy (gpointer core)
+{
+  PadCuda *c = core;
+
+  aooct_cuda_pad_free (c->pad);
+  g_free (c);
+}
+
+static gpointer
+pad_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  PadCuda *c = g_new0 (PadCuda, 1);
+
+  c->real = filter->in_geom.sample_type == AOOCT_SAMPLE_REAL;
+  c->j0 = aooct_geometry_data_start (&filter->out_geom);
+  c->j1 = aooct_geometry_data_end (&filter->out_geom);
+  /* cuFFT plans, work area and scratch, once per geometry */
+  c->pad = aooct_cuda_pad_new (&filter->out_geom, error);
+  if (c->pad == NULL) {
+    g_free (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  PadCuda *c = core;
+  /* the deferred-steps machinery is for real spectra: complex ones are
+   * scaled here (the base class does not let us leave it on complex data
+   * anyway) */
+  AooctPendingMeta *leave = c->real ? run->out_pending : NULL;
+
+  /* downstream (aooctkmap, or a fused pass) scales and sets the margins */
+  if (leave) {
+    leave->pad = TRUE;
+    leave->pad_scale = aooct_cuda_pad_scale (c->pad);
+    leave->pad_j0 = c->j0;
+    leave->pad_j1 = c->j1;
+  }
+  /* device planes of application/x-aooct are contiguous too */
+  return aooct_cuda_pad_process (c->pad, (const gfloat *) in->data,
+      leave != NULL, run->in_disposable, (gfloat *) out->data, run->stream,
+      error);
+}
+
+static const AooctStepOps pad_cuda = {
+  pad_cuda_create, pad_cuda_process, pad_cuda_destroy
+};
+
+#define PAD_CUDA (&pad_cuda)
+#else
+#define PAD_CUDA NULL
+#endif
+
 static gboolean
 gst_aooct_pad_setup (GstAooctFilter * filter, GError ** error)
 {
@@ -126,29 +240,16 @@ gst_aooct_pad_setup (GstAooctFilter * filter, GError ** error)
   GST_DEBUG_OBJECT (self, "N %d -> P1 %d (o %d) -> P2 %d",
       filter->out_geom.raw_samples, filter->out_geom.pad_size,
       filter->out_geom.pad_offset, filter->out_geom.samples);
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    /* cuFFT plans, work area and scratch, once per geometry */
-    self->cuda = aooct_cuda_pad_new (&filter->out_geom, error);
-    return self->cuda != NULL;
-  }
-#endif
-  self->cpu = aooct_cpu_pad_new (&filter->out_geom, aooct_cpu_threads (),
+  return aooct_step_create (&self->step, filter, &pad_cpu, PAD_CUDA, NULL,
       error);
-  return self->cpu != NULL;
 }
 
 static gboolean
 gst_aooct_pad_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, GError ** error)
 {
-  GstAooctPad *self = GST_AOOCT_PAD (filter);
-
-  /* application/x-aooct buffers are contiguous: stride == A-line size */
-  aooct_cpu_pad_process (self->cpu, (const gfloat *) in->data,
-      (gfloat *) out->data,
-      (gint) aooct_geometry_total_alines (&filter->in_geom));
-  return TRUE;
+  return aooct_step_process_cpu (&GST_AOOCT_PAD (filter)->step, in, out, NULL,
+      error);
 }
 
 #ifdef HAVE_CUDA
@@ -156,37 +257,17 @@ static gboolean
 gst_aooct_pad_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, AooctCudaStream stream, GError ** error)
 {
-  GstAooctPad *self = GST_AOOCT_PAD (filter);
-  /* the deferred-steps machinery is for real spectra: complex ones are
-   * scaled here (the base class does not let us leave it on complex data
-   * anyway) */
-  AooctPendingMeta *leave = filter->in_geom.sample_type == AOOCT_SAMPLE_REAL ?
-      filter->out_pending : NULL;
-
-  /* downstream (aooctkmap, or a fused pass) scales and sets the margins */
-  if (leave) {
-    leave->pad = TRUE;
-    leave->pad_scale = aooct_cuda_pad_scale (self->cuda);
-    leave->pad_j0 = aooct_geometry_data_start (&filter->out_geom);
-    leave->pad_j1 = aooct_geometry_data_end (&filter->out_geom);
-  }
-  /* device planes of application/x-aooct are contiguous too */
-  return aooct_cuda_pad_process (self->cuda, (const gfloat *) in->data,
-      leave != NULL, filter->in_disposable, (gfloat *) out->data, stream,
-      error);
+  return aooct_step_process_cuda (&GST_AOOCT_PAD (filter)->step, filter, in,
+      out, stream, NULL, error);
 }
 #endif
 
 static void
 gst_aooct_pad_teardown (GstAooctFilter * filter)
 {
-  GstAooctPad *self = GST_AOOCT_PAD (filter);
-
-  g_clear_pointer (&self->cpu, aooct_cpu_pad_free);
-#ifdef HAVE_CUDA
-  /* the base class has made the context current and waited for the GPU */
-  g_clear_pointer (&self->cuda, aooct_cuda_pad_free);
-#endif
+  /* on CUDA the base class has made the context current and waited for
+   * the GPU */
+  aooct_step_destroy (&GST_AOOCT_PAD (filter)->step);
 }
 
 static void
@@ -245,7 +326,10 @@ gst_aooct_pad_finalize (GObject * object)
 {
   GstAooctPad *self = GST_AOOCT_PAD (object);
 
-  aooct_cpu_pad_free (self->cpu);
+  /* a CPU core that outlived the last teardown (a CUDA one would need its
+   * context, which is gone with the element's) */
+  if (self->step.ops == &pad_cpu)
+    aooct_step_destroy (&self->step);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 

@@ -42,7 +42,7 @@ typedef struct
 
   /* from setup() */
   AooctViewParams params;
-  gboolean allocated;
+  AooctStep step;               /* the core of the active backend */
 
   /* the volume being collected (streaming thread) */
   gint filled;                  /* B-scans collected */
@@ -186,29 +186,16 @@ gst_aooct_view_setup (GstAooctFilter * filter, GError ** error)
   /* counting starts over with new caps (a partial volume of the old ones
    * has been emitted by the caps event) */
   priv->filled = 0;
-  if (!klass->alloc (self, p, error))
-    return FALSE;
-  priv->allocated = TRUE;
-  return TRUE;
+  return aooct_step_create (&priv->step, filter, klass->cpu_ops,
+      klass->cuda_ops, p, error);
 }
 
 static void
 gst_aooct_view_teardown (GstAooctFilter * filter)
 {
-  GstAooctView *self = GST_AOOCT_VIEW (filter);
-  GstAooctViewPrivate *priv = PRIV (self);
-
-  if (priv->allocated)
-    GST_AOOCT_VIEW_GET_CLASS (self)->free (self);
-  priv->allocated = FALSE;
-}
-
-/* The first B-scan of the input buffer to collect. */
-static const gfloat *
-first_bscan (GstAooctView * self, const AooctPlane * in)
-{
-  return (const gfloat *) (in->data + (gsize) PRIV (self)->take_from *
-      GST_AOOCT_FILTER (self)->in_geom.alines * in->stride);
+  /* on CUDA the base class made the context current and waited for the
+   * GPU */
+  aooct_step_destroy (&PRIV (GST_AOOCT_VIEW (filter))->step);
 }
 
 /* The settings of the image: the range settings now, the log setting of
@@ -221,23 +208,48 @@ emit_settings (GstAooctView * self, AooctNormSettings * s, GError ** error)
   return aooct_norm_settings_check (s, error);
 }
 
-/* The B-scans of this input, or the image (process_buffers() passes one
- * plane only). */
+/* The run of process_buffers()'s one plane: collect the B-scans of this
+ * input (@in then starts at the first of them), or emit the image. */
+static gboolean
+view_live (GstAooctView * self, const AooctPlane * in, AooctPlane * in_from,
+    AooctViewLive * live, AooctNormSettings * s, GError ** error)
+{
+  GstAooctViewClass *klass = GST_AOOCT_VIEW_GET_CLASS (self);
+  GstAooctViewPrivate *priv = PRIV (self);
+
+  live->p = &priv->params;
+  live->log_mode = priv->log_mode;
+  live->first = priv->filled;
+  live->count = priv->take_count;
+  live->filled = priv->filled;
+  live->s = NULL;
+  live->own = NULL;
+  *in_from = *in;
+  if (in->data) {
+    in_from->data = in->data + (gsize) priv->take_from *
+        GST_AOOCT_FILTER (self)->in_geom.alines * in->stride;
+    return TRUE;
+  }
+  if (!emit_settings (self, s, error))
+    return FALSE;
+  live->s = s;
+  if (klass->own_live)
+    live->own = klass->own_live (self, &priv->params);
+  return TRUE;
+}
+
 static gboolean
 gst_aooct_view_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, GError ** error)
 {
   GstAooctView *self = GST_AOOCT_VIEW (filter);
-  GstAooctViewClass *klass = GST_AOOCT_VIEW_GET_CLASS (self);
-  GstAooctViewPrivate *priv = PRIV (self);
+  AooctViewLive live;
   AooctNormSettings s;
+  AooctPlane from;
 
-  if (in->data)
-    return klass->collect_cpu (self, &priv->params, priv->log_mode,
-        first_bscan (self, in), priv->filled, priv->take_count, error);
-  if (!emit_settings (self, &s, error))
+  if (!view_live (self, in, &from, &live, &s, error))
     return FALSE;
-  return klass->emit_cpu (self, &priv->params, &s, priv->filled, out, error);
+  return aooct_step_process_cpu (&PRIV (self)->step, &from, out, &live, error);
 }
 
 #ifdef HAVE_CUDA
@@ -246,17 +258,14 @@ gst_aooct_view_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
     AooctPlane * out, struct CUstream_st *stream, GError ** error)
 {
   GstAooctView *self = GST_AOOCT_VIEW (filter);
-  GstAooctViewClass *klass = GST_AOOCT_VIEW_GET_CLASS (self);
-  GstAooctViewPrivate *priv = PRIV (self);
+  AooctViewLive live;
   AooctNormSettings s;
+  AooctPlane from;
 
-  if (in->data)
-    return klass->collect_cuda (self, &priv->params, priv->log_mode,
-        first_bscan (self, in), priv->filled, priv->take_count, stream, error);
-  if (!emit_settings (self, &s, error))
+  if (!view_live (self, in, &from, &live, &s, error))
     return FALSE;
-  return klass->emit_cuda (self, &priv->params, &s, priv->filled, out,
-      stream, error);
+  return aooct_step_process_cuda (&PRIV (self)->step, filter, &from, out,
+      stream, &live, error);
 }
 #endif
 
