@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-bench: throughput of each aooct element and of the whole chain.
  *
  * For every shape it captures, once, the input each element sees (by running
@@ -68,6 +69,7 @@
 #include "config.h"
 #endif
 #include "aooct-synth.h"
+#include "aooct-app-util.h"
 #ifdef HAVE_CUDA
 #include "aooct-bench-cuda.h"
 #endif
@@ -204,24 +206,6 @@ chain_desc (const Shape * shape, gint first, gint last)
  * leave the element's default. */
 static gint with_cuda_graphs = -1, with_defer_steps = -1;
 
-/* Sets boolean @name to @value on every element of @bin that has it. */
-static void
-set_everywhere (GstElement * bin, const gchar * name, gboolean value)
-{
-  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (bin));
-  GValue item = G_VALUE_INIT;
-
-  while (gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
-    GObject *obj = g_value_get_object (&item);
-
-    if (g_object_class_find_property (G_OBJECT_GET_CLASS (obj), name))
-      g_object_set (obj, name, value, NULL);
-    g_value_reset (&item);
-  }
-  g_value_unset (&item);
-  gst_iterator_free (it);
-}
-
 static GstElement *
 launch (const gchar * desc)
 {
@@ -233,9 +217,9 @@ launch (const gchar * desc)
     exit (1);
   }
   if (with_cuda_graphs >= 0)
-    set_everywhere (p, "cuda-graphs", with_cuda_graphs);
+    aooct_app_set_everywhere (p, "cuda-graphs", with_cuda_graphs);
   if (with_defer_steps >= 0)
-    set_everywhere (p, "defer-steps", with_defer_steps);
+    aooct_app_set_everywhere (p, "defer-steps", with_defer_steps);
   if (shared_cuda)
     gst_element_set_context (p, shared_cuda);
   return p;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctdcsub, conversion to float32 and DC subtraction.
  *
  * SECTION:element-aooctdcsub
@@ -43,7 +44,6 @@
 #ifdef HAVE_CUDA
 #include "aooct-cuda-dcsub.h"
 #include "aooct-cuda-rolling.h"
-#include "aooct-cuda-filter.h"
 #endif
 
 /* The step's settings (aooct-step.h). */
@@ -482,11 +482,8 @@ gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
   GstAooctFilter *filter = GST_AOOCT_FILTER (bt);
   GstCaps *caps = NULL;
   GstCapsFeatures *features;
-  GstBufferPool *pool;
   GstVideoInfo info;
-  GError *error = NULL;
   gboolean ret;
-  guint size;
 
   /* metas (or, with no allocation decided downstream yet, whatever
    * downstream answers); our pool comes in addition, whatever that gave */
@@ -503,27 +500,8 @@ gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
           GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
     return ret;
 
-  size = (guint) GST_VIDEO_INFO_SIZE (&info);
-  /* one frame being written upstream, one being uploaded, and the ones
-   * whose copies may still run */
-  pool = aooct_cuda_filter_host_pool_new (filter->cuda, caps, size,
-      AOOCT_CUDA_INPUT_HOLD + 2, &error);
-  if (pool == NULL) {
-    /* upstream then allocates as it likes: slower, not wrong */
-    GST_WARNING_OBJECT (filter, "no page-locked pool proposed: %s",
-        error->message);
-    g_clear_error (&error);
-    return ret;
-  }
-  /* first, where upstream (GstBaseSrc) looks: a pool downstream answered
-   * for our input caps, before it decided its own allocation, is nothing
-   * upstream should use */
-  while (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_remove_nth_allocation_pool (query, 0);
-  gst_query_add_allocation_pool (query, pool, size, AOOCT_CUDA_INPUT_HOLD + 2,
-      0);
-  gst_object_unref (pool);
-  return TRUE;
+  return gst_aooct_filter_propose_upload_pool (filter, query, caps,
+      (guint) GST_VIDEO_INFO_SIZE (&info)) || ret;
 }
 #endif
 
@@ -648,6 +626,12 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   gobject_class->get_property = gst_aooct_dcsub_get_property;
   gobject_class->finalize = gst_aooct_dcsub_finalize;
 
+  /**
+   * GstAooctDcsub:mode:
+   *
+   * What to subtract from every A-line: the mean A-line of its B-scan, the
+   * spectrum in background-file (raw counts), or nothing
+   */
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "DC mode",
           "What to subtract from every A-line: the mean A-line of its "
@@ -655,12 +639,24 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
           GST_TYPE_AOOCT_DC_MODE, DEFAULT_MODE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctDcsub:background-file:
+   *
+   * Text file of N background values (raw counts, one per line) for
+   * mode=background
+   */
   g_object_class_install_property (gobject_class, PROP_BACKGROUND_FILE,
       g_param_spec_string ("background-file", "Background file",
           "Text file of N background values (raw counts, one per line) for "
           "mode=background", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctDcsub:alines-per-bscan:
+   *
+   * A-lines per B-scan when a frame stacks several B-scans (the frame
+   * height must be a multiple); 0 = the whole frame is one B-scan
+   */
   g_object_class_install_property (gobject_class, PROP_ALINES_PER_BSCAN,
       g_param_spec_int ("alines-per-bscan", "A-lines per B-scan",
           "A-lines per B-scan when a frame stacks several B-scans (the frame "
@@ -669,6 +665,12 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
+  /**
+   * GstAooctDcsub:skip-alines-start:
+   *
+   * A-lines dropped at the start of every B-scan (scanner flyback), before
+   * anything else; the DC mean excludes them; default 0
+   */
   g_object_class_install_property (gobject_class, PROP_SKIP_ALINES_START,
       g_param_spec_int ("skip-alines-start", "Skip A-lines at the start",
           "A-lines dropped at the start of every B-scan (scanner flyback), "
@@ -676,6 +678,12 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
           0, AOOCT_MAX_ALINES, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctDcsub:skip-alines-end:
+   *
+   * A-lines dropped at the end of every B-scan (scanner flyback); at least
+   * one A-line must remain; default 0
+   */
   g_object_class_install_property (gobject_class, PROP_SKIP_ALINES_END,
       g_param_spec_int ("skip-alines-end", "Skip A-lines at the end",
           "A-lines dropped at the end of every B-scan (scanner flyback); "
@@ -683,6 +691,13 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
           0, AOOCT_MAX_ALINES, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctDcsub:rolling-bscans:
+   *
+   * K of mode=rolling-mean: the subtracted spectrum is the mean A-line of
+   * the current and up to K-1 preceding B-scans (counted since start,
+   * flush or new caps); 1 .. 1024, default 8
+   */
   g_object_class_install_property (gobject_class, PROP_ROLLING_BSCANS,
       g_param_spec_int ("rolling-bscans", "Rolling B-scans",
           "K of mode=rolling-mean: the subtracted spectrum is the mean "

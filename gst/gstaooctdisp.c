@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctdisp, dispersion compensation.
  *
  * SECTION:element-aooctdisp
@@ -25,7 +26,7 @@
  * pointwise steps become one pass: a resampling that aooctkmap defers is
  * applied here together with the weights, and when aooctfft follows,
  * aooctdisp leaves the weights to it in turn ("Deferred steps" in
- * docs/performance.md; the same result, bit for bit).
+ * docs/cuda-memory.md; the same result, bit for bit).
  *
  * With estimate=true aooctdisp finds a2 and a3 itself: before it
  * processes the first B-scan after a start (or a new geometry), it
@@ -695,6 +696,13 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   gobject_class->get_property = gst_aooct_disp_get_property;
   gobject_class->finalize = gst_aooct_disp_finalize;
 
+  /**
+   * GstAooctDisp:phase-file:
+   *
+   * Text file of P2 records (samples per A-line), each a phase phi in
+   * radians or the re im of the weight; exclusive with non-zero a2/a3. A
+   * change while playing is read at the next buffer. Default: none
+   */
   g_object_class_install_property (gobject_class, PROP_PHASE_FILE,
       g_param_spec_string ("phase-file", "Phase file",
           "Text file of P2 records (samples per A-line), each a phase phi in "
@@ -703,22 +711,47 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
           "Default: none", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstAooctDisp:a2:
+   *
+   * Second-order dispersion phase in radians at the ends of the data
+   * region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6,
+   * default 0; a change while playing applies at the next buffer; set by
+   * estimate=true
+   */
   a2_pspec = g_param_spec_double ("a2", "a2",
       "Second-order dispersion phase in radians at the ends of the data "
       "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
       "default 0; a change while playing applies at the next buffer; "
       "set by estimate=true",
       COEFF_MIN, COEFF_MAX, 0.0,
-      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING |
+      GST_PARAM_CONTROLLABLE);
   g_object_class_install_property (gobject_class, PROP_A2, a2_pspec);
+  /**
+   * GstAooctDisp:a3:
+   *
+   * Third-order dispersion phase in radians at the ends of the data region
+   * (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, default 0; a
+   * change while playing applies at the next buffer; set by estimate=true
+   */
   a3_pspec = g_param_spec_double ("a3", "a3",
       "Third-order dispersion phase in radians at the ends of the data "
       "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
       "default 0; a change while playing applies at the next buffer; "
       "set by estimate=true",
       COEFF_MIN, COEFF_MAX, 0.0,
-      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING |
+      GST_PARAM_CONTROLLABLE);
   g_object_class_install_property (gobject_class, PROP_A3, a3_pspec);
+  /**
+   * GstAooctDisp:estimate:
+   *
+   * Find a2 and a3 from the first B-scan after each start or new geometry
+   * (maximum sharpness of the depth profiles), then apply and hold them;
+   * sets a2/a3 (notify) and posts the element message aooct-dispersion.
+   * Switched on while playing: from the next buffer.  Default false
+   */
   g_object_class_install_property (gobject_class, PROP_ESTIMATE,
       g_param_spec_boolean ("estimate", "Estimate",
           "Find a2 and a3 from the first B-scan after each start or new "
@@ -742,7 +775,7 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
       G_TYPE_NONE, 0);
 
   gst_element_class_set_static_metadata (element_class,
-      "AO-OCT dispersion compensation", "Filter/Converter",
+      "AO-OCT dispersion compensation", "Filter/Converter/Video",
       "Multiplies OCT spectra by a complex dispersion-compensating phase",
       "aooct developers");
   gst_aooct_filter_class_add_pad_templates (filter_class,

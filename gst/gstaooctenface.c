@@ -249,6 +249,12 @@ gst_aooct_enface_class_init (GstAooctEnfaceClass * klass)
   gobject_class->set_property = gst_aooct_enface_set_property;
   gobject_class->get_property = gst_aooct_enface_get_property;
 
+  /**
+   * GstAooctEnface:projection:
+   *
+   * How each A-line's intensities over the depth crop become one pixel:
+   * their mean or their maximum
+   */
   g_object_class_install_property (gobject_class, PROP_PROJECTION,
       g_param_spec_enum ("projection", "Projection",
           "How each A-line's intensities over the depth crop become one "

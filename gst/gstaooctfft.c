@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctfft, spectral window and FFT to depth.
  *
  * SECTION:element-aooctfft
@@ -23,7 +24,7 @@
  * planned once per caps; the result agrees with the CPU path within
  * float32 rounding.  A resampling (aooctkmap) or dispersion (aooctdisp)
  * that the elements before it on CUDA leave to it is applied in the same
- * kernel as the window ("Deferred steps" in docs/performance.md).
+ * kernel as the window ("Deferred steps" in docs/cuda-memory.md).
  *
  * ## Example launch line
  * |[
@@ -544,6 +545,13 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
   gobject_class->get_property = gst_aooct_fft_get_property;
   gobject_class->finalize = gst_aooct_fft_finalize;
 
+  /**
+   * GstAooctFft:window:
+   *
+   * Spectral window over the measured samples (0 outside them), applied
+   * before the FFT; default none.  May be changed while playing: applies
+   * from the next buffer
+   */
   g_object_class_install_property (gobject_class, PROP_WINDOW,
       g_param_spec_enum ("window", "Window",
           "Spectral window over the measured samples (0 outside them), "
@@ -551,7 +559,16 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
           "playing: applies from the next buffer",
           GST_TYPE_AOOCT_WINDOW, DEFAULT_WINDOW,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_PLAYING));
+          GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
+  /**
+   * GstAooctFft:window-parameter:
+   *
+   * The window's parameter: the Gaussian's width s (in units of the half
+   * data region, > 0), the Tukey alpha (fraction of the data region
+   * tapered, 0..1) or the Kaiser beta (0..700); 0 means s = 0.4, alpha =
+   * 0.5, beta = 8; ignored by the other windows.  May be changed while
+   * playing: applies from the next buffer
+   */
   g_object_class_install_property (gobject_class, PROP_WINDOW_PARAMETER,
       g_param_spec_double ("window-parameter", "Window parameter",
           "The window's parameter: the Gaussian's width s (in units of the "

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: base class of the processing elements.
  *
  * GstAooctFilter holds what aooctdcsub, aooctpad, aooctkmap, aooctdisp,
@@ -36,7 +37,11 @@
  *      that core (the base class makes the context current around setup,
  *      teardown and process_cuda, and waits for the stream before
  *      teardown), named in setup()'s aooct_step_create, and class_init
- *      sets process_cuda. */
+ *      sets process_cuda.
+ *
+ * The base class's own files are listed in aooct-filter-private.h and in
+ * docs/architecture.md; the calls into the vfuncs below are all in
+ * aooct-filter-step.c. */
 #ifndef __GST_AOOCT_FILTER_H__
 #define __GST_AOOCT_FILTER_H__
 
@@ -59,6 +64,7 @@ G_BEGIN_DECLS
 
 typedef struct _GstAooctFilter GstAooctFilter;
 typedef struct _GstAooctFilterClass GstAooctFilterClass;
+typedef struct _GstAooctFilterPrivate GstAooctFilterPrivate;
 
 typedef enum
 {
@@ -90,10 +96,6 @@ struct _GstAooctFilter
   /* in_geom.k_sampling != EVEN: the positions s_j of the input's samples
    * (j1 - j0 + 1 values, from the caps' k-positions); else NULL */
   gdouble *in_positions;
-  /* the row layout of the buffer being processed, for video input
-   * without a GstVideoMeta: in_vinfo, or its rows tightly packed
-   * (rawvideoparse plane-strides=<N x bytes> of an odd width) */
-  GstVideoInfo in_layout;
   GstVideoInfo out_vinfo;       /* when the src caps are video/x-raw */
   GstAooctBackend active_backend;       /* CPU or CUDA, chosen at start */
   gboolean in_cuda_memory;      /* sink caps carry memory:CUDAMemory */
@@ -119,26 +121,7 @@ struct _GstAooctFilter
   gboolean graphs_unsupported;
 
   /*< private > */
-  GstAooctBackend backend;      /* property */
-  gint device_id;               /* property */
-  gpointer cuda;                /* AooctCudaFilter, NULL without CUDA */
-  gchar *last_error;            /* last message posted, to post it once */
-  gchar *cpu_reason;            /* why the element runs on the CPU */
-  gboolean started;             /* between start() and stop() */
-  gboolean gpu_timing;          /* property */
-  gboolean defer_steps;         /* property */
-  gboolean cuda_graphs;         /* property */
-  guint64 stat_buffers;         /* buffers processed since start */
-  gdouble stat_host_ms;         /* host time spent in transform */
-  gboolean downstream_absorbs;  /* downstream announced the pending meta
-                                 * (decided at allocation) */
-  gboolean deferring;           /* ... and our whole step goes to it */
-  gboolean defer_this;          /* the output being made shares the input */
-  guint errors_posted;          /* element errors posted since start */
-  guint inconsistent;           /* buffers in a row processed with the
-                                 * last consistent live settings */
-  gint fault;                   /* AooctCudaFault to make (tests only) */
-  guint64 fault_at;             /* ... after this buffer (1 = the first) */
+  GstAooctFilterPrivate *priv;
 };
 
 struct _GstAooctFilterClass
@@ -260,6 +243,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
  * posted. */
      GstFlowReturn gst_aooct_filter_process_buffers (GstAooctFilter * self,
     GstBuffer * inbuf, GstBuffer ** outbuf);
+/* Live properties bound to a GstControlSource (GST_PARAM_CONTROLLABLE)
+ * take their values for @buf's stream time.  The base class calls it once
+ * per input buffer (GstBaseTransform's before_transform); a subclass that
+ * replaces generate_output() (the volume views) calls it for each input
+ * buffer itself, before its properties are read. */
+     void gst_aooct_filter_sync_values (GstAooctFilter * self,
+    GstBuffer * buf);
 /* For live properties that an application changes together (aooctnorm's
  * range-min / range-max, aooctdisp's phase-file / a2 / a3): @error (not
  * taken) says that the current values contradict each other.  One
@@ -273,9 +263,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
     const GError * error);
      void gst_aooct_filter_settings_consistent (GstAooctFilter * self);
 
-/* Renegotiate and rebuild at the next buffer (after a property that changes
- * the output geometry or the tables has changed). */
-     void gst_aooct_filter_reconfigure (GstAooctFilter * self);
+/* For a sink_is_video element on CUDA whose input comes from the host
+ * (aooctdcsub): proposes upstream, in @query, a pool of page-locked host
+ * memory on the element's CUDA context for frames of @caps, @size bytes
+ * each, so that frames written into it are uploaded without a host copy.
+ * FALSE (nothing proposed; upstream allocates as it likes) when the
+ * element does not run on CUDA or the pool cannot be made. */
+     gboolean gst_aooct_filter_propose_upload_pool (GstAooctFilter * self,
+    GstQuery * query, GstCaps * caps, guint size);
 
 /* Adds the sink and src pad templates: @sink_caps / @src_caps strings. */
      void gst_aooct_filter_class_add_pad_templates (GstAooctFilterClass * klass,

@@ -299,6 +299,14 @@ gst_aooct_fullrange_class_init (GstAooctFullrangeClass * klass)
   gobject_class->set_property = gst_aooct_fullrange_set_property;
   gobject_class->get_property = gst_aooct_fullrange_get_property;
 
+  /**
+   * GstAooctFullrange:sideband:
+   *
+   * Lateral frequencies kept: upper (positive; with a positive carrier a
+   * reflector shows at positive depth when k increases along the pixels)
+   * or lower (the image the other way up). A change while playing applies
+   * at the next buffer
+   */
   g_object_class_install_property (gobject_class, PROP_SIDEBAND,
       g_param_spec_enum ("sideband", "Sideband",
           "Lateral frequencies kept: upper (positive; with a positive "
@@ -310,7 +318,7 @@ gst_aooct_fullrange_class_init (GstAooctFullrangeClass * klass)
           GST_PARAM_MUTABLE_PLAYING));
 
   gst_element_class_set_static_metadata (element_class,
-      "AO-OCT complex full range", "Filter/Converter",
+      "AO-OCT complex full range", "Filter/Converter/Video",
       "Lateral analytic signal across the A-lines of each B-scan: complex "
       "spectra without the mirror image", "aooct developers");
   gst_aooct_filter_class_add_pad_templates (filter_class,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctkmap, lambda-to-k resampling.
  *
  * SECTION:element-aooctkmap
@@ -701,6 +702,13 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
   gobject_class->get_property = gst_aooct_kmap_get_property;
   gobject_class->finalize = gst_aooct_kmap_finalize;
 
+  /**
+   * GstAooctKmap:wavelength-file:
+   *
+   * Text file of N wavelengths in nm, one per raw pixel (finite, positive,
+   * strictly increasing or decreasing); exclusive with wavelength-coeffs.
+   * Default: none
+   */
   g_object_class_install_property (gobject_class, PROP_WAVELENGTH_FILE,
       g_param_spec_string ("wavelength-file", "Wavelength file",
           "Text file of N wavelengths in nm, one per raw pixel (finite, "
@@ -708,6 +716,13 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
           "wavelength-coeffs. Default: none", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctKmap:wavelength-coeffs:
+   *
+   * "c0,c1[,c2[,c3]]": lambda(p) = c0 + c1 p + c2 p^2 + c3 p^3 in nm for
+   * raw pixel p; must be positive and strictly monotonic on [0, N-1];
+   * exclusive with wavelength-file. Default: none
+   */
   g_object_class_install_property (gobject_class, PROP_WAVELENGTH_COEFFS,
       g_param_spec_string ("wavelength-coeffs", "Wavelength coefficients",
           "\"c0,c1[,c2[,c3]]\": lambda(p) = c0 + c1 p + c2 p^2 + c3 p^3 in "
@@ -715,6 +730,14 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
           "[0, N-1]; exclusive with wavelength-file. Default: none", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctKmap:interpolation:
+   *
+   * How the spectra are brought onto the even-k grid: resampled (linear,
+   * cubic, bspline, lanczos; spec section 4) or left where they are for
+   * aooctfft's non-uniform DFT (nudft, nufft; section 8, which needs
+   * aooctfft downstream and no phase-file on aooctdisp)
+   */
   g_object_class_install_property (gobject_class, PROP_INTERPOLATION,
       g_param_spec_enum ("interpolation", "Interpolation",
           "How the spectra are brought onto the even-k grid: resampled "
@@ -725,12 +748,23 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
           GST_TYPE_AOOCT_KMAP_INTERPOLATION, DEFAULT_INTERPOLATION,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctKmap:nufft-kernel:
+   *
+   * Gridding kernel of interpolation=nufft. Default: kaiser-bessel
+   */
   g_object_class_install_property (gobject_class, PROP_NUFFT_KERNEL,
       g_param_spec_enum ("nufft-kernel", "NUFFT kernel",
           "Gridding kernel of interpolation=nufft. Default: kaiser-bessel",
           GST_TYPE_AOOCT_NUFFT_KERNEL, DEFAULT_NUFFT_KERNEL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctKmap:nufft-oversampling:
+   *
+   * Oversampling R of interpolation=nufft's grid (R x samples points,
+   * which must be a whole number). Default: 2
+   */
   g_object_class_install_property (gobject_class, PROP_NUFFT_OVERSAMPLING,
       g_param_spec_double ("nufft-oversampling", "NUFFT oversampling",
           "Oversampling R of interpolation=nufft's grid (R x samples points, "
@@ -739,6 +773,12 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
           DEFAULT_NUFFT_OVERSAMPLING,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctKmap:nufft-width:
+   *
+   * Kernel width W of interpolation=nufft, in oversampled-grid samples.
+   * Default: 6
+   */
   g_object_class_install_property (gobject_class, PROP_NUFFT_WIDTH,
       g_param_spec_int ("nufft-width", "NUFFT width",
           "Kernel width W of interpolation=nufft, in oversampled-grid "
@@ -746,6 +786,13 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
           AOOCT_NUFFT_MAX_WIDTH, DEFAULT_NUFFT_WIDTH,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctKmap:passthrough:
+   *
+   * The source is already linear in k (swept source with k-clock): pass
+   * buffers unchanged and mark the caps k-linear=true; no calibration
+   * needed. Default: false
+   */
   g_object_class_install_property (gobject_class, PROP_PASSTHROUGH,
       g_param_spec_boolean ("passthrough", "Passthrough",
           "The source is already linear in k (swept source with k-clock): "
@@ -755,7 +802,7 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
           GST_PARAM_MUTABLE_READY));
 
   gst_element_class_set_static_metadata (element_class,
-      "AO-OCT lambda-to-k resampling", "Filter/Converter",
+      "AO-OCT lambda-to-k resampling", "Filter/Converter/Video",
       "Resamples OCT spectra from the camera's wavelength grid to a grid "
       "linear in wavenumber", "aooct developers");
   gst_aooct_filter_class_add_pad_templates (filter_class,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctkmap, lambda-to-k resampling. */
 #ifndef __GST_AOOCT_KMAP_H__
 #define __GST_AOOCT_KMAP_H__

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctnorm, crop, intensity, log and normalisation to grey levels.
  *
  * SECTION:element-aooctnorm
@@ -667,6 +668,14 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
   /* Non-finite doubles and values outside these ranges are refused by
    * GObject when set (with a warning naming the property); the finite
    * bounds below make it refuse infinities too. */
+  /**
+   * GstAooctNorm:depth-per-row:
+   *
+   * Read only: micrometres in air per image row, pi (N - 1) / (P1
+   * wavenumber-span) from the calibration of the aooctkmap upstream, known
+   * once negotiated (notified; also posted as the element message aooct-
+   * depth-scale); 0 = unknown (no calibration upstream)
+   */
   depth_per_row_pspec = g_param_spec_double ("depth-per-row",
       "Depth per row",
       "Read only: micrometres in air per image row, pi (N - 1) / (P1 "
@@ -676,6 +685,14 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
       0.0, G_MAXDOUBLE, 0.0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_property (gobject_class, PROP_DEPTH_PER_ROW,
       depth_per_row_pspec);
+  /**
+   * GstAooctNorm:crop-start:
+   *
+   * First depth bin shown (image row 0); 0 .. crop-end - 1, default 0.
+   * Signed on full-range input (aooctfullrange): bin -b is b bins before
+   * zero delay, and crop-start = crop-end = 0 shows -pad-size/2 .. pad-
+   * size/2 - 1, zero delay in the middle
+   */
   g_object_class_install_property (gobject_class, PROP_CROP_START,
       g_param_spec_int ("crop-start", "Crop start",
           "First depth bin shown (image row 0); 0 .. crop-end - 1, default "
@@ -683,6 +700,13 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
           "before zero delay, and crop-start = crop-end = 0 shows "
           "-pad-size/2 .. pad-size/2 - 1, zero delay in the middle",
           -AOOCT_MAX_SAMPLES, AOOCT_MAX_SAMPLES, DEFAULT_CROP_START, ready));
+  /**
+   * GstAooctNorm:crop-end:
+   *
+   * Depth bin after the last one shown, at most the samples per A-line; 0
+   * (default) = half the first FFT size (pad-size / 2, the sensor's
+   * sampling limit)
+   */
   g_object_class_install_property (gobject_class, PROP_CROP_END,
       g_param_spec_int ("crop-end", "Crop end",
           "Depth bin after the last one shown, at most the samples per "
@@ -690,23 +714,48 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
           "sensor's sampling limit)", 0, AOOCT_MAX_SAMPLES, DEFAULT_CROP_END,
           ready));
   aooct_norm_props_install (gobject_class, PROP_LOG, "B-scan");
+  /**
+   * GstAooctNorm:average-bscans:
+   *
+   * K: each image shows the mean intensity of its B-scan and up to K-1
+   * preceding ones (counted since start, flush or new caps); one image per
+   * B-scan still; 1 .. 1024, default 1 (off)
+   */
   g_object_class_install_property (gobject_class, PROP_AVERAGE_BSCANS,
       g_param_spec_int ("average-bscans", "Average B-scans",
           "K: each image shows the mean intensity of its B-scan and up to "
           "K-1 preceding ones (counted since start, flush or new caps); one "
           "image per B-scan still; 1 .. 1024, default 1 (off)", 1, 1024, 1,
           ready));
+  /**
+   * GstAooctNorm:average-alines:
+   *
+   * K: image column c is the mean intensity of A-lines c K .. c K + K - 1,
+   * so the image is ceil (M / K) wide; 1 .. 65536, default 1 (off)
+   */
   g_object_class_install_property (gobject_class, PROP_AVERAGE_ALINES,
       g_param_spec_int ("average-alines", "Average A-lines",
           "K: image column c is the mean intensity of A-lines c K .. "
           "c K + K - 1, so the image is ceil (M / K) wide; 1 .. 65536, "
           "default 1 (off)", 1, AOOCT_MAX_ALINES, 1, ready));
+  /**
+   * GstAooctNorm:bilateral-sigma-space:
+   *
+   * Spatial sigma of the bilateral filter on the normalised image, in
+   * pixels (window radius ceil (2 sigma)); 0 .. 32, default 0 (off)
+   */
   g_object_class_install_property (gobject_class,
       PROP_BILATERAL_SIGMA_SPACE, g_param_spec_double ("bilateral-sigma-space",
           "Bilateral sigma (space)",
           "Spatial sigma of the bilateral filter on the normalised image, in "
           "pixels (window radius ceil (2 sigma)); 0 .. 32, default 0 (off)",
           0.0, 32.0, 0.0, ready));
+  /**
+   * GstAooctNorm:bilateral-sigma-range:
+   *
+   * Range sigma of the bilateral filter, on the grey range 0 .. 1; 1e-6 ..
+   * 1e6, default 0.1
+   */
   g_object_class_install_property (gobject_class,
       PROP_BILATERAL_SIGMA_RANGE, g_param_spec_double ("bilateral-sigma-range",
           "Bilateral sigma (range)",

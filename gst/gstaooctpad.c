@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctpad, zero-padding by FFT interpolation.
  *
  * SECTION:element-aooctpad
@@ -345,6 +346,12 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
 
   /* Both change the output geometry, so they apply at the next caps
    * negotiation (READY), not in the middle of a stream. */
+  /**
+   * GstAooctPad:size:
+   *
+   * First FFT size P1 in samples: a power of two >= the samples per
+   * A-line, or 0 for automatic (max (2048, next power of two))
+   */
   g_object_class_install_property (gobject_class, PROP_SIZE,
       g_param_spec_int ("size", "Size",
           "First FFT size P1 in samples: a power of two >= the samples per "
@@ -352,6 +359,11 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
           0, AOOCT_MAX_SAMPLES, DEFAULT_SIZE,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+  /**
+   * GstAooctPad:factor:
+   *
+   * Up-sampling factor f (output samples P2 = f x P1): a power of two
+   */
   g_object_class_install_property (gobject_class, PROP_FACTOR,
       g_param_spec_int ("factor", "Factor",
           "Up-sampling factor f (output samples P2 = f x P1): a power of "

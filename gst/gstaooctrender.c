@@ -340,29 +340,66 @@ gst_aooct_render_class_init (GstAooctRenderClass * klass)
   gobject_class->set_property = gst_aooct_render_set_property;
   gobject_class->get_property = gst_aooct_render_get_property;
 
+  /**
+   * GstAooctRender:mode:
+   *
+   * mip: the brightest voxel along each ray; composite: front-to-back
+   * emission-absorption; applies from the next volume
+   */
   g_object_class_install_property (gobject_class, PROP_MODE,
       g_param_spec_enum ("mode", "Mode",
           "mip: the brightest voxel along each ray; composite: front-to-back "
           "emission-absorption; applies from the next volume",
           GST_TYPE_AOOCT_RENDER_MODE, AOOCT_RENDER_MIP, live));
+  /**
+   * GstAooctRender:azimuth:
+   *
+   * Degrees about the depth axis (0: looking along the B-scan axis, 180:
+   * the mirror view); -360 .. 360, default 0, applies from the next volume
+   */
   g_object_class_install_property (gobject_class, PROP_AZIMUTH,
       g_param_spec_double ("azimuth", "Azimuth",
           "Degrees about the depth axis (0: looking along the B-scan axis, "
           "180: the mirror view); -360 .. 360, default 0, applies from the "
           "next volume", -360.0, 360.0, 0.0, live));
+  /**
+   * GstAooctRender:elevation:
+   *
+   * Degrees above the B-scan plane (90: looking along the depth axis from
+   * the surface, the en-face view); -90 .. 90, default 0, applies from the
+   * next volume
+   */
   g_object_class_install_property (gobject_class, PROP_ELEVATION,
       g_param_spec_double ("elevation", "Elevation",
           "Degrees above the B-scan plane (90: looking along the depth axis "
           "from the surface, the en-face view); -90 .. 90, default 0, "
           "applies from the next volume", -90.0, 90.0, 0.0, live));
+  /**
+   * GstAooctRender:zoom:
+   *
+   * Magnification (image pixels per voxel); 0.01 .. 100, default 1,
+   * applies from the next volume
+   */
   g_object_class_install_property (gobject_class, PROP_ZOOM,
       g_param_spec_double ("zoom", "Zoom",
           "Magnification (image pixels per voxel); 0.01 .. 100, default 1, "
           "applies from the next volume", 0.01, 100.0, 1.0, live));
+  /**
+   * GstAooctRender:width:
+   *
+   * Image width in pixels; 0 (default) = the volume's width as seen at the
+   * angles when the caps are set
+   */
   g_object_class_install_property (gobject_class, PROP_WIDTH,
       g_param_spec_int ("width", "Width",
           "Image width in pixels; 0 (default) = the volume's width as seen "
           "at the angles when the caps are set", 0, 16384, 0, ready));
+  /**
+   * GstAooctRender:height:
+   *
+   * Image height in pixels; 0 (default) = the volume's height as seen at
+   * the angles when the caps are set
+   */
   g_object_class_install_property (gobject_class, PROP_HEIGHT,
       g_param_spec_int ("height", "Height",
           "Image height in pixels; 0 (default) = the volume's height as "

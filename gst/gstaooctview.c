@@ -1,5 +1,26 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: GstAooctView, base class of the volume views (see gstaooctview.h). */
+/* aooct: GstAooctView, base class of the volume views (see gstaooctview.h).
+ *
+ * SECTION:gstaooctview
+ * @title: GstAooctView
+ * @short_description: base class of the elements that make one image per
+ * volume
+ *
+ * A GstAooctFilter that takes depth-domain B-scans and emits one image per
+ * bscans-per-volume of them (spec section 11): it collects each B-scan
+ * (collect_cpu / collect_cuda of the subclass) and makes the volume's
+ * image when the volume is complete (emit_cpu / emit_cuda), with the
+ * crop and grey-level settings of aooctnorm.  aooctenface and aooctrender
+ * are its subclasses.
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 aooctsrc num-buffers=200 ! aooctdcsub ! aooctpad ! \
+ *     aooctkmap wavelength-coeffs="785,0.125,1e-05,-2e-09" ! \
+ *     aooctdisp a2=8 a3=-2 ! aooctfft ! \
+ *     aooctrender bscans-per-volume=100 ! videoconvert ! autovideosink
+ * ]|
+ */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -340,6 +361,7 @@ gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   if (inbuf == NULL)
     return GST_FLOW_OK;
   bt->queued_buf = NULL;
+  gst_aooct_filter_sync_values (filter, inbuf);
   if (!filter->configured) {
     gst_buffer_unref (inbuf);
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
@@ -487,15 +509,32 @@ gst_aooct_view_class_init (GstAooctViewClass * klass)
   gobject_class->set_property = gst_aooct_view_set_property;
   gobject_class->get_property = gst_aooct_view_get_property;
 
+  /**
+   * GstAooctView:bscans-per-volume:
+   *
+   * V: B-scans of one volume, counted from the first B-scan after start, a
+   * flush or new caps; one image per volume (1 .. 65535, default 100)
+   */
   g_object_class_install_property (gobject_class, PROP_BSCANS_PER_VOLUME,
       g_param_spec_int ("bscans-per-volume", "B-scans per volume",
           "V: B-scans of one volume, counted from the first B-scan after "
           "start, a flush or new caps; one image per volume (1 .. 65535, "
           "default 100)", 1, 65535, DEFAULT_BSCANS_PER_VOLUME, ready));
+  /**
+   * GstAooctView:crop-start:
+   *
+   * First depth bin of the volume; 0 .. crop-end - 1, default 0
+   */
   g_object_class_install_property (gobject_class, PROP_CROP_START,
       g_param_spec_int ("crop-start", "Crop start",
           "First depth bin of the volume; 0 .. crop-end - 1, default 0",
           0, AOOCT_MAX_SAMPLES, 0, ready));
+  /**
+   * GstAooctView:crop-end:
+   *
+   * Depth bin after the last one of the volume, at most the samples per
+   * A-line; 0 (default) = half the first FFT size (as aooctnorm)
+   */
   g_object_class_install_property (gobject_class, PROP_CROP_END,
       g_param_spec_int ("crop-end", "Crop end",
           "Depth bin after the last one of the volume, at most the samples "

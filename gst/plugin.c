@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: plugin registration.
  *
  * The plugin links FFTW3 (GPL), so the plugin as a whole is distributed

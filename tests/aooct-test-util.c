@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "aooct-test-util.h"
+#include "aooct-app-util.h"
 
 GstHarness *
 aooct_test_harness_new (const gchar * launch)
@@ -448,18 +449,7 @@ aooct_test_harness_teardown (GstHarness * h)
 void
 aooct_test_set_everywhere (GstElement * bin, const gchar * name, gboolean value)
 {
-  GstIterator *it = gst_bin_iterate_recurse (GST_BIN (bin));
-  GValue item = G_VALUE_INIT;
-
-  while (gst_iterator_next (it, &item) == GST_ITERATOR_OK) {
-    GObject *obj = g_value_get_object (&item);
-
-    if (g_object_class_find_property (G_OBJECT_GET_CLASS (obj), name))
-      g_object_set (obj, name, value, NULL);
-    g_value_reset (&item);
-  }
-  g_value_unset (&item);
-  gst_iterator_free (it);
+  aooct_app_set_everywhere (bin, name, value);
 }
 
 gboolean
