@@ -4,12 +4,12 @@
  *
  * A step (aooctkmap's resampling, aooctfft's transform, ...) has one
  * AooctStepOps per backend: create() builds the core for the negotiated
- * geometry and the settings the element read (tables, plans, device
- * memory), process() runs it on one buffer, destroy() frees it.  The
- * element fills its settings (reading files, checking properties: what
- * does not depend on the backend) and names its two ops; which of them
- * runs is chosen once, when the caps are set (aooct_step_choose), so
- * nothing after that point branches on the backend.
+ * geometry and the settings the element's setup() gave (tables, plans,
+ * device memory), process() runs it on one buffer, destroy() frees it.
+ * The element names its two ops in class_init (GstAooctFilterClass's
+ * cpu_ops, cuda_ops); the base class picks one when the element starts
+ * and calls it without knowing which (gst/aooct-filter-step.c), so
+ * nothing in an element branches on the backend.
  *
  * The CPU ops get host pointers and a run whose CUDA fields are NULL /
  * FALSE; the CUDA ops get device pointers on the element's CUDA context
@@ -54,8 +54,8 @@ struct _AooctStepOps
 {
   /* The core for @filter's negotiated in_geom / out_geom (and in_vinfo,
    * out_vinfo, in_positions where the step uses them) with @settings (the
-   * step's settings type, filled by the element, which keeps it unchanged
-   * until destroy()).  NULL with @error set when it cannot be built. */
+   * step's settings type, filled by the element's setup(), which keeps it
+   * unchanged until destroy()).  NULL with @error set when it cannot be built. */
   gpointer (*create) (GstAooctFilter * filter, gconstpointer settings,
       GError ** error);
 
@@ -76,8 +76,8 @@ struct _AooctStepOps
   void (*rewind) (gpointer core);
 };
 
-/* A step as an element holds it: the ops of its active backend and the
- * core they made. */
+/* A step as the base class holds it: the ops of the active backend and
+ * the core they made. */
 typedef struct
 {
   const AooctStepOps *ops;
@@ -86,17 +86,17 @@ typedef struct
 
 /* Chooses the ops of @filter's active backend (chosen when it started):
  * @cuda on the CUDA backend, else @cpu (@cuda is NULL in builds without
- * CUDA, where the base class never chooses CUDA), and creates the core
- * with @settings.  FALSE with @error set when it cannot be built (@step
- * then holds nothing). */
+ * CUDA, where the base class never chooses CUDA there), and creates the
+ * core with @settings.  FALSE with @error set when it cannot be built
+ * (@step then holds nothing). */
 gboolean aooct_step_create (AooctStep * step, GstAooctFilter * filter,
     const AooctStepOps * cpu, const AooctStepOps * cuda,
     gconstpointer settings, GError ** error);
 
-/* process() of @step's core on one buffer, from process_cpu() (no
- * stream, nothing pending) or from process_cuda() (on @stream, with the
- * pending steps and the disposability the base class set for the current
- * buffer of @filter).  @live: see AooctStepRun. */
+/* process() of @step's core on one buffer on the CPU (no stream, nothing
+ * pending) or on CUDA (on @stream, with the pending steps and the
+ * disposability the base class set for @filter's current buffer).
+ * @live: see AooctStepRun. */
 gboolean aooct_step_process_cpu (AooctStep * step, const AooctPlane * in,
     AooctPlane * out, gconstpointer live, GError ** error);
 gboolean aooct_step_process_cuda (AooctStep * step, GstAooctFilter * filter,

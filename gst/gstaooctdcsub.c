@@ -53,8 +53,9 @@ typedef struct
   gint raw_bytes;               /* 1 (GRAY8) or 2 (GRAY16_LE) */
   gint skip_start;              /* flyback A-lines before the kept ones */
   const gfloat *background;     /* raw_samples values (mode=background) */
-  /* mode=rolling-mean: the ring, which the element starts over after a
-   * flush (and rewinds after a failed CUDA graph capture); else NULL */
+  /* mode=rolling-mean: the ring (the cores start it over after a flush
+   * and the CUDA core rewinds it after a failed graph capture); else
+   * NULL */
   AooctRolling *rolling;
 } DcsubSettings;
 
@@ -76,9 +77,7 @@ struct _GstAooctDcsub
    * READY-only) */
   gfloat *background;
   AooctRolling *rolling;        /* mode=rolling-mean */
-  AooctRolling rolling_before;  /* its counters before the last buffer */
   DcsubSettings settings;       /* what the cores subtract with */
-  AooctStep step;               /* the core of the active backend */
 };
 
 enum
@@ -234,10 +233,11 @@ per_bscan (const DcsubSettings * s, const AooctGeometry * in,
   return s->rolling != NULL || out->alines != in->alines;
 }
 
+/* both cores start with their settings (dcsub_reset) */
 typedef struct
 {
-  AooctGeometry in, out;
   const DcsubSettings *s;
+  AooctGeometry in, out;
 } DcsubCpu;
 
 static gpointer
@@ -279,15 +279,28 @@ dcsub_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
+/* The rolling mean starts over after a flush (spec 11: K' counts the
+ * B-scans since start, flush or caps change; new caps make a new core) */
+static void
+dcsub_reset (gpointer core)
+{
+  const DcsubSettings *s = *(const DcsubSettings **) core;
+
+  if (s->rolling)
+    aooct_rolling_reset (s->rolling);
+}
+
 static const AooctStepOps dcsub_cpu = { dcsub_cpu_create, dcsub_cpu_process,
-  g_free
+  g_free, dcsub_reset, NULL
 };
 
 #ifdef HAVE_CUDA
 typedef struct
 {
-  AooctGeometry in, out;
   const DcsubSettings *s;
+  AooctGeometry in, out;
+  AooctRolling before;          /* the ring's counters before the last
+                                 * buffer */
   /* device copies, allocated once per caps */
   gfloat *background;
   gpointer scratch;
@@ -348,6 +361,9 @@ dcsub_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
         s->mode, c->background, c->scratch, (gfloat *) out->data,
         run->stream, error);
   one.bscans = 1;
+  /* what a failed graph capture rewinds to */
+  if (s->rolling)
+    c->before = *s->rolling;
   for (b = 0; b < c->in.bscans; b++) {
     gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
 
@@ -363,8 +379,21 @@ dcsub_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
+/* A failed CUDA graph capture ran nothing, and process runs again: the
+ * rolling mean's ring must not have moved on. */
+static void
+dcsub_cuda_rewind (gpointer core)
+{
+  DcsubCuda *c = core;
+
+  if (c->s->rolling) {
+    c->s->rolling->pos = c->before.pos;
+    c->s->rolling->count = c->before.count;
+  }
+}
+
 static const AooctStepOps dcsub_cuda = { dcsub_cuda_create,
-  dcsub_cuda_process, dcsub_cuda_destroy
+  dcsub_cuda_process, dcsub_cuda_destroy, dcsub_reset, dcsub_cuda_rewind
 };
 
 #define DCSUB_CUDA (&dcsub_cuda)
@@ -375,7 +404,8 @@ static const AooctStepOps dcsub_cuda = { dcsub_cuda_create,
 static void gst_aooct_dcsub_teardown (GstAooctFilter * filter);
 
 static gboolean
-gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_dcsub_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
   AooctDcMode mode;
@@ -430,42 +460,11 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
   self->settings.mode = mode;
   self->settings.background = self->background;
   self->settings.rolling = self->rolling;
-  if (!aooct_step_create (&self->step, filter, &dcsub_cpu, DCSUB_CUDA,
-          &self->settings, error)) {
-    /* the base class calls teardown() only after a complete setup() */
-    gst_aooct_dcsub_teardown (filter);
-    return FALSE;
-  }
+  *settings = &self->settings;
   return TRUE;
 }
 
 #ifdef HAVE_CUDA
-static gboolean
-gst_aooct_dcsub_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
-
-  /* what a failed graph capture rewinds to */
-  if (self->rolling)
-    self->rolling_before = *self->rolling;
-  return aooct_step_process_cuda (&self->step, filter, in, out, stream, NULL,
-      error);
-}
-
-/* A failed CUDA graph capture ran nothing, and process_cuda() runs again:
- * the rolling mean's ring must not have moved on. */
-static void
-gst_aooct_dcsub_cuda_graph_abort (GstAooctFilter * filter)
-{
-  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
-
-  if (self->rolling) {
-    self->rolling->pos = self->rolling_before.pos;
-    self->rolling->count = self->rolling_before.count;
-  }
-}
-
 /* Frames in system memory on CUDA: besides what the base class proposes,
  * a pool of page-locked host memory.  An upstream that writes its frames
  * into it (a camera source or an application acquiring buffers from it)
@@ -505,34 +504,12 @@ gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
 }
 #endif
 
-static gboolean
-gst_aooct_dcsub_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
-{
-  return aooct_step_process_cpu (&GST_AOOCT_DCSUB (filter)->step, in, out,
-      NULL, error);
-}
-
-/* The rolling mean starts over after a flush (spec 11: K' counts the
- * B-scans since start, flush or caps change; new caps run setup). */
-static gboolean
-gst_aooct_dcsub_sink_event (GstBaseTransform * bt, GstEvent * event)
-{
-  GstAooctDcsub *self = GST_AOOCT_DCSUB (bt);
-
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP && self->rolling)
-    aooct_rolling_reset (self->rolling);
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
-}
-
 static void
 gst_aooct_dcsub_teardown (GstAooctFilter * filter)
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
 
-  /* on CUDA the base class has made the context current and waited for
-   * the GPU; the core first, as it works with the settings */
-  aooct_step_destroy (&self->step);
+  /* the base class destroyed the core, which worked with the settings */
   g_clear_pointer (&self->background, g_free);
   g_clear_pointer (&self->rolling, aooct_rolling_free);
 }
@@ -619,7 +596,6 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
 
   gobject_class->set_property = gst_aooct_dcsub_set_property;
@@ -722,16 +698,13 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_teardown);
-  bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_sink_event);
+  filter_class->cpu_ops = &dcsub_cpu;
+  filter_class->cuda_ops = DCSUB_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cuda);
   /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
-  filter_class->cuda_graph_abort =
-      GST_DEBUG_FUNCPTR (gst_aooct_dcsub_cuda_graph_abort);
-  bt_class->propose_allocation =
+  GST_BASE_TRANSFORM_CLASS (klass)->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_propose_allocation);
 #endif
 

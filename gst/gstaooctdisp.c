@@ -71,6 +71,14 @@
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_disp_debug);
 #define GST_CAT_DEFAULT gst_aooct_disp_debug
 
+/* What the step gets with each buffer (live: a2, a3 and phase-file may
+ * change while playing; aooct-step.h). */
+typedef struct
+{
+  GBytes *weights;
+  guint serial;
+} DispLive;
+
 struct _GstAooctDisp
 {
   GstAooctFilter parent;
@@ -86,16 +94,9 @@ struct _GstAooctDisp
   /* streaming thread only */
   GBytes *weights;              /* 2 * P2 floats, re/im interleaved */
   guint weights_serial;         /* identifies them (aooct-pending-meta.h) */
-  AooctStep step;               /* the core of the active backend */
+  DispLive live;                /* what the step gets with the buffer */
 };
 
-/* What the step gets with each buffer (live: a2, a3 and phase-file may
- * change while playing; aooct-step.h). */
-typedef struct
-{
-  GBytes *weights;
-  guint serial;
-} DispLive;
 
 enum
 {
@@ -221,7 +222,7 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
     g_bytes_unref (self->weights);
   self->weights = g_bytes_new_take (w,
       2 * (gsize) filter->in_geom.samples * sizeof (gfloat));
-  /* a new serial: the next process_cuda() uploads them, ordered on the
+  /* a new serial: the next CUDA process uploads them, ordered on the
    * element's stream, or the element they are deferred to does */
   self->weights_serial = aooct_pending_serial_next ();
   return TRUE;
@@ -332,7 +333,8 @@ static const AooctStepOps disp_cuda = { disp_cuda_create, disp_cuda_process,
 #endif
 
 static gboolean
-gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_disp_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
@@ -344,12 +346,6 @@ gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
 
   if (!rebuild_weights (self, error))
     return FALSE;
-  if (!aooct_step_create (&self->step, filter, &disp_cpu, DISP_CUDA, NULL,
-          error)) {
-    /* the base class calls teardown() only after a complete setup() */
-    g_clear_pointer (&self->weights, g_bytes_unref);
-    return FALSE;
-  }
   return TRUE;
 }
 
@@ -366,36 +362,22 @@ update_weights (GstAooctDisp * self, GError ** error)
   return !dirty || rebuild_weights (self, error);
 }
 
+/* the weights as they are for this buffer (rebuilt after a change) */
 static gboolean
-gst_aooct_disp_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
+gst_aooct_disp_live (GstAooctFilter * filter, gconstpointer * live,
+    GError ** error)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
-  DispLive live;
 
   if (!update_weights (self, error))
     return FALSE;
-  live.weights = self->weights;
-  live.serial = self->weights_serial;
-  return aooct_step_process_cpu (&self->step, in, out, &live, error);
+  self->live.weights = self->weights;
+  self->live.serial = self->weights_serial;
+  *live = &self->live;
+  return TRUE;
 }
 
 #ifdef HAVE_CUDA
-static gboolean
-gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  GstAooctDisp *self = GST_AOOCT_DISP (filter);
-  DispLive live;
-
-  if (!update_weights (self, error))
-    return FALSE;
-  live.weights = self->weights;
-  live.serial = self->weights_serial;
-  return aooct_step_process_cuda (&self->step, filter, in, out, stream,
-      &live, error);
-}
-
 /* Downstream (aooctfft) applies the weights, fused with its window */
 static gboolean
 gst_aooct_disp_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
@@ -608,8 +590,6 @@ gst_aooct_disp_teardown (GstAooctFilter * filter)
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
   g_clear_pointer (&self->weights, g_bytes_unref);
-  /* on CUDA: context current, GPU idle (base class) */
-  aooct_step_destroy (&self->step);
 }
 
 static void
@@ -786,10 +766,11 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_disp_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_disp_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cpu);
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_disp_live);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_disp_teardown);
+  filter_class->cpu_ops = &disp_cpu;
+  filter_class->cuda_ops = DISP_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cuda);
   filter_class->defer = GST_DEBUG_FUNCPTR (gst_aooct_disp_defer);
   filter_class->absorbs_pending = TRUE;
 #endif

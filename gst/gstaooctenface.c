@@ -142,7 +142,8 @@ enface_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 
   if (in->data)
     aooct_cpu_enface_collect (v->p, c->projection, v->log_mode,
-        (const gfloat *) in->data, v->first, v->count, c->e);
+        (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
+        v->first, v->count, c->e);
   else
     aooct_cpu_enface_emit (v->p, v->s, c->e, v->filled, out->data, out->stride);
   return TRUE;
@@ -188,8 +189,8 @@ enface_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 
   if (in->data)
     return aooct_cuda_enface_collect (v->p, c->projection, v->log_mode,
-        (const gfloat *) in->data, v->first, v->count, c->e, c->keys,
-        run->stream, error);
+        (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
+        v->first, v->count, c->e, c->keys, run->stream, error);
   return aooct_cuda_enface_emit (v->p, v->s, c->e, v->filled, out->data,
       out->stride, c->keys, run->stream, error);
 }
@@ -269,8 +270,8 @@ gst_aooct_enface_class_init (GstAooctEnfaceClass * klass)
       "into one en-face image", "aooct developers");
 
   view_class->image_size = GST_DEBUG_FUNCPTR (gst_aooct_enface_image_size);
-  view_class->cpu_ops = &enface_cpu;
-  view_class->cuda_ops = ENFACE_CUDA;
+  GST_AOOCT_FILTER_CLASS (klass)->cpu_ops = &enface_cpu;
+  GST_AOOCT_FILTER_CLASS (klass)->cuda_ops = ENFACE_CUDA;
   gst_aooct_view_class_add_pad_templates (view_class);
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_ENFACE_PROJECTION, 0);
 }

@@ -56,6 +56,14 @@
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_fft_debug);
 #define GST_CAT_DEFAULT gst_aooct_fft_debug
 
+/* What the step gets with each buffer (live: window and
+ * window-parameter may change while playing; aooct-step.h). */
+typedef struct
+{
+  const gfloat *table;          /* P2 weights, NULL for no window */
+  guint serial;                 /* identifies @table */
+} FftLive;
+
 struct _GstAooctFft
 {
   GstAooctFilter parent;
@@ -69,7 +77,7 @@ struct _GstAooctFft
   gdouble active_parameter;
   gfloat *table;                /* P2 weights, NULL for no window */
   guint table_serial;           /* changes with every new table */
-  AooctStep step;               /* the core of the active backend */
+  FftLive live;                 /* what the step gets with the buffer */
 };
 
 enum
@@ -157,14 +165,6 @@ gst_aooct_fft_check_window (AooctWindow window, gdouble parameter,
 }
 
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
-
-/* What the step gets with each buffer (live: window and
- * window-parameter may change while playing; aooct-step.h). */
-typedef struct
-{
-  const gfloat *table;          /* P2 weights, NULL for no window */
-  guint serial;                 /* identifies @table */
-} FftLive;
 
 /* The FFT, or for k-sampling=nudft / nufft the non-uniform transform at
  * the input's positions; the window comes with each buffer. */
@@ -389,7 +389,8 @@ gst_aooct_fft_build_window (GstAooctFft * self, AooctWindow window,
 }
 
 static gboolean
-gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_fft_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctFft *self = GST_AOOCT_FFT (filter);
   AooctWindow window;
@@ -408,8 +409,6 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
    * not been tried inside a CUDA graph capture: launched as they are */
   filter->graphs_unsupported =
       filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN;
-  if (!aooct_step_create (&self->step, filter, &fft_cpu, FFT_CUDA, NULL, error))
-    return FALSE;
   return gst_aooct_fft_build_window (self, window, parameter, error);
 }
 
@@ -430,52 +429,26 @@ gst_aooct_fft_update_window (GstAooctFft * self, GError ** error)
   return gst_aooct_fft_build_window (self, window, parameter, error);
 }
 
+/* the window as it is for this buffer (rebuilt after a change) */
 static gboolean
-gst_aooct_fft_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
+gst_aooct_fft_live (GstAooctFilter * filter, gconstpointer * live,
+    GError ** error)
 {
   GstAooctFft *self = GST_AOOCT_FFT (filter);
-  FftLive live;
 
   if (!gst_aooct_fft_update_window (self, error))
     return FALSE;
-  live.table = self->table;
-  live.serial = self->table_serial;
-  return aooct_step_process_cpu (&self->step, in, out, &live, error);
+  self->live.table = self->table;
+  self->live.serial = self->table_serial;
+  *live = &self->live;
+  return TRUE;
 }
-
-#ifdef HAVE_CUDA
-/* a failed CUDA graph capture: the window and the tables it enqueued
- * never reached the GPU */
-static void
-gst_aooct_fft_cuda_graph_abort (GstAooctFilter * filter)
-{
-  aooct_step_rewind (&GST_AOOCT_FFT (filter)->step);
-}
-
-static gboolean
-gst_aooct_fft_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  GstAooctFft *self = GST_AOOCT_FFT (filter);
-  FftLive live;
-
-  if (!gst_aooct_fft_update_window (self, error))
-    return FALSE;
-  live.table = self->table;
-  live.serial = self->table_serial;
-  return aooct_step_process_cuda (&self->step, filter, in, out, stream,
-      &live, error);
-}
-#endif
 
 static void
 gst_aooct_fft_teardown (GstAooctFilter * filter)
 {
   GstAooctFft *self = GST_AOOCT_FFT (filter);
 
-  /* on CUDA: context current, GPU idle (base class) */
-  aooct_step_destroy (&self->step);
   g_clear_pointer (&self->table, g_free);
 }
 
@@ -526,10 +499,6 @@ gst_aooct_fft_finalize (GObject * object)
 {
   GstAooctFft *self = GST_AOOCT_FFT (object);
 
-  /* a CPU core that outlived the last teardown (a CUDA one would need its
-   * context, which is gone with the element's) */
-  if (self->step.ops == &fft_cpu)
-    aooct_step_destroy (&self->step);
   g_free (self->table);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -589,14 +558,13 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
 
   filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_fft_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_fft_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cpu);
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_fft_live);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fft_teardown);
+  filter_class->cpu_ops = &fft_cpu;
+  filter_class->cuda_ops = FFT_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cuda);
   /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
-  filter_class->cuda_graph_abort =
-      GST_DEBUG_FUNCPTR (gst_aooct_fft_cuda_graph_abort);
   filter_class->absorbs_pending = TRUE;
 #endif
 

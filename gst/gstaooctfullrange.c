@@ -67,8 +67,7 @@ struct _GstAooctFullrange
   /* property, under the object lock */
   GstAooctSideband sideband;
 
-  /* from setup(): the core of the active backend */
-  AooctStep step;
+  gboolean lower;               /* live: the sideband of this buffer */
 };
 
 enum
@@ -198,59 +197,26 @@ static const AooctStepOps fullrange_cuda = {
 #endif
 
 static gboolean
-gst_aooct_fullrange_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_fullrange_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
-  GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
-
-  GST_DEBUG_OBJECT (self, "%d A-lines x %d samples x %d B-scans",
+  GST_DEBUG_OBJECT (filter, "%d A-lines x %d samples x %d B-scans",
       filter->in_geom.alines, filter->in_geom.samples, filter->in_geom.bscans);
-  return aooct_step_create (&self->step, filter, &fullrange_cpu,
-      FULLRANGE_CUDA, NULL, error);
+  return TRUE;
 }
 
+/* the sideband may change while playing: read per buffer */
 static gboolean
-is_lower (GstAooctFullrange * self)
-{
-  gboolean lower;
-
-  GST_OBJECT_LOCK (self);
-  lower = self->sideband == GST_AOOCT_SIDEBAND_LOWER;
-  GST_OBJECT_UNLOCK (self);
-  return lower;
-}
-
-static gboolean
-gst_aooct_fullrange_process_cpu (GstAooctFilter * filter,
-    const AooctPlane * in, AooctPlane * out, GError ** error)
-{
-  GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
-  gboolean lower = is_lower (self);
-
-  return aooct_step_process_cpu (&self->step, in, out, &lower, error);
-}
-
-#ifdef HAVE_CUDA
-static gboolean
-gst_aooct_fullrange_process_cuda (GstAooctFilter * filter,
-    const AooctPlane * in, AooctPlane * out, AooctCudaStream stream,
+gst_aooct_fullrange_live (GstAooctFilter * filter, gconstpointer * live,
     GError ** error)
 {
   GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
-  gboolean lower = is_lower (self);
 
-  return aooct_step_process_cuda (&self->step, filter, in, out, stream,
-      &lower, error);
-}
-#endif
-
-static void
-gst_aooct_fullrange_teardown (GstAooctFilter * filter)
-{
-  GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
-
-  /* on CUDA the base class has made the context current and waited for
-   * the GPU */
-  aooct_step_destroy (&self->step);
+  GST_OBJECT_LOCK (self);
+  self->lower = self->sideband == GST_AOOCT_SIDEBAND_LOWER;
+  GST_OBJECT_UNLOCK (self);
+  *live = &self->lower;
+  return TRUE;
 }
 
 static void
@@ -327,13 +293,9 @@ gst_aooct_fullrange_class_init (GstAooctFullrangeClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_fullrange_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_fullrange_setup);
-  filter_class->process_cpu =
-      GST_DEBUG_FUNCPTR (gst_aooct_fullrange_process_cpu);
-  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fullrange_teardown);
-#ifdef HAVE_CUDA
-  filter_class->process_cuda =
-      GST_DEBUG_FUNCPTR (gst_aooct_fullrange_process_cuda);
-#endif
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_fullrange_live);
+  filter_class->cpu_ops = &fullrange_cpu;
+  filter_class->cuda_ops = FULLRANGE_CUDA;
 }
 
 static void

@@ -84,8 +84,6 @@ struct _GstAooctKmap
                                  * or for the FIR modes first then weights */
   guint deferred_serial;
   KmapSettings settings;        /* what the cores resample with */
-  AooctStep step;               /* the core of the active backend; none in
-                                 * passthrough */
 };
 
 enum
@@ -427,7 +425,8 @@ static const AooctStepOps kmap_cuda = { kmap_cuda_create, kmap_cuda_process,
 #endif
 
 static gboolean
-gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_kmap_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
   AooctWavelength *cal;
@@ -523,23 +522,8 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
   }
   self->settings.table = self->table;
   self->settings.fir = self->fir;
-  if (!aooct_step_create (&self->step, filter, &kmap_cpu, KMAP_CUDA,
-          &self->settings, error)) {
-    /* the base class calls teardown() only after a complete setup() */
-    g_clear_pointer (&self->table, aooct_kmap_table_free);
-    g_clear_pointer (&self->fir, aooct_kmap_fir_free);
-    g_clear_pointer (&self->deferred, g_bytes_unref);
-    return FALSE;
-  }
+  *settings = &self->settings;
   return TRUE;
-}
-
-static gboolean
-gst_aooct_kmap_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
-{
-  return aooct_step_process_cpu (&GST_AOOCT_KMAP (filter)->step, in, out,
-      NULL, error);
 }
 
 #ifdef HAVE_CUDA
@@ -563,15 +547,6 @@ check_pending (const AooctKmapTable * table, const AooctPendingMeta * meta,
     return FALSE;
   }
   return TRUE;
-}
-
-static gboolean
-gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  /* passthrough never gets here: GstBaseTransform forwards the buffers */
-  return aooct_step_process_cuda (&GST_AOOCT_KMAP (filter)->step, filter, in,
-      out, stream, NULL, error);
 }
 
 /* Downstream (aooctdisp or aooctfft) resamples, fused with its own pass
@@ -598,9 +573,7 @@ gst_aooct_kmap_teardown (GstAooctFilter * filter)
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
 
-  /* on CUDA: context current, GPU idle (base class); first, as the core
-   * resamples with the tables */
-  aooct_step_destroy (&self->step);
+  /* the base class destroyed the core, which resampled with the tables */
   g_clear_pointer (&self->table, aooct_kmap_table_free);
   g_clear_pointer (&self->fir, aooct_kmap_fir_free);
   g_clear_pointer (&self->deferred, g_bytes_unref);
@@ -812,10 +785,10 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_kmap_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_kmap_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_kmap_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_kmap_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_kmap_teardown);
+  filter_class->cpu_ops = &kmap_cpu;
+  filter_class->cuda_ops = KMAP_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_kmap_process_cuda);
   filter_class->defer = GST_DEBUG_FUNCPTR (gst_aooct_kmap_defer);
   filter_class->absorbs_pending = TRUE;
 #endif

@@ -105,7 +105,7 @@ struct _GstAooctNorm
   /* from setup() */
   gint bits;
   NormSettings step_settings;   /* what the cores are made for */
-  AooctStep step;               /* the core of the active backend */
+  AooctNormSettings live;       /* the display settings of this buffer */
   /* the last consistent display settings (streaming thread) */
   AooctNormSettings good;
 };
@@ -406,7 +406,8 @@ static const AooctStepOps norm_cuda = { norm_cuda_create, norm_cuda_process,
 #endif
 
 static gboolean
-gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_norm_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
   GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
@@ -483,8 +484,8 @@ gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
     x->sigma_range = self->sigma_range;
   }
   GST_OBJECT_UNLOCK (self);
-  return aooct_step_create (&self->step, filter, &norm_cpu, NORM_CUDA,
-      &self->step_settings, error);
+  *settings = &self->step_settings;
+  return TRUE;
 }
 
 /* The display settings for this buffer: one consistent copy, taken under
@@ -508,59 +509,17 @@ settings_for_buffer (GstAooctNorm * self, AooctNormSettings * s)
   *s = self->good;
 }
 
+/* display settings may change while playing: one consistent copy per
+ * buffer */
 static gboolean
-gst_aooct_norm_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
+gst_aooct_norm_live (GstAooctFilter * filter, gconstpointer * live,
+    GError ** error)
 {
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
-  AooctNormSettings s;
 
-  /* display settings may change while playing */
-  settings_for_buffer (self, &s);
-  return aooct_step_process_cpu (&self->step, in, out, &s, error);
-}
-
-#ifdef HAVE_CUDA
-static gboolean
-gst_aooct_norm_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, struct CUstream_st *stream, GError ** error)
-{
-  GstAooctNorm *self = GST_AOOCT_NORM (filter);
-  AooctNormSettings s;
-
-  /* as on the CPU: one consistent copy of the settings per buffer */
-  settings_for_buffer (self, &s);
-  return aooct_step_process_cuda (&self->step, filter, in, out, stream, &s,
-      error);
-}
-
-/* A failed CUDA graph capture ran nothing, and process_cuda() runs again:
- * average-bscans' ring must not have moved on. */
-static void
-gst_aooct_norm_cuda_graph_abort (GstAooctFilter * filter)
-{
-  aooct_step_rewind (&GST_AOOCT_NORM (filter)->step);
-}
-#endif
-
-static void
-gst_aooct_norm_teardown (GstAooctFilter * filter)
-{
-  /* on CUDA the base class made the context current and waited for the
-   * stream */
-  aooct_step_destroy (&GST_AOOCT_NORM (filter)->step);
-}
-
-/* average-bscans starts over after a flush (spec 11; new caps run
- * setup) */
-static gboolean
-gst_aooct_norm_sink_event (GstBaseTransform * bt, GstEvent * event)
-{
-  GstAooctNorm *self = GST_AOOCT_NORM (bt);
-
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
-    aooct_step_reset (&self->step);
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
+  settings_for_buffer (self, &self->live);
+  *live = &self->live;
+  return TRUE;
 }
 
 static void
@@ -641,18 +600,6 @@ gst_aooct_norm_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_aooct_norm_finalize (GObject * object)
-{
-  GstAooctNorm *self = GST_AOOCT_NORM (object);
-
-  /* a CPU core that outlived the last teardown (a CUDA one would need its
-   * context, which is gone with the element's) */
-  if (self->step.ops == &norm_cpu)
-    aooct_step_destroy (&self->step);
-  G_OBJECT_CLASS (parent_class)->finalize (object);
-}
-
-static void
 gst_aooct_norm_class_init (GstAooctNormClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -663,7 +610,6 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
 
   gobject_class->set_property = gst_aooct_norm_set_property;
   gobject_class->get_property = gst_aooct_norm_get_property;
-  gobject_class->finalize = gst_aooct_norm_finalize;
 
   /* Non-finite doubles and values outside these ranges are refused by
    * GObject when set (with a warning naming the property); the finite
@@ -775,14 +721,10 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_norm_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_norm_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_norm_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cpu);
-  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_norm_teardown);
-  GST_BASE_TRANSFORM_CLASS (klass)->sink_event =
-      GST_DEBUG_FUNCPTR (gst_aooct_norm_sink_event);
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_norm_live);
+  filter_class->cpu_ops = &norm_cpu;
+  filter_class->cuda_ops = NORM_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cuda);
-  filter_class->cuda_graph_abort =
-      GST_DEBUG_FUNCPTR (gst_aooct_norm_cuda_graph_abort);
   /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
 #endif

@@ -53,8 +53,6 @@ struct _GstAooctPad
   gint size;
   gint factor;
 
-  /* from setup(): the core of the active backend */
-  AooctStep step;
 };
 
 enum
@@ -233,41 +231,13 @@ static const AooctStepOps pad_cuda = {
 #endif
 
 static gboolean
-gst_aooct_pad_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_pad_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
-  GstAooctPad *self = GST_AOOCT_PAD (filter);
-
-  GST_DEBUG_OBJECT (self, "N %d -> P1 %d (o %d) -> P2 %d",
+  GST_DEBUG_OBJECT (filter, "N %d -> P1 %d (o %d) -> P2 %d",
       filter->out_geom.raw_samples, filter->out_geom.pad_size,
       filter->out_geom.pad_offset, filter->out_geom.samples);
-  return aooct_step_create (&self->step, filter, &pad_cpu, PAD_CUDA, NULL,
-      error);
-}
-
-static gboolean
-gst_aooct_pad_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
-{
-  return aooct_step_process_cpu (&GST_AOOCT_PAD (filter)->step, in, out, NULL,
-      error);
-}
-
-#ifdef HAVE_CUDA
-static gboolean
-gst_aooct_pad_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  return aooct_step_process_cuda (&GST_AOOCT_PAD (filter)->step, filter, in,
-      out, stream, NULL, error);
-}
-#endif
-
-static void
-gst_aooct_pad_teardown (GstAooctFilter * filter)
-{
-  /* on CUDA the base class has made the context current and waited for
-   * the GPU */
-  aooct_step_destroy (&GST_AOOCT_PAD (filter)->step);
+  return TRUE;
 }
 
 static void
@@ -322,18 +292,6 @@ gst_aooct_pad_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_aooct_pad_finalize (GObject * object)
-{
-  GstAooctPad *self = GST_AOOCT_PAD (object);
-
-  /* a CPU core that outlived the last teardown (a CUDA one would need its
-   * context, which is gone with the element's) */
-  if (self->step.ops == &pad_cpu)
-    aooct_step_destroy (&self->step);
-  G_OBJECT_CLASS (parent_class)->finalize (object);
-}
-
-static void
 gst_aooct_pad_class_init (GstAooctPadClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -342,7 +300,6 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
 
   gobject_class->set_property = gst_aooct_pad_set_property;
   gobject_class->get_property = gst_aooct_pad_get_property;
-  gobject_class->finalize = gst_aooct_pad_finalize;
 
   /* Both change the output geometry, so they apply at the next caps
    * negotiation (READY), not in the middle of a stream. */
@@ -380,10 +337,9 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
 
   filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_pad_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_pad_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_pad_process_cpu);
-  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_pad_teardown);
+  filter_class->cpu_ops = &pad_cpu;
+  filter_class->cuda_ops = PAD_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_pad_process_cuda);
   /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
   filter_class->leaves_pending = TRUE;

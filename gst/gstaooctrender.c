@@ -198,7 +198,8 @@ render_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   const RenderLive *r = v->own;
 
   if (in->data)
-    aooct_cpu_render_collect (v->p, v->log_mode, (const gfloat *) in->data,
+    aooct_cpu_render_collect (v->p, v->log_mode,
+        (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
         v->first, v->count, c->vol);
   else
     aooct_cpu_render_emit (v->p, v->s, r->mode, &r->camera, c->vol,
@@ -245,8 +246,8 @@ render_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 
   if (in->data)
     return aooct_cuda_render_collect (v->p, v->log_mode,
-        (const gfloat *) in->data, v->first, v->count, c->vol, c->keys,
-        run->stream, error);
+        (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
+        v->first, v->count, c->vol, c->keys, run->stream, error);
   return aooct_cuda_render_emit (v->p, v->s, r->mode, &r->camera, c->vol,
       v->filled, out->data, out->stride, c->keys, run->stream, error);
 }
@@ -413,8 +414,8 @@ gst_aooct_render_class_init (GstAooctRenderClass * klass)
 
   view_class->image_size = GST_DEBUG_FUNCPTR (gst_aooct_render_image_size);
   view_class->own_live = GST_DEBUG_FUNCPTR (gst_aooct_render_own_live);
-  view_class->cpu_ops = &render_cpu;
-  view_class->cuda_ops = RENDER_CUDA;
+  GST_AOOCT_FILTER_CLASS (klass)->cpu_ops = &render_cpu;
+  GST_AOOCT_FILTER_CLASS (klass)->cuda_ops = RENDER_CUDA;
   gst_aooct_view_class_add_pad_templates (view_class);
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_RENDER_MODE, 0);
 }

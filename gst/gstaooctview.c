@@ -42,7 +42,6 @@ typedef struct
 
   /* from setup() */
   AooctViewParams params;
-  AooctStep step;               /* the core of the active backend */
 
   /* the volume being collected (streaming thread) */
   gint filled;                  /* B-scans collected */
@@ -51,7 +50,10 @@ typedef struct
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 volumes;              /* images made since start */
   /* what process_buffers() is asked for */
-  gint take_from, take_count;   /* B-scans of the input buffer to collect */
+  gint take_from, take_count;   /* B-scans of the input buffer to collect,
+                                 * or take_count 0: emit the image */
+  AooctViewLive live;           /* what the step gets with the buffer */
+  AooctNormSettings emit_settings;      /* ... and live.s */
 } GstAooctViewPrivate;
 
 enum
@@ -145,10 +147,10 @@ read_settings (GstAooctView * self, AooctNormSettings * s)
 }
 
 static gboolean
-gst_aooct_view_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_view_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctView *self = GST_AOOCT_VIEW (filter);
-  GstAooctViewClass *klass = GST_AOOCT_VIEW_GET_CLASS (self);
   GstAooctViewPrivate *priv = PRIV (self);
   GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
   AooctViewParams *p = &priv->params;
@@ -186,16 +188,8 @@ gst_aooct_view_setup (GstAooctFilter * filter, GError ** error)
   /* counting starts over with new caps (a partial volume of the old ones
    * has been emitted by the caps event) */
   priv->filled = 0;
-  return aooct_step_create (&priv->step, filter, klass->cpu_ops,
-      klass->cuda_ops, p, error);
-}
-
-static void
-gst_aooct_view_teardown (GstAooctFilter * filter)
-{
-  /* on CUDA the base class made the context current and waited for the
-   * GPU */
-  aooct_step_destroy (&PRIV (GST_AOOCT_VIEW (filter))->step);
+  *settings = p;
+  return TRUE;
 }
 
 /* The settings of the image: the range settings now, the log setting of
@@ -208,66 +202,35 @@ emit_settings (GstAooctView * self, AooctNormSettings * s, GError ** error)
   return aooct_norm_settings_check (s, error);
 }
 
-/* The run of process_buffers()'s one plane: collect the B-scans of this
- * input (@in then starts at the first of them), or emit the image. */
+/* The live part of the run of process_buffers()'s one plane: collect
+ * the B-scans of this input, or (take_count 0) emit the image. */
 static gboolean
-view_live (GstAooctView * self, const AooctPlane * in, AooctPlane * in_from,
-    AooctViewLive * live, AooctNormSettings * s, GError ** error)
+gst_aooct_view_live (GstAooctFilter * filter, gconstpointer * out_live,
+    GError ** error)
 {
+  GstAooctView *self = GST_AOOCT_VIEW (filter);
   GstAooctViewClass *klass = GST_AOOCT_VIEW_GET_CLASS (self);
   GstAooctViewPrivate *priv = PRIV (self);
+  AooctViewLive *live = &priv->live;
 
   live->p = &priv->params;
   live->log_mode = priv->log_mode;
   live->first = priv->filled;
   live->count = priv->take_count;
+  live->in_row = priv->take_from * filter->in_geom.alines;
   live->filled = priv->filled;
   live->s = NULL;
   live->own = NULL;
-  *in_from = *in;
-  if (in->data) {
-    in_from->data = in->data + (gsize) priv->take_from *
-        GST_AOOCT_FILTER (self)->in_geom.alines * in->stride;
+  *out_live = live;
+  if (priv->take_count > 0)
     return TRUE;
-  }
-  if (!emit_settings (self, s, error))
+  if (!emit_settings (self, &priv->emit_settings, error))
     return FALSE;
-  live->s = s;
+  live->s = &priv->emit_settings;
   if (klass->own_live)
     live->own = klass->own_live (self, &priv->params);
   return TRUE;
 }
-
-static gboolean
-gst_aooct_view_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
-{
-  GstAooctView *self = GST_AOOCT_VIEW (filter);
-  AooctViewLive live;
-  AooctNormSettings s;
-  AooctPlane from;
-
-  if (!view_live (self, in, &from, &live, &s, error))
-    return FALSE;
-  return aooct_step_process_cpu (&PRIV (self)->step, &from, out, &live, error);
-}
-
-#ifdef HAVE_CUDA
-static gboolean
-gst_aooct_view_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, struct CUstream_st *stream, GError ** error)
-{
-  GstAooctView *self = GST_AOOCT_VIEW (filter);
-  AooctViewLive live;
-  AooctNormSettings s;
-  AooctPlane from;
-
-  if (!view_live (self, in, &from, &live, &s, error))
-    return FALSE;
-  return aooct_step_process_cuda (&PRIV (self)->step, filter, &from, out,
-      stream, &live, error);
-}
-#endif
 
 static GstFlowReturn
 allocate_output (GstAooctView * self, GstBuffer ** out)
@@ -320,6 +283,7 @@ emit_volume (GstAooctView * self)
   if (priv->filled == 0 || !filter->configured)
     return GST_FLOW_OK;
   ret = allocate_output (self, &out);
+  priv->take_count = 0;
   if (ret == GST_FLOW_OK)
     ret = gst_aooct_filter_process_buffers (filter, NULL, &out);
   if (ret != GST_FLOW_OK) {
@@ -553,11 +517,7 @@ gst_aooct_view_class_init (GstAooctViewClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_view_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_view_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_view_setup);
-  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_view_teardown);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_view_process_cpu);
-#ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_view_process_cuda);
-#endif
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_view_live);
 }
 
 /* For the subclasses' class_init: the pad templates (after they set

@@ -22,11 +22,12 @@
  * rows or voxels of missing B-scans black); a flush drops them.
  *
  * A subclass says how large its image is (image_size) and names the
- * core of its step on each backend (cpu_ops / cuda_ops, aooct-step.h),
- * made with the view's AooctViewParams as its settings: process() gets
- * an AooctViewLive as the live part of the run and either an input plane
- * (collect: keep what the image needs of B-scans @first .. of the volume)
- * or an output plane (emit: the image of the first @filled B-scans). */
+ * core of its step on each backend (GstAooctFilterClass's cpu_ops /
+ * cuda_ops, aooct-step.h), made with the view's AooctViewParams as its
+ * settings: process() gets an AooctViewLive as the live part of the run
+ * and either an input plane (collect: keep what the image needs of
+ * B-scans @first .. of the volume) or an output plane (emit: the image of
+ * the first @filled B-scans). */
 #ifndef __GST_AOOCT_VIEW_H__
 #define __GST_AOOCT_VIEW_H__
 
@@ -41,9 +42,10 @@ typedef struct
 {
   const AooctViewParams *p;
   gboolean log_mode;            /* log setting at the volume's first B-scan */
-  /* collect: the input holds B-scans @first .. @first + @count - 1 of the
-   * volume (its plane starts at the first of them) */
+  /* collect: the input's rows from @in_row on (A-line @in_row of the
+   * buffer) hold B-scans @first .. @first + @count - 1 of the volume */
   gint first, count;
+  gint in_row;
   /* emit: the image of the first @filled B-scans, with these settings */
   gint filled;
   const AooctNormSettings *s;
@@ -63,10 +65,6 @@ struct _GstAooctViewClass
     gboolean (*image_size) (GstAooctView * self, const AooctGeometry * in,
       gint v, gint crop_start, gint crop_end, gint * width, gint * height,
       GError ** error);
-
-  /* The step's core on each backend (cuda_ops NULL without CUDA). */
-  const AooctStepOps *cpu_ops;
-  const AooctStepOps *cuda_ops;
 
   /* Optional: what the subclass's emit reads of its own live properties
    * (aooctrender: the camera), for AooctViewLive's @own.  The pointer
