@@ -665,6 +665,75 @@ GST_START_TEST (test_layers)
 
 GST_END_TEST;
 
+/* FWHM in bins of the intensity peak at @b of A-line @a (linear
+ * interpolation between the bins where it crosses half) */
+static gdouble
+fwhm (const gfloat * x, gint p, gint a, gint b)
+{
+  const gdouble half = inten (x, p, a, b) / 2;
+  gdouble l = b, r = b;
+  gint k;
+
+  for (k = b; k > 0 && inten (x, p, a, k - 1) > half; k--);
+  if (k > 0)
+    l = k - 1 + (half - inten (x, p, a, k - 1)) / (inten (x, p, a, k)
+        - inten (x, p, a, k - 1));
+  for (k = b; k < p / 2 - 1 && inten (x, p, a, k + 1) > half; k++);
+  if (k < p / 2 - 1)
+    r = k + (inten (x, p, a, k) - half) / (inten (x, p, a, k)
+        - inten (x, p, a, k + 1));
+  return r - l;
+}
+
+/* PSF and roll-off: the mirror at five depths, 40 % CS against the
+ * full-spectrum NUDFT (peak depth, height and width, mean over the
+ * A-lines) */
+GST_START_TEST (test_psf_rolloff)
+{
+  const gdouble depths[5] = { 200, 600, 1000, 1400, 1800 };
+  guint k;
+
+  g_print ("| mirror depth (um) | bin | NUDFT peak (dB) | CS peak - NUDFT "
+      "peak (dB) | NUDFT FWHM (bins) | CS FWHM (bins) |  [%s]\n", backend);
+  for (k = 0; k < G_N_ELEMENTS (depths); k++) {
+    gchar *extra = g_strdup_printf ("noise=6 mirror-depth=%g mirror-tilt=1",
+        depths[k]);
+    Pair r = run_pair ("mirror", 1024, 8, extra);
+    gdouble pf = 0, dpk = 0, wf = 0, wc = 0, bin = 0;
+    gint a, b;
+
+    for (a = 0; a < r.m; a++) {
+      gint bf = 8, bc = 8;
+
+      for (b = 8; b < r.p / 2 - 1; b++) {
+        if (inten (r.full, r.p, a, b) > inten (r.full, r.p, a, bf))
+          bf = b;
+        if (inten (r.cs, r.p, a, b) > inten (r.cs, r.p, a, bc))
+          bc = b;
+      }
+      fail_unless (ABS (bf - bc) <= 1, "%g um, A-line %d: bin %d (NUDFT) vs "
+          "%d (CS)", depths[k], a, bf, bc);
+      bin += (gdouble) bf / r.m;
+      pf += 10 * log10 (inten (r.full, r.p, a, bf)) / r.m;
+      dpk += 10 * log10 (inten (r.cs, r.p, a, bc) * r.gain
+          / inten (r.full, r.p, a, bf)) / r.m;
+      wf += fwhm (r.full, r.p, a, bf) / r.m;
+      wc += fwhm (r.cs, r.p, a, bc) / r.m;
+    }
+    g_print ("| %g | %.1f | %.1f | %+.2f | %.2f | %.2f |\n", depths[k], bin,
+        pf, dpk, wf, wc);
+    fail_unless (fabs (dpk) <= 3.0, "%g um: the CS peak is %.2f dB from the "
+        "NUDFT's", depths[k], dpk);
+    fail_unless (wc <= wf + 0.5, "%g um: the CS peak (%.2f bins) is wider "
+        "than the NUDFT's (%.2f)", depths[k], wc, wf);
+    g_free (r.cs);
+    g_free (r.full);
+    g_free (extra);
+  }
+}
+
+GST_END_TEST;
+
 /* ---- tau = 0: towards least squares ----------------------------------- */
 
 /* a narrow band (5 nm): the positions stay within a quarter sample of
@@ -886,6 +955,7 @@ cs_suite (void)
   tcase_add_loop_test (tc, test_cs_vs_reference, 0, G_N_ELEMENTS (cases));
   tcase_add_test (tc, test_u_pixel_input);
   tcase_add_test (tc, test_mirror);
+  tcase_add_test (tc, test_psf_rolloff);
   tcase_add_test (tc, test_layers);
   tcase_add_test (tc, test_retina);
   tcase_add_test (tc, test_least_squares);
