@@ -242,8 +242,7 @@ aooct_cs_new (const AooctCsSettings * set, gint in_width, GError ** error)
     goto fail;
   if (cs->n < 2) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "the calibration covers %d camera pixel: at least 2 are needed",
-        cs->n);
+        "the calibration covers %d camera pixel: at least 2 are needed", cs->n);
     goto fail;
   }
   cal = aooct_wavelength_new (set->wavelength_file, set->wavelength_coeffs,

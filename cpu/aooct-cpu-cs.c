@@ -34,7 +34,7 @@ struct _AooctCpuCs
    * row holds samples) */
   gint alines;
   gfloat *y, *r, *g, *ax;
-  gdouble *alpha, *lambda, *step;        /* per A-line */
+  gdouble *alpha, *lambda, *step;       /* per A-line */
 };
 
 AooctCpuCs *
@@ -218,7 +218,7 @@ aooct_cpu_cs_process (AooctCpuCs * c, const gfloat * in, gfloat * out,
 #pragma omp parallel for schedule(static) num_threads(c->n_threads) if ((gint64) alines * p >= AOOCT_CPU_PARALLEL_MIN)
   for (a = 0; a < alines; a++) {
     const gfloat *d = in + (gsize) a * c->in_width;
-    gfloat *y = c->y + 2 * (gsize) a * p, *r = c->r + 2 * (gsize) a * p;
+    gfloat *y = c->y + 2 * (gsize) a * p, *r = c->r + 2 * (gsize) a *p;
     gint n;
 
     for (n = 0; n < u; n++) {
@@ -273,7 +273,7 @@ aooct_cpu_cs_process (AooctCpuCs * c, const gfloat * in, gfloat * out,
         ni = vi * f;
         dr = nr - x[2 * m];
         di = ni - x[2 * m + 1];
-        dd += (gdouble) dr * dr + (gdouble) di * di;
+        dd += (gdouble) dr *dr + (gdouble) di *di;
         x[2 * m] = nr;
         x[2 * m + 1] = ni;
       }

@@ -220,7 +220,8 @@ gst_aooct_cs_setup (GstAooctFilter * filter, GError ** error)
    * derived; the geometry must not have */
   if (cs == NULL)
     return FALSE;
-  if (cs->p != filter->out_geom.samples || cs->n != filter->out_geom.raw_samples) {
+  if (cs->p != filter->out_geom.samples
+      || cs->n != filter->out_geom.raw_samples) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
         "aooctcs: the calibration or size changed between negotiation and "
         "start (now N = %d, P = %d)", cs->n, cs->p);

@@ -334,7 +334,7 @@ run_pair (const gchar * phantom, gint n, gint m, const gchar * extra)
   fail_unless_equals_int (size, (gsize) m * n * 8);
   /* an isolated reflector of amplitude a in every sample: the NUDFT of N
    * samples gives N a, the least-squares x of A (scaled P^-1/2) a sqrt P */
-  r.gain = (gdouble) n * n / r.p;
+  r.gain = (gdouble) n *n / r.p;
   g_list_free_full (f, (GDestroyNotify) gst_sample_unref);
   g_list_free_full (c, (GDestroyNotify) gst_sample_unref);
   gst_element_set_state (pl, GST_STATE_NULL);
@@ -592,8 +592,7 @@ measure_layers (const gfloat * x, gdouble gain, const gfloat * full, gint n,
   st.layer_bg_db = 10 * log10 (layer / MAX (bg, 1e-300));
   st.zero_pct = 100.0 * zeros / nbg;
   st.nz_median_db = nnz ? 10 * log10 (layer / nz[nnz / 2]) : INFINITY;
-  st.nz_p99_db = nnz ? 10 * log10 (layer / nz[(gint) (0.99 * nnz)]) :
-      INFINITY;
+  st.nz_p99_db = nnz ? 10 * log10 (layer / nz[(gint) (0.99 * nnz)]) : INFINITY;
   g_print ("layers %s %s: peaks at the NUDFT's bins (+-1), within %.2f dB "
       "(worst layer's mean over the A-lines %.2f dB); layer mean %.1f dB "
       "above the background; background pixels %.1f %% exactly 0, non-zero "
@@ -626,8 +625,7 @@ GST_START_TEST (test_layers)
       "mask-fraction=0.4 mask-seed=%u a2=8 a3=-2 tau=0.05", backend, coeffs,
       seed);
   gfloat *full = push_pull (lf, in, n, m, n);
-  gfloat *cs1 = push_pull (l1, in, n, m, n), *cs5 = push_pull (l5, in, n, m,
-      n);
+  gfloat *cs1 = push_pull (l1, in, n, m, n), *cs5 = push_pull (l5, in, n, m, n);
   /* N^2 / P with P = N: see run_pair */
   LayerStats sf = measure_layers (full, 1.0, full, n, m, TRUE);
   LayerStats s1 = measure_layers (cs1, n, full, n, m, FALSE);
