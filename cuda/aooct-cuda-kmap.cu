@@ -1,5 +1,6 @@
 /* aooct CUDA core: lambda-to-k resampling (see aooct-cuda-kmap.h). */
 #include "aooct-cuda-kmap.h"
+#include "aooct-cuda-fir.cuh"
 #include "aooct-cuda-check.h"
 #include "aooct-cuda-steps.h"
 
@@ -82,55 +83,34 @@ struct _AooctCudaKmapFir
   float *weight;
 };
 
-/* One thread per output sample i and FIR_ROWS A-lines: the thread keeps
- * its TAPS weights in registers for all of them (the table is read once
- * per FIR_ROWS A-lines, coalesced: the weights of a tap are contiguous
- * over i), and the input samples of neighbouring outputs overlap, so they
- * come from L1.  Summed in the CPU core's order without contraction:
- * bit-identical.  @scale: aooctpad's deferred scale (a power of two:
- * exact either way). */
-#define FIR_ROWS 8
-
-/* CH: floats per sample, 1 for real spectra, 2 for the interleaved
- * complex ones of full range (spec section 9: re and im alike, with the
- * same weights in the same order) */
+/* The gather of aooct-cuda-fir.cuh, then the scale.  @scale: aooctpad's
+ * deferred scale (a power of two: exact either way).  CH: floats per
+ * sample, 1 for real spectra, 2 for the interleaved complex ones of full
+ * range (spec section 9: re and im alike, with the same weights in the
+ * same order) */
 template < int TAPS, int CH > static __global__ void
 kmap_fir_kernel (const float *in, float *out, const int *first,
     const float *weight, int p2, int j0, int j1, int taps_rt, float scale,
     int rows)
 {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  const int r0 = blockIdx.y * FIR_ROWS;
-  const int taps = TAPS > 0 ? TAPS : taps_rt;
+  const int r0 = blockIdx.y * AOOCT_FIR_ROWS;
 
   if (i >= p2)
     return;
   if (i < j0 || i > j1) {
-    for (int r = r0; r < r0 + FIR_ROWS && r < rows; r++)
+    for (int r = r0; r < r0 + AOOCT_FIR_ROWS && r < rows; r++)
       for (int c = 0; c < CH; c++)
         out[((size_t) r * p2 + i) * CH + c] = 0.0f;
     return;
   }
   float w[TAPS > 0 ? TAPS : 1];
   const int f = first[i];
-  if (TAPS > 0) {
-#pragma unroll
-    for (int q = 0; q < (TAPS > 0 ? TAPS : 1); q++)
-      w[q] = weight[(size_t) q * p2 + i];
-  }
-  for (int r = r0; r < r0 + FIR_ROWS && r < rows; r++) {
+  aooct_fir_load < TAPS > (w, weight, p2, i);
+  for (int r = r0; r < r0 + AOOCT_FIR_ROWS && r < rows; r++) {
     const float *z = in + ((size_t) r * p2 + f) * CH;
     for (int c = 0; c < CH; c++) {
-      float v = 0.0f;
-      if (TAPS > 0) {
-#pragma unroll
-        for (int q = 0; q < (TAPS > 0 ? TAPS : 1); q++)
-          v = __fadd_rn (v, __fmul_rn (z[q * CH + c], w[q]));
-      } else {
-        for (int q = 0; q < taps; q++)
-          v = __fadd_rn (v, __fmul_rn (z[q * CH + c],
-                  weight[(size_t) q * p2 + i]));
-      }
+      float v = aooct_fir_dot < TAPS, CH > (z, c, w, weight, p2, i, taps_rt);
       if (scale != 1.0f)
         v = v * scale;
       out[((size_t) r * p2 + i) * CH + c] = v;
@@ -177,19 +157,11 @@ template < int CH > static void
 launch_fir (const AooctCudaKmapFir * k, dim3 grid, cudaStream_t s,
     const float *src, float *dst, float scale, int now)
 {
-  if (k->taps == 4)
-    kmap_fir_kernel < 4, CH > <<< grid, 128, 0, s >>> (src, dst, k->first,
-        k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
-  else if (k->taps == 16)
-    kmap_fir_kernel < 16, CH > <<< grid, 128, 0, s >>> (src, dst, k->first,
-        k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
-  else if (k->taps == 4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH)
-    kmap_fir_kernel < 4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH, CH > <<< grid,
-        128, 0, s >>> (src, dst, k->first, k->weight, k->samples, k->j0,
-        k->j1, k->taps, scale, now);
-  else
-    kmap_fir_kernel < 0, CH > <<< grid, 128, 0, s >>> (src, dst, k->first,
-        k->weight, k->samples, k->j0, k->j1, k->taps, scale, now);
+#define LAUNCH(T) kmap_fir_kernel < T, CH > <<< grid, AOOCT_FIR_THREADS, 0, \
+      s >>> (src, dst, k->first, k->weight, k->samples, k->j0, k->j1,     \
+      k->taps, scale, now)
+  AOOCT_FIR_DISPATCH (k->taps, LAUNCH);
+#undef LAUNCH
 }
 
 gboolean
@@ -202,8 +174,9 @@ aooct_cuda_kmap_fir_process (AooctCudaKmapFir * k, const gfloat * in,
 
   /* gridDim.y is at most 65535 */
   while (done < rows) {
-    int now = (int) MIN (rows - done, (gsize) 65535 * FIR_ROWS);
-    dim3 grid ((k->samples + 127) / 128, (now + FIR_ROWS - 1) / FIR_ROWS);
+    int now = (int) MIN (rows - done, (gsize) 65535 * AOOCT_FIR_ROWS);
+    dim3 grid ((k->samples + AOOCT_FIR_THREADS - 1) / AOOCT_FIR_THREADS,
+        (now + AOOCT_FIR_ROWS - 1) / AOOCT_FIR_ROWS);
     const float *src = in + done * k->samples * ch;
     float *dst = out + done * k->samples * ch;
     cudaStream_t s = (cudaStream_t) stream;

@@ -60,6 +60,7 @@
 #include "aooct-error.h"
 #include "aooct-cpu-disp.h"
 #include "aooct-cpu-disp-estimate.h"
+#include "aooct-cpu-kmap.h"
 #include "aooct-pending-meta.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-prep.h"
@@ -335,37 +336,62 @@ gst_aooct_disp_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
 /* Applies the steps an upstream element deferred to us (aooctpad's scale
  * and margins, aooctkmap's resampling) to the first @rows spectra of
  * @data in place, as the CUDA kernels would: the estimate must see the
- * k-linear spectra that the weights will multiply. */
-static void
-apply_pending_on_host (const AooctPendingMeta * meta, gfloat * data,
-    gint rows, gint p2)
+ * k-linear spectra that the weights will multiply.  FALSE with a message
+ * for a FIR table that does not fit. */
+static gboolean
+apply_pending_on_host (const AooctPendingMeta * meta, const AooctGeometry * g,
+    gfloat * data, gint rows, GError ** error)
 {
-  gfloat *tmp = g_new (gfloat, p2);
+  const gint p2 = g->samples;
+  gfloat *tmp;
   gint r, i;
 
-  for (r = 0; r < rows; r++) {
-    gfloat *z = data + (gsize) r * p2;
+  if (meta->pad)
+    for (r = 0; r < rows; r++) {
+      gfloat *z = data + (gsize) r * p2;
 
-    if (meta->pad)
       for (i = 0; i < p2; i++)
         z[i] = (i >= meta->pad_j0 && i <= meta->pad_j1) ?
             z[i] * meta->pad_scale : 0.0f;
-    if (meta->kmap.data) {
-      const gint32 *index = g_bytes_get_data (meta->kmap.data, NULL);
-      const gfloat *frac = (const gfloat *) (index + p2);
-
-      for (i = 0; i < p2; i++) {
-        if (i < meta->kmap_j0 || i > meta->kmap_j1) {
-          tmp[i] = 0;
-        } else {
-          const gint l = index[i];
-          tmp[i] = z[l] + (z[l + 1] - z[l]) * frac[i];
-        }
-      }
-      memcpy (z, tmp, p2 * sizeof (gfloat));
     }
+  if (meta->kmap.data == NULL)
+    return TRUE;
+  if (meta->kmap_taps > 0) {
+    /* a FIR mode's gather: aooctkmap's own CPU core on these rows */
+    AooctKmapFir fir;
+    AooctGeometry rows_geom = *g;
+    gsize bytes = (gsize) rows * p2 * sizeof (gfloat);
+
+    if (!aooct_pending_meta_kmap_fir (meta, p2, &fir, error))
+      return FALSE;
+    rows_geom.sample_type = AOOCT_SAMPLE_REAL;
+    rows_geom.alines = rows;
+    rows_geom.bscans = 1;
+    tmp = g_malloc (bytes);
+    aooct_cpu_kmap_fir (&rows_geom, &fir, (const guint8 *) data,
+        p2 * sizeof (gfloat), (guint8 *) tmp, p2 * sizeof (gfloat));
+    memcpy (data, tmp, bytes);
+    g_free (tmp);
+    return TRUE;
+  }
+  tmp = g_new (gfloat, p2);
+  for (r = 0; r < rows; r++) {
+    gfloat *z = data + (gsize) r * p2;
+    const gint32 *index = g_bytes_get_data (meta->kmap.data, NULL);
+    const gfloat *frac = (const gfloat *) (index + p2);
+
+    for (i = 0; i < p2; i++) {
+      if (i < meta->kmap_j0 || i > meta->kmap_j1) {
+        tmp[i] = 0;
+      } else {
+        const gint l = index[i];
+        tmp[i] = z[l] + (z[l + 1] - z[l]) * frac[i];
+      }
+    }
+    memcpy (z, tmp, p2 * sizeof (gfloat));
   }
   g_free (tmp);
+  return TRUE;
 }
 
 /* Estimates a2/a3 from the first B-scan of @inbuf, makes them the
@@ -424,8 +450,10 @@ gst_aooct_disp_estimate (GstAooctDisp * self, GstBuffer * inbuf,
   }
   spectra = g_memdup2 (map.data, bytes);
   gst_buffer_unmap (inbuf, &map);
-  if (meta)
-    apply_pending_on_host (meta, spectra, g->alines, g->samples);
+  if (meta && !apply_pending_on_host (meta, g, spectra, g->alines, error)) {
+    g_free (spectra);
+    return FALSE;
+  }
 
   aooct_disp_estimate_params_init (&params);
   ok = aooct_cpu_disp_estimate (spectra, g->alines, g, &params, &est, error);

@@ -69,8 +69,9 @@ struct _GstAooctKmap
   AooctKmapTable *table;        /* linear brackets (identity for nudft and
                                  * nufft, whose samples stay in place) */
   AooctKmapFir *fir;            /* cubic, bspline, lanczos; else NULL */
-  GBytes *deferred;             /* the table for a deferred step: index then
-                                 * frac, as AooctPendingMeta says */
+  GBytes *deferred;             /* the table for a deferred step, as
+                                 * AooctPendingMeta says: index then frac,
+                                 * or for the FIR modes first then weights */
   guint deferred_serial;
 #ifdef HAVE_CUDA
   AooctCudaKmap *cuda;          /* the table in device memory */
@@ -315,7 +316,6 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
   passthrough = self->passthrough;
   mode = self->interpolation;
   GST_OBJECT_UNLOCK (self);
-  filter->defer_unsupported = FALSE;
 
   /* Already linear in k: forward the input buffers themselves (the caps
    * still change, to k-linear=true). */
@@ -376,21 +376,24 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
     if (self->table == NULL)
       return FALSE;
     if (mode == AOOCT_INTERP_CUBIC || mode == AOOCT_INTERP_BSPLINE
-        || mode == AOOCT_INTERP_LANCZOS) {
+        || mode == AOOCT_INTERP_LANCZOS)
       self->fir = aooct_kmap_fir_new (self->table, mode);
-      /* the fused kernels of aooctdisp / aooctfft resample linearly only */
-      filter->defer_unsupported = TRUE;
-    }
   }
   {
+    /* the table a fused pass downstream resamples with: the FIR gather
+     * where there is one (the same table as our own kernel's, so the
+     * same bits), else the linear brackets */
     gsize n = (gsize) self->table->samples;
-    guint8 *packed = g_malloc (n * (sizeof (gint32) + sizeof (gfloat)));
+    const gint taps = self->fir ? self->fir->taps : 0;
+    gsize size = n * sizeof (gint32) + (self->fir ? (gsize) taps * n :
+        n) * sizeof (gfloat);
+    guint8 *packed = g_malloc (size);
 
-    memcpy (packed, self->table->index, n * sizeof (gint32));
-    memcpy (packed + n * sizeof (gint32), self->table->frac,
-        n * sizeof (gfloat));
-    self->deferred = g_bytes_new_take (packed,
-        n * (sizeof (gint32) + sizeof (gfloat)));
+    memcpy (packed, self->fir ? self->fir->first : self->table->index,
+        n * sizeof (gint32));
+    memcpy (packed + n * sizeof (gint32), self->fir ? self->fir->weight :
+        self->table->frac, size - n * sizeof (gint32));
+    self->deferred = g_bytes_new_take (packed, size);
     self->deferred_serial = aooct_pending_serial_next ();
   }
 #ifdef HAVE_CUDA
@@ -480,7 +483,8 @@ gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
 }
 
 /* Downstream (aooctdisp or aooctfft) resamples, fused with its own pass
- * (and applies aooctpad's scale, if pending, as we would have) */
+ * (and applies aooctpad's scale, if pending, as we would have), in every
+ * mode: linear, the FIR modes' gather, and nudft/nufft's identity */
 static gboolean
 gst_aooct_kmap_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
     GError ** error)
@@ -492,6 +496,7 @@ gst_aooct_kmap_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
   aooct_pending_table_set (&meta->kmap, self->deferred, self->deferred_serial);
   meta->kmap_j0 = self->table->start;
   meta->kmap_j1 = self->table->end;
+  meta->kmap_taps = self->fir ? self->fir->taps : 0;
   return TRUE;
 }
 #endif
