@@ -131,23 +131,33 @@ aooct_fir_pair_init (AooctFirPair < T > &s, const int *first, int p2,
 }
 
 /* Their zero-padded weights, read from the table @weight once per thread
- * (after aooct_fir_pair_init). */
+ * (after aooct_fir_pair_init).  Window position k holds tap k - o of an
+ * output at offset o, read straight into place; only the positions that
+ * may pad (k = 0 and T for output 0, o0 being 0 or 1; k < 3 and k >= T
+ * for output 1, o1 being 0 to 3) need a test, the rest of the unrolled
+ * loop is plain loads. */
 template < int T > static __device__ __forceinline__ void
 aooct_fir_pair_weights (AooctFirPair < T > &s, const float *weight, int p2,
     int i0)
 {
   const int o0 = s.lead0 ? 1 : 0;
 
-  /* window position k holds tap k - o of an output at offset o: read
-   * straight into place (no copies), 0 outside the taps */
 #pragma unroll
-  for (int k = 0; k <= T; k++)
-    s.w0[k] = s.win[0] && k >= o0 && k < o0 + T ?
-        weight[(size_t) (k - o0) * p2 + i0] : 0.0f;
+  for (int k = 0; k <= T; k++) {
+    const bool tap = (k >= 1 && k < T) || (k == 0 && !s.lead0)
+        || (k == T && s.lead0);
+
+    s.w0[k] = s.win[0] && tap ?
+        weight[(long long) (k - o0) * p2 + i0] : 0.0f;
+  }
 #pragma unroll
-  for (int k = 0; k < T + 3; k++)
-    s.w1[k] = s.win[1] && k >= s.o1 && k < s.o1 + T ?
-        weight[(size_t) (k - s.o1) * p2 + i0 + 1] : 0.0f;
+  for (int k = 0; k < T + 3; k++) {
+    const bool tap = (k >= 3 && k < T) || (k < 3 && k >= s.o1)
+        || (k >= T && k < s.o1 + T);
+
+    s.w1[k] = s.win[1] && tap ?
+        weight[(long long) (k - s.o1) * p2 + i0 + 1] : 0.0f;
+  }
 }
 
 /* Window position @k (a constant once the loops are unrolled) of both
