@@ -133,8 +133,7 @@ gst_aooct_kmap_interpolation_get_type (void)
   return type;
 }
 
-#define GST_TYPE_AOOCT_NUFFT_KERNEL (gst_aooct_nufft_kernel_get_type ())
-static GType
+GType
 gst_aooct_nufft_kernel_get_type (void)
 {
   static GType type = 0;
