@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-bench: copy ceilings (see aooct-bench-cuda.h).  Runs on the
  * runtime's primary context of device 0, before any pipeline, and resets
  * it afterwards; the pipelines use libgstcuda's context. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-bench: the device and its copy ceilings, measured with the CUDA
  * runtime (cudaMemcpyAsync timed with CUDA events). */
 #ifndef __AOOCT_BENCH_CUDA_H__

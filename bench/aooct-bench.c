@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-bench: throughput of each aooct element and of the whole chain.
  *
  * For every shape it captures, once, the input each element sees (by running
@@ -49,7 +50,12 @@
  *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
  *               [--file-dir DIR] [--no-steps] [--views V]
  *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
- *               [--fullrange]
+ *               [--fullrange] [--cs]
+ *
+ * With --cs it times instead aooctcs (compressive sensing, spec section
+ * 10) at 2048 x 1000, 40 % of the spectrum, 15 iterations: operator=nufft
+ * with R = 2, W = 3 and with its defaults, operator=nudft, and the chain
+ * raw -> aooctdcsub -> aooctcs -> aooctnorm.
  *
  * The file rows run the pipelines a user runs on a recorded raw file
  * (through gst_parse_launch, the file just written, so in the page cache):
@@ -68,6 +74,7 @@
 #include "config.h"
 #endif
 #include "aooct-synth.h"
+#include "aooct-app-util.h"
 #ifdef HAVE_CUDA
 #include "aooct-bench-cuda.h"
 #endif
@@ -199,6 +206,11 @@ chain_desc (const Shape * shape, gint first, gint last)
   return g_string_free (s, FALSE);
 }
 
+/* The base class's cuda-graphs and defer-steps for every aooct element of
+ * the next pipelines (rows that measure them): TRUE / FALSE, or -1 to
+ * leave the element's default. */
+static gint with_cuda_graphs = -1, with_defer_steps = -1;
+
 static GstElement *
 launch (const gchar * desc)
 {
@@ -209,6 +221,10 @@ launch (const gchar * desc)
     g_printerr ("cannot build '%s': %s\n", desc, err->message);
     exit (1);
   }
+  if (with_cuda_graphs >= 0)
+    aooct_app_set_everywhere (p, "cuda-graphs", with_cuda_graphs);
+  if (with_defer_steps >= 0)
+    aooct_app_set_everywhere (p, "defer-steps", with_defer_steps);
   if (shared_cuda)
     gst_element_set_context (p, shared_cuda);
   return p;
@@ -654,6 +670,74 @@ fullrange_rows (GString * table, FILE * out, const Shape * shape,
   g_free (first);
 }
 
+/* Compressive sensing (--cs, spec section 10): aooctcs at 2048 samples x
+ * 1000 A-lines (no padding), 40 % of the spectrum, 15 iterations, after
+ * aooctdcsub, with operator=nufft (KB, R = 2, W = 3), nufft with its
+ * defaults (R = 2, W = 6) and nudft; then the chain raw -> aooctdcsub ->
+ * aooctcs (nufft W = 3) -> aooctnorm. */
+static void
+cs_rows (GString * table, FILE * out, gint buffers)
+{
+  static const Shape cs_shape = { "cs-2048x1000", 2048, 1000, FALSE, 1 };
+  static const struct
+  {
+    const gchar *label, *props;
+  } ops[] = {
+    {"nufft, Kaiser-Bessel R = 2, W = 3", "operator=nufft nufft-width=3"},
+    {"nufft defaults (Kaiser-Bessel R = 2, W = 6)", "operator=nufft"},
+    {"nudft (exact sums, cuBLAS / BLAS)", "operator=nudft"},
+  };
+  const gchar *bk = backend ? backend : "auto";
+  GstSample *in = capture_input (&cs_shape, 1), *raw = capture_input
+      (&cs_shape, 0);
+  guint k;
+
+  emit (table, out, "## aooctcs: 2048 samples x 1000 A-lines, 40 %% of the "
+      "spectrum (U = 819), 15 iterations, P = 2048\n\n| operator | wall ms "
+      "per B-scan | B-scans/s (wall) |%s\n|---|---:|---:|%s\n", on_cuda ()?
+      " GPU ms per B-scan | B-scans/s (GPU time) |" : "", on_cuda ()?
+      "---:|---:|" : "");
+  for (k = 0; k < G_N_ELEMENTS (ops); k++) {
+    gchar *d = g_strdup_printf ("aooctcs backend=%s name=el%s "
+        "wavelength-coeffs=\"%s\" mask-fraction=0.4 iterations=15 %s", bk,
+        on_cuda ()? " gpu-timing=true" : "",
+        AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, ops[k].props);
+    Timing t = time_chain (d, on_cuda ()?
+        "application/x-aooct(memory:CUDAMemory)" : NULL, in, buffers,
+        FEED_SYSTEM, FALSE);
+
+    if (t.ms <= 0)
+      emit (table, out, "| %s | failed (see the messages above) | |%s\n",
+          ops[k].label, on_cuda ()? " | |" : "");
+    else if (on_cuda ())
+      emit (table, out, "| %s | %.3f | %.1f | %.3f | %.1f |\n", ops[k].label,
+          t.ms, 1e3 / t.ms, t.gpu_ms, t.gpu_ms > 0 ? 1e3 / t.gpu_ms : 0.0);
+    else
+      emit (table, out, "| %s | %.3f | %.2f |\n", ops[k].label, t.ms,
+          1e3 / t.ms);
+    g_free (t.host);
+    g_free (d);
+  }
+  {
+    gchar *d = g_strdup_printf ("aooctdcsub backend=%s ! aooctcs backend=%s "
+        "wavelength-coeffs=\"%s\" mask-fraction=0.4 operator=nufft "
+        "nufft-width=3 ! aooctnorm backend=%s", bk, bk,
+        AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, bk);
+    Timing t = time_chain (d, "video/x-raw,format=GRAY8", raw, buffers,
+        on_cuda ()? FEED_PINNED : FEED_SYSTEM, FALSE);
+
+    emit (table, out, "\n");
+    emit_row (table, out, "chain raw -> aooctdcsub -> aooctcs (nufft W = 3) "
+        "-> aooctnorm GRAY8 (raw in page-locked memory on CUDA)", &t,
+        &cs_shape);
+    g_free (t.host);
+    g_free (d);
+  }
+  emit (table, out, "\n");
+  gst_sample_unref (in);
+  gst_sample_unref (raw);
+}
+
 #define JIAN_VOLUME 200
 
 /* Spec section 11's views on the volume of Jian et al. (see the top). */
@@ -980,7 +1064,7 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       chain, img);
   ROW ("aooctfilesrc threads=16 ! chain", "%s threads=16 ! %s ! %s", ours,
       chain, img);
-  ROW ("aooctfilesrc ! chain, AOOCT_CUDA_GRAPHS=1", "%s ! %s ! %s", ours,
+  ROW ("aooctfilesrc ! chain, cuda-graphs=true", "%s ! %s ! %s", ours,
       chain, img);
   ROW ("aooctfilesrc map-file=false ! chain (reader threads only, no "
       "window of the file read by the GPU in place)", "%s map-file=false ! "
@@ -1011,9 +1095,9 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       continue;
     }
     if (r == 10)
-      g_setenv ("AOOCT_CUDA_GRAPHS", "1", TRUE);
+      with_cuda_graphs = TRUE;
     t = time_launch (rows[r].desc, r >= 12 ? synth_count : count, &sp);
-    g_unsetenv ("AOOCT_CUDA_GRAPHS");
+    with_cuda_graphs = -1;
 
     ms[r] = t.ms / k;
     if (t.ms <= 0)
@@ -1102,7 +1186,7 @@ int
 main (int argc, char **argv)
 {
   gint buffers = 50, views = 0;
-  gboolean fullrange = FALSE;
+  gboolean fullrange = FALSE, cs = FALSE;
   gchar *output = NULL, *only = NULL;
   GOptionEntry entries[] = {
     {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
@@ -1125,6 +1209,9 @@ main (int argc, char **argv)
         "leave out the per-element rows", NULL},
     {"fullrange", 'f', 0, G_OPTION_ARG_NONE, &fullrange,
         "also time the complex full-range chain (aooctfullrange)", NULL},
+    {"cs", 0, 0, G_OPTION_ARG_NONE, &cs,
+        "time aooctcs (compressive sensing) at 2048 x 1000 instead of the "
+          "shapes", NULL},
     {"views", 'v', 0, G_OPTION_ARG_INT, &views,
         "time the views of spec section 11 on the volume of Jian et al. "
           "over V volumes instead of the shapes", "V"},
@@ -1202,7 +1289,9 @@ main (int argc, char **argv)
 #endif
   if (views > 0)
     bench_views (table, out, views);
-  for (s = 0; views == 0 && s < G_N_ELEMENTS (shapes); s++) {
+  if (cs)
+    cs_rows (table, out, buffers);
+  for (s = 0; views == 0 && !cs && s < G_N_ELEMENTS (shapes); s++) {
     const Shape *shape = &shapes[s];
     gdouble sum = 0, gpu_sum = 0, bound_sum = 0, mb_sum = 0;
     gdouble per = shape->per_buffer;
@@ -1311,16 +1400,16 @@ main (int argc, char **argv)
       g_free (t.host);
       /* each element's launches as one CUDA graph per buffer
        * (cuda/aooct-cuda-graph.h) */
-      g_setenv ("AOOCT_CUDA_GRAPHS", "1", TRUE);
+      with_cuda_graphs = TRUE;
       graphs = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
           FEED_PINNED, FALSE);
       emit_row (table, out, "the same page-locked GRAY8 row with "
-          "AOOCT_CUDA_GRAPHS=1 (one CUDA graph per element and buffer)",
+          "cuda-graphs=true (one CUDA graph per element and buffer)",
           &graphs, shape);
       t = time_chain (chain, "video/x-raw,format=GRAY8", raw, MIN (buffers,
               100), FEED_PINNED, TRUE);
-      g_unsetenv ("AOOCT_CUDA_GRAPHS");
-      emit_row (table, out, "latency without load with AOOCT_CUDA_GRAPHS=1",
+      with_cuda_graphs = -1;
+      emit_row (table, out, "latency without load with cuda-graphs=true",
           &t, shape);
       g_free (t.host);
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
@@ -1339,12 +1428,12 @@ main (int argc, char **argv)
       g_free (t.host);
       /* the same without the deferred steps (gst/aooct-pending-meta.h):
        * what fusing kmap, disp and the window into one pass gains */
-      g_setenv ("AOOCT_CUDA_FUSE", "0", TRUE);
+      with_defer_steps = FALSE;
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
           raw, buffers, FEED_DEVICE, FALSE);
-      g_unsetenv ("AOOCT_CUDA_FUSE");
+      with_defer_steps = -1;
       emit_row (table, out, "device-resident, steps not fused "
-          "(AOOCT_CUDA_FUSE=0: aooctkmap and aooctdisp each make their own "
+          "(defer-steps=false: aooctkmap and aooctdisp each make their own "
           "pass)", &t, shape);
       g_free (t.host);
       t = time_chain (chain, "video/x-raw,format=GRAY8", raw, MIN (buffers,
@@ -1379,7 +1468,7 @@ main (int argc, char **argv)
       emit (table, out, "\nthe same, raw B-scans in page-locked memory: "
           "%s\n", pinned.host);
     if (graphs.host)
-      emit (table, out, "\nthe same, page-locked, AOOCT_CUDA_GRAPHS=1: "
+      emit (table, out, "\nthe same, page-locked, cuda-graphs=true: "
           "%s\n", graphs.host);
     g_free (graphs.host);
     emit (table, out, "\n");

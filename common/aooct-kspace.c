@@ -117,7 +117,7 @@ mode_taps (AooctInterp mode)
     case AOOCT_INTERP_LANCZOS:
       return 16;
     case AOOCT_INTERP_BSPLINE:
-      return 4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH;
+      return AOOCT_KMAP_FIR_MAX_TAPS;
     default:
       g_return_val_if_reached (0);
   }

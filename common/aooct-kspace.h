@@ -43,6 +43,10 @@ typedef enum
 /* Half-width of the B-spline prefilter's truncated inverse, in samples. */
 #define AOOCT_BSPLINE_PREFILTER_REACH 12
 
+/* The most taps an AooctKmapFir has (bspline's): what a consumer of a
+ * deferred FIR resampling allocates for (aooct-pending-meta.h). */
+#define AOOCT_KMAP_FIR_MAX_TAPS (4 + 2 * AOOCT_BSPLINE_PREFILTER_REACH)
+
 /* ---- cubic, bspline, lanczos ---------------------------------------- */
 
 typedef struct

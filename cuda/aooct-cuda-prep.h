@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: the pointwise steps on real spectra before the FFT,
  * fused into one pass (spec sections 3 to 6): aooctpad's scale and
  * margins, lambda-to-k resampling, dispersion weights and the spectral
@@ -5,20 +6,25 @@
  *
  * aooctdisp runs its own step with it (possibly with a resampling that
  * aooctkmap deferred to it), and aooctfft the steps deferred to it before
- * its window (gst/aooct-pending-meta.h).  The object keeps device copies
- * of the resampling brackets and the dispersion weights, each uploaded
+ * its window (gst/aooct-pending-meta.h).  The resampling is linear or a
+ * FIR mode's gather (cubic, bspline, lanczos: not pointwise, a few
+ * neighbouring samples per output).  The object keeps device copies
+ * of the resampling table (brackets or FIR taps) and the dispersion
+ * weights, each uploaded
  * with a copy ordered on the caller's stream when its serial changes, so
  * buffers already enqueued keep the tables they were enqueued with.
  *
- * The arithmetic is the separate steps' (aooct-cuda-steps.h), operation
- * by operation without contraction, so the result is bit-identical to
- * running aooctkmap, aooctdisp and aooctfft's window one after another. */
+ * The arithmetic is the separate steps' (aooct-cuda-steps.h, and
+ * aooct-cuda-fir.cuh for the FIR modes), operation by operation without
+ * contraction, so the result is bit-identical to running aooctkmap,
+ * aooctdisp and aooctfft's window one after another. */
 #ifndef __AOOCT_CUDA_PREP_H__
 #define __AOOCT_CUDA_PREP_H__
 
 #include <glib.h>
 
 #include "aooct-cuda.h"
+#include "aooct-kspace.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +42,12 @@ AooctCudaPrep *aooct_cuda_prep_new (gint samples, gsize rows,
 gboolean aooct_cuda_prep_set_kmap (AooctCudaPrep * prep, guint serial,
     const gint32 * index, const gfloat * frac, gint j0, gint j1,
     AooctCudaStream stream, GError ** error);
+
+/* The same for a FIR resampling (cubic, bspline, lanczos): @fir's first
+ * indices and its taps (at most AOOCT_KMAP_FIR_MAX_TAPS) x samples
+ * weights, its data region.  Replaces a linear table, and vice versa. */
+gboolean aooct_cuda_prep_set_kmap_fir (AooctCudaPrep * prep, guint serial,
+    const AooctKmapFir * fir, AooctCudaStream stream, GError ** error);
 
 /* Forgets which tables are loaded (the next set_kmap/set_disp uploads
  * whatever its serial): after a CUDA graph capture that failed, whose
@@ -55,7 +67,8 @@ typedef struct
   gboolean pad;
   gfloat pad_scale;
   gint pad_j0, pad_j1;
-  gboolean kmap;                /* the loaded resampling table */
+  gboolean kmap;                /* the loaded resampling table (linear or
+                                 * FIR) */
   gboolean disp;                /* the loaded dispersion weights */
 } AooctCudaPrepSteps;
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: runtime wrappers with checked errors (see aooct-cuda.h). */
 #include <stdarg.h>
 
@@ -88,24 +89,6 @@ aooct_cufft_set_error (cufftResult res, GError ** error, const gchar * format,
   va_end (args);
   g_free (code);
   return FALSE;
-}
-
-gint
-aooct_cuda_runtime_device_count (const gchar ** why)
-{
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount (&count);
-
-  if (err != cudaSuccess) {
-    /* cudaErrorInsufficientDriver also covers "no libcuda at all" */
-    if (why)
-      *why = cudaGetErrorString (err);
-    cudaGetLastError ();
-    return 0;
-  }
-  if (count == 0 && why)
-    *why = "no CUDA device found";
-  return count;
 }
 
 gboolean
@@ -340,16 +323,6 @@ aooct_cuda_download_async (gpointer dst, gconstpointer src, gsize size,
   AOOCT_CUDA_CHECK (cudaMemcpyAsync (dst, src, size, cudaMemcpyDeviceToHost,
           stream), error, "download of %" G_GSIZE_FORMAT " bytes from the GPU",
       size);
-  return TRUE;
-}
-
-gboolean
-aooct_cuda_copy_async (gpointer dst, gconstpointer src, gsize size,
-    AooctCudaStream stream, GError ** error)
-{
-  AOOCT_CUDA_CHECK (cudaMemcpyAsync (dst, src, size,
-          cudaMemcpyDeviceToDevice, stream), error,
-      "device copy of %" G_GSIZE_FORMAT " bytes", size);
   return TRUE;
 }
 

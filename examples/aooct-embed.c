@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-embed: the aooct chain inside an application.
  *
  * Builds  aooctsrc ! aooctdcsub ! aooctpad ! aooctkmap ! aooctdisp !

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct fuzz target: wavelength-coeffs parsing and validation
  * (aooct_calib_parse_coeffs, aooct_calib_check_poly) and the kmap table
  * built from an accepted polynomial.

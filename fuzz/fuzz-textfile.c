@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct fuzz target: the text calibration file parser (aooct_text_parse).
  *
  * Input: byte 0 picks the record shape (1, 1..2 or 2 values per record),

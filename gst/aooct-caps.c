@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: application/x-aooct caps <-> AooctGeometry (see aooct-caps.h). */
 #include <math.h>
 
@@ -5,14 +6,6 @@
 #include "aooct-error.h"
 
 #include <math.h>
-
-gboolean
-aooct_caps_is_aooct (const GstCaps * caps)
-{
-  return caps != NULL && gst_caps_get_size (caps) > 0
-      && gst_structure_has_name (gst_caps_get_structure (caps, 0),
-      AOOCT_CAPS_NAME);
-}
 
 static gboolean
 get_int (const GstStructure * s, const gchar * field, gint * out,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: application/x-aooct caps <-> AooctGeometry.
  *
  * The caps between aooct elements describe a buffer completely, so that
@@ -35,8 +36,6 @@ G_BEGIN_DECLS
 
 /* Template caps string of every aooct pad, in system memory. */
 #define AOOCT_CAPS_TEMPLATE AOOCT_CAPS_NAME
-
-gboolean aooct_caps_is_aooct (const GstCaps * caps);
 
 /* Fills @geom from a fixed application/x-aooct structure; on failure names
  * the missing or invalid field. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: CUDA device check and context helpers (see aooct-cuda-device.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: is a CUDA device usable here, and the GstCudaContext helpers.
  *
  * The check is cheap (done once per process and cached) and never aborts:

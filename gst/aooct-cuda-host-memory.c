@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: page-locked host memory (see aooct-cuda-host-memory.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

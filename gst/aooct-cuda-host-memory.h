@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: page-locked host memory for frames entering aooctdcsub on CUDA.
  *
  * Ordinary system memory to everyone who maps it (READ and WRITE give the
@@ -7,7 +8,7 @@
  * staging.  aooctdcsub proposes a pool of it upstream for video/x-raw in
  * system memory (aooct-cuda-pool.h); the element keeps a reference
  * to every such input buffer until its copy has completed (see
- * aooct-cuda-filter.h and docs/cuda-memory.md).
+ * aooct-cuda-element.h and docs/cuda-memory.md).
  *
  * The allocator keeps the GstCudaContext it allocates on and makes it
  * current to allocate and to free, so memory may outlive the element that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: device memory on a GstCudaContext (see aooct-cuda-memory.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: device memory for application/x-aooct buffers on a GstCudaContext.
  *
  * libgstcuda's own GstCudaMemory is tied to a GstVideoInfo, its 1.22

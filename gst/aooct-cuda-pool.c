@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: buffer pools of aooct CUDA memory (see aooct-cuda-pool.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: buffer pools of aooct CUDA memory, one block per buffer,
  * allocated when the pool fills and reused afterwards (no allocation per
  * buffer in steady state).  Two kinds, one class:

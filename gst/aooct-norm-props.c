@@ -25,21 +25,42 @@ aooct_norm_props_install (GObjectClass * klass, guint first, const gchar * unit)
   /* the blurbs name @unit: not static strings */
   const GParamFlags playing = G_PARAM_READWRITE | G_PARAM_STATIC_NAME |
       G_PARAM_STATIC_NICK | GST_PARAM_MUTABLE_PLAYING;
+  /* numbers an application may move along a curve (GstControlSource) */
+  const GParamFlags controllable = playing | GST_PARAM_CONTROLLABLE;
   gchar *b;
 
   /* Non-finite doubles and values outside these ranges are refused by
    * GObject when set (with a warning naming the property); the finite
    * bounds make it refuse infinities too. */
+  /**
+   * GstAooctNorm:log:
+   *
+   * Show the intensity in dB (10 log10 I) instead of linearly (default
+   * true)
+   */
   g_object_class_install_property (klass, first,
       g_param_spec_boolean ("log", "Log scale",
           "Show the intensity in dB (10 log10 I) instead of linearly "
           "(default true)", DEFAULT_LOG, playing));
+  /**
+   * GstAooctNorm:dynamic-range:
+   *
+   * With log and auto-range: the dB shown below each B-scan's maximum (a
+   * volume's, on the volume views); 0 means down to its minimum.
+   */
   b = g_strdup_printf ("With log and auto-range: dB shown below each %s's "
       "maximum; 0 = down to the %s's minimum; >= 0, default 60", unit, unit);
   g_object_class_install_property (klass, first + 1,
       g_param_spec_double ("dynamic-range", "Dynamic range", b, 0.0,
-          G_MAXDOUBLE, DEFAULT_DYNAMIC_RANGE, playing));
+          G_MAXDOUBLE, DEFAULT_DYNAMIC_RANGE, controllable));
   g_free (b);
+  /**
+   * GstAooctNorm:auto-range:
+   *
+   * Take the grey-level range from each B-scan (a volume, on the volume
+   * views): in log, its maximum and dynamic-range; linear, its minimum and
+   * maximum; else range-min and range-max.
+   */
   b = g_strdup_printf ("Take the grey-level range from each %s (log: "
       "maximum and dynamic-range; linear: minimum and maximum) instead of "
       "range-min / range-max (default true)", unit);
@@ -47,16 +68,28 @@ aooct_norm_props_install (GObjectClass * klass, guint first, const gchar * unit)
       g_param_spec_boolean ("auto-range", "Automatic range", b,
           DEFAULT_AUTO_RANGE, playing));
   g_free (b);
+  /**
+   * GstAooctNorm:range-min:
+   *
+   * With auto-range=false: the value shown black (dB in log mode,
+   * intensity otherwise); must be below range-max; default 0
+   */
   g_object_class_install_property (klass, first + 3,
       g_param_spec_double ("range-min", "Range minimum",
           "With auto-range=false: the value shown black (dB in log mode, "
           "intensity otherwise); must be below range-max; default 0",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MIN, playing));
+          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MIN, controllable));
+  /**
+   * GstAooctNorm:range-max:
+   *
+   * With auto-range=false: the value shown white (dB in log mode,
+   * intensity otherwise); must be above range-min; default 100
+   */
   g_object_class_install_property (klass, first + 4,
       g_param_spec_double ("range-max", "Range maximum",
           "With auto-range=false: the value shown white (dB in log mode, "
           "intensity otherwise); must be above range-min; default 100",
-          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MAX, playing));
+          -G_MAXDOUBLE, G_MAXDOUBLE, DEFAULT_RANGE_MAX, controllable));
 }
 
 gboolean

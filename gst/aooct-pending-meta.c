@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: steps deferred to the next element (see aooct-pending-meta.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -47,6 +48,7 @@ pending_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
   p->kmap.data = p->disp.data = NULL;
   p->kmap.serial = p->disp.serial = 0;
   p->kmap_j0 = p->kmap_j1 = 0;
+  p->kmap_taps = 0;
   p->pad = FALSE;
   p->pad_scale = 1.0f;
   p->pad_j0 = p->pad_j1 = 0;
@@ -84,6 +86,7 @@ pending_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer,
   aooct_pending_table_set (&dst->kmap, src->kmap.data, src->kmap.serial);
   dst->kmap_j0 = src->kmap_j0;
   dst->kmap_j1 = src->kmap_j1;
+  dst->kmap_taps = src->kmap_taps;
   aooct_pending_table_set (&dst->disp, src->disp.data, src->disp.serial);
   dst->pad = src->pad;
   dst->pad_scale = src->pad_scale;
@@ -137,7 +140,6 @@ aooct_buffer_ensure_pending_meta (GstBuffer * buffer)
   return meta;
 }
 
-#ifdef HAVE_CUDA
 static gboolean
 table_fits (const AooctPendingTable * table, gsize size, const gchar * what,
     GError ** error)
@@ -152,6 +154,34 @@ table_fits (const AooctPendingTable * table, gsize size, const gchar * what,
 }
 
 gboolean
+aooct_pending_meta_kmap_fir (const AooctPendingMeta * meta, gint samples,
+    AooctKmapFir * fir, GError ** error)
+{
+  const gsize n = (gsize) samples;
+  const gint taps = meta->kmap_taps;
+  const guint8 *d;
+
+  if (meta->kmap.data == NULL || taps < 1 || taps > AOOCT_KMAP_FIR_MAX_TAPS) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "a deferred resampling has %d taps, where a FIR table has 1 to %d",
+        taps, AOOCT_KMAP_FIR_MAX_TAPS);
+    return FALSE;
+  }
+  if (!table_fits (&meta->kmap, n * sizeof (gint32) + (gsize) taps * n *
+          sizeof (gfloat), "FIR resampling", error))
+    return FALSE;
+  d = g_bytes_get_data (meta->kmap.data, NULL);
+  fir->samples = samples;
+  fir->start = meta->kmap_j0;
+  fir->end = meta->kmap_j1;
+  fir->taps = taps;
+  fir->first = (gint32 *) d;
+  fir->weight = (gfloat *) (d + n * sizeof (gint32));
+  return TRUE;
+}
+
+#ifdef HAVE_CUDA
+gboolean
 aooct_pending_meta_load (const AooctPendingMeta * meta, AooctCudaPrep * prep,
     gint samples, AooctCudaStream stream, GError ** error)
 {
@@ -160,9 +190,6 @@ aooct_pending_meta_load (const AooctPendingMeta * meta, AooctCudaPrep * prep,
   if (meta->kmap.data) {
     const guint8 *d = g_bytes_get_data (meta->kmap.data, NULL);
 
-    if (!table_fits (&meta->kmap, n * (sizeof (gint32) + sizeof (gfloat)),
-            "resampling", error))
-      return FALSE;
     if (meta->kmap_j0 < 0 || meta->kmap_j1 >= samples
         || meta->kmap_j0 >= meta->kmap_j1) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
@@ -170,7 +197,16 @@ aooct_pending_meta_load (const AooctPendingMeta * meta, AooctCudaPrep * prep,
           "%d samples per A-line", meta->kmap_j0, meta->kmap_j1, samples);
       return FALSE;
     }
-    if (!aooct_cuda_prep_set_kmap (prep, meta->kmap.serial,
+    if (meta->kmap_taps > 0) {
+      AooctKmapFir fir;
+
+      if (!aooct_pending_meta_kmap_fir (meta, samples, &fir, error)
+          || !aooct_cuda_prep_set_kmap_fir (prep, meta->kmap.serial, &fir,
+              stream, error))
+        return FALSE;
+    } else if (!table_fits (&meta->kmap, n * (sizeof (gint32) +
+                sizeof (gfloat)), "resampling", error)
+        || !aooct_cuda_prep_set_kmap (prep, meta->kmap.serial,
             (const gint32 *) d, (const gfloat *) (d + n * sizeof (gint32)),
             meta->kmap_j0, meta->kmap_j1, stream, error))
       return FALSE;

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: steps deferred to the next element (CUDA fusion).
  *
  * Three of the chain's steps are pointwise on each real spectrum:
  * lambda-to-k resampling (aooctkmap), the complex dispersion weights
  * (aooctdisp) and the window of aooctfft; and so are the last two
  * operations of aooctpad (the 1/P1 scale, zero margins).  Run by three elements they make
- * three passes over the data; run together, one (docs/performance.md,
+ * three passes over the data; run together, one (docs/cuda-memory.md,
  * "Deferred steps").  So on the CUDA backend aooctkmap and aooctdisp may,
  * instead of running their step, hand it to the next element: the output
  * buffer shares the input's memory (the real spectra as they came) and
@@ -23,7 +24,9 @@
  * does not know it; a copy of the buffer itself (gst_buffer_make_writable,
  * tee, queue) keeps it.
  *
- * The tables are host data (small: 8 bytes per sample): each consumer
+ * The tables are host data (small: 8 bytes per sample for the linear
+ * resampling, 4 (1 + taps) for the FIR modes, 8 for the dispersion
+ * weights): each consumer
  * keeps its own device copy, uploaded on its own stream when the table's
  * serial changes.  So no device memory crosses elements and there is no
  * lifetime or ordering to agree on beyond the buffer's own. */
@@ -31,6 +34,8 @@
 #define __AOOCT_PENDING_META_H__
 
 #include <gst/gst.h>
+
+#include "aooct-kspace.h"
 
 G_BEGIN_DECLS
 
@@ -62,10 +67,15 @@ struct _AooctPendingMeta
   gfloat pad_scale;
   gint pad_j0, pad_j1;
 
-  /* lambda-to-k resampling: P2 int32 bracket indices, then P2 float
-   * fractions (AooctKmapTable's index and frac); the data region j0..j1 */
+  /* lambda-to-k resampling on the data region j0..j1, one of two kinds:
+   * - @kmap_taps 0 (linear): P2 int32 bracket indices, then P2 float
+   *   fractions (AooctKmapTable's index and frac);
+   * - @kmap_taps > 0 (cubic, bspline, lanczos): P2 int32 first indices,
+   *   then @kmap_taps x P2 float weights, tap-major (AooctKmapFir's first
+   *   and weight), at most AOOCT_KMAP_FIR_MAX_TAPS */
   AooctPendingTable kmap;
   gint kmap_j0, kmap_j1;
+  gint kmap_taps;
 
   /* dispersion: 2 x P2 floats, re/im interleaved; applied after kmap.  The
    * buffer then holds real spectra although its caps say complex */
@@ -87,6 +97,12 @@ void aooct_pending_table_set (AooctPendingTable * table, GBytes * data,
 
 /* A serial for a new table. */
 guint aooct_pending_serial_next (void);
+
+/* The pending FIR resampling of @meta (kmap_taps > 0) as an AooctKmapFir
+ * for A-lines of @samples: pointers into the meta's table, valid while
+ * the meta is; FALSE with a message when the table does not fit. */
+gboolean aooct_pending_meta_kmap_fir (const AooctPendingMeta * meta,
+    gint samples, AooctKmapFir * fir, GError ** error);
 
 /* TRUE when the buffer's data are real spectra although a pending
  * dispersion step makes the caps say complex: its size is half. */

@@ -7,6 +7,16 @@
 #include "aooct-src-util.h"
 
 GstCaps *
+aooct_src_video_caps (GstVideoFormat format, gint width, gint height,
+    gint fps_n, gint fps_d)
+{
+  return gst_caps_new_simple ("video/x-raw",
+      "format", G_TYPE_STRING, gst_video_format_to_string (format),
+      "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+      "framerate", GST_TYPE_FRACTION, fps_n, fps_d, NULL);
+}
+
+GstCaps *
 aooct_src_filter_caps (GstCaps * caps, GstCaps * filter)
 {
   GstCaps *res;

@@ -9,6 +9,11 @@
 
 G_BEGIN_DECLS
 
+/* The fixed caps of a raw-frame source: video/x-raw @format, @width x
+ * @height at @fps_n / @fps_d frames per second. */
+GstCaps *aooct_src_video_caps (GstVideoFormat format, gint width,
+    gint height, gint fps_n, gint fps_d);
+
 /* get_caps(): @caps (taken) intersected with @filter, if any. */
 GstCaps *aooct_src_filter_caps (GstCaps * caps, GstCaps * filter);
 

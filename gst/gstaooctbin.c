@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctbin, the whole reconstruction chain as one element.
  *
  * SECTION:element-aooctbin

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctbin, the whole reconstruction chain as one element. */
 #ifndef __GST_AOOCT_BIN_H__
 #define __GST_AOOCT_BIN_H__

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctdcsub, conversion to float32 and DC subtraction. */
 #ifndef __GST_AOOCT_DCSUB_H__
 #define __GST_AOOCT_DCSUB_H__

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctdisp, dispersion compensation.
  *
  * SECTION:element-aooctdisp
@@ -25,7 +26,7 @@
  * pointwise steps become one pass: a resampling that aooctkmap defers is
  * applied here together with the weights, and when aooctfft follows,
  * aooctdisp leaves the weights to it in turn ("Deferred steps" in
- * docs/performance.md; the same result, bit for bit).
+ * docs/cuda-memory.md; the same result, bit for bit).
  *
  * With estimate=true aooctdisp finds a2 and a3 itself: before it
  * processes the first B-scan after a start (or a new geometry), it
@@ -60,13 +61,23 @@
 #include "aooct-error.h"
 #include "aooct-cpu-disp.h"
 #include "aooct-cpu-disp-estimate.h"
+#include "aooct-cpu-kmap.h"
 #include "aooct-pending-meta.h"
+#include "aooct-step.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-prep.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_disp_debug);
 #define GST_CAT_DEFAULT gst_aooct_disp_debug
+
+/* What the step gets with each buffer (live: a2, a3 and phase-file may
+ * change while playing; aooct-step.h). */
+typedef struct
+{
+  GBytes *weights;
+  guint serial;
+} DispLive;
 
 struct _GstAooctDisp
 {
@@ -83,11 +94,9 @@ struct _GstAooctDisp
   /* streaming thread only */
   GBytes *weights;              /* 2 * P2 floats, re/im interleaved */
   guint weights_serial;         /* identifies them (aooct-pending-meta.h) */
-#ifdef HAVE_CUDA
-  AooctCudaPrep *cuda;          /* device copy of the weights (and of a
-                                 * resampling table deferred to us) */
-#endif
+  DispLive live;                /* what the step gets with the buffer */
 };
+
 
 enum
 {
@@ -213,14 +222,119 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
     g_bytes_unref (self->weights);
   self->weights = g_bytes_new_take (w,
       2 * (gsize) filter->in_geom.samples * sizeof (gfloat));
-  /* a new serial: the next process_cuda() uploads them, ordered on the
+  /* a new serial: the next CUDA process uploads them, ordered on the
    * element's stream, or the element they are deferred to does */
   self->weights_serial = aooct_pending_serial_next ();
   return TRUE;
 }
 
+/* ---- the step on both backends (aooct-step.h) ------------------------ */
+
+static gpointer
+disp_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return g_memdup2 (&filter->in_geom, sizeof (AooctGeometry));
+}
+
 static gboolean
-gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
+disp_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  const DispLive *live = run->live;
+
+  aooct_cpu_disp (core, g_bytes_get_data (live->weights, NULL), in->data,
+      in->stride, out->data, out->stride);
+  return TRUE;
+}
+
+static const AooctStepOps disp_cpu = { disp_cpu_create, disp_cpu_process,
+  g_free
+};
+
+#ifdef HAVE_CUDA
+typedef struct
+{
+  AooctGeometry in;
+  AooctCudaPrep *prep;          /* device copy of the weights (and of a
+                                 * resampling table deferred to us) */
+} DispCuda;
+
+static void
+disp_cuda_destroy (gpointer core)
+{
+  DispCuda *c = core;
+
+  aooct_cuda_prep_free (c->prep);
+  g_free (c);
+}
+
+static gpointer
+disp_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  DispCuda *c = g_new0 (DispCuda, 1);
+
+  c->in = filter->in_geom;
+  /* device weights allocated once per geometry; a change while playing
+   * only re-uploads */
+  c->prep = aooct_cuda_prep_new (filter->in_geom.samples,
+      aooct_geometry_total_alines (&filter->in_geom), error);
+  if (c->prep == NULL) {
+    g_free (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+disp_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  DispCuda *c = core;
+  const DispLive *live = run->live;
+  const AooctPendingMeta *pending = run->pending;
+  AooctCudaPrepSteps steps;
+
+  /* uploads run after the kernels of earlier buffers (same stream), so
+   * they keep the tables they were enqueued with */
+  if (!aooct_cuda_prep_set_disp (c->prep, live->serial,
+          g_bytes_get_data (live->weights, NULL), run->stream, error))
+    return FALSE;
+  /* complex (full-range) spectra: nothing is deferred on them (the base
+   * class makes sure) */
+  if (c->in.sample_type == AOOCT_SAMPLE_COMPLEX) {
+    if (pending) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "complex full-range spectra carry deferred steps");
+      return FALSE;
+    }
+    return aooct_cuda_prep_disp_complex (c->prep,
+        (const gfloat *) in->data, (gfloat *) out->data, run->stream, error);
+  }
+  /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
+   * fused with ours */
+  if (pending && !aooct_pending_meta_load (pending, c->prep, c->in.samples,
+          run->stream, error))
+    return FALSE;
+  aooct_pending_meta_steps (pending, &steps);
+  steps.disp = TRUE;
+  return aooct_cuda_prep_process (c->prep, (const gfloat *) in->data,
+      &steps, NULL, (gfloat *) out->data, run->stream, error);
+}
+
+static const AooctStepOps disp_cuda = { disp_cuda_create, disp_cuda_process,
+  disp_cuda_destroy
+};
+
+#define DISP_CUDA (&disp_cuda)
+#else
+#define DISP_CUDA NULL
+#endif
+
+static gboolean
+gst_aooct_disp_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
@@ -232,19 +346,6 @@ gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
 
   if (!rebuild_weights (self, error))
     return FALSE;
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    /* device weights allocated once per geometry; a change while playing
-     * only re-uploads */
-    self->cuda = aooct_cuda_prep_new (filter->in_geom.samples,
-        aooct_geometry_total_alines (&filter->in_geom), error);
-    if (self->cuda == NULL) {
-      /* the base class calls teardown() only after a complete setup() */
-      g_clear_pointer (&self->weights, g_bytes_unref);
-      return FALSE;
-    }
-  }
-#endif
   return TRUE;
 }
 
@@ -261,58 +362,22 @@ update_weights (GstAooctDisp * self, GError ** error)
   return !dirty || rebuild_weights (self, error);
 }
 
+/* the weights as they are for this buffer (rebuilt after a change) */
 static gboolean
-gst_aooct_disp_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
+gst_aooct_disp_live (GstAooctFilter * filter, gconstpointer * live,
+    GError ** error)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
   if (!update_weights (self, error))
     return FALSE;
-  aooct_cpu_disp (&filter->in_geom, g_bytes_get_data (self->weights, NULL),
-      in->data, in->stride, out->data, out->stride);
+  self->live.weights = self->weights;
+  self->live.serial = self->weights_serial;
+  *live = &self->live;
   return TRUE;
 }
 
 #ifdef HAVE_CUDA
-static gboolean
-gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  GstAooctDisp *self = GST_AOOCT_DISP (filter);
-
-  const AooctPendingMeta *pending = filter->pending;
-  AooctCudaPrepSteps steps;
-
-  if (!update_weights (self, error))
-    return FALSE;
-  /* uploads run after the kernels of earlier buffers (same stream), so
-   * they keep the tables they were enqueued with */
-  if (!aooct_cuda_prep_set_disp (self->cuda, self->weights_serial,
-          g_bytes_get_data (self->weights, NULL), stream, error))
-    return FALSE;
-  /* complex (full-range) spectra: nothing is deferred on them (the base
-   * class makes sure) */
-  if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX) {
-    if (pending) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
-          "complex full-range spectra carry deferred steps");
-      return FALSE;
-    }
-    return aooct_cuda_prep_disp_complex (self->cuda,
-        (const gfloat *) in->data, (gfloat *) out->data, stream, error);
-  }
-  /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
-   * fused with ours */
-  if (pending && !aooct_pending_meta_load (pending, self->cuda,
-          filter->in_geom.samples, stream, error))
-    return FALSE;
-  aooct_pending_meta_steps (pending, &steps);
-  steps.disp = TRUE;
-  return aooct_cuda_prep_process (self->cuda, (const gfloat *) in->data,
-      &steps, NULL, (gfloat *) out->data, stream, error);
-}
-
 /* Downstream (aooctfft) applies the weights, fused with its window */
 static gboolean
 gst_aooct_disp_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
@@ -335,37 +400,62 @@ gst_aooct_disp_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
 /* Applies the steps an upstream element deferred to us (aooctpad's scale
  * and margins, aooctkmap's resampling) to the first @rows spectra of
  * @data in place, as the CUDA kernels would: the estimate must see the
- * k-linear spectra that the weights will multiply. */
-static void
-apply_pending_on_host (const AooctPendingMeta * meta, gfloat * data,
-    gint rows, gint p2)
+ * k-linear spectra that the weights will multiply.  FALSE with a message
+ * for a FIR table that does not fit. */
+static gboolean
+apply_pending_on_host (const AooctPendingMeta * meta, const AooctGeometry * g,
+    gfloat * data, gint rows, GError ** error)
 {
-  gfloat *tmp = g_new (gfloat, p2);
+  const gint p2 = g->samples;
+  gfloat *tmp;
   gint r, i;
 
-  for (r = 0; r < rows; r++) {
-    gfloat *z = data + (gsize) r * p2;
+  if (meta->pad)
+    for (r = 0; r < rows; r++) {
+      gfloat *z = data + (gsize) r * p2;
 
-    if (meta->pad)
       for (i = 0; i < p2; i++)
         z[i] = (i >= meta->pad_j0 && i <= meta->pad_j1) ?
             z[i] * meta->pad_scale : 0.0f;
-    if (meta->kmap.data) {
-      const gint32 *index = g_bytes_get_data (meta->kmap.data, NULL);
-      const gfloat *frac = (const gfloat *) (index + p2);
-
-      for (i = 0; i < p2; i++) {
-        if (i < meta->kmap_j0 || i > meta->kmap_j1) {
-          tmp[i] = 0;
-        } else {
-          const gint l = index[i];
-          tmp[i] = z[l] + (z[l + 1] - z[l]) * frac[i];
-        }
-      }
-      memcpy (z, tmp, p2 * sizeof (gfloat));
     }
+  if (meta->kmap.data == NULL)
+    return TRUE;
+  if (meta->kmap_taps > 0) {
+    /* a FIR mode's gather: aooctkmap's own CPU core on these rows */
+    AooctKmapFir fir;
+    AooctGeometry rows_geom = *g;
+    gsize bytes = (gsize) rows * p2 * sizeof (gfloat);
+
+    if (!aooct_pending_meta_kmap_fir (meta, p2, &fir, error))
+      return FALSE;
+    rows_geom.sample_type = AOOCT_SAMPLE_REAL;
+    rows_geom.alines = rows;
+    rows_geom.bscans = 1;
+    tmp = g_malloc (bytes);
+    aooct_cpu_kmap_fir (&rows_geom, &fir, (const guint8 *) data,
+        p2 * sizeof (gfloat), (guint8 *) tmp, p2 * sizeof (gfloat));
+    memcpy (data, tmp, bytes);
+    g_free (tmp);
+    return TRUE;
+  }
+  tmp = g_new (gfloat, p2);
+  for (r = 0; r < rows; r++) {
+    gfloat *z = data + (gsize) r * p2;
+    const gint32 *index = g_bytes_get_data (meta->kmap.data, NULL);
+    const gfloat *frac = (const gfloat *) (index + p2);
+
+    for (i = 0; i < p2; i++) {
+      if (i < meta->kmap_j0 || i > meta->kmap_j1) {
+        tmp[i] = 0;
+      } else {
+        const gint l = index[i];
+        tmp[i] = z[l] + (z[l + 1] - z[l]) * frac[i];
+      }
+    }
+    memcpy (z, tmp, p2 * sizeof (gfloat));
   }
   g_free (tmp);
+  return TRUE;
 }
 
 /* Estimates a2/a3 from the first B-scan of @inbuf, makes them the
@@ -424,8 +514,10 @@ gst_aooct_disp_estimate (GstAooctDisp * self, GstBuffer * inbuf,
   }
   spectra = g_memdup2 (map.data, bytes);
   gst_buffer_unmap (inbuf, &map);
-  if (meta)
-    apply_pending_on_host (meta, spectra, g->alines, g->samples);
+  if (meta && !apply_pending_on_host (meta, g, spectra, g->alines, error)) {
+    g_free (spectra);
+    return FALSE;
+  }
 
   aooct_disp_estimate_params_init (&params);
   ok = aooct_cpu_disp_estimate (spectra, g->alines, g, &params, &est, error);
@@ -498,10 +590,6 @@ gst_aooct_disp_teardown (GstAooctFilter * filter)
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
   g_clear_pointer (&self->weights, g_bytes_unref);
-#ifdef HAVE_CUDA
-  /* context current, GPU idle (base class) */
-  g_clear_pointer (&self->cuda, aooct_cuda_prep_free);
-#endif
 }
 
 static void
@@ -588,6 +676,13 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   gobject_class->get_property = gst_aooct_disp_get_property;
   gobject_class->finalize = gst_aooct_disp_finalize;
 
+  /**
+   * GstAooctDisp:phase-file:
+   *
+   * Text file of P2 records (samples per A-line), each a phase phi in
+   * radians or the re im of the weight; exclusive with non-zero a2/a3. A
+   * change while playing is read at the next buffer. Default: none
+   */
   g_object_class_install_property (gobject_class, PROP_PHASE_FILE,
       g_param_spec_string ("phase-file", "Phase file",
           "Text file of P2 records (samples per A-line), each a phase phi in "
@@ -596,22 +691,47 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
           "Default: none", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
+  /**
+   * GstAooctDisp:a2:
+   *
+   * Second-order dispersion phase in radians at the ends of the data
+   * region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6,
+   * default 0; a change while playing applies at the next buffer; set by
+   * estimate=true
+   */
   a2_pspec = g_param_spec_double ("a2", "a2",
       "Second-order dispersion phase in radians at the ends of the data "
       "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
       "default 0; a change while playing applies at the next buffer; "
       "set by estimate=true",
       COEFF_MIN, COEFF_MAX, 0.0,
-      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING |
+      GST_PARAM_CONTROLLABLE);
   g_object_class_install_property (gobject_class, PROP_A2, a2_pspec);
+  /**
+   * GstAooctDisp:a3:
+   *
+   * Third-order dispersion phase in radians at the ends of the data region
+   * (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, default 0; a
+   * change while playing applies at the next buffer; set by estimate=true
+   */
   a3_pspec = g_param_spec_double ("a3", "a3",
       "Third-order dispersion phase in radians at the ends of the data "
       "region (u = +-1): w = exp(j (a2 u^2 + a3 u^3)). Range -1e6..1e6, "
       "default 0; a change while playing applies at the next buffer; "
       "set by estimate=true",
       COEFF_MIN, COEFF_MAX, 0.0,
-      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING);
+      G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING |
+      GST_PARAM_CONTROLLABLE);
   g_object_class_install_property (gobject_class, PROP_A3, a3_pspec);
+  /**
+   * GstAooctDisp:estimate:
+   *
+   * Find a2 and a3 from the first B-scan after each start or new geometry
+   * (maximum sharpness of the depth profiles), then apply and hold them;
+   * sets a2/a3 (notify) and posts the element message aooct-dispersion.
+   * Switched on while playing: from the next buffer.  Default false
+   */
   g_object_class_install_property (gobject_class, PROP_ESTIMATE,
       g_param_spec_boolean ("estimate", "Estimate",
           "Find a2 and a3 from the first B-scan after each start or new "
@@ -635,7 +755,7 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
       G_TYPE_NONE, 0);
 
   gst_element_class_set_static_metadata (element_class,
-      "AO-OCT dispersion compensation", "Filter/Converter",
+      "AO-OCT dispersion compensation", "Filter/Converter/Video",
       "Multiplies OCT spectra by a complex dispersion-compensating phase",
       "aooct developers");
   gst_aooct_filter_class_add_pad_templates (filter_class,
@@ -646,10 +766,11 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_disp_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_disp_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cpu);
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_disp_live);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_disp_teardown);
+  filter_class->cpu_ops = &disp_cpu;
+  filter_class->cuda_ops = DISP_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cuda);
   filter_class->defer = GST_DEBUG_FUNCPTR (gst_aooct_disp_defer);
   filter_class->absorbs_pending = TRUE;
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctdisp, dispersion compensation. */
 #ifndef __GST_AOOCT_DISP_H__
 #define __GST_AOOCT_DISP_H__

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctfft, spectral window and FFT to depth. */
 #ifndef __GST_AOOCT_FFT_H__
 #define __GST_AOOCT_FFT_H__

@@ -230,11 +230,8 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
     /* a buffer of K B-scans lasts K frame periods */
     gst_util_fraction_multiply (self->fps_n, self->fps_d, 1, self->bscans,
         &fps_n, &fps_d);
-    caps = gst_caps_new_simple ("video/x-raw",
-        "format", G_TYPE_STRING, gst_video_format_to_string (self->format),
-        "width", G_TYPE_INT, self->width,
-        "height", G_TYPE_INT, self->height * (gint) self->bscans,
-        "framerate", GST_TYPE_FRACTION, fps_n, fps_d, NULL);
+    caps = aooct_src_video_caps (self->format, self->width,
+        self->height * (gint) self->bscans, fps_n, fps_d);
     GST_OBJECT_UNLOCK (self);
   }
   return aooct_src_filter_caps (caps, filter);
@@ -677,18 +674,38 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   gobject_class->dispatch_properties_changed =
       gst_aooct_file_src_dispatch_properties_changed;
 
+  /**
+   * GstAooctFileSrc:location:
+   *
+   * Path of the raw file of B-scans (spec section 0 layout, no header)
+   */
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "Location",
           "Path of the raw file of B-scans (spec section 0 layout, no header)",
           NULL, flags));
+  /**
+   * GstAooctFileSrc:format:
+   *
+   * Sample format in the file: gray16-le (16-bit little-endian) or gray8
+   */
   g_object_class_install_property (gobject_class, PROP_FORMAT,
       g_param_spec_enum ("format", "Format",
           "Sample format in the file: gray16-le (16-bit little-endian) or "
           "gray8", GST_TYPE_VIDEO_FORMAT, DEFAULT_FORMAT, flags));
+  /**
+   * GstAooctFileSrc:width:
+   *
+   * Samples per A-line (N, spectrometer pixels); must be set
+   */
   g_object_class_install_property (gobject_class, PROP_WIDTH,
       g_param_spec_int ("width", "Width",
           "Samples per A-line (N, spectrometer pixels); must be set", 0,
           65536, 0, flags));
+  /**
+   * GstAooctFileSrc:height:
+   *
+   * A-lines per B-scan (M); must be set
+   */
   g_object_class_install_property (gobject_class, PROP_HEIGHT,
       g_param_spec_int ("height", "Height",
           "A-lines per B-scan (M); must be set", 0, G_MAXINT, 0, flags));
@@ -697,11 +714,22 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
           "B-scans per second, for timestamps (a file is read as fast as "
           "downstream takes it)", 0, 1, G_MAXINT, 1, DEFAULT_FPS_N,
           DEFAULT_FPS_D, flags));
+  /**
+   * GstAooctFileSrc:bscans-per-buffer:
+   *
+   * B-scans in each buffer (K; buffer height K x height: give aooctdcsub
+   * alines-per-bscan=height)
+   */
   g_object_class_install_property (gobject_class, PROP_BSCANS_PER_BUFFER,
       g_param_spec_uint ("bscans-per-buffer", "B-scans per buffer",
           "B-scans in each buffer (K; buffer height K x height: give "
           "aooctdcsub alines-per-bscan=height)", 1, 65536, DEFAULT_BSCANS,
           flags));
+  /**
+   * GstAooctFileSrc:threads:
+   *
+   * Threads reading the file at once (0: one per core, at most 8)
+   */
   g_object_class_install_property (gobject_class, PROP_THREADS,
       g_param_spec_uint ("threads", "Threads",
           "Threads reading the file at once (0: one per core, at most 8)",

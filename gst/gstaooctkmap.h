@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctkmap, lambda-to-k resampling. */
 #ifndef __GST_AOOCT_KMAP_H__
 #define __GST_AOOCT_KMAP_H__
@@ -11,6 +12,10 @@ G_DECLARE_FINAL_TYPE (GstAooctKmap, gst_aooct_kmap, GST, AOOCT_KMAP,
     GstAooctFilter);
 
 GST_ELEMENT_REGISTER_DECLARE (aooctkmap);
+
+/* nufft-kernel's enum (AooctNufftKernel), shared with aooctcs */
+#define GST_TYPE_AOOCT_NUFFT_KERNEL (gst_aooct_nufft_kernel_get_type ())
+GType gst_aooct_nufft_kernel_get_type (void);
 
 G_END_DECLS
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctnorm, crop, intensity, log and normalisation to grey levels. */
 #ifndef __GST_AOOCT_NORM_H__
 #define __GST_AOOCT_NORM_H__

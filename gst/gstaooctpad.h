@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctpad, zero-padding by FFT interpolation. */
 #ifndef __GST_AOOCT_PAD_H__
 #define __GST_AOOCT_PAD_H__

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctsrc, a synthetic spectral-domain OCT camera.
  *
  * SECTION:element-aooctsrc
@@ -316,11 +317,8 @@ gst_aooct_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 
   /* the geometry and rate are properties: one fixed caps */
   GST_OBJECT_LOCK (self);
-  caps = gst_caps_new_simple ("video/x-raw",
-      "format", G_TYPE_STRING, "GRAY16_LE",
-      "width", G_TYPE_INT, self->props.samples,
-      "height", G_TYPE_INT, self->props.alines,
-      "framerate", GST_TYPE_FRACTION, self->fps_n, self->fps_d, NULL);
+  caps = aooct_src_video_caps (GST_VIDEO_FORMAT_GRAY16_LE, self->props.samples,
+      self->props.alines, self->fps_n, self->fps_d);
   GST_OBJECT_UNLOCK (self);
   return aooct_src_filter_caps (caps, filter);
 }
@@ -606,11 +604,21 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
   gobject_class->dispatch_properties_changed =
       gst_aooct_src_dispatch_properties_changed;
 
+  /**
+   * GstAooctSrc:samples:
+   *
+   * Camera pixels per A-line N (video width), 2..16384, default 832
+   */
   g_object_class_install_property (gobject_class, PROP_SAMPLES,
       g_param_spec_int ("samples", "Samples",
           "Camera pixels per A-line N (video width), 2..16384, default 832",
           2, AOOCT_SYNTH_MAX_SAMPLES, AOOCT_SYNTH_DEFAULT_SAMPLES,
           READY_FLAGS));
+  /**
+   * GstAooctSrc:alines:
+   *
+   * A-lines per B-scan M (video height), 1..65536, default 240
+   */
   g_object_class_install_property (gobject_class, PROP_ALINES,
       g_param_spec_int ("alines", "A-lines",
           "A-lines per B-scan M (video height), 1..65536, default 240",
@@ -620,20 +628,44 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
           "B-scans per second, 1/1000..100000/1, default 100/1 (a 24 kHz "
           "line rate with 240 A-lines)", 1, 1000, 100000, 1,
           AOOCT_SYNTH_DEFAULT_FPS_N, AOOCT_SYNTH_DEFAULT_FPS_D, READY_FLAGS));
+  /**
+   * GstAooctSrc:is-live:
+   *
+   * Behave as a live camera (deliver each B-scan when the clock reaches
+   * it), default false
+   */
   g_object_class_install_property (gobject_class, PROP_IS_LIVE,
       g_param_spec_boolean ("is-live", "Is live",
           "Behave as a live camera (deliver each B-scan when the clock "
           "reaches it), default false", FALSE, READY_FLAGS));
+  /**
+   * GstAooctSrc:seed:
+   *
+   * Random seed 0..4294967295 for speckle and noise (same seed, same
+   * output); -1 (default) picks one at start
+   */
   g_object_class_install_property (gobject_class, PROP_SEED,
       g_param_spec_int64 ("seed", "Seed",
           "Random seed 0..4294967295 for speckle and noise (same seed, same "
           "output); -1 (default) picks one at start", -1, G_MAXUINT32, -1,
           READY_FLAGS));
+  /**
+   * GstAooctSrc:phantom:
+   *
+   * What the sample arm sees, default retina
+   */
   g_object_class_install_property (gobject_class, PROP_PHANTOM,
       g_param_spec_enum ("phantom", "Phantom",
           "What the sample arm sees, default retina",
           GST_TYPE_AOOCT_SRC_PHANTOM, AOOCT_SYNTH_PHANTOM_RETINA,
           PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:wavelength-coeffs:
+   *
+   * Spectrometer calibration "c0,c1[,c2[,c3]]": pixel p sees c0 + c1 p +
+   * c2 p^2 + c3 p^3 nm, finite, positive and strictly monotonic on [0,
+   * N-1]; default "
+   */
   g_object_class_install_property (gobject_class, PROP_WAVELENGTH_COEFFS,
       g_param_spec_string ("wavelength-coeffs", "Wavelength coefficients",
           "Spectrometer calibration \"c0,c1[,c2[,c3]]\": pixel p sees "
@@ -641,53 +673,117 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
           "monotonic on [0, N-1]; default \""
           AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS "\"",
           AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, READY_FLAGS));
+  /**
+   * GstAooctSrc:center-wavelength:
+   *
+   * Centre of the Gaussian source spectrum in nm (within the camera's
+   * range), default 840
+   */
   g_object_class_install_property (gobject_class, PROP_CENTER_WAVELENGTH,
       g_param_spec_double ("center-wavelength", "Center wavelength",
           "Centre of the Gaussian source spectrum in nm (within the "
           "camera's range), default 840", 1.0, 100000.0,
           AOOCT_SYNTH_DEFAULT_CENTER_WAVELENGTH, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:bandwidth:
+   *
+   * FWHM of the source spectrum in nm, 0.01..half the centre wavelength,
+   * default 50 (6.2 um axial resolution)
+   */
   g_object_class_install_property (gobject_class, PROP_BANDWIDTH,
       g_param_spec_double ("bandwidth", "Bandwidth",
           "FWHM of the source spectrum in nm, 0.01..half the centre "
           "wavelength, default 50 (6.2 um axial resolution)", 0.01, 50000.0,
           AOOCT_SYNTH_DEFAULT_BANDWIDTH, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:reference-level:
+   *
+   * Reference-arm spectrum at its peak in counts above the black level of
+   * 64, 0..1e6 (values over 4031 clip), default 2500
+   */
   g_object_class_install_property (gobject_class, PROP_REFERENCE_LEVEL,
       g_param_spec_double ("reference-level", "Reference level",
           "Reference-arm spectrum at its peak in counts above the black "
           "level of 64, 0..1e6 (values over 4031 clip), default 2500",
           0.0, 1e6, AOOCT_SYNTH_DEFAULT_REFERENCE_LEVEL, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:reflectivity:
+   *
+   * Power returned by the sample relative to the reference arm (mirror;
+   * retina: all layers together), 0..1, default 0.001
+   */
   g_object_class_install_property (gobject_class, PROP_REFLECTIVITY,
       g_param_spec_double ("reflectivity", "Reflectivity",
           "Power returned by the sample relative to the reference arm "
           "(mirror; retina: all layers together), 0..1, default 0.001",
           0.0, 1.0, AOOCT_SYNTH_DEFAULT_REFLECTIVITY, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:noise:
+   *
+   * Noise in counts RMS at the reference peak (read noise floor plus shot-
+   * like part growing with the signal), 0..10000, default 6
+   */
   g_object_class_install_property (gobject_class, PROP_NOISE,
       g_param_spec_double ("noise", "Noise",
           "Noise in counts RMS at the reference peak (read noise floor plus "
           "shot-like part growing with the signal), 0..10000, default 6",
           0.0, 1e4, AOOCT_SYNTH_DEFAULT_NOISE, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:dispersion-a2:
+   *
+   * Second-order dispersion mismatch in rad, the a2 of aooctdisp that
+   * cancels it, -1e4..1e4, default 8
+   */
   g_object_class_install_property (gobject_class, PROP_DISPERSION_A2,
       g_param_spec_double ("dispersion-a2", "Dispersion a2",
           "Second-order dispersion mismatch in rad, the a2 of aooctdisp "
           "that cancels it, -1e4..1e4, default 8", -1e4, 1e4,
           AOOCT_SYNTH_DEFAULT_DISPERSION_A2, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:dispersion-a3:
+   *
+   * Third-order dispersion mismatch in rad, the a3 of aooctdisp that
+   * cancels it, -1e4..1e4, default -2
+   */
   g_object_class_install_property (gobject_class, PROP_DISPERSION_A3,
       g_param_spec_double ("dispersion-a3", "Dispersion a3",
           "Third-order dispersion mismatch in rad, the a3 of aooctdisp "
           "that cancels it, -1e4..1e4, default -2", -1e4, 1e4,
           AOOCT_SYNTH_DEFAULT_DISPERSION_A3, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:mirror-depth:
+   *
+   * phantom=mirror: single-pass optical path difference of the mirror in
+   * um, -1e5..1e5 (negative: before zero delay, for aooctfullrange),
+   * default 250
+   */
   g_object_class_install_property (gobject_class, PROP_MIRROR_DEPTH,
       g_param_spec_double ("mirror-depth", "Mirror depth",
           "phantom=mirror: single-pass optical path difference of the mirror "
           "in um, -1e5..1e5 (negative: before zero delay, for "
           "aooctfullrange), default 250", -1e5, 1e5,
           AOOCT_SYNTH_DEFAULT_MIRROR_DEPTH, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:mirror-tilt:
+   *
+   * phantom=mirror: change of the mirror's path difference across the
+   * B-scan in um (keeps it from being one DC spectrum), -1e4..1e4, default
+   * 2
+   */
   g_object_class_install_property (gobject_class, PROP_MIRROR_TILT,
       g_param_spec_double ("mirror-tilt", "Mirror tilt",
           "phantom=mirror: change of the mirror's path difference across "
           "the B-scan in um (keeps it from being one DC spectrum), "
           "-1e4..1e4, default 2", -1e4, 1e4, AOOCT_SYNTH_DEFAULT_MIRROR_TILT,
           PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:carrier:
+   *
+   * Full-range phase carrier in rad per A-line: the sample term of A-line
+   * m carries e^{j carrier m} (beam offset on the scanner; Zhang & Kang
+   * 2010: about 1.5), for aooctfullrange (the retina also needs speckle-
+   * width); -pi..pi, default 0 (none)
+   */
   g_object_class_install_property (gobject_class, PROP_CARRIER,
       g_param_spec_double ("carrier", "Carrier",
           "Full-range phase carrier in rad per A-line: the sample term of "
@@ -695,12 +791,27 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
           "Zhang & Kang 2010: about 1.5), for aooctfullrange (the retina "
           "also needs speckle-width); "
           "-pi..pi, default 0 (none)", -G_PI, G_PI, 0.0, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:depth-offset:
+   *
+   * um of single-pass optical path added to every reflector of either
+   * phantom: negative values move the sample across zero delay (for
+   * aooctfullrange); -1e5..1e5, default 0
+   */
   g_object_class_install_property (gobject_class, PROP_DEPTH_OFFSET,
       g_param_spec_double ("depth-offset", "Depth offset",
           "um of single-pass optical path added to every reflector of "
           "either phantom: negative values move the sample across zero "
           "delay (for aooctfullrange); -1e5..1e5, default 0", -1e5, 1e5, 0.0,
           PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:speckle-width:
+   *
+   * phantom=retina: lateral correlation of the speckle, Gaussian sigma in
+   * A-lines (a beam wider than the A-line spacing); full range needs it
+   * (about 3 with carrier=1.5): independent A-lines have no slowly varying
+   * phase for the carrier to shift. 0..8, default 0 (independent A-lines)
+   */
   g_object_class_install_property (gobject_class, PROP_SPECKLE_WIDTH,
       g_param_spec_double ("speckle-width", "Speckle width",
           "phantom=retina: lateral correlation of the speckle, Gaussian "
@@ -709,11 +820,23 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
           "have no slowly varying phase for the carrier to shift. "
           "0..8, default 0 (independent A-lines)", 0.0, 8.0, 0.0,
           PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:bscans-per-volume:
+   *
+   * phantom=retina: B-scans that sweep once across the retina before the
+   * next volume starts over, 1..65536, default 100
+   */
   g_object_class_install_property (gobject_class, PROP_BSCANS_PER_VOLUME,
       g_param_spec_int ("bscans-per-volume", "B-scans per volume",
           "phantom=retina: B-scans that sweep once across the retina "
           "before the next volume starts over, 1..65536, default 100",
           1, 65536, AOOCT_SYNTH_DEFAULT_BSCANS_PER_VOLUME, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:calibration-file:
+   *
+   * If set, the N pixel wavelengths (nm, one per line) are written there
+   * at start, for aooctkmap wavelength-file=; default none
+   */
   g_object_class_install_property (gobject_class, PROP_CALIBRATION_FILE,
       g_param_spec_string ("calibration-file", "Calibration file",
           "If set, the N pixel wavelengths (nm, one per line) are written "

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctsrc, a synthetic spectral-domain OCT camera. */
 #ifndef __GST_AOOCT_SRC_H__
 #define __GST_AOOCT_SRC_H__

@@ -16,7 +16,7 @@ set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${AOOCT_ASAN_BUILD:-$root/build-asan}
 # shellcheck source=bootstrap.sh
-AOOCT_BUILD=$build AOOCT_MESON_ARGS="-Dcuda=disabled -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Doptimization=1" \
+AOOCT_BUILD=$build AOOCT_MESON_ARGS="-Dcuda=disabled -Dfault-injection=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Doptimization=1" \
   source "$root/scripts/bootstrap.sh" || exit 1
 
 sysdir=$(pkg-config --variable=pluginsdir gstreamer-1.0)

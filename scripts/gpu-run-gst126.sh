@@ -25,7 +25,7 @@ rm -rf "$B"
   echo "gst-inspect-1.0: $(gst-inspect-1.0 --version | sed -n 2p)"
   echo "gstreamer-cuda-1.0: $(pkg-config --modversion gstreamer-cuda-1.0)"
   gst-inspect-1.0 nvcodec | grep -E '^ +(cuda[a-z]+|nvh264enc):' ; } > "$out/gpu.txt" 2>&1
-if ! (meson setup "$B" . -Dcuda=enabled -Dcuda-archs=90 && meson compile -C "$B") \
+if ! (meson setup "$B" . -Dcuda=enabled -Dcuda-archs=90 -Dfault-injection=true && meson compile -C "$B") \
     > "$out/build.log" 2>&1; then
   tail -n 40 "$out/build.log"; exit 1
 fi

@@ -14,7 +14,7 @@ B=/tmp/gpu-build
 rm -rf "$B"
 { nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   nvcc --version | tail -1; date -u; } > "$out/gpu.txt" 2>&1
-if ! (meson setup "$B" . -Dcuda=enabled && meson compile -C "$B") > "$out/build.log" 2>&1; then
+if ! (meson setup "$B" . -Dcuda=enabled -Dfault-injection=true && meson compile -C "$B") > "$out/build.log" 2>&1; then
   tail -n 40 "$out/build.log"; exit 1
 fi
 meson test -C "$B" --no-suite sanitize --print-errorlogs > "$out/test.log" 2>&1

@@ -10,8 +10,8 @@ mkdir -p "$out"
 source .gstkit/enter.sh || exit 1
 set -u
 B=/tmp/gpu-build
-if ! (meson setup "$B" . -Dcuda=enabled --reconfigure 2>/dev/null \
-      || meson setup "$B" . -Dcuda=enabled) > "$out/build.log" 2>&1 \
+if ! (meson setup "$B" . -Dcuda=enabled -Dfault-injection=true --reconfigure 2>/dev/null \
+      || meson setup "$B" . -Dcuda=enabled -Dfault-injection=true) > "$out/build.log" 2>&1 \
     || ! meson compile -C "$B" >> "$out/build.log" 2>&1; then
   tail -n 40 "$out/build.log"; exit 1
 fi

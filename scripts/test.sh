@@ -4,8 +4,14 @@
 # device.  Extra arguments go to `meson test` (e.g. a test name).
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The suite's build has the test-only CUDA fault injection
+# (meson_options.txt: fault-injection; tests/test-cuda-faults.c needs it),
+# which a normal build leaves out.
+AOOCT_MESON_ARGS="-Dfault-injection=true ${AOOCT_MESON_ARGS:-}"
 # shellcheck source=bootstrap.sh
 source "$root/scripts/bootstrap.sh" || exit 1
+# a build folder configured before the option existed, or without it
+"$MESON" configure "$AOOCT_BUILD" -Dfault-injection=true >/dev/null || exit 1
 # (bootstrap.sh turns on errexit; a failing suite must still get its summary)
 set +e
 

@@ -6,13 +6,17 @@
 #include <gst/app/gstappsink.h>
 
 #include "aooct-test-pipeline.h"
+#include "aooct-test-util.h"
 
 gchar *
 aooct_test_with_backend (const gchar * launch, const gchar * backend)
 {
   GRegex *re = g_regex_new ("\\b(aooct(dcsub|fullrange|pad|kmap|disp|fft|"
       "norm))\\b", 0, 0, NULL);
-  gchar *repl = g_strdup_printf ("\\1 backend=%s", backend);
+  /* the *-graphs tests: every element as one CUDA graph per buffer */
+  gchar *repl = g_strdup_printf ("\\1 backend=%s%s", backend,
+      g_str_equal (backend, "cuda") && aooct_test_cuda_graphs ()?
+      " cuda-graphs=true" : "");
   gchar *out = g_regex_replace (re, launch, -1, 0, repl, 0, NULL);
 
   g_free (repl);

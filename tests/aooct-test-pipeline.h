@@ -10,7 +10,8 @@
 G_BEGIN_DECLS
 
 /* @launch with "backend=@backend" after every aooct processing element
- * (g_free). */
+ * (g_free); on cuda also "cuda-graphs=true" when the test run asks for it
+ * (aooct_test_cuda_graphs()). */
 gchar *aooct_test_with_backend (const gchar * launch, const gchar * backend);
 
 /* Runs @launch (on @backend) to EOS, failing the test on an error or after

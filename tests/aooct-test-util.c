@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 
 #include "aooct-test-util.h"
+#include "aooct-app-util.h"
 
 GstHarness *
 aooct_test_harness_new (const gchar * launch)
@@ -443,4 +444,16 @@ aooct_test_harness_teardown (GstHarness * h)
     gst_object_unref (bus);
   }
   gst_harness_teardown (h);
+}
+
+void
+aooct_test_set_everywhere (GstElement * bin, const gchar * name, gboolean value)
+{
+  aooct_app_set_everywhere (bin, name, value);
+}
+
+gboolean
+aooct_test_cuda_graphs (void)
+{
+  return g_strcmp0 (g_getenv ("AOOCT_TEST_CUDA_GRAPHS"), "1") == 0;
 }

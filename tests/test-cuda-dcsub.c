@@ -28,6 +28,7 @@
 #ifdef HAVE_CUDA
 #include "aooct-cuda.h"
 #include "aooct-cuda-dcsub.h"
+#include "aooct-cpu-dcsub.h"
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>

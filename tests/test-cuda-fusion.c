@@ -2,7 +2,8 @@
  * gst/aooct-pending-meta.h).  On CUDA, aooctkmap leaves its resampling to
  * an aooctdisp or aooctfft after it, and aooctdisp its weights to an
  * aooctfft, which apply them fused with their own pass.  The fused chain
- * must give the same bytes as the separate steps (AOOCT_CUDA_FUSE=0), in
+ * must give the same bytes as the separate steps (defer-steps=false on
+ * every element), in
  * every arrangement: with and without aooctpad, aooctdisp and a window,
  * through a queue, with a tee whose other branch needs the step done (an
  * appsink tapping aooctkmap), several B-scans per buffer, and a2 changed
@@ -127,9 +128,11 @@ run_chain (const gchar * desc, gboolean fuse, gboolean live_a2, Run * run)
   GError *error = NULL;
 
   memset (run, 0, sizeof (*run));
-  g_setenv ("AOOCT_CUDA_FUSE", fuse ? "1" : "0", TRUE);
   pipeline = gst_parse_launch (desc, &error);
   fail_unless (pipeline != NULL, "%s: %s", desc, error ? error->message : "");
+  aooct_test_set_everywhere (pipeline, "defer-steps", fuse);
+  if (aooct_test_cuda_graphs ())
+    aooct_test_set_everywhere (pipeline, "cuda-graphs", TRUE);
   probe (pipeline, "p", &run->pad);
   probe (pipeline, "k", &run->kmap);
   probe (pipeline, "d", &run->disp);
@@ -170,7 +173,6 @@ run_chain (const gchar * desc, gboolean fuse, gboolean live_a2, Run * run)
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (pipeline);
-  g_unsetenv ("AOOCT_CUDA_FUSE");
 }
 
 static void
@@ -322,22 +324,68 @@ GST_START_TEST (test_arrangements)
 
 GST_END_TEST;
 
-/* aooctkmap's other interpolation modes (spec sections 4 and 8): the FIR
- * modes (cubic, bspline, lanczos) resample themselves (the fused kernels
- * resample linearly only) but still apply aooctpad's scale, and aooctdisp
- * still defers; nudft and nufft leave their samples in place, which is an
- * identity resampling that defers like the linear one, and aooctfft
- * applies it before its non-uniform transform */
+/* aooctkmap's other interpolation modes (spec sections 4 and 8).  The FIR
+ * modes (cubic, bspline, lanczos) defer their gather like the linear
+ * resampling (their table travels in the meta, the fused pass sums the
+ * same taps in the same order); nudft and nufft leave their samples in
+ * place, which is an identity resampling that defers like the linear one,
+ * and aooctfft applies it before its non-uniform transform */
 GST_START_TEST (test_kspace_modes)
 {
+  /* every step reaches aooctfft, with a window */
   check_case (832, PAD " ! " KMAP " interpolation=cubic ! " DISP " ! "
-      "aooctfft backend=cuda window=hann ! " SINK, 240, 240, E (BUFFERS, 0,
+      "aooctfft backend=cuda window=hann ! " SINK, 240, 240, E (BUFFERS,
+          BUFFERS, BUFFERS), FALSE);
+  check_case (832, PAD " ! " KMAP " interpolation=bspline ! " DISP " ! "
+      "aooctfft backend=cuda window=blackman ! " SINK, 240, 240, E (BUFFERS,
+          BUFFERS, BUFFERS), FALSE);
+  check_case (832, PAD " ! " KMAP " interpolation=lanczos ! " DISP " ! "
+      "aooctfft backend=cuda window=hamming ! " SINK, 240, 240, E (BUFFERS,
+          BUFFERS, BUFFERS), FALSE);
+  /* without aooctpad (the data region is the whole A-line), several
+   * B-scans per buffer, an odd width */
+  check_case (832, KMAP " interpolation=lanczos ! " DISP " ! aooctfft "
+      "backend=cuda ! " SINK, 2 * 60, 60, E (0, BUFFERS, BUFFERS), FALSE);
+  check_case (1023, KMAP " interpolation=bspline ! " DISP " ! aooctfft "
+      "backend=cuda window=hann ! " SINK, 3 * 41, 41, E (0, BUFFERS, BUFFERS),
+      FALSE);
+  check_case (1024, KMAP " interpolation=cubic ! aooctfft backend=cuda "
+      "window=hann ! " SINK, 4 * 50, 50, E (0, BUFFERS, 0), FALSE);
+  /* decreasing wavelengths, A-lines of P1 = 2048 (P2 = 4096), 2 B-scans
+   * per buffer */
+  check_case (2048, PAD " ! aooctkmap backend=cuda name=k "
+      "wavelength-coeffs=880,-0.05,1e-06 interpolation=bspline ! " DISP " ! "
+      "aooctfft backend=cuda window=hann ! " SINK, 2 * 100, 100,
+      E (BUFFERS, BUFFERS, BUFFERS), FALSE);
+  /* a strongly non-linear calibration (d lambda / d p from 0.01 to 0.18
+   * nm): in part of the A-line the outputs of a block read more input
+   * samples than the fused kernel stages, and it reads them from global
+   * memory there */
+  check_case (832, PAD " ! aooctkmap backend=cuda name=k "
+      "wavelength-coeffs=800,0.01,1e-04 interpolation=lanczos ! " DISP " ! "
+      "aooctfft backend=cuda ! " SINK, 240, 240, E (BUFFERS, BUFFERS,
           BUFFERS), FALSE);
+  check_case (1024, "aooctkmap backend=cuda name=k "
+      "wavelength-coeffs=800,0.01,1e-04 interpolation=bspline ! " DISP " ! "
+      "aooctfft backend=cuda ! " SINK, 2 * 100, 100, E (0, BUFFERS, BUFFERS),
+      FALSE);
+  /* aooctdisp last: it applies the FIR resampling with its weights */
+  check_case (832, PAD " ! " KMAP " interpolation=lanczos ! " DISP " ! "
+      SINK, 240, 240, E (BUFFERS, BUFFERS, 0), FALSE);
+  /* through queues, no aooctdisp */
+  check_case (832, PAD " ! " KMAP " interpolation=cubic ! queue ! aooctfft "
+      "backend=cuda window=blackman ! " SINK, 2 * 120, 120, E (BUFFERS,
+          BUFFERS, 0), FALSE);
+  /* a tee whose other branch needs k-linear spectra: aooctkmap resamples
+   * itself (and applies aooctpad's scale) */
   check_case (832, PAD " ! " KMAP " interpolation=bspline ! tee name=t ! "
       "queue ! " DISP " ! aooctfft backend=cuda ! " SINK " t. ! queue ! "
       TAP, 240, 240, E (BUFFERS, 0, 0), FALSE);
-  check_case (832, KMAP " interpolation=lanczos ! " DISP " ! aooctfft "
-      "backend=cuda ! " SINK, 2 * 60, 60, E (0, 0, BUFFERS), FALSE);
+  /* complex (full-range) spectra: nothing is deferred on them, the FIR
+   * modes resample re and im themselves */
+  check_case (832, "aooctfullrange backend=cuda ! " PAD " ! " KMAP
+      " interpolation=lanczos ! " DISP " ! aooctfft backend=cuda "
+      "window=hann ! " SINK, 240, 240, E (0, 0, 0), FALSE);
   check_case (832, PAD " ! " KMAP " interpolation=nudft ! " DISP " ! "
       "aooctfft backend=cuda window=hann ! " SINK, 120, 120, E (BUFFERS,
           BUFFERS, BUFFERS), FALSE);
@@ -347,6 +395,22 @@ GST_START_TEST (test_kspace_modes)
   check_case (832, PAD " ! " KMAP " interpolation=nufft "
       "nufft-kernel=gaussian nufft-width=12 ! aooctfft backend=cuda ! " SINK,
       240, 240, E (BUFFERS, BUFFERS, 0), FALSE);
+}
+
+GST_END_TEST;
+
+/* a2 changed while playing, with a FIR resampling deferred too; and
+ * aooctdisp estimating a2 and a3 from spectra whose FIR resampling was
+ * deferred to it (it applies it on the host first, with aooctkmap's CPU
+ * core: the same bits as the CUDA kernel, so the same estimate) */
+GST_START_TEST (test_fir_a2_while_playing)
+{
+  check_case (832, PAD " ! " KMAP " interpolation=bspline ! " DISP " ! "
+      "aooctfft backend=cuda window=hann ! " SINK, 240, 240, E (BUFFERS,
+          BUFFERS, BUFFERS), TRUE);
+  check_case (832, PAD " ! " KMAP " interpolation=cubic ! aooctdisp "
+      "backend=cuda name=d estimate=true ! aooctfft backend=cuda ! " SINK,
+      240, 240, E (BUFFERS, BUFFERS, BUFFERS), FALSE);
 }
 
 GST_END_TEST;
@@ -371,6 +435,7 @@ fusion_suite (void)
   tcase_add_test (tc, test_arrangements);
   tcase_add_test (tc, test_a2_while_playing);
   tcase_add_test (tc, test_kspace_modes);
+  tcase_add_test (tc, test_fir_a2_while_playing);
   return s;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-stack: runs a pipeline that ends in an image encoder and writes
  * every image to its own file, named after the volume and the B-scan it
  * shows.

@@ -1,4 +1,13 @@
-/* aooct: the CUDA half of GstAooctFilter (private to the base class).
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: the CUDA side of one processing element (private to the base
+ * class, gst/aooct-filter-cuda.c, which drives it).
+ *
+ *   aooct-cuda-element.c  context, streams, open/close, GPU timing
+ *   aooct-cuda-upload.c   host memory onto the GPU (staging, page-locked
+ *                         input in place, device planes), host pool
+ *   aooct-cuda-video.c    libgstcuda GstCudaMemory video in and out
+ *   aooct-output-ring.c   outputs whose GPU work may still run (its own
+ *                         object and lock)
  *
  * Holds an element's GstCudaContext (shared with every CUDA element of the
  * pipeline through the GstContext mechanism), its CUDA stream, and the
@@ -6,17 +15,20 @@
  * memory: the first element's camera frames, a CPU-only neighbour, or a
  * video/x-raw output.  Staging is page-locked, allocated once per caps and
  * reused; uploads are asynchronous copies on the element's stream. */
-#ifndef __AOOCT_CUDA_FILTER_H__
-#define __AOOCT_CUDA_FILTER_H__
+#ifndef __AOOCT_CUDA_ELEMENT_H__
+#define __AOOCT_CUDA_ELEMENT_H__
 
 #include <gst/gst.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/video/video.h>
 
 #include "aooct-cuda.h"
+#include "aooct-output-ring.h"
 #include "gstaooctfilter.h"
 
 G_BEGIN_DECLS
+GST_DEBUG_CATEGORY_EXTERN (aooct_cuda_element_debug);
+
 #define AOOCT_CUDA_STAGING_SLOTS 2
 /* Device planes that uploads alternate between (see in_dev below). */
 #define AOOCT_CUDA_INPUT_PLANES 2
@@ -25,31 +37,17 @@ G_BEGIN_DECLS
  * reference to at most this many (fewer where the buffers' pool is
  * smaller), as it would fill as many staging slots. */
 #define AOOCT_CUDA_INPUT_HOLD 2
-/* Outputs whose GPU work may still be running when the element returns
- * from transform (host-memory output waiting in page-locked staging, or
- * libgstcuda memory for nvcodec): at most this many, pushed in order as
- * their work completes.  Four keep the copy engine and the kernels of the
- * next B-scans busy while the host finishes the oldest. */
-#define AOOCT_CUDA_OUTPUT_DEPTH 4
-/* GPU-time measurements of process_cuda() in flight at most (the oldest
+/* GPU-time measurements of the CUDA core's process in flight at most (the oldest
  * is waited for when more would be). */
 #define AOOCT_CUDA_TIMING_SLOTS 16
-    typedef struct
-{
-  GstBuffer *buf;               /* the output buffer, in order */
-  gboolean gpu;                 /* its GPU work has an event in done[] */
-  gboolean staged;              /* its image waits in staging */
-  gsize rows, dev_stride;       /* layout in staging */
-} AooctCudaOutput;
-
-/* Statistics of one element (aooct_cuda_filter_stats). */
+/* Statistics of one element (aooct_cuda_element_stats). */
 typedef struct
 {
   guint64 timed;                /* buffers whose GPU time was measured */
-  gdouble gpu_ms, gpu_ms_max;   /* total and largest, process_cuda() only */
+  gdouble gpu_ms, gpu_ms_max;   /* total and largest, the CUDA core only */
 } AooctCudaStats;
 
-typedef struct
+typedef struct _AooctCudaElement
 {
   GstCudaContext *context;
   AooctCudaStream stream;
@@ -100,61 +98,60 @@ typedef struct
   struct CUstream_st *out_mem_stream;
 
   /* host-memory output: one device plane (the stream orders the next
-   * B-scan's kernels after this one's download) and a ring of page-locked
-   * staging slots, one per output in flight */
+   * B-scan's kernels after this one's download) */
   gpointer out_dev;
   gsize out_size;
-  gpointer ring_staging[AOOCT_CUDA_OUTPUT_DEPTH];
-  AooctCudaEvent ring_done[AOOCT_CUDA_OUTPUT_DEPTH];
-  gsize ring_staging_size;
-  AooctCudaOutput ring[AOOCT_CUDA_OUTPUT_DEPTH];
-  guint ring_head, ring_tail;   /* src task's / streaming thread's */
-  guint ring_count;             /* outputs in the ring; under ring_lock */
-  GMutex ring_lock;
-  GCond ring_cond;              /* ring_count, ring_busy, ring_ret changed */
-  gboolean ring_flushing;       /* flush or stop: nobody waits any more */
-  gboolean ring_busy;           /* the src task is pushing an output */
-  GstFlowReturn ring_ret;       /* the src task's last push, if not OK */
-  /* set by download_async / mark_output for the buffer being made */
-  AooctCudaOutput armed;
+  /* the outputs in flight (aooct-output-ring.h) */
+  AooctOutputRing *ring;
 
-  /* process_cuda() as one CUDA graph per buffer (AOOCT_CUDA_GRAPHS=1 and
+  /* the CUDA core's process as one CUDA graph per buffer (cuda-graphs=true and
    * a class that allows it): the instantiated graph, updated per buffer;
    * captures that failed in a row (after a few, no more tries) */
   gboolean graphs;
   struct _AooctCudaGraph *graph;
   guint graph_failures;
 
-  /* GPU time of process_cuda() (CUDA events with timing), when enabled */
+  /* GPU time of the CUDA core (CUDA events with timing), when enabled */
   gboolean timing;
   AooctCudaEvent t_start[AOOCT_CUDA_TIMING_SLOTS];
   AooctCudaEvent t_end[AOOCT_CUDA_TIMING_SLOTS];
   guint t_next, t_pending;
   GMutex stats_lock;
   AooctCudaStats stats;
-} AooctCudaFilter;
+} AooctCudaElement;
 
-AooctCudaFilter *aooct_cuda_filter_new (void);
-void aooct_cuda_filter_free (AooctCudaFilter * cf);
+AooctCudaElement *aooct_cuda_element_new (void);
+void aooct_cuda_element_free (AooctCudaElement * ce);
 
 /* GstContext sharing: the element's set_context and context query. */
-void aooct_cuda_filter_set_context (AooctCudaFilter * cf, GstElement * element,
+void aooct_cuda_element_set_context (AooctCudaElement * ce, GstElement * element,
     GstContext * context, gint device_id);
-gboolean aooct_cuda_filter_handle_query (AooctCudaFilter * cf,
+gboolean aooct_cuda_element_handle_query (AooctCudaElement * ce,
     GstElement * element, GstQuery * query);
 
 /* At start: checks the device, finds or creates the shared context and
  * creates the stream.  FALSE with the reason when CUDA cannot be used. */
-gboolean aooct_cuda_filter_open (AooctCudaFilter * cf, GstElement * element,
+gboolean aooct_cuda_element_open (AooctCudaElement * ce, GstElement * element,
     gint device_id, GError ** error);
 /* Waits for the stream, frees staging, stream and context. */
-void aooct_cuda_filter_close (AooctCudaFilter * cf);
+void aooct_cuda_element_close (AooctCudaElement * ce);
 
-gboolean aooct_cuda_filter_push (AooctCudaFilter * cf, GError ** error);
-void aooct_cuda_filter_pop (AooctCudaFilter * cf);
+gboolean aooct_cuda_element_push (AooctCudaElement * ce, GError ** error);
+void aooct_cuda_element_pop (AooctCudaElement * ce);
 
 /* Frees the staging (context current; stream synchronised first). */
-void aooct_cuda_filter_release_staging (AooctCudaFilter * cf);
+void aooct_cuda_element_release_staging (AooctCudaElement * ce);
+/* (aooct-cuda-upload.c) The input side of it: staging, held input, device
+ * planes, the output plane. */
+void aooct_cuda_element_release_planes (AooctCudaElement * ce);
+/* Drops the references to page-locked input read in place (their copies
+ * have completed, or the context is lost). */
+void aooct_cuda_element_forget_inputs (AooctCudaElement * ce);
+
+/* Copies @rows rows between host planes (into and out of page-locked
+ * staging; large copies on several cores). */
+void aooct_cuda_element_copy_rows (guint8 * dst, gsize dst_stride,
+    const guint8 * src, gsize src_stride, gsize rows);
 
 /* Enqueues the upload of @rows rows of @host (host->stride apart, mapped
  * from @buf) into device memory with rows @dev_stride apart; @dev
@@ -163,67 +160,41 @@ void aooct_cuda_filter_release_staging (AooctCudaFilter * cf);
  * the copy reads it in place and @buf is referenced until the copy has
  * completed; anything else is copied into a page-locked staging slot
  * first.  Context current. */
-gboolean aooct_cuda_filter_upload (AooctCudaFilter * cf, GstBuffer * buf,
+gboolean aooct_cuda_element_upload (AooctCudaElement * ce, GstBuffer * buf,
     const AooctPlane * host, gsize rows, gsize dev_stride, AooctPlane * dev,
     GError ** error);
 
 /* After the work reading the plane of the last upload is enqueued on the
  * element's stream (or given up): the plane may take a later upload once
  * that work has run.  Nothing when no upload is being read. */
-gboolean aooct_cuda_filter_upload_done (AooctCudaFilter * cf,
+gboolean aooct_cuda_element_upload_done (AooctCudaElement * ce,
     GError ** error);
 
 /* A pool of page-locked host memory on the element's context for frames
  * of @caps (video/x-raw in system memory), @size bytes each, at least
  * @min buffers, for the element to propose upstream: frames written into
  * it are uploaded without staging. */
-GstBufferPool *aooct_cuda_filter_host_pool_new (AooctCudaFilter * cf,
+GstBufferPool *aooct_cuda_element_host_pool_new (AooctCudaElement * ce,
     GstCaps * caps, guint size, guint min, GError ** error);
 
 /* A device plane of @rows rows @dev_stride apart for host-memory output. */
-gboolean aooct_cuda_filter_output_plane (AooctCudaFilter * cf, gsize rows,
+gboolean aooct_cuda_element_output_plane (AooctCudaElement * ce, gsize rows,
     gsize dev_stride, AooctPlane * dev, GError ** error);
 
-/* The output ring.  The host waits for the GPU only where data leaves it:
- * transform enqueues the download of @dev (from
- * aooct_cuda_filter_output_plane) into the tail's staging slot
- * (download_async), or marks the end of the GPU work on libgstcuda memory
- * (mark_output), and returns; the streaming thread then adds the output
- * buffer at the tail (ring_add), and the element's src task takes outputs
- * from the head in order (ring_wait_head, copy_staged, ring_drop_head) and
- * pushes them.  Only the streaming thread touches the tail and only the
- * src task the head, so the slots need no lock; ring_count does (the
- * caller's).  Never add to a full ring.  Context current where the GPU is
- * involved. */
-gboolean aooct_cuda_filter_download_async (AooctCudaFilter * cf,
-    const AooctPlane * dev, gsize rows, GError ** error);
-gboolean aooct_cuda_filter_mark_output (AooctCudaFilter * cf, GError ** error);
-/* Takes @buf; it waits for what download_async / mark_output armed since
- * the last ring_add, if anything (else it is complete already). */
-void aooct_cuda_filter_ring_add (AooctCudaFilter * cf, GstBuffer * buf);
-/* Forgets what was armed (the output was not made after all). */
-void aooct_cuda_filter_ring_disarm (AooctCudaFilter * cf);
-/* The oldest output (ring_count > 0), once its GPU work is complete;
- * *@staging: its staged image, or NULL. */
-gboolean aooct_cuda_filter_ring_wait_head (AooctCudaFilter * cf,
-    AooctCudaOutput ** out, gconstpointer * staging, GError ** error);
-/* Copies a staged image into @host. */
-void aooct_cuda_filter_copy_staged (const AooctCudaOutput * out,
-    gconstpointer staging, const AooctPlane * host);
-/* Frees the head's slot (its buffer was taken: out->buf set to NULL, or is
- * dropped). */
-void aooct_cuda_filter_ring_drop_head (AooctCudaFilter * cf);
-/* Drops every output in the ring (flush, stop); nothing else uses it. */
-void aooct_cuda_filter_ring_clear (AooctCudaFilter * cf);
+/* Libgstcuda memory output (nvcodec): arms the output ring's tail with
+ * the end of the GPU work, or (>= 1.24, the memory carries a stream) makes
+ * the memory's stream wait for it and arms the tail as complete
+ * (aooct-output-ring.h; see "Video output" below). */
+gboolean aooct_cuda_element_mark_output (AooctCudaElement * ce, GError ** error);
 
-/* GPU time of process_cuda(): enable (at start; resets the statistics),
+/* GPU time of the CUDA core: enable (at start; resets the statistics),
  * record around it, collect finished measurements (with @wait: all). */
-void aooct_cuda_filter_set_timing (AooctCudaFilter * cf, gboolean timing);
-gboolean aooct_cuda_filter_timing_begin (AooctCudaFilter * cf, GError ** error);
-gboolean aooct_cuda_filter_timing_end (AooctCudaFilter * cf, GError ** error);
-gboolean aooct_cuda_filter_timing_collect (AooctCudaFilter * cf,
+void aooct_cuda_element_set_timing (AooctCudaElement * ce, gboolean timing);
+gboolean aooct_cuda_element_timing_begin (AooctCudaElement * ce, GError ** error);
+gboolean aooct_cuda_element_timing_end (AooctCudaElement * ce, GError ** error);
+gboolean aooct_cuda_element_timing_collect (AooctCudaElement * ce,
     gboolean wait, GError ** error);
-void aooct_cuda_filter_get_stats (AooctCudaFilter * cf, AooctCudaStats * stats);
+void aooct_cuda_element_get_stats (AooctCudaElement * ce, AooctCudaStats * stats);
 
 /* Video output in libgstcuda's own GstCudaMemory, for nvcodec elements
  * (cudaconvert, cudadownload, the NVENC encoders), which take nothing else
@@ -241,7 +212,7 @@ void aooct_cuda_filter_get_stats (AooctCudaFilter * cf, AooctCudaStats * stats);
  * larger than the caps' plain size).  >= 1.24: its memory carries the
  * stream of a GstCudaBufferPool that downstream proposed in @query (may
  * be NULL), else one of ours. */
-GstBufferPool *aooct_cuda_filter_video_pool_new (AooctCudaFilter * cf,
+GstBufferPool *aooct_cuda_element_video_pool_new (AooctCudaElement * ce,
     GstCaps * caps, GstQuery * query, guint min, guint max, guint * size,
     GError ** error);
 
@@ -251,13 +222,13 @@ GstBufferPool *aooct_cuda_filter_video_pool_new (AooctCudaFilter * cf,
  * memory carries a stream (>= 1.24), our stream first waits for the work
  * enqueued on it (a consumer's reads of the buffer's last use), and
  * mark_output orders that stream after our writes. */
-gboolean aooct_cuda_filter_map_video_output (AooctCudaFilter * cf,
+gboolean aooct_cuda_element_map_video_output (AooctCudaElement * ce,
     GstBuffer * buf, GstVideoFrame * frame, GError ** error);
 
 /* Enqueues setting the chroma planes of @frame (8-bit YUV, mapped by
- * aooct_cuda_filter_map_video_output) to 128, so that the luma plane
+ * aooct_cuda_element_map_video_output) to 128, so that the luma plane
  * shows as a grey image; nothing for other formats. */
-gboolean aooct_cuda_filter_neutral_chroma (AooctCudaFilter * cf,
+gboolean aooct_cuda_element_neutral_chroma (AooctCudaElement * ce,
     const GstVideoFrame * frame, GError ** error);
 
 /* Video input in libgstcuda's GstCudaMemory, read in place on the device.
@@ -275,7 +246,7 @@ typedef struct
 
 /* The layout of @buf's frames: the GstVideoInfo of its GstCudaMemory when
  * it holds one (pitched planes), else @caps_info. */
-const GstVideoInfo *aooct_cuda_filter_video_layout (GstBuffer * buf,
+const GstVideoInfo *aooct_cuda_element_video_layout (GstBuffer * buf,
     const GstVideoInfo * caps_info);
 
 /* If @buf holds one GstCudaMemory on the element's context whose frame
@@ -284,14 +255,14 @@ const GstVideoInfo *aooct_cuda_filter_video_layout (GstBuffer * buf,
  * @plane is plane 0 (device pointer, the memory's stride).  Otherwise
  * @vin->mapped is FALSE and the caller reads @buf on the host.  FALSE
  * on an error (a frame of another format or size, a failed map). */
-gboolean aooct_cuda_filter_map_video_input (AooctCudaFilter * cf,
+gboolean aooct_cuda_element_map_video_input (AooctCudaElement * ce,
     GstBuffer * buf, const GstVideoInfo * caps_info, AooctCudaVideoInput * vin,
     AooctPlane * plane, GError ** error);
 
 /* After the work reading @vin is enqueued: orders its release after that
  * work (see above) and unmaps it.  Nothing when it was not mapped. */
-gboolean aooct_cuda_filter_unmap_video_input (AooctCudaFilter * cf,
+gboolean aooct_cuda_element_unmap_video_input (AooctCudaElement * ce,
     AooctCudaVideoInput * vin, GError ** error);
 
 G_END_DECLS
-#endif /* __AOOCT_CUDA_FILTER_H__ */
+#endif /* __AOOCT_CUDA_ELEMENT_H__ */

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: GstAooctFilter's allocation: the pools it decides downstream
+ * (device memory of ours on CUDA, libgstcuda memory for nvcodec) and
+ * proposes upstream (device memory for video written on the GPU,
+ * page-locked memory for frames uploaded in place), the metas it
+ * announces, the decision to defer its step to downstream, and the output
+ * buffer of each input (the input itself when deferring; see
+ * aooct-filter-private.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "aooct-filter-private.h"
+#include "aooct-error.h"
+
+#ifdef HAVE_CUDA
+#include "aooct-cuda-element.h"
+#include "aooct-cuda-memory.h"
+#include "aooct-cuda-pool.h"
+#endif
+
+#define GST_CAT_DEFAULT gst_aooct_filter_debug
+#define parent_class aooct_filter_parent_class
+
+/* The size check before the output buffer is allocated: caps may promise
+ * buffers of up to 2 GiB, and a short buffer must not cost that much
+ * memory before it is refused (tests/test-robust.c). */
+static GstFlowReturn
+prepare_output_buffer (GstBaseTransform * bt,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GError *error = NULL;
+  GstFlowReturn ret;
+
+  self->priv->defer_this = FALSE;
+  if (self->configured && !aooct_filter_check_input_size (self, inbuf, &error)) {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return GST_FLOW_ERROR;
+  }
+#ifdef HAVE_CUDA
+  /* Deferring: the output is the input buffer itself, and transform()
+   * only adds our step to its pending ones (GstBaseTransform then pushes
+   * it as after an in-place transform).  Not a new buffer sharing the
+   * memory: the producer's pool would discard its buffer, whose memory is
+   * no longer its own, and allocate a new one for each B-scan.  A buffer
+   * that somebody else holds too is not ours to change: processed here. */
+  if (self->configured && self->priv->deferring
+      && gst_buffer_is_writable (inbuf)
+      && aooct_cuda_buffer_get_memory (inbuf, self->priv->cuda->context)) {
+    *outbuf = inbuf;
+    self->priv->defer_this = TRUE;
+    return GST_FLOW_OK;
+  }
+#endif
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt,
+      inbuf, outbuf);
+#ifdef HAVE_CUDA
+  if (ret == GST_FLOW_ERROR) {
+    /* basetransform says nothing of a failed acquire: if our device pool
+     * could not grow, say why */
+    GstBufferPool *pool = gst_base_transform_get_buffer_pool (bt);
+
+    if (pool && (error = aooct_cuda_buffer_pool_take_error (pool))) {
+      g_prefix_error (&error, "cannot allocate an output buffer: ");
+      gst_aooct_filter_post_error (self, error);
+      g_clear_error (&error);
+    }
+    gst_clear_object (&pool);
+  }
+#endif
+  return ret;
+}
+
+#ifdef HAVE_CUDA
+/* Buffer counts for a pool of ours from downstream's proposal: at least
+ * 2 (one in flight downstream while the next is being written). */
+static void
+query_pool_limits (GstQuery * query, guint * min, guint * max)
+{
+  *min = *max = 0;
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, NULL, min, max);
+  *min = MAX (*min, 2);
+  if (*max != 0)
+    *max = MAX (*max, *min);
+}
+
+/* Puts @pool first in @query, in place of downstream's proposal. */
+static void
+query_use_pool (GstQuery * query, GstBufferPool * pool, guint size,
+    guint min, guint max)
+{
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+}
+
+/* Video in memory:CUDAMemory: always a GstCudaBufferPool of our own on the
+ * shared context, so that every output buffer is libgstcuda memory of the
+ * layout we map (a pool proposed downstream could be another kind). */
+static gboolean
+decide_allocation_cuda_video (GstAooctFilter * self, GstQuery * query)
+{
+  GstCaps *caps = NULL;
+  GstBufferPool *pool;
+  GError *error = NULL;
+  guint size = 0, min, max;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  query_pool_limits (query, &min, &max);
+  pool =
+      aooct_cuda_element_video_pool_new (self->priv->cuda, caps, query, min,
+      max, &size, &error);
+  if (pool == NULL) {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  query_use_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+#endif
+
+#ifdef HAVE_CUDA
+/* Whether our step, or its tail, goes to downstream
+ * (aooct-pending-meta.h): it must have announced the meta, and our pads
+ * carry device memory.  The output pool is made all the same, for buffers
+ * processed here after all (shared, or not aooct device memory). */
+static void
+decide_deferring (GstAooctFilter * self, GstQuery * query)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gboolean announced, defer_steps;
+
+  self->priv->downstream_absorbs = self->priv->deferring = FALSE;
+  if ((klass->defer == NULL && !klass->leaves_pending)
+      || !aooct_filter_cuda_active (self)
+      || !self->out_cuda_memory
+      || gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
+    return;
+  /* the deferred steps are for real spectra: complex (full-range, spec
+   * section 9) ones get each step done where it is */
+  if (!klass->sink_is_video
+      && self->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX) {
+    GST_INFO_OBJECT (self, "complex spectra: not deferring the step");
+    return;
+  }
+  announced = gst_query_find_allocation_meta (query,
+      AOOCT_PENDING_META_API_TYPE, NULL);
+  GST_OBJECT_LOCK (self);
+  defer_steps = self->priv->defer_steps;
+  GST_OBJECT_UNLOCK (self);
+  if (announced && !defer_steps) {
+    GST_INFO_OBJECT (self, "defer-steps=false: not deferring the step");
+    return;
+  }
+  self->priv->downstream_absorbs = announced;
+  self->priv->deferring = announced && klass->defer && self->in_cuda_memory
+      && !self->defer_unsupported;
+  if (!announced)
+    GST_INFO_OBJECT (self, "downstream cannot apply a deferred step: "
+        "running it here");
+  else if (self->priv->deferring)
+    GST_INFO_OBJECT (self, "deferring the step to downstream (fused with "
+        "its own)");
+  else
+    GST_INFO_OBJECT (self, "leaving the end of the step to downstream");
+}
+#endif
+
+/* On CUDA with CUDA-memory output: a pool of our device memory (allocated
+ * when the pool starts, reused after; no allocation per buffer). */
+static gboolean
+decide_allocation (GstBaseTransform * bt, GstQuery * query)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+
+  decide_deferring (self, query);
+
+  if (aooct_filter_cuda_active (self) && self->out_cuda_memory
+      && GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video)
+    return decide_allocation_cuda_video (self, query);
+  if (aooct_filter_cuda_active (self) && self->out_cuda_memory) {
+    AooctCudaElement *ce = self->priv->cuda;
+    GstCaps *caps = NULL;
+    GstBufferPool *pool;
+    GstStructure *config;
+    guint size = aooct_filter_output_size (self), min, max;
+
+    gst_query_parse_allocation (query, &caps, NULL);
+    query_pool_limits (query, &min, &max);
+    pool = aooct_cuda_buffer_pool_new (ce->context);
+    config = gst_buffer_pool_get_config (pool);
+    gst_buffer_pool_config_set_params (config, caps, size, min, max);
+    if (!gst_buffer_pool_set_config (pool, config)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("cannot configure the CUDA buffer pool (%u bytes per buffer)",
+              size), (NULL));
+      gst_object_unref (pool);
+      return FALSE;
+    }
+    /* started here, not by basetransform, so that a failure (device memory
+     * exhausted) reaches the user with CUDA's message */
+    if (!gst_buffer_pool_set_active (pool, TRUE)) {
+      GError *error = aooct_cuda_buffer_pool_take_error (pool);
+
+      g_prefix_error (&error, "cannot allocate %u CUDA buffers of %u bytes "
+          "for the output: ", min, size);
+      if (error == NULL)
+        g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+            "cannot allocate %u CUDA buffers of %u bytes for the output",
+            min, size);
+      gst_aooct_filter_post_error (self, error);
+      g_clear_error (&error);
+      gst_object_unref (pool);
+      return FALSE;
+    }
+    query_use_pool (query, pool, size, min, max);
+    gst_object_unref (pool);
+    return TRUE;
+  }
+#endif
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query);
+}
+
+/* Video input in CUDA memory on CUDA: a pool of our device memory on the
+ * shared context for an upstream that writes frames on the GPU (mapping
+ * them with AOOCT_MAP_CUDA and following the rule of aooct-cuda-memory.h),
+ * so that they are read in place.  An upstream with its own pool
+ * (nvcodec's GstCudaBufferPool) keeps it. */
+static gboolean
+propose_allocation (GstBaseTransform * bt,
+    GstQuery * decide_query, GstQuery * query)
+{
+  gboolean ret;
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GstCaps *caps = NULL;
+  GstVideoInfo info;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (aooct_filter_cuda_active (self)
+      && GST_AOOCT_FILTER_GET_CLASS (self)->sink_video_cuda_memory
+      && aooct_filter_caps_are_cuda (caps)
+      && gst_video_info_from_caps (&info, caps)) {
+    AooctCudaElement *ce = self->priv->cuda;
+    GstBufferPool *pool = aooct_cuda_buffer_pool_new (ce->context);
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    guint size = (guint) GST_VIDEO_INFO_SIZE (&info);
+
+    gst_buffer_pool_config_set_params (config, caps, size, 2, 0);
+    if (gst_buffer_pool_set_config (pool, config))
+      gst_query_add_allocation_pool (query, pool, size, 2, 0);
+    else
+      GST_WARNING_OBJECT (self, "cannot configure a CUDA buffer pool for %"
+          GST_PTR_FORMAT, caps);
+    gst_object_unref (pool);
+    return TRUE;
+  }
+#endif
+  /* before our own allocation is decided (decide_query NULL) the default
+   * asks downstream, which may not be able to answer yet: no reason to
+   * keep our own announcement from upstream */
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
+      decide_query, query);
+  /* Video input of any row layout is read through its GstVideoMeta (the
+   * size check validates it against the buffer): say so, so that an
+   * upstream with its own strides (a camera) need not copy its frames.
+   * (rawvideoparse with plane-strides does not add the meta: its tightly
+   * packed rows are recognised by their size, see
+   * aooct_filter_check_input_size.) */
+  if (GST_AOOCT_FILTER_GET_CLASS (bt)->sink_is_video
+      && !gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
+          NULL)) {
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    ret = TRUE;
+  }
+#ifdef HAVE_CUDA
+  {
+    /* Upstream may leave its pointwise step to us (aooct-pending-meta.h)
+     * if we apply deferred steps; the default above passes on whatever
+     * downstream announced, which is not ours to promise otherwise. */
+    gboolean absorbs = GST_AOOCT_FILTER_GET_CLASS (self)->absorbs_pending
+        && aooct_filter_cuda_active (self) && aooct_filter_caps_are_cuda (caps);
+    guint index;
+
+    /* In passthrough (aooctkmap on k-linear input) buffers go on
+     * untouched: what downstream announced stands, and we apply nothing
+     * ourselves. */
+    if (gst_base_transform_is_passthrough (bt))
+      return ret;
+    if (gst_query_find_allocation_meta (query, AOOCT_PENDING_META_API_TYPE,
+            &index)) {
+      if (!absorbs)
+        gst_query_remove_nth_allocation_meta (query, index);
+    } else if (absorbs) {
+      gst_query_add_allocation_meta (query, AOOCT_PENDING_META_API_TYPE, NULL);
+    }
+    ret |= absorbs;
+  }
+#endif
+  return ret;
+}
+
+gboolean
+gst_aooct_filter_propose_upload_pool (GstAooctFilter * self, GstQuery * query,
+    GstCaps * caps, guint size)
+{
+#ifdef HAVE_CUDA
+  GstBufferPool *pool;
+  GError *error = NULL;
+
+  if (!aooct_filter_cuda_active (self))
+    return FALSE;
+  /* one frame being written upstream, one being uploaded, and the ones
+   * whose copies may still run */
+  pool = aooct_cuda_element_host_pool_new (self->priv->cuda, caps, size,
+      AOOCT_CUDA_INPUT_HOLD + 2, &error);
+  if (pool == NULL) {
+    /* upstream then allocates as it likes: slower, not wrong */
+    GST_WARNING_OBJECT (self, "no page-locked pool proposed: %s",
+        error->message);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  /* first, where upstream (GstBaseSrc) looks: a pool downstream answered
+   * for our input caps, before it decided its own allocation, is nothing
+   * upstream should use */
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
+  gst_query_add_allocation_pool (query, pool, size, AOOCT_CUDA_INPUT_HOLD + 2,
+      0);
+  gst_object_unref (pool);
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
+void
+aooct_filter_allocation_class_init (GstAooctFilterClass * klass)
+{
+  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  bt_class->prepare_output_buffer = GST_DEBUG_FUNCPTR (prepare_output_buffer);
+  bt_class->decide_allocation = GST_DEBUG_FUNCPTR (decide_allocation);
+  bt_class->propose_allocation = GST_DEBUG_FUNCPTR (propose_allocation);
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: GstAooctFilter's buffers: the sizes the caps promise, the check
+ * of every input buffer against them (and of its GstVideoMeta), and
+ * mapping a buffer as the plane a process function sees (see
+ * aooct-filter-private.h). */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "aooct-filter-private.h"
+#include "aooct-caps.h"
+#include "aooct-error.h"
+
+#define GST_CAT_DEFAULT gst_aooct_filter_debug
+
+/* @pending: the input's deferred steps; with a pending dispersion the
+ * buffer holds the real spectra, half the size of the complex ones its
+ * caps describe. */
+gsize
+aooct_filter_expected_input_size (GstAooctFilter * self,
+    const AooctPendingMeta * pending)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gsize size = klass->sink_is_video ? GST_VIDEO_INFO_SIZE (&self->in_vinfo) :
+      aooct_geometry_buffer_bytes (&self->in_geom);
+
+  return aooct_pending_meta_data_is_real (pending) ? size / 2 : size;
+}
+
+gsize
+aooct_filter_output_size (GstAooctFilter * self)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+
+  return klass->src_is_video ? GST_VIDEO_INFO_SIZE (&self->out_vinfo) :
+      aooct_geometry_buffer_bytes (&self->out_geom);
+}
+
+static gboolean
+transform_size (GstBaseTransform * bt,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+
+  if (!self->configured)
+    return FALSE;
+  *othersize = direction == GST_PAD_SINK ? aooct_filter_output_size (self) :
+      aooct_filter_expected_input_size (self, NULL);
+  return TRUE;
+}
+
+gboolean
+aooct_filter_map_plane (GstAooctFilter * self, GstBuffer * buf, gboolean video,
+    const GstVideoInfo * vinfo, const AooctGeometry * geom, GstMapFlags flags,
+    GstVideoFrame * frame, GstMapInfo * map, AooctPlane * plane)
+{
+  if (video) {
+    if (!gst_video_frame_map (frame, vinfo, buf, flags))
+      return FALSE;
+    plane->data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
+    plane->stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
+  } else {
+    if (!gst_buffer_map (buf, map, flags))
+      return FALSE;
+    plane->data = map->data;
+    plane->stride = aooct_geometry_aline_bytes (geom);
+  }
+  return TRUE;
+}
+
+void
+aooct_filter_unmap_plane (gboolean video, GstBuffer * buf,
+    GstVideoFrame * frame, GstMapInfo * map)
+{
+  if (video)
+    gst_video_frame_unmap (frame);
+  else
+    gst_buffer_unmap (buf, map);
+}
+
+/* Checks a GstVideoMeta of the input against its buffer: a stride or
+ * offset that puts a row past the end would make the element read out of
+ * bounds (on the CPU and on the GPU alike). */
+static gboolean
+check_video_meta (GstAooctFilter * self, GstBuffer * inbuf,
+    const GstVideoMeta * meta, GError ** error)
+{
+  const GstVideoInfo *vi = &self->in_vinfo;
+  gsize size = gst_buffer_get_size (inbuf);
+  gsize row = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (vi, 0) *
+      GST_VIDEO_INFO_WIDTH (vi);
+  guint64 end;
+
+  if (meta->format != GST_VIDEO_INFO_FORMAT (vi)
+      || meta->width != (guint) GST_VIDEO_INFO_WIDTH (vi)
+      || meta->height != (guint) GST_VIDEO_INFO_HEIGHT (vi)
+      || meta->n_planes < 1) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input buffer's GstVideoMeta describes a %s %ux%u frame but the "
+        "caps say %s %dx%d", gst_video_format_to_string (meta->format),
+        meta->width, meta->height, GST_VIDEO_INFO_NAME (vi),
+        GST_VIDEO_INFO_WIDTH (vi), GST_VIDEO_INFO_HEIGHT (vi));
+    return FALSE;
+  }
+  if (meta->stride[0] < 0 || (gsize) meta->stride[0] < row) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input buffer's GstVideoMeta gives a row stride of %d bytes, "
+        "less than a row of %" G_GSIZE_FORMAT " bytes", meta->stride[0], row);
+    return FALSE;
+  }
+  /* on CUDA, rows are staged MIN (stride, caps stride) bytes at a time */
+  if (aooct_filter_cuda_active (self))
+    row = MAX (row, MIN ((gsize) meta->stride[0],
+            (gsize) GST_VIDEO_INFO_PLANE_STRIDE (vi, 0)));
+  end = (guint64) meta->offset[0] + (guint64) meta->stride[0] *
+      (meta->height - 1) + row;
+  if (end > size) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "the input buffer's GstVideoMeta (offset %" G_GSIZE_FORMAT ", stride "
+        "%d) puts the last row's end at byte %" G_GUINT64_FORMAT ", past the "
+        "end of the %" G_GSIZE_FORMAT "-byte buffer", meta->offset[0],
+        meta->stride[0], end, size);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* A buffer whose size is not what its caps promise would be read out of
+ * bounds or produce a wrong image: stop with a clear message instead.
+ * Video input with a GstVideoMeta (checked against the buffer), or in
+ * GstCudaMemory (pitched rows, its layout in the memory's GstVideoInfo),
+ * may legitimately carry other strides; video input without a meta may
+ * have its rows tightly packed (the spec's raw layout, which is what
+ * rawvideoparse with plane-strides gives for a width whose rows GStreamer
+ * would pad to 4 bytes).  Sets in_layout for the buffer. */
+gboolean
+aooct_filter_check_input_size (GstAooctFilter * self, GstBuffer * inbuf,
+    GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gsize size = gst_buffer_get_size (inbuf), expected, packed = 0;
+  GstVideoMeta *meta = NULL;
+
+  expected =
+      aooct_filter_expected_input_size (self,
+      aooct_buffer_get_pending_meta (inbuf));
+  if (klass->sink_is_video) {
+    self->priv->in_layout = self->in_vinfo;
+    meta = gst_buffer_get_video_meta (inbuf);
+    if (meta)
+      return check_video_meta (self, inbuf, meta, error);
+    packed = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (&self->in_vinfo, 0) *
+        GST_VIDEO_INFO_WIDTH (&self->in_vinfo) *
+        GST_VIDEO_INFO_HEIGHT (&self->in_vinfo);
+    if (size == packed && packed != expected && !self->in_cuda_memory) {
+      GstVideoInfo *l = &self->priv->in_layout;
+
+      GST_VIDEO_INFO_PLANE_STRIDE (l, 0) =
+          GST_VIDEO_INFO_COMP_PSTRIDE (&self->in_vinfo, 0) *
+          GST_VIDEO_INFO_WIDTH (&self->in_vinfo);
+      GST_VIDEO_INFO_SIZE (l) = packed;
+      return TRUE;
+    }
+  }
+  if (size != expected && !(klass->sink_is_video
+          && (meta || self->in_cuda_memory) && size >= expected)) {
+    gchar *also = packed && packed != expected ?
+        g_strdup_printf (" or %" G_GSIZE_FORMAT " with tightly packed rows",
+        packed) : g_strdup ("");
+
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "input buffer has %" G_GSIZE_FORMAT " bytes but its caps say %"
+        G_GSIZE_FORMAT "%s (%d A-lines of %d samples x %d B-scans); "
+        "%s", size, expected, also, self->in_geom.alines,
+        self->in_geom.samples, self->in_geom.bscans, size < expected ?
+        "buffer too short" : "buffer too long");
+    g_free (also);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+aooct_filter_buffers_class_init (GstAooctFilterClass * klass)
+{
+  GST_BASE_TRANSFORM_CLASS (klass)->transform_size =
+      GST_DEBUG_FUNCPTR (transform_size);
+}

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: GstAooctFilter's private state and the functions its files share.
+ * Not for subclasses, which see gstaooctfilter.h only.
+ *
+ * The base class, one concern per file (docs/architecture.md):
+ *   gstaooctfilter.c           core: type, properties, backend choice at
+ *                              start, set_caps, transform dispatch, events,
+ *                              element errors
+ *   aooct-filter-caps.c        pad templates, memory features, caps
+ *                              transformation, accept_caps, the checks of
+ *                              set_caps and the message for refused caps
+ *   aooct-filter-step.c        every call into the subclass's step:
+ *                              setup, the step's core (create, process
+ *                              with CUDA graph capture, reset, rewind,
+ *                              destroy), teardown, defer
+ *   aooct-filter-buffers.c     buffer sizes, the input size check, mapping
+ *   aooct-filter-allocation.c  allocation queries, pools, the deferral
+ *                              decision, the output buffer
+ *   aooct-filter-cuda.c        (CUDA builds) one buffer on the GPU, the
+ *                              output task, fault injection (test builds)
+ *   aooct-filter-stats.c       the stats property
+ *   aooct-cuda-element.{c,h}   the CUDA side of one element (context,
+ *                              streams, staging), with aooct-cuda-upload.c,
+ *                              aooct-cuda-video.c and aooct-output-ring.c */
+#ifndef __AOOCT_FILTER_PRIVATE_H__
+#define __AOOCT_FILTER_PRIVATE_H__
+
+#include "gstaooctfilter.h"
+#include "aooct-step.h"
+
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_aooct_filter_debug);
+/* GstAooctFilter's parent class (GstBaseTransformClass), for the chain-ups
+ * of the vfuncs the other files install */
+extern gpointer aooct_filter_parent_class;
+
+struct _AooctCudaElement;
+
+struct _GstAooctFilterPrivate
+{
+  /* properties (object lock) */
+  GstAooctBackend backend;
+  gint device_id;
+  gboolean gpu_timing;
+  gboolean defer_steps;
+  gboolean cuda_graphs;
+
+  /* the step's core of the active backend, from set_caps until teardown
+   * (none in passthrough) */
+  AooctStep step;
+
+  /* between start() and stop(); the backend chosen then is
+   * GstAooctFilter.active_backend */
+  gboolean started;
+  gchar *cpu_reason;            /* why the element runs on the CPU */
+  struct _AooctCudaElement *cuda;       /* NULL without CUDA */
+
+  /* element errors: the last message posted (to post it once), how many
+   * were posted since start (object lock) */
+  gchar *last_error;
+  guint errors_posted;
+  /* buffers in a row processed with the last consistent live settings */
+  guint inconsistent;
+
+  /* the row layout of the video buffer being processed without a
+   * GstVideoMeta: in_vinfo, or its rows tightly packed (rawvideoparse
+   * plane-strides=<N x bytes> of an odd width) */
+  GstVideoInfo in_layout;
+
+  /* deferred steps (aooct-pending-meta.h), decided at allocation */
+  gboolean downstream_absorbs;  /* downstream announced the pending meta */
+  gboolean deferring;           /* ... and our whole step goes to it */
+  gboolean defer_this;          /* the output being made is the input */
+
+  /* stats (aooct-filter-stats.c): since start */
+  guint64 stat_buffers;
+  gdouble stat_host_ms;
+
+#ifdef AOOCT_FAULT_INJECTION
+  gint fault;                   /* AooctCudaFault to make (tests only) */
+  guint64 fault_at;             /* ... after this buffer (1 = the first) */
+#endif
+};
+
+/* gstaooctfilter.c */
+gboolean aooct_filter_cuda_active (GstAooctFilter * self);
+void aooct_filter_forget_last_error (GstAooctFilter * self);
+
+/* aooct-filter-caps.c */
+void aooct_filter_caps_class_init (GstAooctFilterClass * klass);
+gboolean aooct_filter_caps_are_cuda (GstCaps * caps);
+/* Parses and checks fixed @incaps / @outcaps (the checks of set_caps):
+ * @in, @out, in_vinfo, out_vinfo and in_positions set, or FALSE with
+ * @error saying what is wrong. */
+gboolean aooct_filter_caps_negotiated (GstAooctFilter * self,
+    GstCaps * incaps, GstCaps * outcaps, AooctGeometry * in,
+    AooctGeometry * out, GError ** error);
+/* Posts why new input caps were refused where set_caps did not say. */
+void aooct_filter_caps_explain_refused (GstAooctFilter * self,
+    GstCaps * incaps);
+
+/* aooct-filter-step.c */
+gboolean aooct_filter_step_setup (GstAooctFilter * self, GError ** error);
+void aooct_filter_step_teardown (GstAooctFilter * self);
+void aooct_filter_step_reset (GstAooctFilter * self);
+gboolean aooct_filter_step_process_cpu (GstAooctFilter * self,
+    GstBuffer * inbuf, GstBuffer * outbuf, GError ** error);
+gboolean aooct_filter_step_process_cuda (GstAooctFilter * self,
+    const AooctPlane * in, AooctPlane * out, GError ** error);
+gboolean aooct_filter_step_defer (GstAooctFilter * self, GstBuffer * outbuf,
+    GError ** error);
+
+/* aooct-filter-buffers.c */
+void aooct_filter_buffers_class_init (GstAooctFilterClass * klass);
+gsize aooct_filter_expected_input_size (GstAooctFilter * self,
+    const AooctPendingMeta * pending);
+gsize aooct_filter_output_size (GstAooctFilter * self);
+gboolean aooct_filter_check_input_size (GstAooctFilter * self,
+    GstBuffer * inbuf, GError ** error);
+gboolean aooct_filter_map_plane (GstAooctFilter * self, GstBuffer * buf,
+    gboolean video, const GstVideoInfo * vinfo, const AooctGeometry * geom,
+    GstMapFlags flags, GstVideoFrame * frame, GstMapInfo * map,
+    AooctPlane * plane);
+void aooct_filter_unmap_plane (gboolean video, GstBuffer * buf,
+    GstVideoFrame * frame, GstMapInfo * map);
+
+/* aooct-filter-allocation.c */
+void aooct_filter_allocation_class_init (GstAooctFilterClass * klass);
+
+/* aooct-filter-stats.c */
+void aooct_filter_stats_reset (GstAooctFilter * self);
+GstStructure *aooct_filter_stats_make (GstAooctFilter * self);
+
+#ifdef HAVE_CUDA
+/* aooct-filter-cuda.c */
+void aooct_filter_cuda_class_init (GstAooctFilterClass * klass);
+/* At start, on CUDA: reads the fault request (fault-injection builds). */
+void aooct_filter_cuda_started (GstAooctFilter * self);
+gboolean aooct_filter_cuda_transform (GstAooctFilter * self,
+    GstBuffer * inbuf, GstBuffer * outbuf, GError ** error);
+/* process_buffers' output, on CUDA: complete in *@outbuf on return. */
+GstFlowReturn aooct_filter_cuda_finish_output (GstAooctFilter * self,
+    GstFlowReturn ret, GstBuffer ** outbuf);
+/* The output task around serialized events, flushes and state changes. */
+void aooct_filter_cuda_drain (GstAooctFilter * self);
+void aooct_filter_cuda_set_flushing (GstAooctFilter * self,
+    gboolean flushing);
+void aooct_filter_cuda_discard (GstAooctFilter * self);
+/* Waits for the GPU timing still in flight (at EOS). */
+void aooct_filter_cuda_collect_timing (GstAooctFilter * self);
+#endif
+
+G_END_DECLS
+#endif /* __AOOCT_FILTER_PRIVATE_H__ */
