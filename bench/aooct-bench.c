@@ -48,7 +48,7 @@
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
  *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
- *               [--file-dir DIR] [--no-steps] [--views V]
+ *               [--file-dir DIR] [--no-steps] [--no-files] [--views V]
  *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
  *               [--fullrange] [--cs]
  *
@@ -127,6 +127,7 @@ static gchar *backend = NULL;
 static gchar *interpolation = NULL;
 static gchar *file_dir = NULL;
 static gboolean no_steps = FALSE;
+static gboolean no_files = FALSE;
 
 /* One CUDA context for every pipeline of the run (taken from the first
  * pipeline that made one): device memory captured in one pipeline is then
@@ -1207,6 +1208,8 @@ main (int argc, char **argv)
           "temporary directory)", "DIR"},
     {"no-steps", 0, 0, G_OPTION_ARG_NONE, &no_steps,
         "leave out the per-element rows", NULL},
+    {"no-files", 0, 0, G_OPTION_ARG_NONE, &no_files,
+        "leave out the rows that read a raw file (and aooctsrc's)", NULL},
     {"fullrange", 'f', 0, G_OPTION_ARG_NONE, &fullrange,
         "also time the complex full-range chain (aooctfullrange)", NULL},
     {"cs", 0, 0, G_OPTION_ARG_NONE, &cs,
@@ -1460,7 +1463,8 @@ main (int argc, char **argv)
       emit (table, out, "\n");
       fullrange_rows (table, out, shape, raw, buffers);
     }
-    file_rows (table, out, shape, raw, buffers, on_cuda ()? &pinned : NULL);
+    if (!no_files)
+      file_rows (table, out, shape, raw, buffers, on_cuda ()? &pinned : NULL);
     emit (table, out, "\nHost time per buffer in each element's transform, "
         "whole chain into GRAY8 (ms), raw B-scans in ordinary system "
         "memory: %s\n", host_note ? host_note : "");
