@@ -28,7 +28,7 @@
  *
  * ## Example launch line
  * |[
- * gst-launch-1.0 aooctsrc phantom=layers samples=2048 \
+ * gst-launch-1.0 aooctsrc phantom=mirror samples=2048 \
  *     wavelength-coeffs="800,0.05" ! aooctdcsub ! \
  *     aooctcs wavelength-coeffs="800,0.05" mask-fraction=0.4 ! \
  *     aooctnorm ! videoconvert ! autovideosink
