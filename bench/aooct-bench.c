@@ -48,9 +48,14 @@
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
  *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
- *               [--file-dir DIR] [--no-steps] [--views V]
+ *               [--file-dir DIR] [--no-steps] [--no-files] [--views V]
  *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
- *               [--fullrange]
+ *               [--fullrange] [--cs]
+ *
+ * With --cs it times instead aooctcs (compressive sensing, spec section
+ * 10) at 2048 x 1000, 40 % of the spectrum, 15 iterations: operator=nufft
+ * with R = 2, W = 3 and with its defaults, operator=nudft, and the chain
+ * raw -> aooctdcsub -> aooctcs -> aooctnorm.
  *
  * The file rows run the pipelines a user runs on a recorded raw file
  * (through gst_parse_launch, the file just written, so in the page cache):
@@ -122,6 +127,7 @@ static gchar *backend = NULL;
 static gchar *interpolation = NULL;
 static gchar *file_dir = NULL;
 static gboolean no_steps = FALSE;
+static gboolean no_files = FALSE;
 
 /* One CUDA context for every pipeline of the run (taken from the first
  * pipeline that made one): device memory captured in one pipeline is then
@@ -665,6 +671,74 @@ fullrange_rows (GString * table, FILE * out, const Shape * shape,
   g_free (first);
 }
 
+/* Compressive sensing (--cs, spec section 10): aooctcs at 2048 samples x
+ * 1000 A-lines (no padding), 40 % of the spectrum, 15 iterations, after
+ * aooctdcsub, with operator=nufft (KB, R = 2, W = 3), nufft with its
+ * defaults (R = 2, W = 6) and nudft; then the chain raw -> aooctdcsub ->
+ * aooctcs (nufft W = 3) -> aooctnorm. */
+static void
+cs_rows (GString * table, FILE * out, gint buffers)
+{
+  static const Shape cs_shape = { "cs-2048x1000", 2048, 1000, FALSE, 1 };
+  static const struct
+  {
+    const gchar *label, *props;
+  } ops[] = {
+    {"nufft, Kaiser-Bessel R = 2, W = 3", "operator=nufft nufft-width=3"},
+    {"nufft defaults (Kaiser-Bessel R = 2, W = 6)", "operator=nufft"},
+    {"nudft (exact sums, cuBLAS / BLAS)", "operator=nudft"},
+  };
+  const gchar *bk = backend ? backend : "auto";
+  GstSample *in = capture_input (&cs_shape, 1), *raw = capture_input
+      (&cs_shape, 0);
+  guint k;
+
+  emit (table, out, "## aooctcs: 2048 samples x 1000 A-lines, 40 %% of the "
+      "spectrum (U = 819), 15 iterations, P = 2048\n\n| operator | wall ms "
+      "per B-scan | B-scans/s (wall) |%s\n|---|---:|---:|%s\n", on_cuda ()?
+      " GPU ms per B-scan | B-scans/s (GPU time) |" : "", on_cuda ()?
+      "---:|---:|" : "");
+  for (k = 0; k < G_N_ELEMENTS (ops); k++) {
+    gchar *d = g_strdup_printf ("aooctcs backend=%s name=el%s "
+        "wavelength-coeffs=\"%s\" mask-fraction=0.4 iterations=15 %s", bk,
+        on_cuda ()? " gpu-timing=true" : "",
+        AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, ops[k].props);
+    Timing t = time_chain (d, on_cuda ()?
+        "application/x-aooct(memory:CUDAMemory)" : NULL, in, buffers,
+        FEED_SYSTEM, FALSE);
+
+    if (t.ms <= 0)
+      emit (table, out, "| %s | failed (see the messages above) | |%s\n",
+          ops[k].label, on_cuda ()? " | |" : "");
+    else if (on_cuda ())
+      emit (table, out, "| %s | %.3f | %.1f | %.3f | %.1f |\n", ops[k].label,
+          t.ms, 1e3 / t.ms, t.gpu_ms, t.gpu_ms > 0 ? 1e3 / t.gpu_ms : 0.0);
+    else
+      emit (table, out, "| %s | %.3f | %.2f |\n", ops[k].label, t.ms,
+          1e3 / t.ms);
+    g_free (t.host);
+    g_free (d);
+  }
+  {
+    gchar *d = g_strdup_printf ("aooctdcsub backend=%s ! aooctcs backend=%s "
+        "wavelength-coeffs=\"%s\" mask-fraction=0.4 operator=nufft "
+        "nufft-width=3 ! aooctnorm backend=%s", bk, bk,
+        AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, bk);
+    Timing t = time_chain (d, "video/x-raw,format=GRAY8", raw, buffers,
+        on_cuda ()? FEED_PINNED : FEED_SYSTEM, FALSE);
+
+    emit (table, out, "\n");
+    emit_row (table, out, "chain raw -> aooctdcsub -> aooctcs (nufft W = 3) "
+        "-> aooctnorm GRAY8 (raw in page-locked memory on CUDA)", &t,
+        &cs_shape);
+    g_free (t.host);
+    g_free (d);
+  }
+  emit (table, out, "\n");
+  gst_sample_unref (in);
+  gst_sample_unref (raw);
+}
+
 #define JIAN_VOLUME 200
 
 /* Spec section 11's views on the volume of Jian et al. (see the top). */
@@ -957,8 +1031,8 @@ file_rows (GString * table, FILE * out, const Shape * shape,
   {
     const gchar *label;
     gchar *desc;
-  } rows[13];
-  gdouble ms[13];
+  } rows[14];
+  gdouble ms[14];
   guint r, nrows = 0;
   GstElementFactory *factory;
   gboolean have_ours;
@@ -993,6 +1067,9 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       chain, img);
   ROW ("aooctfilesrc ! chain, cuda-graphs=true", "%s ! %s ! %s", ours,
       chain, img);
+  ROW ("aooctfilesrc map-file=false ! chain (reader threads only, no "
+      "window of the file read by the GPU in place)", "%s map-file=false ! "
+      "%s ! %s", ours, chain, img);
   /* the synthetic camera computes each frame: fewer of them */
   ROW ("aooctsrc ! fakesink (synthesising alone)", "aooctsrc samples=%d "
       "alines=%d num-buffers=%d ! %s", n, m * k, synth_count, sink);
@@ -1020,7 +1097,7 @@ file_rows (GString * table, FILE * out, const Shape * shape,
     }
     if (r == 10)
       with_cuda_graphs = TRUE;
-    t = time_launch (rows[r].desc, r >= 11 ? synth_count : count, &sp);
+    t = time_launch (rows[r].desc, r >= 12 ? synth_count : count, &sp);
     with_cuda_graphs = -1;
 
     ms[r] = t.ms / k;
@@ -1110,7 +1187,7 @@ int
 main (int argc, char **argv)
 {
   gint buffers = 50, views = 0;
-  gboolean fullrange = FALSE;
+  gboolean fullrange = FALSE, cs = FALSE;
   gchar *output = NULL, *only = NULL;
   GOptionEntry entries[] = {
     {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
@@ -1131,8 +1208,13 @@ main (int argc, char **argv)
           "temporary directory)", "DIR"},
     {"no-steps", 0, 0, G_OPTION_ARG_NONE, &no_steps,
         "leave out the per-element rows", NULL},
+    {"no-files", 0, 0, G_OPTION_ARG_NONE, &no_files,
+        "leave out the rows that read a raw file (and aooctsrc's)", NULL},
     {"fullrange", 'f', 0, G_OPTION_ARG_NONE, &fullrange,
         "also time the complex full-range chain (aooctfullrange)", NULL},
+    {"cs", 0, 0, G_OPTION_ARG_NONE, &cs,
+        "time aooctcs (compressive sensing) at 2048 x 1000 instead of the "
+          "shapes", NULL},
     {"views", 'v', 0, G_OPTION_ARG_INT, &views,
         "time the views of spec section 11 on the volume of Jian et al. "
           "over V volumes instead of the shapes", "V"},
@@ -1210,7 +1292,9 @@ main (int argc, char **argv)
 #endif
   if (views > 0)
     bench_views (table, out, views);
-  for (s = 0; views == 0 && s < G_N_ELEMENTS (shapes); s++) {
+  if (cs)
+    cs_rows (table, out, buffers);
+  for (s = 0; views == 0 && !cs && s < G_N_ELEMENTS (shapes); s++) {
     const Shape *shape = &shapes[s];
     gdouble sum = 0, gpu_sum = 0, bound_sum = 0, mb_sum = 0;
     gdouble per = shape->per_buffer;
@@ -1379,7 +1463,8 @@ main (int argc, char **argv)
       emit (table, out, "\n");
       fullrange_rows (table, out, shape, raw, buffers);
     }
-    file_rows (table, out, shape, raw, buffers, on_cuda ()? &pinned : NULL);
+    if (!no_files)
+      file_rows (table, out, shape, raw, buffers, on_cuda ()? &pinned : NULL);
     emit (table, out, "\nHost time per buffer in each element's transform, "
         "whole chain into GRAY8 (ms), raw B-scans in ordinary system "
         "memory: %s\n", host_note ? host_note : "");

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: calibration math shared by the CPU and CUDA paths (see
  * aooct-calib.h and shared/spec/reconstruction.md sections 4 and 5). */
 #include <math.h>

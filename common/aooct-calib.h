@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: calibration math shared by the CPU and CUDA paths.
  *
  * - the wavelength calibration lambda(p) of raw pixel p (spec section 4),

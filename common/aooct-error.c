@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: error domain shared by the processing cores and the elements. */
 #include "aooct-error.h"
 

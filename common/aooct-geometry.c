@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: the geometry of a buffer (see aooct-geometry.h). */
 #include "aooct-geometry.h"
 #include "aooct-error.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: the geometry of a buffer, as carried by application/x-aooct caps.
  *
  * Everything an element needs to interpret a buffer lives here, so that each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: synthetic spectral-domain OCT camera; see aooct-synth.h for the
  * model. */
 #include <math.h>
@@ -330,12 +331,6 @@ struct _AooctSynth
   fftwf_complex **lattice;      /* per thread, FFT input */
   fftwf_complex **grid;         /* per thread, FFT output */
 };
-
-const AooctSynthParams *
-aooct_synth_get_params (const AooctSynth * s)
-{
-  return &s->p;
-}
 
 static void
 setup_retina (AooctSynth * s, gdouble kmin, gdouble kmax)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: synthetic spectral-domain OCT camera (the model behind aooctsrc).
  *
  * GStreamer-free: given AooctSynthParams, aooct_synth_fill() writes one raw
@@ -202,7 +203,6 @@ gboolean aooct_synth_write_calibration (const AooctSynthParams * p,
  * (aooct_fftw_lock() in cpu/aooct-fftw.h). */
 AooctSynth *aooct_synth_new (const AooctSynthParams * p, GError ** error);
 void aooct_synth_free (AooctSynth * s);
-const AooctSynthParams *aooct_synth_get_params (const AooctSynth * s);
 
 /* Writes B-scan number @frame (0, 1, ... of the stream): M rows of N
  * samples, row m at @out + m * @stride_samples. */

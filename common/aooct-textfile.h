@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: reader for the spec's text calibration files.
  *
  * One record per line, one or two numbers in C locale separated by spaces or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: spectral windows (see aooct-window.h). */
 #include <math.h>
 

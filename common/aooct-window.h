@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: spectral windows (spec section 6).
  *
  * A window spans the data region j0..j1 of an A-line, t = (i - j0) /

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: conversion to float32 and DC subtraction. */
 #include <string.h>
 
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-cpu-dcsub.h"
 
 static inline gfloat

@@ -1,21 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: conversion to float32 and DC subtraction (spec 1 and 2). */
 #ifndef __AOOCT_CPU_DCSUB_H__
 #define __AOOCT_CPU_DCSUB_H__
 
 #include <glib.h>
 #include "aooct-geometry.h"
+#include "aooct-dc.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  AOOCT_DC_BSCAN_MEAN,          /* subtract the mean A-line of each B-scan */
-  AOOCT_DC_BACKGROUND,          /* subtract a background spectrum */
-  AOOCT_DC_NONE,
-  AOOCT_DC_ROLLING_MEAN         /* mean A-line of the last K B-scans
-                                 * (aooct-cpu-rolling.h; the cores
-                                 * here then only convert) */
-} AooctDcMode;
 
 /* @raw: geom->alines * geom->bscans rows of geom->raw_samples unsigned
  * samples of @raw_bytes (1 or 2, little-endian) each, @raw_stride bytes

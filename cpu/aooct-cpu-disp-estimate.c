@@ -7,6 +7,7 @@
 #include "aooct-cpu-disp-estimate.h"
 #include "aooct-error.h"
 #include "aooct-fftw.h"
+#include "aooct-omp.h"
 
 typedef struct
 {

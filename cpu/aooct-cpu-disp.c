@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: dispersion compensation, real spectrum times complex
  * weight per sample. */
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-cpu-disp.h"
 
 void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: dispersion compensation (spec section 5). */
 #ifndef __AOOCT_CPU_DISP_H__
 #define __AOOCT_CPU_DISP_H__

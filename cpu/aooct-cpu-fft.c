@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: forward FFT of every A-line (see aooct-cpu-fft.h). */
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "aooct-cpu-fft.h"
 #include "aooct-error.h"
 #include "aooct-fftw.h"
+#include "aooct-omp.h"
 
 typedef struct
 {

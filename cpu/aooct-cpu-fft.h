@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: forward FFT of every A-line (spec section 6). */
 #ifndef __AOOCT_CPU_FFT_H__
 #define __AOOCT_CPU_FFT_H__

@@ -28,6 +28,7 @@
 #include "aooct-cpu-fullrange.h"
 #include "aooct-error.h"
 #include "aooct-fftw.h"
+#include "aooct-omp.h"
 
 /* the plans for a block of @width columns */
 typedef struct

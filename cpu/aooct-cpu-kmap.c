@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: lambda-to-k resampling, a gather with the precomputed
  * brackets of AooctKmapTable.
  *
@@ -7,7 +8,7 @@
  * of channel c at z[ch * l + c]. */
 #include <string.h>
 
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-cpu-kmap.h"
 
 void

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: lambda-to-k resampling (spec section 4). */
 #ifndef __AOOCT_CPU_KMAP_H__
 #define __AOOCT_CPU_KMAP_H__

@@ -9,6 +9,7 @@
 #include "aooct-cpu-nonuniform.h"
 #include "aooct-error.h"
 #include "aooct-fftw.h"
+#include "aooct-omp.h"
 
 #define NUDFT_BLOCK 4
 

@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "aooct-cpu-norm-extra.h"
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-norm-range.h"
 
 struct _AooctCpuNormExtra

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: zero-padding by FFT interpolation (see aooct-cpu-pad.h).
  *
  * Per A-line: y (P1 samples, the A-line at o, zeros around it) -> real FFT
@@ -17,6 +18,7 @@
 #include "aooct-cpu-fft.h"
 #include "aooct-error.h"
 #include "aooct-fftw.h"
+#include "aooct-omp.h"
 
 typedef struct
 {

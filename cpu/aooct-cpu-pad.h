@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CPU core: zero-padding by FFT interpolation (spec section 3). */
 #ifndef __AOOCT_CPU_PAD_H__
 #define __AOOCT_CPU_PAD_H__

@@ -2,33 +2,6 @@
 /* aooct CPU core: rolling background (see aooct-cpu-rolling.h). */
 #include "aooct-cpu-rolling.h"
 
-AooctRolling *
-aooct_rolling_new (gint samples, gint k)
-{
-  AooctRolling *r = g_new0 (AooctRolling, 1);
-
-  r->samples = samples;
-  r->k = k;
-  r->ring = g_new0 (gdouble, (gsize) samples * k);
-  return r;
-}
-
-void
-aooct_rolling_free (AooctRolling * r)
-{
-  if (r == NULL)
-    return;
-  g_free (r->ring);
-  g_free (r);
-}
-
-void
-aooct_rolling_reset (AooctRolling * r)
-{
-  r->pos = 0;
-  r->count = 0;
-}
-
 void
 aooct_cpu_rolling_bscan (AooctRolling * r, gfloat * x, gint alines)
 {

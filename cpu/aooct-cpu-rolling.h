@@ -14,22 +14,9 @@
 #define __AOOCT_CPU_ROLLING_H__
 
 #include <glib.h>
+#include "aooct-rolling.h"
 
 G_BEGIN_DECLS
-
-typedef struct
-{
-  gint samples;                 /* N */
-  gint k;                       /* K, slots */
-  gint pos;                     /* slot of the next B-scan */
-  gint count;                   /* K': slots filled */
-  gdouble *ring;                /* K x N column sums */
-} AooctRolling;
-
-AooctRolling *aooct_rolling_new (gint samples, gint k);
-void aooct_rolling_free (AooctRolling * r);
-/* Counting starts over (flush, new caps). */
-void aooct_rolling_reset (AooctRolling * r);
 
 /* One B-scan of @alines rows of N converted samples, in place. */
 void aooct_cpu_rolling_bscan (AooctRolling * r, gfloat * x, gint alines);

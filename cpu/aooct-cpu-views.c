@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "aooct-cpu-views.h"
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-norm-range.h"
 
 /* Index of crop row @r in an A-line: a negative (full-range, spec section

@@ -16,30 +16,9 @@
 #define __AOOCT_CPU_VIEWS_H__
 
 #include <glib.h>
-#include "aooct-cpu-norm.h"
-#include "aooct-render-camera.h"
+#include "aooct-views.h"
 
-G_BEGIN_DECLS typedef enum
-{
-  AOOCT_ENFACE_MEAN,
-  AOOCT_ENFACE_MAX
-} AooctEnfaceProjection;
-
-typedef enum
-{
-  AOOCT_RENDER_MIP,
-  AOOCT_RENDER_COMPOSITE
-} AooctRenderMode;
-
-/* What a view's image is made of and how it is written. */
-typedef struct
-{
-  gint alines;                  /* M */
-  gint samples;                 /* P2, complex samples per input A-line */
-  gint crop_start, rows;        /* depth crop [crop_start, crop_start + rows) */
-  gint volume;                  /* V, B-scans per volume */
-  gboolean rgba;                /* RGBA (grey, opaque) instead of GRAY8 */
-} AooctViewParams;
+G_BEGIN_DECLS
 
 /* En-face: the values of @count B-scans (@in, A-line after A-line) into
  * rows @first .. @first + @count - 1 of @e (V x M floats). */

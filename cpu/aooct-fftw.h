@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: FFTW3 helpers shared by the CPU cores.
  *
  * FFTW's planner is not thread-safe, and several aooct elements may plan in
@@ -9,6 +10,10 @@
 
 #include <glib.h>
 #include <fftw3.h>
+
+/* (for the files that took the OpenMP helpers from here before they had
+ * a header of their own) */
+#include "aooct-omp.h"
 
 G_BEGIN_DECLS
 
@@ -25,19 +30,6 @@ void aooct_fftw_unlock (void);
  * measured wisdom the process already holds; the CPU path is the reference
  * and fallback, the real-time path is CUDA. */
 #define AOOCT_CPU_PLAN_FLAGS FFTW_ESTIMATE
-
-/* Index of the calling thread inside an OpenMP parallel region (0 outside
- * one): selects the thread's scratch arrays. */
-gint aooct_cpu_thread_index (void);
-
-/* Samples of work in one call below which a CPU core stays on the calling
- * thread: for tiny buffers an OpenMP team costs more than it saves, and on
- * a busy machine its barriers spin while a partner thread is descheduled
- * (100,000 B-scans of 64 x 4 samples took minutes instead of seconds). */
-#define AOOCT_CPU_PARALLEL_MIN (1 << 16)
-
-/* Number of worker threads the CPU cores use for one buffer (OpenMP). */
-gint aooct_cpu_threads (void);
 
 G_END_DECLS
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: error checking shared by the .cu files (C++ only, not
  * part of the C API).
  *

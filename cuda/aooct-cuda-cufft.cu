@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: batched cuFFT plans (see aooct-cuda-cufft.h). */
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"

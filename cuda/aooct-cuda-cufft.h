@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: batched 1-D cuFFT plans with checked errors, shared by
  * the pad and fft cores (C++ only, not part of the C API).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: conversion to float32 and DC subtraction (see
  * aooct-cuda-dcsub.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: conversion to float32 and DC subtraction (spec 1 and 2),
  * the CUDA twin of cpu/aooct-cpu-dcsub.h.
  *
@@ -13,7 +14,7 @@
 
 #include "aooct-cuda.h"
 #include "aooct-geometry.h"
-#include "aooct-cpu-dcsub.h"
+#include "aooct-dc.h"
 
 G_BEGIN_DECLS
 

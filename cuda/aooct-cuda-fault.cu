@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: deliberate faults (see aooct-cuda-fault.h). */
 #include <cstdint>
 #include <cufft.h>

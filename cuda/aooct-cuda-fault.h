@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: deliberate faults, for the robustness tests only.
  *
  * A GPU session must survive a CUDA or cuFFT failure with a clear element

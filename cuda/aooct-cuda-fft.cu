@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: spectral window and forward FFT (see aooct-cuda-fft.h).
  *
  * Memory per buffer: the window kernel reads the input once and writes the
@@ -21,7 +22,34 @@
 #include "aooct-cuda-fft.h"
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"
-#include "aooct-cuda-steps.h"
+#include "aooct-cuda-launch.cuh"
+
+/* out = in (real or complex) x window (NULL: none); out is complex */
+static __global__ void
+window_kernel (const void *in, int in_complex, float2 * out,
+    const float *window, int p2, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p2)
+    return;
+  float wi = window ? window[i] : 1.0f;
+  AOOCT_FOR_ROWS (r, rows) {
+    size_t idx = (size_t) r * p2 + i;
+    float2 v = in_complex ? ((const float2 *) in)[idx] :
+        make_float2 (((const float *) in)[idx], 0.0f);
+    out[idx] = make_float2 (v.x * wi, v.y * wi);
+  }
+}
+
+static cudaError_t
+aooct_cuda_window (const void *in, int in_complex, float2 * out,
+    const float *window, int p2, int rows, cudaStream_t stream)
+{
+  window_kernel <<< aooct_cuda_grid (p2, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (in, in_complex, out, window, p2,
+          rows);
+  return cudaGetLastError ();
+}
 
 struct _AooctCudaFft
 {

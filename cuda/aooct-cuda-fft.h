@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: spectral window and forward FFT (spec section 6), the
  * CUDA twin of cpu/aooct-cpu-fft.h.
  *

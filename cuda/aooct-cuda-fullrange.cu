@@ -17,8 +17,7 @@
 #include "aooct-cuda-fullrange.h"
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"
-
-#define THREADS 256
+#include "aooct-cuda-launch.cuh"
 
 struct _AooctCudaFullrange
 {
@@ -71,7 +70,7 @@ sideband_kernel (float2 * c, int n, int m, int rows, int lower)
   if (i >= n)
     return;
   const int half = m / 2;
-  for (int r = blockIdx.y; r < rows; r += gridDim.y) {
+  AOOCT_FOR_ROWS (r, rows) {
     const int q = r % m;
     float2 *v = c + (size_t) r * n + i;
     if (q > half) {
@@ -103,9 +102,8 @@ aooct_cuda_fullrange_process (AooctCudaFullrange * fr, const gfloat * in,
             (cufftReal *) (in + b * bscan), c + b * bscan), error,
         "aooctfullrange: cufftExecR2C across %d A-lines x %d samples",
         fr->m, fr->n);
-  sideband_kernel <<< dim3 ((unsigned) ((fr->n + THREADS - 1) / THREADS),
-      (unsigned) MIN (rows, 65535)), THREADS, 0, stream >>> (c, fr->n, fr->m,
-      rows, lower);
+  sideband_kernel <<< aooct_cuda_grid (fr->n, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (c, fr->n, fr->m, rows, lower);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctfullrange: sideband kernel");
   for (b = 0; b < fr->bscans; b++)
     AOOCT_CUFFT_CHECK (cufftExecC2C (fr->c2c.handle, c + b * bscan,

@@ -9,7 +9,7 @@
 
 #include <limits.h>
 
-#include "aooct-cpu-norm.h"
+#include "aooct-norm.h"
 #include "aooct-norm-range.h"
 
 #define AOOCT_KEYS_THREADS 256

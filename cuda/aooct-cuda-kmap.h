@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: lambda-to-k resampling (spec section 4), the CUDA twin
  * of cpu/aooct-cpu-kmap.h.
  *

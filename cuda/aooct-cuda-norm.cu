@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: crop, intensity, log and normalisation (see
  * aooct-cuda-norm.h). */
 #include <stdint.h>
@@ -5,6 +6,7 @@
 
 #include "aooct-cuda-norm.h"
 #include "aooct-cuda-check.h"
+#include "aooct-norm-range.h"
 
 #define REDUCE_THREADS 256
 /* Blocks of the reduction: at least 4 pixels per thread, and about 1024

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: crop, intensity, log and normalisation to grey levels
  * (spec section 7), the CUDA twin of cpu/aooct-cpu-norm.h.
  *
@@ -23,7 +24,7 @@
 #include <glib.h>
 
 #include "aooct-cuda.h"
-#include "aooct-cpu-norm.h"
+#include "aooct-norm.h"
 
 G_BEGIN_DECLS
 

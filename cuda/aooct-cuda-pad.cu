@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: zero-padding by FFT interpolation (see aooct-cuda-pad.h).
  *
  * Per buffer, on one stream (bytes per A-line for P1 = 2048, P2 = 4096):
@@ -65,7 +66,175 @@
 #include "aooct-cuda-pad.h"
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"
-#include "aooct-cuda-steps.h"
+#include "aooct-cuda-launch.cuh"
+
+/* ---- kernels ----------------------------------------------------------- */
+
+/* y[r][0..P1) = 0 except y[r][o + n] = x[r][n] * scale (scale = 1/P1) */
+static __global__ void
+pad_place_kernel (const float *x, float *y, int n, int p1, int offset,
+    float scale, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p1)
+    return;
+  AOOCT_FOR_ROWS (r, rows) {
+    int src = i - offset;
+    y[(size_t) r * p1 + i] = (src >= 0 && src < n) ?
+        x[(size_t) r * n + src] * scale : 0.0f;
+  }
+}
+
+static cudaError_t
+aooct_cuda_pad_place (const float *x, float *y, int n, int p1, int offset,
+    float scale, int rows, cudaStream_t stream)
+{
+  pad_place_kernel <<< aooct_cuda_grid (p1, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (x, y, n, p1, offset, scale, rows);
+  return cudaGetLastError ();
+}
+
+/* one thread per zero bin k = P1/2 + 1 + i of a row */
+static __global__ void
+pad_zero_bins_kernel (float2 * Z, int p1, int p2, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int first = p1 / 2 + 1, bins = p2 / 2 + 1;
+  if (i >= bins - first)
+    return;
+  AOOCT_FOR_ROWS (r, rows) {
+    Z[(size_t) r * bins + first + i] = make_float2 (0.0f, 0.0f);
+  }
+}
+
+static cudaError_t
+aooct_cuda_pad_zero_bins (float2 * Z, int p1, int p2, int rows,
+    cudaStream_t stream)
+{
+  int count = p2 / 2 - p1 / 2;
+
+  if (count <= 0)
+    return cudaSuccess;
+  pad_zero_bins_kernel <<< aooct_cuda_grid (count, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (Z, p1, p2, rows);
+  return cudaGetLastError ();
+}
+
+/* one thread per margin sample of a row: i < j0 is sample i, the others
+ * the samples after j1 */
+static __global__ void
+pad_margins_kernel (float *z, int p2, int j0, int j1, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= j0 + (p2 - 1 - j1))
+    return;
+  int j = i < j0 ? i : j1 + 1 + (i - j0);
+  AOOCT_FOR_ROWS (r, rows) {
+    z[(size_t) r * p2 + j] = 0.0f;
+  }
+}
+
+static cudaError_t
+aooct_cuda_pad_margins (float *z, int p2, int j0, int j1, int rows,
+    cudaStream_t stream)
+{
+  int count = j0 + (p2 - 1 - j1);
+
+  if (count <= 0)
+    return cudaSuccess;
+  pad_margins_kernel <<< aooct_cuda_grid (count, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (z, p2, j0, j1, rows);
+  return cudaGetLastError ();
+}
+
+static __global__ void
+pad_place_complex_kernel (const float2 * x, float2 * y, int n, int p1,
+    int offset, float scale, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= p1)
+    return;
+  AOOCT_FOR_ROWS (r, rows) {
+    int src = i - offset;
+    float2 v = make_float2 (0.0f, 0.0f);
+    if (src >= 0 && src < n) {
+      v = x[(size_t) r * n + src];
+      v = make_float2 (v.x * scale, v.y * scale);
+    }
+    y[(size_t) r * p1 + i] = v;
+  }
+}
+
+static cudaError_t
+aooct_cuda_pad_place_complex (const float2 * x, float2 * y, int n, int p1,
+    int offset, float scale, int rows, cudaStream_t stream)
+{
+  pad_place_complex_kernel <<< aooct_cuda_grid (p1, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (x, y, n, p1, offset, scale, rows);
+  return cudaGetLastError ();
+}
+
+/* thread t < P2 - P1 of a row: t <= P1/2 moves Y[t] from P2 - P1 + t down
+ * to t (and zeroes its old place unless it is the Nyquist bin, which stays
+ * at the top too); P1/2 < t < P2 - P1 zeroes bin t.  For P2 >= 2 P1 the
+ * bins read ([P2 - P1, P2 - P1/2]) and those written by other threads are
+ * disjoint, so there is no race. */
+static __global__ void
+pad_spread_complex_kernel (float2 * Z, int p1, int p2, int rows)
+{
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int top = p2 - p1;
+  if (t >= top)
+    return;
+  AOOCT_FOR_ROWS (r, rows) {
+    float2 *z = Z + (size_t) r * p2;
+    if (t <= p1 / 2) {
+      z[t] = z[top + t];
+      if (t < p1 / 2)
+        z[top + t] = make_float2 (0.0f, 0.0f);
+    } else {
+      z[t] = make_float2 (0.0f, 0.0f);
+    }
+  }
+}
+
+static cudaError_t
+aooct_cuda_pad_spread_complex (float2 * Z, int p1, int p2, int rows,
+    cudaStream_t stream)
+{
+  if (p2 == p1)
+    return cudaSuccess;
+  pad_spread_complex_kernel <<< aooct_cuda_grid (p2 - p1, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (Z, p1, p2, rows);
+  return cudaGetLastError ();
+}
+
+static __global__ void
+pad_margins_complex_kernel (float2 * z, int p2, int j0, int j1, int rows)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= j0 + (p2 - 1 - j1))
+    return;
+  int j = i < j0 ? i : j1 + 1 + (i - j0);
+  AOOCT_FOR_ROWS (r, rows) {
+    z[(size_t) r * p2 + j] = make_float2 (0.0f, 0.0f);
+  }
+}
+
+static cudaError_t
+aooct_cuda_pad_margins_complex (float2 * z, int p2, int j0, int j1,
+    int rows, cudaStream_t stream)
+{
+  int count = j0 + (p2 - 1 - j1);
+
+  if (count <= 0)
+    return cudaSuccess;
+  pad_margins_complex_kernel <<< aooct_cuda_grid (count, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (z, p2, j0, j1, rows);
+  return cudaGetLastError ();
+}
+
+/* ---- the step ---------------------------------------------------------- */
 
 struct _AooctCudaPad
 {

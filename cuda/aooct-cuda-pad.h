@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: zero-padding by FFT interpolation (spec section 3), the
  * CUDA twin of cpu/aooct-cpu-pad.h.
  *

@@ -1,6 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: fused pointwise steps before the FFT (see
  * aooct-cuda-prep.h). */
 #include <climits>
+#include <cstdint>
+
+#include <cuda_pipeline.h>
 
 #include "aooct-cuda-prep.h"
 #include "aooct-cuda-check.h"
@@ -213,6 +217,160 @@ prep_fir_kernel (const float *in, float2 * out, const int *first,
   }
 }
 
+/* prep_fir_kernel for bspline, two outputs per thread
+ * (aooct-cuda-fir.cuh, "two outputs per thread": the same bits): the
+ * block's 2 x AOOCT_FIR_THREADS outputs read a span of about twice as
+ * many input samples, staged the same way from an even index, so that
+ * each thread reads its window from shared memory two floats at a time.
+ * @store4: the two outputs' complex values go out in one 16-byte store
+ * (even @p2 and an aligned @out). */
+#define PREP_FIR_PAIR_SPAN (4 * AOOCT_FIR_THREADS \
+    + AOOCT_FIR_PAIR_WIN (AOOCT_KMAP_FIR_MAX_TAPS) + 2)
+
+/* Blocks per SM the registers must allow: 5 (96 registers, no spill on
+ * sm_90; unbounded, ptxas takes about 170 for loads in flight and fits
+ * 3). */
+#define PREP_FIR_PAIR_BLOCKS 5
+
+template < int T > static __global__ void
+__launch_bounds__ (AOOCT_FIR_THREADS, PREP_FIR_PAIR_BLOCKS)
+prep_fir_pair_kernel (const float *in, float2 * out, const int *first,
+    const float *weight, int j0, int j1, int pad, float pad_scale, int pj0,
+    int pj1, const float2 * w, const float *window, int p2, int rows,
+    bool store4)
+{
+  __shared__ __align__ (16) float seg[AOOCT_FIR_ROWS][PREP_FIR_PAIR_SPAN];
+  __shared__ int lo_s, hi_s;
+  const int i0 = 2 * (blockIdx.x * blockDim.x + threadIdx.x);
+  const int r0 = blockIdx.y * AOOCT_FIR_ROWS;
+  const int nrows = min (AOOCT_FIR_ROWS, rows - r0);
+  AooctFirPair < T > s;
+  int lo_t = INT_MAX, hi_t = INT_MIN;
+
+  aooct_fir_pair_init < T > (s, first, p2, j0, j1, i0);
+  /* the input samples this thread reads: its window, and the taps of an
+   * output that does not fit it */
+  if (s.win[0] || s.win[1]) {
+    lo_t = s.b;
+    hi_t = s.b + AOOCT_FIR_PAIR_WIN (T);
+  }
+#pragma unroll
+  for (int j = 0; j < 2; j++)
+    if (s.in[j] && !s.win[j]) {
+      lo_t = min (lo_t, s.f[j]);
+      hi_t = max (hi_t, s.f[j] + T);
+    }
+
+  /* the block's span (no thread leaves before the barriers), from an even
+   * index so that the windows stay 8-byte aligned */
+  if (threadIdx.x == 0) {
+    lo_s = INT_MAX;
+    hi_s = INT_MIN;
+  }
+  __syncthreads ();
+  if (lo_t <= hi_t) {
+    atomicMin (&lo_s, lo_t);
+    atomicMax (&hi_s, hi_t);
+  }
+  __syncthreads ();
+  const int lo = lo_s & ~1;
+  const bool staged = hi_s > lo && hi_s - lo <= PREP_FIR_PAIR_SPAN;
+  /* asynchronous copies (cp.async on sm_80 and later), which need no
+   * register: with this kernel's registers (the two outputs' weights)
+   * few warps fit on an SM, and a copy through registers would have few
+   * loads in flight; the weights load meanwhile */
+  if (staged) {
+    const int span = hi_s - lo;
+
+    for (int rr = 0; rr < nrows; rr++)
+      for (int c = threadIdx.x; c < span; c += blockDim.x)
+        __pipeline_memcpy_async (&seg[rr][c],
+            &in[(size_t) (r0 + rr) * p2 + lo + c], sizeof (float));
+    __pipeline_commit ();
+  }
+  if (i0 < p2)
+    aooct_fir_pair_weights < T > (s, weight, p2, i0);
+  if (staged) {
+    __pipeline_wait_prior (0);
+    __syncthreads ();
+  }
+  if (i0 >= p2)
+    return;
+
+  bool pin[2];
+  float2 wi[2];
+  float win[2];
+
+#pragma unroll
+  for (int j = 0; j < 2; j++) {
+    const int i = min (i0 + j, p2 - 1);
+
+    pin[j] = i0 + j >= pj0 && i0 + j <= pj1;
+    wi[j] = w ? w[i] : make_float2 (1.0f, 0.0f);
+    win[j] = window ? window[i] : 1.0f;
+  }
+  for (int rr = 0; rr < nrows; rr++) {
+    const size_t r = (size_t) (r0 + rr);
+    float v0, v1;
+    float2 c0, c1;
+
+    if (staged)
+      aooct_fir_pair_row < T, 1, true, false > (s, seg[rr], lo, 0, weight,
+          p2, i0, v0, v1);
+    else
+      aooct_fir_pair_row < T, 1, false, false > (s, in + r * p2, 0, 0,
+          weight, p2, i0, v0, v1);
+    c0 = prep_finish (v0, pad, pin[0], pad_scale, w, wi[0], window, win[0]);
+    c1 = prep_finish (v1, pad, pin[1], pad_scale, w, wi[1], window, win[1]);
+    if (store4) {
+      *reinterpret_cast < float4 * >(out + r * p2 + i0) =
+          make_float4 (c0.x, c0.y, c1.x, c1.y);
+    } else {
+      out[r * p2 + i0] = c0;
+      if (i0 + 1 < p2)
+        out[r * p2 + i0 + 1] = c1;
+    }
+  }
+}
+
+/* One launch of the fused FIR pass for @T taps: prep_fir_kernel, or the
+ * pair kernel for bspline's. */
+template < int T > struct PrepFirLaunch
+{
+  static void
+  run (AooctCudaPrep * p, const AooctCudaPrepSteps * st, const float2 * w,
+      const float *window, const float *src, float2 * dst, int now,
+      cudaStream_t s)
+  {
+    dim3 grid ((p->samples + AOOCT_FIR_THREADS - 1) / AOOCT_FIR_THREADS,
+        (now + AOOCT_FIR_ROWS - 1) / AOOCT_FIR_ROWS);
+
+    prep_fir_kernel < T > <<< grid, AOOCT_FIR_THREADS, 0, s >>> (src, dst,
+        p->index, p->weight, p->taps, p->j0, p->j1, st->pad, st->pad_scale,
+        st->pad_j0, st->pad_j1, w, window, p->samples, now);
+  }
+};
+
+template <> struct PrepFirLaunch <AOOCT_KMAP_FIR_MAX_TAPS >
+{
+  static void
+  run (AooctCudaPrep * p, const AooctCudaPrepSteps * st, const float2 * w,
+      const float *window, const float *src, float2 * dst, int now,
+      cudaStream_t s)
+  {
+    const int per_block = 2 * AOOCT_FIR_THREADS;
+    dim3 grid ((p->samples + per_block - 1) / per_block,
+        (now + AOOCT_FIR_ROWS - 1) / AOOCT_FIR_ROWS);
+    const bool store4 = p->samples % 2 == 0
+        && (uintptr_t) dst % sizeof (float4) == 0;
+
+    prep_fir_pair_kernel < AOOCT_KMAP_FIR_MAX_TAPS > <<< grid,
+        AOOCT_FIR_THREADS, 0, s >>> (src, dst, p->index, p->weight, p->j0,
+        p->j1, st->pad, st->pad_scale, st->pad_j0, st->pad_j1, w, window,
+        p->samples, now, store4);
+  }
+};
+
 static gboolean
 prep_fir (AooctCudaPrep * p, const gfloat * in,
     const AooctCudaPrepSteps * steps, const gfloat * window, gfloat * out,
@@ -225,15 +383,11 @@ prep_fir (AooctCudaPrep * p, const gfloat * in,
   /* gridDim.y is at most 65535 */
   while (done < rows) {
     int now = (int) MIN (rows - done, (gsize) 65535 * AOOCT_FIR_ROWS);
-    dim3 grid ((p->samples + AOOCT_FIR_THREADS - 1) / AOOCT_FIR_THREADS,
-        (now + AOOCT_FIR_ROWS - 1) / AOOCT_FIR_ROWS);
     const float *src = in + done * p->samples;
     float2 *dst = (float2 *) out + done * p->samples;
 
-#define LAUNCH(T) prep_fir_kernel < T > <<< grid, AOOCT_FIR_THREADS, 0, s >>> \
-      (src, dst, p->index, p->weight, p->taps, p->j0, p->j1, steps->pad,   \
-      steps->pad_scale, steps->pad_j0, steps->pad_j1, w, window,           \
-      p->samples, now)
+#define LAUNCH(T) PrepFirLaunch < T >::run (p, steps, w, window, src, dst, \
+      now, s)
     AOOCT_FIR_DISPATCH (p->taps, LAUNCH);
 #undef LAUNCH
     AOOCT_CUDA_CHECK_LAUNCH (error, "fused %s%d-tap resampling + %s%s pass",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: the pointwise steps on real spectra before the FFT,
  * fused into one pass (spec sections 3 to 6): aooctpad's scale and
  * margins, lambda-to-k resampling, dispersion weights and the spectral

@@ -8,7 +8,7 @@
 #include <glib.h>
 
 #include "aooct-cuda.h"
-#include "aooct-cpu-rolling.h"
+#include "aooct-rolling.h"
 
 G_BEGIN_DECLS
 

@@ -13,7 +13,7 @@
 #include <glib.h>
 
 #include "aooct-cuda.h"
-#include "aooct-cpu-views.h"
+#include "aooct-views.h"
 
 G_BEGIN_DECLS
 

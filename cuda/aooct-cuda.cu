@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: runtime wrappers with checked errors (see aooct-cuda.h). */
 #include <stdarg.h>
 
@@ -90,24 +91,6 @@ aooct_cufft_set_error (cufftResult res, GError ** error, const gchar * format,
   return FALSE;
 }
 
-gint
-aooct_cuda_runtime_device_count (const gchar ** why)
-{
-  int count = 0;
-  cudaError_t err = cudaGetDeviceCount (&count);
-
-  if (err != cudaSuccess) {
-    /* cudaErrorInsufficientDriver also covers "no libcuda at all" */
-    if (why)
-      *why = cudaGetErrorString (err);
-    cudaGetLastError ();
-    return 0;
-  }
-  if (count == 0 && why)
-    *why = "no CUDA device found";
-  return count;
-}
-
 gboolean
 aooct_cuda_malloc (gsize size, gpointer * dptr, GError ** error)
 {
@@ -194,6 +177,28 @@ aooct_cuda_free_host (gpointer hptr)
   err = cudaFreeHost (hptr);
   if (err != cudaSuccess)
     release_failed ("cudaFreeHost", err);
+}
+
+gboolean
+aooct_cuda_host_register_read_only (gpointer hptr, gsize size, GError ** error)
+{
+  AOOCT_CUDA_CHECK (cudaHostRegister (hptr, size, cudaHostRegisterPortable |
+          cudaHostRegisterReadOnly), error,
+      "cudaHostRegister (read-only, a window of %" G_GSIZE_FORMAT
+      " bytes of a mapped file)", size);
+  return TRUE;
+}
+
+void
+aooct_cuda_host_unregister (gpointer hptr)
+{
+  cudaError_t err;
+
+  if (hptr == NULL)
+    return;
+  err = cudaHostUnregister (hptr);
+  if (err != cudaSuccess)
+    release_failed ("cudaHostUnregister", err);
 }
 
 gboolean
@@ -318,16 +323,6 @@ aooct_cuda_download_async (gpointer dst, gconstpointer src, gsize size,
   AOOCT_CUDA_CHECK (cudaMemcpyAsync (dst, src, size, cudaMemcpyDeviceToHost,
           stream), error, "download of %" G_GSIZE_FORMAT " bytes from the GPU",
       size);
-  return TRUE;
-}
-
-gboolean
-aooct_cuda_copy_async (gpointer dst, gconstpointer src, gsize size,
-    AooctCudaStream stream, GError ** error)
-{
-  AOOCT_CUDA_CHECK (cudaMemcpyAsync (dst, src, size,
-          cudaMemcpyDeviceToDevice, stream), error,
-      "device copy of %" G_GSIZE_FORMAT " bytes", size);
   return TRUE;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: the small plain-C API the elements use.
  *
  * Everything here runs on the CUDA context that is current on the calling
@@ -13,9 +14,14 @@
  * cudaStream_t); events likewise CUevent.  The header declares the structs
  * only, so that it builds without CUDA headers.
  *
- * Per-step kernels live in aooct-cuda-STEP.{h,cu}: each exports one launch
- * function taking device pointers, the geometry and a stream, enqueues its
- * work on that stream and returns without synchronising. */
+ * Each step's CUDA core lives in aooct-cuda-STEP.{h,cu}: an object made
+ * for a geometry (its device tables and scratch), a process function
+ * taking device pointers and a stream, which enqueues the step's kernels
+ * (static in that .cu) and cuFFT executions on the stream and returns
+ * without synchronising, and a free function.  The launch shape the
+ * pointwise kernels share is aooct-cuda-launch.cuh; the kernels of the
+ * fused pass before the FFT are aooct-cuda-steps.cu, launched by
+ * aooct-cuda-prep.cu. */
 #ifndef __AOOCT_CUDA_H__
 #define __AOOCT_CUDA_H__
 
@@ -27,11 +33,6 @@ struct CUstream_st;
 struct CUevent_st;
 typedef struct CUstream_st *AooctCudaStream;
 typedef struct CUevent_st *AooctCudaEvent;
-
-/* Number of usable CUDA devices as the runtime sees them; 0 with a reason
- * in @why (static string) when there is no driver or no device.  Never
- * aborts. */
-gint aooct_cuda_runtime_device_count (const gchar ** why);
 
 /* Device memory (cudaMalloc) and page-locked host memory (cudaMallocHost).
  * The free functions accept NULL; a failure there has nobody to report to
@@ -45,6 +46,13 @@ void aooct_cuda_free (gpointer dptr);
 void aooct_cuda_clear_stale_error (void);
 gboolean aooct_cuda_malloc_host (gsize size, gpointer * hptr, GError ** error);
 void aooct_cuda_free_host (gpointer hptr);
+/* Page-locks @size bytes of host memory the caller mapped (a read-only
+ * file mapping: the DMA reads the page cache in place) for every context
+ * (cudaHostRegisterPortable | cudaHostRegisterReadOnly); undo with
+ * aooct_cuda_host_unregister before unmapping. */
+gboolean aooct_cuda_host_register_read_only (gpointer hptr, gsize size,
+    GError ** error);
+void aooct_cuda_host_unregister (gpointer hptr);
 /* Page-locked host memory that every CUDA context treats as page-locked
  * (cudaHostAlloc with cudaHostAllocPortable): buffers handed to other
  * elements, which may run on another context.  Free with
@@ -86,8 +94,6 @@ gboolean aooct_cuda_upload_async (gpointer dst, gconstpointer src,
     gsize size, AooctCudaStream stream, GError ** error);
 gboolean aooct_cuda_download_async (gpointer dst, gconstpointer src,
     gsize size, AooctCudaStream stream, GError ** error);
-gboolean aooct_cuda_copy_async (gpointer dst, gconstpointer src, gsize size,
-    AooctCudaStream stream, GError ** error);
 gboolean aooct_cuda_memset_async (gpointer dst, gint value, gsize size,
     AooctCudaStream stream, GError ** error);
 /* @rows rows of @width bytes, @pitch bytes apart, set to @value. */

@@ -37,14 +37,14 @@ GST_DEBUG_CATEGORY_EXTERN (aooct_cuda_element_debug);
  * reference to at most this many (fewer where the buffers' pool is
  * smaller), as it would fill as many staging slots. */
 #define AOOCT_CUDA_INPUT_HOLD 2
-/* GPU-time measurements of process_cuda() in flight at most (the oldest
+/* GPU-time measurements of the CUDA core's process in flight at most (the oldest
  * is waited for when more would be). */
 #define AOOCT_CUDA_TIMING_SLOTS 16
 /* Statistics of one element (aooct_cuda_element_stats). */
 typedef struct
 {
   guint64 timed;                /* buffers whose GPU time was measured */
-  gdouble gpu_ms, gpu_ms_max;   /* total and largest, process_cuda() only */
+  gdouble gpu_ms, gpu_ms_max;   /* total and largest, the CUDA core only */
 } AooctCudaStats;
 
 typedef struct _AooctCudaElement
@@ -104,14 +104,14 @@ typedef struct _AooctCudaElement
   /* the outputs in flight (aooct-output-ring.h) */
   AooctOutputRing *ring;
 
-  /* process_cuda() as one CUDA graph per buffer (cuda-graphs=true and
+  /* the CUDA core's process as one CUDA graph per buffer (cuda-graphs=true and
    * a class that allows it): the instantiated graph, updated per buffer;
    * captures that failed in a row (after a few, no more tries) */
   gboolean graphs;
   struct _AooctCudaGraph *graph;
   guint graph_failures;
 
-  /* GPU time of process_cuda() (CUDA events with timing), when enabled */
+  /* GPU time of the CUDA core (CUDA events with timing), when enabled */
   gboolean timing;
   AooctCudaEvent t_start[AOOCT_CUDA_TIMING_SLOTS];
   AooctCudaEvent t_end[AOOCT_CUDA_TIMING_SLOTS];
@@ -187,7 +187,7 @@ gboolean aooct_cuda_element_output_plane (AooctCudaElement * ce, gsize rows,
  * (aooct-output-ring.h; see "Video output" below). */
 gboolean aooct_cuda_element_mark_output (AooctCudaElement * ce, GError ** error);
 
-/* GPU time of process_cuda(): enable (at start; resets the statistics),
+/* GPU time of the CUDA core: enable (at start; resets the statistics),
  * record around it, collect finished measurements (with @wait: all). */
 void aooct_cuda_element_set_timing (AooctCudaElement * ce, gboolean timing);
 gboolean aooct_cuda_element_timing_begin (AooctCudaElement * ce, GError ** error);

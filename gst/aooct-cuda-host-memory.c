@@ -26,6 +26,10 @@ typedef struct
 
   gpointer block;               /* cudaHostAlloc'd; NULL in a shared part */
   guint8 *data;                 /* start of the mem.maxsize bytes */
+  /* memory the caller page-locked (aooct_cuda_host_memory_wrap): called
+   * when it is freed, instead of freeing a block */
+  gpointer user_data;
+  GDestroyNotify notify;
 } AooctCudaHostMemory;
 
 #define aooct_cuda_host_allocator_parent_class parent_class
@@ -98,6 +102,8 @@ aooct_cuda_host_free (GstAllocator * allocator, GstMemory * mem)
       g_error_free (error);
     }
   }
+  if (hmem->notify)
+    hmem->notify (hmem->user_data);
   g_free (hmem);
 }
 
@@ -197,4 +203,28 @@ aooct_cuda_host_memory_holds (GstMemory * mem, gconstpointer data, gsize size)
     return FALSE;
   return p >= hmem->data && size <= mem->maxsize
       && (gsize) (p - hmem->data) <= mem->maxsize - size;
+}
+
+GstMemory *
+aooct_cuda_host_memory_wrap (GstAllocator * allocator, gpointer data,
+    gsize size, gpointer user_data, GDestroyNotify notify)
+{
+  AooctCudaHostMemory *hmem;
+
+  g_return_val_if_fail (AOOCT_IS_CUDA_HOST_ALLOCATOR (allocator), NULL);
+  hmem = g_new0 (AooctCudaHostMemory, 1);
+  /* read-only: the bytes are a file's page cache, mapped PROT_READ */
+  gst_memory_init (GST_MEMORY_CAST (hmem), GST_MEMORY_FLAG_READONLY |
+      GST_MEMORY_FLAG_NO_SHARE, allocator, NULL, size, 0, 0, size);
+  hmem->data = data;
+  hmem->user_data = user_data;
+  hmem->notify = notify;
+  return GST_MEMORY_CAST (hmem);
+}
+
+GstCudaContext *
+aooct_cuda_host_allocator_get_context (GstAllocator * allocator)
+{
+  g_return_val_if_fail (AOOCT_IS_CUDA_HOST_ALLOCATOR (allocator), NULL);
+  return gst_object_ref (AOOCT_CUDA_HOST_ALLOCATOR (allocator)->context);
 }

@@ -35,6 +35,19 @@ GstAllocator *aooct_cuda_host_allocator_new (GstCudaContext * context);
 gboolean aooct_cuda_host_memory_holds (GstMemory * mem, gconstpointer data,
     gsize size);
 
+/* Memory of @allocator's type over @size bytes at @data that the caller has
+ * page-locked itself (a window of a file mapping registered with
+ * aooct_cuda_host_register_read_only: aooctfilesrc), so that
+ * aooct_cuda_host_memory_holds() accepts it and aooctdcsub uploads it in
+ * place.  Read-only (GST_MEMORY_FLAG_READONLY); @notify (@user_data) runs
+ * when the memory is freed. */
+GstMemory *aooct_cuda_host_memory_wrap (GstAllocator * allocator,
+    gpointer data, gsize size, gpointer user_data, GDestroyNotify notify);
+
+/* The context @allocator allocates on (a new reference). */
+GstCudaContext *aooct_cuda_host_allocator_get_context (GstAllocator *
+    allocator);
+
 G_END_DECLS
 
 #endif /* __AOOCT_CUDA_HOST_MEMORY_H__ */

@@ -162,3 +162,14 @@ aooct_cuda_buffer_pool_take_error (GstBufferPool * pool)
   GST_OBJECT_UNLOCK (self);
   return error;
 }
+
+GstAllocator *
+aooct_cuda_buffer_pool_get_host_allocator (GstBufferPool * pool)
+{
+  AooctCudaBufferPool *self;
+
+  if (!AOOCT_IS_CUDA_BUFFER_POOL (pool))
+    return NULL;
+  self = AOOCT_CUDA_BUFFER_POOL (pool);
+  return self->host_allocator ? gst_object_ref (self->host_allocator) : NULL;
+}

@@ -38,6 +38,11 @@ GstBufferPool *aooct_cuda_buffer_pool_new_page_locked (GstCudaContext *
  * that device memory ran out. */
 GError *aooct_cuda_buffer_pool_take_error (GstBufferPool * pool);
 
+/* The page-locked host allocator of a pool made by
+ * aooct_cuda_buffer_pool_new_page_locked (a new reference), else NULL. */
+GstAllocator *aooct_cuda_buffer_pool_get_host_allocator (GstBufferPool *
+    pool);
+
 G_END_DECLS
 
 #endif /* __AOOCT_CUDA_POOL_H__ */

@@ -272,7 +272,8 @@ propose_allocation (GstBaseTransform * bt,
    * size check validates it against the buffer): say so, so that an
    * upstream with its own strides (a camera) need not copy its frames.
    * (rawvideoparse with plane-strides does not add the meta: its tightly
-   * packed rows are recognised by their size, see check_input_size.) */
+   * packed rows are recognised by their size, see
+   * aooct_filter_check_input_size.) */
   if (GST_AOOCT_FILTER_GET_CLASS (bt)->sink_is_video
       && !gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
           NULL)) {

@@ -188,7 +188,7 @@ cuda_offered (GstAooctFilter * self)
   if (self->priv->started)
     return aooct_filter_cuda_active (self);
   GST_OBJECT_LOCK (self);
-  may = self->priv->backend != GST_AOOCT_BACKEND_CPU && klass->process_cuda;
+  may = self->priv->backend != GST_AOOCT_BACKEND_CPU && klass->cuda_ops;
   GST_OBJECT_UNLOCK (self);
   return may;
 #else

@@ -10,8 +10,9 @@
  *                              transformation, accept_caps, the checks of
  *                              set_caps and the message for refused caps
  *   aooct-filter-step.c        every call into the subclass's step:
- *                              setup, teardown, process_cpu, process_cuda
- *                              (with CUDA graph capture), defer
+ *                              setup, the step's core (create, process
+ *                              with CUDA graph capture, reset, rewind,
+ *                              destroy), teardown, defer
  *   aooct-filter-buffers.c     buffer sizes, the input size check, mapping
  *   aooct-filter-allocation.c  allocation queries, pools, the deferral
  *                              decision, the output buffer
@@ -25,6 +26,7 @@
 #define __AOOCT_FILTER_PRIVATE_H__
 
 #include "gstaooctfilter.h"
+#include "aooct-step.h"
 
 G_BEGIN_DECLS
 
@@ -43,6 +45,10 @@ struct _GstAooctFilterPrivate
   gboolean gpu_timing;
   gboolean defer_steps;
   gboolean cuda_graphs;
+
+  /* the step's core of the active backend, from set_caps until teardown
+   * (none in passthrough) */
+  AooctStep step;
 
   /* between start() and stop(); the backend chosen then is
    * GstAooctFilter.active_backend */
@@ -97,6 +103,7 @@ void aooct_filter_caps_explain_refused (GstAooctFilter * self,
 /* aooct-filter-step.c */
 gboolean aooct_filter_step_setup (GstAooctFilter * self, GError ** error);
 void aooct_filter_step_teardown (GstAooctFilter * self);
+void aooct_filter_step_reset (GstAooctFilter * self);
 gboolean aooct_filter_step_process_cpu (GstAooctFilter * self,
     GstBuffer * inbuf, GstBuffer * outbuf, GError ** error);
 gboolean aooct_filter_step_process_cuda (GstAooctFilter * self,

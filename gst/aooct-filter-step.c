@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: every call from GstAooctFilter into its subclass's step, in one
- * place: setup() and teardown() with the CUDA context current,
- * process_cpu() on mapped host planes, process_cuda() (captured into a
- * CUDA graph where allowed), defer().  What the rest of the base class
+ * place: setup() and the step's core (aooct-step.h: create, process,
+ * reset, rewind, destroy) with the CUDA context current, the core's
+ * process on mapped host planes or (captured into a CUDA graph where
+ * allowed) on device planes, defer(), teardown().  What the rest of the base class
  * does around them (caps, memory, the output ring) does not depend on how
  * a step is called (see aooct-filter-private.h; the contract itself is
  * gstaooctfilter.h's class struct). */
@@ -12,6 +13,7 @@
 
 #include "aooct-filter-private.h"
 #include "aooct-error.h"
+#include "aooct-step.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-element.h"
@@ -37,6 +39,7 @@ aooct_filter_step_teardown (GstAooctFilter * self)
     /* kernels still in flight may read the tables teardown() frees */
     if (aooct_cuda_element_push (ce, &error)) {
       aooct_cuda_element_release_staging (ce);
+      aooct_step_destroy (&self->priv->step);
       if (klass->teardown)
         klass->teardown (self);
       aooct_cuda_element_pop (ce);
@@ -48,35 +51,70 @@ aooct_filter_step_teardown (GstAooctFilter * self)
     return;
   }
 #endif
+  aooct_step_destroy (&self->priv->step);
   if (klass->teardown)
     klass->teardown (self);
   self->configured = FALSE;
 }
 
-/* klass->setup() for the negotiated geometry (context current around it
- * on CUDA). */
+/* klass->setup() for the negotiated geometry, then the core of the
+ * active backend with the settings it gave (context current around both
+ * on CUDA).  A core that cannot be made undoes the setup (teardown()). */
+static gboolean
+setup_and_create (GstAooctFilter * self, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gconstpointer settings = NULL;
+
+  if (klass->setup && !klass->setup (self, &settings, error))
+    return FALSE;
+  if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
+    return TRUE;
+  if (aooct_step_create (&self->priv->step, self, klass->cpu_ops,
+          klass->cuda_ops, settings, error))
+    return TRUE;
+  if (klass->teardown)
+    klass->teardown (self);
+  return FALSE;
+}
+
 gboolean
 aooct_filter_step_setup (GstAooctFilter * self, GError ** error)
 {
-  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   gboolean ok;
 
-  if (klass->setup == NULL)
-    return TRUE;
 #ifdef HAVE_CUDA
   if (aooct_filter_cuda_active (self)) {
     if (!aooct_cuda_element_push (self->priv->cuda, error))
       return FALSE;
-    ok = klass->setup (self, error);
+    ok = setup_and_create (self, error);
     aooct_cuda_element_pop (self->priv->cuda);
     return ok;
   }
 #endif
-  ok = klass->setup (self, error);
+  ok = setup_and_create (self, error);
   return ok;
 }
 
-/* klass->process_cpu() on @inbuf and @outbuf, mapped on the host (a
+/* klass->live(): what the element reads of its live properties for the
+ * buffer about to be processed (NULL without the hook). */
+static gboolean
+step_live (GstAooctFilter * self, gconstpointer * live, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+
+  *live = NULL;
+  return klass->live == NULL || klass->live (self, live, error);
+}
+
+/* A flush: what the core keeps from buffer to buffer starts over. */
+void
+aooct_filter_step_reset (GstAooctFilter * self)
+{
+  aooct_step_reset (&self->priv->step);
+}
+
+/* The core's process on @inbuf and @outbuf, mapped on the host (a
  * volume view passes one of them only: gst_aooct_filter_process_buffers). */
 gboolean
 aooct_filter_step_process_cpu (GstAooctFilter * self, GstBuffer * inbuf,
@@ -86,9 +124,12 @@ aooct_filter_step_process_cpu (GstAooctFilter * self, GstBuffer * inbuf,
   GstVideoFrame in_frame, out_frame;
   GstMapInfo in_map, out_map;
   AooctPlane in, out;
+  gconstpointer live;
   gint64 t0;
   gboolean ok;
 
+  if (!step_live (self, &live, error))
+    return FALSE;
   in.data = out.data = NULL;
   in.stride = out.stride = 0;
   if (inbuf && !aooct_filter_map_plane (self, inbuf, klass->sink_is_video,
@@ -110,7 +151,7 @@ aooct_filter_step_process_cpu (GstAooctFilter * self, GstBuffer * inbuf,
   }
 
   t0 = g_get_monotonic_time ();
-  ok = klass->process_cpu (self, &in, &out, error);
+  ok = aooct_step_process_cpu (&self->priv->step, &in, &out, live, error);
   self->priv->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
 
   if (outbuf)
@@ -140,29 +181,36 @@ aooct_filter_step_defer (GstAooctFilter * self, GstBuffer * outbuf,
 /* captures that may fail in a row before an element stops trying */
 #define GRAPH_MAX_FAILURES 3
 
-/* klass->process_cuda(), captured into one CUDA graph and launched as one
- * where the class allows it and cuda-graphs=true (aooct-cuda-graph.h).
- * A capture that fails enqueues nothing: the step then runs as usual. */
+/* The core's process on the GPU, captured into one CUDA graph and
+ * launched as one where the class allows it and cuda-graphs=true
+ * (aooct-cuda-graph.h).  A capture that fails enqueues nothing: the
+ * core's rewind forgets what it marked as done, and the step runs as
+ * usual. */
 gboolean
 aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
     AooctPlane * out, GError ** error)
 {
-  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   AooctCudaElement *ce = self->priv->cuda;
+  AooctStep *step = &self->priv->step;
+  gconstpointer live;
   GError *err = NULL;
   gboolean ok;
 
+  if (!step_live (self, &live, error))
+    return FALSE;
   if (!ce->graphs || self->graphs_unsupported
       || ce->graph_failures >= GRAPH_MAX_FAILURES)
-    return klass->process_cuda (self, in, out, ce->stream, error);
+    return aooct_step_process_cuda (step, self, in, out, ce->stream, live,
+        error);
   if (!aooct_cuda_graph_begin (ce->stream, &err)) {
     GST_INFO_OBJECT (self, "no CUDA graphs: %s", err->message);
     g_clear_error (&err);
     aooct_cuda_clear_stale_error ();
     ce->graph_failures = GRAPH_MAX_FAILURES;
-    return klass->process_cuda (self, in, out, ce->stream, error);
+    return aooct_step_process_cuda (step, self, in, out, ce->stream, live,
+        error);
   }
-  ok = klass->process_cuda (self, in, out, ce->stream, &err);
+  ok = aooct_step_process_cuda (step, self, in, out, ce->stream, live, &err);
   if (aooct_cuda_graph_end (&ce->graph, ce->stream, ok, ok ? &err : NULL)
       && ok) {
     ce->graph_failures = 0;
@@ -175,8 +223,7 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
   if (++ce->graph_failures == GRAPH_MAX_FAILURES)
     GST_INFO_OBJECT (self, "%d captures failed in a row: no more CUDA graphs",
         GRAPH_MAX_FAILURES);
-  if (klass->cuda_graph_abort)
-    klass->cuda_graph_abort (self);
-  return klass->process_cuda (self, in, out, ce->stream, error);
+  aooct_step_rewind (step);
+  return aooct_step_process_cuda (step, self, in, out, ce->stream, live, error);
 }
 #endif

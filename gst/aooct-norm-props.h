@@ -7,7 +7,7 @@
 #define __AOOCT_NORM_PROPS_H__
 
 #include <gst/gst.h>
-#include "aooct-cpu-norm.h"
+#include "aooct-norm.h"
 
 G_BEGIN_DECLS
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: steps deferred to the next element (see aooct-pending-meta.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: steps deferred to the next element (CUDA fusion).
  *
  * Three of the chain's steps are pointwise on each real spectrum:
  * lambda-to-k resampling (aooctkmap), the complex dispersion weights
  * (aooctdisp) and the window of aooctfft; and so are the last two
  * operations of aooctpad (the 1/P1 scale, zero margins).  Run by three elements they make
- * three passes over the data; run together, one (docs/performance.md,
+ * three passes over the data; run together, one (docs/cuda-memory.md,
  * "Deferred steps").  So on the CUDA backend aooctkmap and aooctdisp may,
  * instead of running their step, hand it to the next element: the output
  * buffer shares the input's memory (the real spectra as they came) and

@@ -40,10 +40,24 @@
 #include "aooct-textfile.h"
 #include "aooct-cpu-dcsub.h"
 #include "aooct-cpu-rolling.h"
+#include "aooct-step.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-dcsub.h"
 #include "aooct-cuda-rolling.h"
 #endif
+
+/* The step's settings (aooct-step.h). */
+typedef struct
+{
+  AooctDcMode mode;
+  gint raw_bytes;               /* 1 (GRAY8) or 2 (GRAY16_LE) */
+  gint skip_start;              /* flyback A-lines before the kept ones */
+  const gfloat *background;     /* raw_samples values (mode=background) */
+  /* mode=rolling-mean: the ring (the cores start it over after a flush
+   * and the CUDA core rewinds it after a failed graph capture); else
+   * NULL */
+  AooctRolling *rolling;
+} DcsubSettings;
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_dcsub_debug);
 #define GST_CAT_DEFAULT gst_aooct_dcsub_debug
@@ -59,19 +73,11 @@ struct _GstAooctDcsub
   gint skip_start, skip_end;    /* flyback A-lines (spec 11) */
   gint rolling_bscans;          /* K of mode=rolling-mean */
 
-  /* the mode setup() was made for (mode is READY-mutable: it cannot
-   * change in the middle of a B-scan series) */
-  AooctDcMode active_mode;
+  /* from setup() (mode, background-file and skip-alines-start are
+   * READY-only) */
   gfloat *background;
-  gint raw_bytes;
   AooctRolling *rolling;        /* mode=rolling-mean */
-  AooctRolling rolling_before;  /* its counters before the last buffer */
-  gint active_skip_start;
-
-  /* CUDA backend, from setup(): device copies, allocated once per caps */
-  gfloat *cuda_background;
-  gpointer cuda_scratch;
-  gdouble *cuda_ring;           /* rolling column sums */
+  DcsubSettings settings;       /* what the cores subtract with */
 };
 
 enum
@@ -215,10 +221,191 @@ gst_aooct_dcsub_derive_output (GstAooctFilter * filter,
   return TRUE;
 }
 
+/* ---- the step on both backends (aooct-step.h) ------------------------ */
+
+/* Flyback removal and the rolling mean work B-scan by B-scan: the kept
+ * A-lines of B-scan b start at raw row b * M + skip-alines-start, and the
+ * rolling mean of a B-scan depends on the ones before it. */
+static gboolean
+per_bscan (const DcsubSettings * s, const AooctGeometry * in,
+    const AooctGeometry * out)
+{
+  return s->rolling != NULL || out->alines != in->alines;
+}
+
+/* both cores start with their settings (dcsub_reset) */
+typedef struct
+{
+  const DcsubSettings *s;
+  AooctGeometry in, out;
+} DcsubCpu;
+
+static gpointer
+dcsub_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  DcsubCpu *c = g_new0 (DcsubCpu, 1);
+
+  c->in = filter->in_geom;
+  c->out = filter->out_geom;
+  c->s = settings;
+  return c;
+}
+
+static gboolean
+dcsub_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  DcsubCpu *c = core;
+  const DcsubSettings *s = c->s;
+  AooctGeometry one = c->out;
+  gint b;
+
+  if (!per_bscan (s, &c->in, &c->out)) {
+    aooct_cpu_dcsub (&c->in, in->data, in->stride, s->raw_bytes, s->mode,
+        s->background, (gfloat *) out->data);
+    return TRUE;
+  }
+  one.bscans = 1;
+  for (b = 0; b < c->in.bscans; b++) {
+    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
+
+    aooct_cpu_dcsub (&one, in->data + ((gsize) b * c->in.alines +
+            s->skip_start) * in->stride, in->stride, s->raw_bytes,
+        s->rolling ? AOOCT_DC_NONE : s->mode, s->background, o);
+    if (s->rolling)
+      aooct_cpu_rolling_bscan (s->rolling, o, one.alines);
+  }
+  return TRUE;
+}
+
+/* The rolling mean starts over after a flush (spec 11: K' counts the
+ * B-scans since start, flush or caps change; new caps make a new core) */
+static void
+dcsub_reset (gpointer core)
+{
+  const DcsubSettings *s = *(const DcsubSettings **) core;
+
+  if (s->rolling)
+    aooct_rolling_reset (s->rolling);
+}
+
+static const AooctStepOps dcsub_cpu = { dcsub_cpu_create, dcsub_cpu_process,
+  g_free, dcsub_reset, NULL
+};
+
+#ifdef HAVE_CUDA
+typedef struct
+{
+  const DcsubSettings *s;
+  AooctGeometry in, out;
+  AooctRolling before;          /* the ring's counters before the last
+                                 * buffer */
+  /* device copies, allocated once per caps */
+  gfloat *background;
+  gpointer scratch;
+  gdouble *ring;                /* rolling column sums */
+} DcsubCuda;
+
+static void
+dcsub_cuda_destroy (gpointer core)
+{
+  DcsubCuda *c = core;
+
+  aooct_cuda_free (c->background);
+  aooct_cuda_free (c->scratch);
+  aooct_cuda_free (c->ring);
+  g_free (c);
+}
+
+static gpointer
+dcsub_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  DcsubCuda *c = g_new0 (DcsubCuda, 1);
+  const DcsubSettings *s = settings;
+  gsize n = filter->in_geom.raw_samples;
+  AooctGeometry one = filter->out_geom;
+
+  c->in = filter->in_geom;
+  c->out = filter->out_geom;
+  c->s = s;
+  one.bscans = 1;
+  if (!aooct_cuda_malloc (MAX (aooct_cuda_dcsub_scratch_bytes
+              (&filter->in_geom), aooct_cuda_dcsub_scratch_bytes (&one)),
+          &c->scratch, error)
+      || (s->rolling && !aooct_cuda_malloc (n * s->rolling->k *
+              sizeof (gdouble), (gpointer *) & c->ring, error))
+      || (s->mode == AOOCT_DC_BACKGROUND
+          && (!aooct_cuda_malloc (n * sizeof (gfloat),
+                  (gpointer *) & c->background, error)
+              || !aooct_cuda_upload (c->background,
+                  s->background, n * sizeof (gfloat), error)))) {
+    dcsub_cuda_destroy (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+dcsub_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  DcsubCuda *c = core;
+  const DcsubSettings *s = c->s;
+  AooctGeometry one = c->out;
+  gint b;
+
+  if (!per_bscan (s, &c->in, &c->out))
+    return aooct_cuda_dcsub (&c->in, in->data, in->stride, s->raw_bytes,
+        s->mode, c->background, c->scratch, (gfloat *) out->data,
+        run->stream, error);
+  one.bscans = 1;
+  /* what a failed graph capture rewinds to */
+  if (s->rolling)
+    c->before = *s->rolling;
+  for (b = 0; b < c->in.bscans; b++) {
+    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
+
+    if (!aooct_cuda_dcsub (&one, in->data + ((gsize) b * c->in.alines +
+                s->skip_start) * in->stride, in->stride, s->raw_bytes,
+            s->rolling ? AOOCT_DC_NONE : s->mode, c->background, c->scratch,
+            o, run->stream, error))
+      return FALSE;
+    if (s->rolling && !aooct_cuda_rolling_bscan (s->rolling, c->ring, o,
+            one.alines, run->stream, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* A failed CUDA graph capture ran nothing, and process runs again: the
+ * rolling mean's ring must not have moved on. */
+static void
+dcsub_cuda_rewind (gpointer core)
+{
+  DcsubCuda *c = core;
+
+  if (c->s->rolling) {
+    c->s->rolling->pos = c->before.pos;
+    c->s->rolling->count = c->before.count;
+  }
+}
+
+static const AooctStepOps dcsub_cuda = { dcsub_cuda_create,
+  dcsub_cuda_process, dcsub_cuda_destroy, dcsub_reset, dcsub_cuda_rewind
+};
+
+#define DCSUB_CUDA (&dcsub_cuda)
+#else
+#define DCSUB_CUDA NULL
+#endif
+
 static void gst_aooct_dcsub_teardown (GstAooctFilter * filter);
 
 static gboolean
-gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_dcsub_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
   AooctDcMode mode;
@@ -229,7 +416,7 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
   file = g_strdup (self->background_file);
   GST_OBJECT_UNLOCK (self);
 
-  self->raw_bytes =
+  self->settings.raw_bytes =
       GST_VIDEO_INFO_FORMAT (&filter->in_vinfo) == GST_VIDEO_FORMAT_GRAY8 ?
       1 : 2;
 
@@ -264,95 +451,20 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, GError ** error)
               "subtracts the mean A-line of each B-scan"), (NULL));
     g_free (file);
   }
-  self->active_mode = mode;
   GST_OBJECT_LOCK (self);
-  self->active_skip_start = self->skip_start;
+  self->settings.skip_start = self->skip_start;
   if (mode == AOOCT_DC_ROLLING_MEAN)
     self->rolling = aooct_rolling_new (filter->in_geom.raw_samples,
         self->rolling_bscans);
   GST_OBJECT_UNLOCK (self);
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    gsize n = filter->in_geom.raw_samples;
-    AooctGeometry one = filter->out_geom;
-
-    one.bscans = 1;
-    if (!aooct_cuda_malloc (MAX (aooct_cuda_dcsub_scratch_bytes
-                (&filter->in_geom), aooct_cuda_dcsub_scratch_bytes (&one)),
-            &self->cuda_scratch, error)
-        || (self->rolling && !aooct_cuda_malloc (n * self->rolling->k *
-                sizeof (gdouble), (gpointer *) & self->cuda_ring, error))
-        || (mode == AOOCT_DC_BACKGROUND
-            && (!aooct_cuda_malloc (n * sizeof (gfloat),
-                    (gpointer *) & self->cuda_background, error)
-                || !aooct_cuda_upload (self->cuda_background,
-                    self->background, n * sizeof (gfloat), error)))) {
-      /* the base class calls teardown() only after a complete setup() */
-      gst_aooct_dcsub_teardown (filter);
-      return FALSE;
-    }
-  }
-#endif
+  self->settings.mode = mode;
+  self->settings.background = self->background;
+  self->settings.rolling = self->rolling;
+  *settings = &self->settings;
   return TRUE;
 }
 
-/* Flyback removal and the rolling mean work B-scan by B-scan: the kept
- * A-lines of B-scan b start at raw row b * M + skip-alines-start, and the
- * rolling mean of a B-scan depends on the ones before it. */
-static gboolean
-per_bscan (GstAooctDcsub * self)
-{
-  GstAooctFilter *filter = GST_AOOCT_FILTER (self);
-
-  return self->rolling != NULL
-      || filter->out_geom.alines != filter->in_geom.alines;
-}
-
 #ifdef HAVE_CUDA
-static gboolean
-gst_aooct_dcsub_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
-  AooctGeometry one = filter->out_geom;
-  gint b;
-
-  if (!per_bscan (self))
-    return aooct_cuda_dcsub (&filter->in_geom, in->data, in->stride,
-        self->raw_bytes, self->active_mode, self->cuda_background,
-        self->cuda_scratch, (gfloat *) out->data, stream, error);
-  one.bscans = 1;
-  if (self->rolling)
-    self->rolling_before = *self->rolling;
-  for (b = 0; b < filter->in_geom.bscans; b++) {
-    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
-
-    if (!aooct_cuda_dcsub (&one, in->data + ((gsize) b *
-                filter->in_geom.alines + self->active_skip_start) * in->stride,
-            in->stride, self->raw_bytes, self->rolling ? AOOCT_DC_NONE :
-            self->active_mode, self->cuda_background, self->cuda_scratch, o,
-            stream, error))
-      return FALSE;
-    if (self->rolling && !aooct_cuda_rolling_bscan (self->rolling,
-            self->cuda_ring, o, one.alines, stream, error))
-      return FALSE;
-  }
-  return TRUE;
-}
-
-/* A failed CUDA graph capture ran nothing, and process_cuda() runs again:
- * the rolling mean's ring must not have moved on. */
-static void
-gst_aooct_dcsub_cuda_graph_abort (GstAooctFilter * filter)
-{
-  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
-
-  if (self->rolling) {
-    self->rolling->pos = self->rolling_before.pos;
-    self->rolling->count = self->rolling_before.count;
-  }
-}
-
 /* Frames in system memory on CUDA: besides what the base class proposes,
  * a pool of page-locked host memory.  An upstream that writes its frames
  * into it (a camera source or an application acquiring buffers from it)
@@ -392,58 +504,14 @@ gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
 }
 #endif
 
-static gboolean
-gst_aooct_dcsub_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
-{
-  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
-  AooctGeometry one = filter->out_geom;
-  gint b;
-
-  if (!per_bscan (self)) {
-    aooct_cpu_dcsub (&filter->in_geom, in->data, in->stride, self->raw_bytes,
-        self->active_mode, self->background, (gfloat *) out->data);
-    return TRUE;
-  }
-  one.bscans = 1;
-  for (b = 0; b < filter->in_geom.bscans; b++) {
-    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
-
-    aooct_cpu_dcsub (&one, in->data + ((gsize) b * filter->in_geom.alines +
-            self->active_skip_start) * in->stride, in->stride,
-        self->raw_bytes, self->rolling ? AOOCT_DC_NONE : self->active_mode,
-        self->background, o);
-    if (self->rolling)
-      aooct_cpu_rolling_bscan (self->rolling, o, one.alines);
-  }
-  return TRUE;
-}
-
-/* The rolling mean starts over after a flush (spec 11: K' counts the
- * B-scans since start, flush or caps change; new caps run setup). */
-static gboolean
-gst_aooct_dcsub_sink_event (GstBaseTransform * bt, GstEvent * event)
-{
-  GstAooctDcsub *self = GST_AOOCT_DCSUB (bt);
-
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP && self->rolling)
-    aooct_rolling_reset (self->rolling);
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
-}
-
 static void
 gst_aooct_dcsub_teardown (GstAooctFilter * filter)
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
 
+  /* the base class destroyed the core, which worked with the settings */
   g_clear_pointer (&self->background, g_free);
   g_clear_pointer (&self->rolling, aooct_rolling_free);
-#ifdef HAVE_CUDA
-  /* the base class has made the context current and waited for the GPU */
-  g_clear_pointer (&self->cuda_background, aooct_cuda_free);
-  g_clear_pointer (&self->cuda_scratch, aooct_cuda_free);
-  g_clear_pointer (&self->cuda_ring, aooct_cuda_free);
-#endif
 }
 
 static void
@@ -528,7 +596,6 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
 
   gobject_class->set_property = gst_aooct_dcsub_set_property;
@@ -631,16 +698,13 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_teardown);
-  bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_sink_event);
+  filter_class->cpu_ops = &dcsub_cpu;
+  filter_class->cuda_ops = DCSUB_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_process_cuda);
   /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
-  filter_class->cuda_graph_abort =
-      GST_DEBUG_FUNCPTR (gst_aooct_dcsub_cuda_graph_abort);
-  bt_class->propose_allocation =
+  GST_BASE_TRANSFORM_CLASS (klass)->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_propose_allocation);
 #endif
 

@@ -63,12 +63,21 @@
 #include "aooct-cpu-disp-estimate.h"
 #include "aooct-cpu-kmap.h"
 #include "aooct-pending-meta.h"
+#include "aooct-step.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-prep.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_disp_debug);
 #define GST_CAT_DEFAULT gst_aooct_disp_debug
+
+/* What the step gets with each buffer (live: a2, a3 and phase-file may
+ * change while playing; aooct-step.h). */
+typedef struct
+{
+  GBytes *weights;
+  guint serial;
+} DispLive;
 
 struct _GstAooctDisp
 {
@@ -85,11 +94,9 @@ struct _GstAooctDisp
   /* streaming thread only */
   GBytes *weights;              /* 2 * P2 floats, re/im interleaved */
   guint weights_serial;         /* identifies them (aooct-pending-meta.h) */
-#ifdef HAVE_CUDA
-  AooctCudaPrep *cuda;          /* device copy of the weights (and of a
-                                 * resampling table deferred to us) */
-#endif
+  DispLive live;                /* what the step gets with the buffer */
 };
+
 
 enum
 {
@@ -215,14 +222,119 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
     g_bytes_unref (self->weights);
   self->weights = g_bytes_new_take (w,
       2 * (gsize) filter->in_geom.samples * sizeof (gfloat));
-  /* a new serial: the next process_cuda() uploads them, ordered on the
+  /* a new serial: the next CUDA process uploads them, ordered on the
    * element's stream, or the element they are deferred to does */
   self->weights_serial = aooct_pending_serial_next ();
   return TRUE;
 }
 
+/* ---- the step on both backends (aooct-step.h) ------------------------ */
+
+static gpointer
+disp_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return g_memdup2 (&filter->in_geom, sizeof (AooctGeometry));
+}
+
 static gboolean
-gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
+disp_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  const DispLive *live = run->live;
+
+  aooct_cpu_disp (core, g_bytes_get_data (live->weights, NULL), in->data,
+      in->stride, out->data, out->stride);
+  return TRUE;
+}
+
+static const AooctStepOps disp_cpu = { disp_cpu_create, disp_cpu_process,
+  g_free
+};
+
+#ifdef HAVE_CUDA
+typedef struct
+{
+  AooctGeometry in;
+  AooctCudaPrep *prep;          /* device copy of the weights (and of a
+                                 * resampling table deferred to us) */
+} DispCuda;
+
+static void
+disp_cuda_destroy (gpointer core)
+{
+  DispCuda *c = core;
+
+  aooct_cuda_prep_free (c->prep);
+  g_free (c);
+}
+
+static gpointer
+disp_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  DispCuda *c = g_new0 (DispCuda, 1);
+
+  c->in = filter->in_geom;
+  /* device weights allocated once per geometry; a change while playing
+   * only re-uploads */
+  c->prep = aooct_cuda_prep_new (filter->in_geom.samples,
+      aooct_geometry_total_alines (&filter->in_geom), error);
+  if (c->prep == NULL) {
+    g_free (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+disp_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  DispCuda *c = core;
+  const DispLive *live = run->live;
+  const AooctPendingMeta *pending = run->pending;
+  AooctCudaPrepSteps steps;
+
+  /* uploads run after the kernels of earlier buffers (same stream), so
+   * they keep the tables they were enqueued with */
+  if (!aooct_cuda_prep_set_disp (c->prep, live->serial,
+          g_bytes_get_data (live->weights, NULL), run->stream, error))
+    return FALSE;
+  /* complex (full-range) spectra: nothing is deferred on them (the base
+   * class makes sure) */
+  if (c->in.sample_type == AOOCT_SAMPLE_COMPLEX) {
+    if (pending) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "complex full-range spectra carry deferred steps");
+      return FALSE;
+    }
+    return aooct_cuda_prep_disp_complex (c->prep,
+        (const gfloat *) in->data, (gfloat *) out->data, run->stream, error);
+  }
+  /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
+   * fused with ours */
+  if (pending && !aooct_pending_meta_load (pending, c->prep, c->in.samples,
+          run->stream, error))
+    return FALSE;
+  aooct_pending_meta_steps (pending, &steps);
+  steps.disp = TRUE;
+  return aooct_cuda_prep_process (c->prep, (const gfloat *) in->data,
+      &steps, NULL, (gfloat *) out->data, run->stream, error);
+}
+
+static const AooctStepOps disp_cuda = { disp_cuda_create, disp_cuda_process,
+  disp_cuda_destroy
+};
+
+#define DISP_CUDA (&disp_cuda)
+#else
+#define DISP_CUDA NULL
+#endif
+
+static gboolean
+gst_aooct_disp_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
@@ -234,19 +346,6 @@ gst_aooct_disp_setup (GstAooctFilter * filter, GError ** error)
 
   if (!rebuild_weights (self, error))
     return FALSE;
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    /* device weights allocated once per geometry; a change while playing
-     * only re-uploads */
-    self->cuda = aooct_cuda_prep_new (filter->in_geom.samples,
-        aooct_geometry_total_alines (&filter->in_geom), error);
-    if (self->cuda == NULL) {
-      /* the base class calls teardown() only after a complete setup() */
-      g_clear_pointer (&self->weights, g_bytes_unref);
-      return FALSE;
-    }
-  }
-#endif
   return TRUE;
 }
 
@@ -263,58 +362,22 @@ update_weights (GstAooctDisp * self, GError ** error)
   return !dirty || rebuild_weights (self, error);
 }
 
+/* the weights as they are for this buffer (rebuilt after a change) */
 static gboolean
-gst_aooct_disp_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
+gst_aooct_disp_live (GstAooctFilter * filter, gconstpointer * live,
+    GError ** error)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
   if (!update_weights (self, error))
     return FALSE;
-  aooct_cpu_disp (&filter->in_geom, g_bytes_get_data (self->weights, NULL),
-      in->data, in->stride, out->data, out->stride);
+  self->live.weights = self->weights;
+  self->live.serial = self->weights_serial;
+  *live = &self->live;
   return TRUE;
 }
 
 #ifdef HAVE_CUDA
-static gboolean
-gst_aooct_disp_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  GstAooctDisp *self = GST_AOOCT_DISP (filter);
-
-  const AooctPendingMeta *pending = filter->pending;
-  AooctCudaPrepSteps steps;
-
-  if (!update_weights (self, error))
-    return FALSE;
-  /* uploads run after the kernels of earlier buffers (same stream), so
-   * they keep the tables they were enqueued with */
-  if (!aooct_cuda_prep_set_disp (self->cuda, self->weights_serial,
-          g_bytes_get_data (self->weights, NULL), stream, error))
-    return FALSE;
-  /* complex (full-range) spectra: nothing is deferred on them (the base
-   * class makes sure) */
-  if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX) {
-    if (pending) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
-          "complex full-range spectra carry deferred steps");
-      return FALSE;
-    }
-    return aooct_cuda_prep_disp_complex (self->cuda,
-        (const gfloat *) in->data, (gfloat *) out->data, stream, error);
-  }
-  /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
-   * fused with ours */
-  if (pending && !aooct_pending_meta_load (pending, self->cuda,
-          filter->in_geom.samples, stream, error))
-    return FALSE;
-  aooct_pending_meta_steps (pending, &steps);
-  steps.disp = TRUE;
-  return aooct_cuda_prep_process (self->cuda, (const gfloat *) in->data,
-      &steps, NULL, (gfloat *) out->data, stream, error);
-}
-
 /* Downstream (aooctfft) applies the weights, fused with its window */
 static gboolean
 gst_aooct_disp_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
@@ -527,10 +590,6 @@ gst_aooct_disp_teardown (GstAooctFilter * filter)
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
 
   g_clear_pointer (&self->weights, g_bytes_unref);
-#ifdef HAVE_CUDA
-  /* context current, GPU idle (base class) */
-  g_clear_pointer (&self->cuda, aooct_cuda_prep_free);
-#endif
 }
 
 static void
@@ -707,10 +766,11 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_disp_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_disp_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cpu);
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_disp_live);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_disp_teardown);
+  filter_class->cpu_ops = &disp_cpu;
+  filter_class->cuda_ops = DISP_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_disp_process_cuda);
   filter_class->defer = GST_DEBUG_FUNCPTR (gst_aooct_disp_defer);
   filter_class->absorbs_pending = TRUE;
 #endif

@@ -30,6 +30,7 @@
 
 #include "gstaooctenface.h"
 #include "aooct-error.h"
+#include "aooct-cpu-views.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-views.h"
 #endif
@@ -42,9 +43,6 @@ struct _GstAooctEnface
   GstAooctView parent;
 
   AooctEnfaceProjection projection;     /* property, object lock */
-  AooctEnfaceProjection active; /* at setup */
-  gfloat *e;                    /* V x M values (host or device) */
-  gpointer keys;                /* CUDA: the volume's range */
 };
 
 enum
@@ -88,96 +86,122 @@ gst_aooct_enface_image_size (GstAooctView * view, const AooctGeometry * in,
   return TRUE;
 }
 
-static gboolean
-gst_aooct_enface_alloc (GstAooctView * view, const AooctViewParams * p,
-    GError ** error)
-{
-  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
-  gsize bytes = (gsize) p->volume * p->alines * sizeof (gfloat);
+/* ---- the step on both backends (aooct-step.h, gstaooctview.h) -------- */
 
-  GST_OBJECT_LOCK (self);
-  self->active = self->projection;
-  GST_OBJECT_UNLOCK (self);
-#ifdef HAVE_CUDA
-  if (GST_AOOCT_FILTER (self)->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    if (!aooct_cuda_malloc (bytes, (gpointer *) & self->e, error))
-      return FALSE;
-    if (!aooct_cuda_views_keys_new (&self->keys, error)) {
-      g_clear_pointer (&self->e, aooct_cuda_free);
-      return FALSE;
-    }
-    return TRUE;
-  }
-#endif
-  self->e = g_try_malloc (bytes);
-  if (self->e == NULL) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-        "cannot allocate the en-face image of %d x %d values", p->alines,
-        p->volume);
-    return FALSE;
-  }
-  return TRUE;
+typedef struct
+{
+  AooctEnfaceProjection projection;     /* at setup */
+  gfloat *e;                    /* V x M values (host or device) */
+  gpointer keys;                /* CUDA: the volume's range */
+} Enface;
+
+static Enface *
+enface_new (GstAooctFilter * filter)
+{
+  Enface *c = g_new0 (Enface, 1);
+
+  GST_OBJECT_LOCK (filter);
+  c->projection = GST_AOOCT_ENFACE (filter)->projection;
+  GST_OBJECT_UNLOCK (filter);
+  return c;
 }
 
 static void
-gst_aooct_enface_free (GstAooctView * view)
+enface_cpu_destroy (gpointer core)
 {
-  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+  Enface *c = core;
 
-#ifdef HAVE_CUDA
-  if (GST_AOOCT_FILTER (self)->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    g_clear_pointer (&self->e, aooct_cuda_free);
-    g_clear_pointer (&self->keys, aooct_cuda_free);
-    return;
-  }
-#endif
-  g_clear_pointer (&self->e, g_free);
+  g_free (c->e);
+  g_free (c);
 }
 
-static gboolean
-gst_aooct_enface_collect_cpu (GstAooctView * view, const AooctViewParams * p,
-    gboolean log_mode, const gfloat * in, gint first, gint count,
+static gpointer
+enface_cpu_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+  const AooctViewParams *p = settings;
+  Enface *c = enface_new (filter);
 
-  aooct_cpu_enface_collect (p, self->active, log_mode, in, first, count,
-      self->e);
-  return TRUE;
+  c->e = g_try_malloc ((gsize) p->volume * p->alines * sizeof (gfloat));
+  if (c->e == NULL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "cannot allocate the en-face image of %d x %d values", p->alines,
+        p->volume);
+    g_free (c);
+    return NULL;
+  }
+  return c;
 }
 
 static gboolean
-gst_aooct_enface_emit_cpu (GstAooctView * view, const AooctViewParams * p,
-    const AooctNormSettings * s, gint filled, AooctPlane * out, GError ** error)
+enface_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
 {
-  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+  Enface *c = core;
+  const AooctViewLive *v = run->live;
 
-  aooct_cpu_enface_emit (p, s, self->e, filled, out->data, out->stride);
+  if (in->data)
+    aooct_cpu_enface_collect (v->p, c->projection, v->log_mode,
+        (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
+        v->first, v->count, c->e);
+  else
+    aooct_cpu_enface_emit (v->p, v->s, c->e, v->filled, out->data, out->stride);
   return TRUE;
 }
+
+static const AooctStepOps enface_cpu = { enface_cpu_create,
+  enface_cpu_process, enface_cpu_destroy
+};
 
 #ifdef HAVE_CUDA
-static gboolean
-gst_aooct_enface_collect_cuda (GstAooctView * view, const AooctViewParams * p,
-    gboolean log_mode, const gfloat * in, gint first, gint count,
-    struct CUstream_st *stream, GError ** error)
+static void
+enface_cuda_destroy (gpointer core)
 {
-  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+  Enface *c = core;
 
-  return aooct_cuda_enface_collect (p, self->active, log_mode, in, first,
-      count, self->e, self->keys, stream, error);
+  aooct_cuda_free (c->e);
+  aooct_cuda_free (c->keys);
+  g_free (c);
+}
+
+static gpointer
+enface_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  const AooctViewParams *p = settings;
+  Enface *c = enface_new (filter);
+
+  if (!aooct_cuda_malloc ((gsize) p->volume * p->alines * sizeof (gfloat),
+          (gpointer *) & c->e, error)
+      || !aooct_cuda_views_keys_new (&c->keys, error)) {
+    enface_cuda_destroy (c);
+    return NULL;
+  }
+  return c;
 }
 
 static gboolean
-gst_aooct_enface_emit_cuda (GstAooctView * view, const AooctViewParams * p,
-    const AooctNormSettings * s, gint filled, AooctPlane * out,
-    struct CUstream_st *stream, GError ** error)
+enface_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
 {
-  GstAooctEnface *self = GST_AOOCT_ENFACE (view);
+  Enface *c = core;
+  const AooctViewLive *v = run->live;
 
-  return aooct_cuda_enface_emit (p, s, self->e, filled, out->data,
-      out->stride, self->keys, stream, error);
+  if (in->data)
+    return aooct_cuda_enface_collect (v->p, c->projection, v->log_mode,
+        (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
+        v->first, v->count, c->e, c->keys, run->stream, error);
+  return aooct_cuda_enface_emit (v->p, v->s, c->e, v->filled, out->data,
+      out->stride, c->keys, run->stream, error);
 }
+
+static const AooctStepOps enface_cuda = { enface_cuda_create,
+  enface_cuda_process, enface_cuda_destroy
+};
+
+#define ENFACE_CUDA (&enface_cuda)
+#else
+#define ENFACE_CUDA NULL
 #endif
 
 static void
@@ -246,14 +270,8 @@ gst_aooct_enface_class_init (GstAooctEnfaceClass * klass)
       "into one en-face image", "aooct developers");
 
   view_class->image_size = GST_DEBUG_FUNCPTR (gst_aooct_enface_image_size);
-  view_class->alloc = GST_DEBUG_FUNCPTR (gst_aooct_enface_alloc);
-  view_class->free = GST_DEBUG_FUNCPTR (gst_aooct_enface_free);
-  view_class->collect_cpu = GST_DEBUG_FUNCPTR (gst_aooct_enface_collect_cpu);
-  view_class->emit_cpu = GST_DEBUG_FUNCPTR (gst_aooct_enface_emit_cpu);
-#ifdef HAVE_CUDA
-  view_class->collect_cuda = GST_DEBUG_FUNCPTR (gst_aooct_enface_collect_cuda);
-  view_class->emit_cuda = GST_DEBUG_FUNCPTR (gst_aooct_enface_emit_cuda);
-#endif
+  GST_AOOCT_FILTER_CLASS (klass)->cpu_ops = &enface_cpu;
+  GST_AOOCT_FILTER_CLASS (klass)->cuda_ops = ENFACE_CUDA;
   gst_aooct_view_class_add_pad_templates (view_class);
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_ENFACE_PROJECTION, 0);
 }

@@ -42,11 +42,12 @@
 #include "gstaooctfft.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-window.h"
 #include "aooct-cpu-fft.h"
 #include "aooct-cpu-nonuniform.h"
 #include "aooct-kspace.h"
+#include "aooct-step.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-fft.h"
 #include "aooct-cuda-nonuniform.h"
@@ -54,6 +55,14 @@
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_fft_debug);
 #define GST_CAT_DEFAULT gst_aooct_fft_debug
+
+/* What the step gets with each buffer (live: window and
+ * window-parameter may change while playing; aooct-step.h). */
+typedef struct
+{
+  const gfloat *table;          /* P2 weights, NULL for no window */
+  guint serial;                 /* identifies @table */
+} FftLive;
 
 struct _GstAooctFft
 {
@@ -64,18 +73,11 @@ struct _GstAooctFft
   gdouble window_parameter;     /* 0 = the window's default */
 
   /* streaming thread only, from setup() */
-  AooctCpuFft *cpu;
-  AooctCpuNonuniform *cpu_nu;   /* in place of cpu for k-sampling=nudft or
-                                 * nufft */
   AooctWindow active_window;    /* what `table` holds */
   gdouble active_parameter;
   gfloat *table;                /* P2 weights, NULL for no window */
-#ifdef HAVE_CUDA
-  AooctCudaNonuniform *cuda_nu; /* the NUDFT / NUFFT after the prep pass */
-  AooctCudaFft *cuda;           /* plan and device window table */
-  gboolean cuda_stale;          /* `table` not uploaded yet */
-  AooctCudaPrep *prep;          /* tables of steps deferred to us */
-#endif
+  guint table_serial;           /* changes with every new table */
+  FftLive live;                 /* what the step gets with the buffer */
 };
 
 enum
@@ -162,6 +164,202 @@ gst_aooct_fft_check_window (AooctWindow window, gdouble parameter,
   return FALSE;
 }
 
+/* ---- the step on both backends (aooct-step.h) ------------------------ */
+
+/* The FFT, or for k-sampling=nudft / nufft the non-uniform transform at
+ * the input's positions; the window comes with each buffer. */
+typedef struct
+{
+  AooctCpuFft *fft;
+  AooctCpuNonuniform *nu;       /* in place of fft for nudft / nufft */
+  gboolean complex_in;
+  gint rows;                    /* A-lines per buffer */
+} FftCpu;
+
+static void
+fft_cpu_destroy (gpointer core)
+{
+  FftCpu *c = core;
+
+  aooct_cpu_fft_free (c->fft);
+  aooct_cpu_nonuniform_free (c->nu);
+  g_free (c);
+}
+
+static gpointer
+fft_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  FftCpu *c = g_new0 (FftCpu, 1);
+
+  c->complex_in = filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX;
+  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
+  if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN)
+    c->nu = aooct_cpu_nonuniform_new (&filter->in_geom,
+        filter->in_positions, aooct_cpu_threads (), error);
+  else
+    c->fft = aooct_cpu_fft_new (filter->in_geom.samples, aooct_cpu_threads (),
+        error);
+  if (c->fft == NULL && c->nu == NULL) {
+    g_free (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+fft_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  FftCpu *c = core;
+  const FftLive *live = run->live;
+
+  /* application/x-aooct buffers are contiguous: stride == A-line size */
+  if (c->nu)
+    aooct_cpu_nonuniform_process (c->nu, (const gfloat *) in->data,
+        c->complex_in, live->table, (gfloat *) out->data, c->rows);
+  else
+    aooct_cpu_fft_process (c->fft, (const gfloat *) in->data, c->complex_in,
+        live->table, (gfloat *) out->data, c->rows);
+  return TRUE;
+}
+
+static const AooctStepOps fft_cpu = { fft_cpu_create, fft_cpu_process,
+  fft_cpu_destroy
+};
+
+#ifdef HAVE_CUDA
+typedef struct
+{
+  AooctGeometry in;
+  AooctCudaFft *fft;            /* plan and device window table */
+  AooctCudaNonuniform *nu;      /* the NUDFT / NUFFT after the prep pass */
+  AooctCudaPrep *prep;          /* tables of steps deferred to us */
+  gboolean window_loaded;       /* ... and window_serial is on the GPU */
+  guint window_serial;
+} FftCuda;
+
+static void
+fft_cuda_destroy (gpointer core)
+{
+  FftCuda *c = core;
+
+  aooct_cuda_fft_free (c->fft);
+  aooct_cuda_nonuniform_free (c->nu);
+  aooct_cuda_prep_free (c->prep);
+  g_free (c);
+}
+
+static gpointer
+fft_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  FftCuda *c = g_new0 (FftCuda, 1);
+  gsize rows = aooct_geometry_total_alines (&filter->in_geom);
+
+  c->in = filter->in_geom;
+  /* batched cuFFT plan, work area and window table, once per geometry */
+  /* (no C2C plan for the non-uniform transforms, which have their own) */
+  c->fft = aooct_cuda_fft_new (c->in.samples,
+      c->in.k_sampling == AOOCT_K_SAMPLING_EVEN ? rows : 0, error);
+  if (c->fft == NULL)
+    goto failed;
+  if (c->in.k_sampling != AOOCT_K_SAMPLING_EVEN) {
+    c->nu = aooct_cuda_nonuniform_new (&c->in, filter->in_positions, rows,
+        error);
+    if (c->nu == NULL)
+      goto failed;
+  }
+  /* for the steps aooctkmap / aooctdisp may defer to us */
+  c->prep = aooct_cuda_prep_new (c->in.samples, rows, error);
+  if (c->prep == NULL)
+    goto failed;
+  return c;
+
+failed:
+  fft_cuda_destroy (c);
+  return NULL;
+}
+
+/* a failed CUDA graph capture: the window and the tables it enqueued
+ * never reached the GPU */
+static void
+fft_cuda_forget (gpointer core)
+{
+  FftCuda *c = core;
+
+  c->window_loaded = FALSE;
+  aooct_cuda_prep_forget (c->prep);
+}
+
+static gboolean
+fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  FftCuda *c = core;
+  const FftLive *live = run->live;
+  const gboolean complex_in = c->in.sample_type == AOOCT_SAMPLE_COMPLEX;
+
+  /* the copy runs after the kernels of earlier buffers (same stream), so
+   * they keep the window they were enqueued with */
+  if (!c->window_loaded || c->window_serial != live->serial) {
+    if (!aooct_cuda_fft_set_window (c->fft, live->table, run->stream, error))
+      return FALSE;
+    c->window_loaded = TRUE;
+    c->window_serial = live->serial;
+  }
+  /* resampling and/or dispersion (and aooctpad's scale) left to us: the
+   * input holds the real spectra before them, and one pass applies them
+   * with the window */
+  if (run->pending) {
+    AooctCudaPrepSteps steps;
+
+    /* pending steps come only with real spectra (a pending dispersion
+     * makes them complex in the caps only) */
+    if (complex_in && !aooct_pending_meta_data_is_real (run->pending)) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "complex spectra carry deferred steps that apply to real ones");
+      return FALSE;
+    }
+    if (!aooct_pending_meta_load (run->pending, c->prep, c->in.samples,
+            run->stream, error))
+      return FALSE;
+    aooct_pending_meta_steps (run->pending, &steps);
+    if (c->nu) {
+      gfloat *work = aooct_cuda_nonuniform_work (c->nu);
+
+      return aooct_cuda_fft_prepare_into (c->fft, c->prep,
+          (const gfloat *) in->data, &steps, work, run->stream, error)
+          && aooct_cuda_nonuniform_process (c->nu, work,
+          (gfloat *) out->data, run->stream, error);
+    }
+    return aooct_cuda_fft_process_prepared (c->fft, c->prep,
+        (const gfloat *) in->data, &steps, (gfloat *) out->data, run->stream,
+        error);
+  }
+  if (c->nu) {
+    /* window (at the positions) into the complex work buffer, then the
+     * non-uniform transform */
+    gfloat *work = aooct_cuda_nonuniform_work (c->nu);
+
+    return aooct_cuda_fft_window_into (c->fft, in->data, complex_in, work,
+        aooct_geometry_total_alines (&c->in), run->stream, error)
+        && aooct_cuda_nonuniform_process (c->nu, work, (gfloat *) out->data,
+        run->stream, error);
+  }
+  return aooct_cuda_fft_process (c->fft, in->data, complex_in,
+      (gfloat *) out->data, run->stream, error);
+}
+
+static const AooctStepOps fft_cuda = { fft_cuda_create, fft_cuda_process,
+  fft_cuda_destroy, NULL, fft_cuda_forget
+};
+
+#define FFT_CUDA (&fft_cuda)
+#else
+#define FFT_CUDA NULL
+#endif
+
 /* Makes `table` hold @window with @parameter for the negotiated
  * geometry; an error for a parameter the window cannot take. */
 static gboolean
@@ -182,10 +380,8 @@ gst_aooct_fft_build_window (GstAooctFft * self, AooctWindow window,
         aooct_geometry_data_start (g), aooct_geometry_data_end (g));
   self->active_window = window;
   self->active_parameter = parameter;
-#ifdef HAVE_CUDA
-  /* uploaded by the next process_cuda(), ordered on the element's stream */
-  self->cuda_stale = TRUE;
-#endif
+  /* the CUDA core uploads it with the next buffer, ordered on its stream */
+  self->table_serial++;
   GST_DEBUG_OBJECT (self, "window %d (parameter %g) over samples %d..%d of "
       "%d", window, parameter, aooct_geometry_data_start (g),
       aooct_geometry_data_end (g), g->samples);
@@ -193,7 +389,8 @@ gst_aooct_fft_build_window (GstAooctFft * self, AooctWindow window,
 }
 
 static gboolean
-gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_fft_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctFft *self = GST_AOOCT_FFT (filter);
   AooctWindow window;
@@ -208,50 +405,10 @@ gst_aooct_fft_setup (GstAooctFilter * filter, GError ** error)
    * succeeded */
   if (!gst_aooct_fft_check_window (window, parameter, error))
     return FALSE;
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    /* batched cuFFT plan, work area and window table, once per geometry */
-    /* (no C2C plan for the non-uniform transforms, which have their own) */
-    self->cuda = aooct_cuda_fft_new (filter->in_geom.samples,
-        filter->in_geom.k_sampling == AOOCT_K_SAMPLING_EVEN ?
-        aooct_geometry_total_alines (&filter->in_geom) : 0, error);
-    if (self->cuda == NULL)
-      return FALSE;
-    /* the non-uniform transforms (cuBLAS, and the NUFFT's kernels) have
-     * not been tried inside a CUDA graph capture: launched as they are */
-    filter->graphs_unsupported =
-        filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN;
-    if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN) {
-      self->cuda_nu = aooct_cuda_nonuniform_new (&filter->in_geom,
-          filter->in_positions,
-          aooct_geometry_total_alines (&filter->in_geom), error);
-      if (self->cuda_nu == NULL) {
-        g_clear_pointer (&self->cuda, aooct_cuda_fft_free);
-        return FALSE;
-      }
-    }
-    /* for the steps aooctkmap / aooctdisp may defer to us */
-    self->prep = aooct_cuda_prep_new (filter->in_geom.samples,
-        aooct_geometry_total_alines (&filter->in_geom), error);
-    if (self->prep == NULL) {
-      g_clear_pointer (&self->cuda, aooct_cuda_fft_free);
-      g_clear_pointer (&self->cuda_nu, aooct_cuda_nonuniform_free);
-      return FALSE;
-    }
-    return gst_aooct_fft_build_window (self, window, parameter, error);
-  }
-#endif
-  if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN) {
-    self->cpu_nu = aooct_cpu_nonuniform_new (&filter->in_geom,
-        filter->in_positions, aooct_cpu_threads (), error);
-    if (self->cpu_nu == NULL)
-      return FALSE;
-    return gst_aooct_fft_build_window (self, window, parameter, error);
-  }
-  self->cpu = aooct_cpu_fft_new (filter->in_geom.samples, aooct_cpu_threads (),
-      error);
-  if (self->cpu == NULL)
-    return FALSE;
+  /* the non-uniform transforms (cuBLAS, and the NUFFT's kernels) have
+   * not been tried inside a CUDA graph capture: launched as they are */
+  filter->graphs_unsupported =
+      filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN;
   return gst_aooct_fft_build_window (self, window, parameter, error);
 }
 
@@ -272,116 +429,27 @@ gst_aooct_fft_update_window (GstAooctFft * self, GError ** error)
   return gst_aooct_fft_build_window (self, window, parameter, error);
 }
 
+/* the window as it is for this buffer (rebuilt after a change) */
 static gboolean
-gst_aooct_fft_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
+gst_aooct_fft_live (GstAooctFilter * filter, gconstpointer * live,
+    GError ** error)
 {
   GstAooctFft *self = GST_AOOCT_FFT (filter);
 
   if (!gst_aooct_fft_update_window (self, error))
     return FALSE;
-  /* application/x-aooct buffers are contiguous: stride == A-line size */
-  if (self->cpu_nu) {
-    aooct_cpu_nonuniform_process (self->cpu_nu, (const gfloat *) in->data,
-        filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX, self->table,
-        (gfloat *) out->data,
-        (gint) aooct_geometry_total_alines (&filter->in_geom));
-    return TRUE;
-  }
-  aooct_cpu_fft_process (self->cpu, (const gfloat *) in->data,
-      filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX, self->table,
-      (gfloat *) out->data,
-      (gint) aooct_geometry_total_alines (&filter->in_geom));
+  self->live.table = self->table;
+  self->live.serial = self->table_serial;
+  *live = &self->live;
   return TRUE;
 }
-
-#ifdef HAVE_CUDA
-/* a failed CUDA graph capture: the window and the tables it enqueued
- * never reached the GPU */
-static void
-gst_aooct_fft_cuda_graph_abort (GstAooctFilter * filter)
-{
-  GstAooctFft *self = GST_AOOCT_FFT (filter);
-
-  self->cuda_stale = TRUE;
-  aooct_cuda_prep_forget (self->prep);
-}
-
-static gboolean
-gst_aooct_fft_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  GstAooctFft *self = GST_AOOCT_FFT (filter);
-
-  if (!gst_aooct_fft_update_window (self, error))
-    return FALSE;
-  /* the copy runs after the kernels of earlier buffers (same stream), so
-   * they keep the window they were enqueued with */
-  if (self->cuda_stale) {
-    if (!aooct_cuda_fft_set_window (self->cuda, self->table, stream, error))
-      return FALSE;
-    self->cuda_stale = FALSE;
-  }
-  /* resampling and/or dispersion (and aooctpad's scale) left to us: the
-   * input holds the real spectra before them, and one pass applies them
-   * with the window */
-  if (filter->pending) {
-    AooctCudaPrepSteps steps;
-
-    /* pending steps come only with real spectra (a pending dispersion
-     * makes them complex in the caps only) */
-    if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX
-        && !aooct_pending_meta_data_is_real (filter->pending)) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
-          "complex spectra carry deferred steps that apply to real ones");
-      return FALSE;
-    }
-    if (!aooct_pending_meta_load (filter->pending, self->prep,
-            filter->in_geom.samples, stream, error))
-      return FALSE;
-    aooct_pending_meta_steps (filter->pending, &steps);
-    if (self->cuda_nu) {
-      gfloat *work = aooct_cuda_nonuniform_work (self->cuda_nu);
-
-      return aooct_cuda_fft_prepare_into (self->cuda, self->prep,
-          (const gfloat *) in->data, &steps, work, stream, error)
-          && aooct_cuda_nonuniform_process (self->cuda_nu, work,
-          (gfloat *) out->data, stream, error);
-    }
-    return aooct_cuda_fft_process_prepared (self->cuda, self->prep,
-        (const gfloat *) in->data, &steps, (gfloat *) out->data, stream, error);
-  }
-  if (self->cuda_nu) {
-    /* window (at the positions) into the complex work buffer, then the
-     * non-uniform transform */
-    gfloat *work = aooct_cuda_nonuniform_work (self->cuda_nu);
-
-    return aooct_cuda_fft_window_into (self->cuda, in->data,
-        filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX, work,
-        aooct_geometry_total_alines (&filter->in_geom), stream, error)
-        && aooct_cuda_nonuniform_process (self->cuda_nu, work,
-        (gfloat *) out->data, stream, error);
-  }
-  return aooct_cuda_fft_process (self->cuda, in->data,
-      filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX,
-      (gfloat *) out->data, stream, error);
-}
-#endif
 
 static void
 gst_aooct_fft_teardown (GstAooctFilter * filter)
 {
   GstAooctFft *self = GST_AOOCT_FFT (filter);
 
-  g_clear_pointer (&self->cpu, aooct_cpu_fft_free);
-  g_clear_pointer (&self->cpu_nu, aooct_cpu_nonuniform_free);
   g_clear_pointer (&self->table, g_free);
-#ifdef HAVE_CUDA
-  /* context current, GPU idle (base class) */
-  g_clear_pointer (&self->cuda, aooct_cuda_fft_free);
-  g_clear_pointer (&self->cuda_nu, aooct_cuda_nonuniform_free);
-  g_clear_pointer (&self->prep, aooct_cuda_prep_free);
-#endif
 }
 
 static void
@@ -431,8 +499,6 @@ gst_aooct_fft_finalize (GObject * object)
 {
   GstAooctFft *self = GST_AOOCT_FFT (object);
 
-  aooct_cpu_fft_free (self->cpu);
-  aooct_cpu_nonuniform_free (self->cpu_nu);
   g_free (self->table);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -492,14 +558,13 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
 
   filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_fft_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_fft_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cpu);
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_fft_live);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fft_teardown);
+  filter_class->cpu_ops = &fft_cpu;
+  filter_class->cuda_ops = FFT_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_fft_process_cuda);
   /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
-  filter_class->cuda_graph_abort =
-      GST_DEBUG_FUNCPTR (gst_aooct_fft_cuda_graph_abort);
   filter_class->absorbs_pending = TRUE;
 #endif
 

@@ -51,7 +51,11 @@
 
 #include "gstaooctfilesrc.h"
 #include "aooct-file-reader.h"
+#include "aooct-file-prefetch.h"
 #include "aooct-late-property.h"
+#ifdef HAVE_CUDA
+#include "aooct-cuda-pool.h"
+#endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_file_src_debug);
 #define GST_CAT_DEFAULT gst_aooct_file_src_debug
@@ -65,6 +69,9 @@ GST_DEBUG_CATEGORY_STATIC (gst_aooct_file_src_debug);
 #define DEFAULT_FPS_D 1
 #define DEFAULT_BSCANS 1
 #define DEFAULT_THREADS 0
+#define DEFAULT_MAP_FILE TRUE
+/* what the registered windows of the file may hold page-locked ahead */
+#define WINDOWS_AHEAD_BYTES (256 * 1024 * 1024)
 
 struct _GstAooctFileSrc
 {
@@ -77,6 +84,7 @@ struct _GstAooctFileSrc
   gint fps_n, fps_d;
   guint bscans;
   guint threads;
+  gboolean map_file;
 
   /* streaming (streaming thread, or with the stream stopped) */
   AooctFileReader *reader;
@@ -85,9 +93,13 @@ struct _GstAooctFileSrc
   gsize read_bytes;             /* one buffer's worth of the file */
   guint64 n_buffers;            /* whole buffers in the file */
   guint64 next;                 /* index of the buffer create() returns */
-  /* the buffer being read ahead, index next, mapped for writing */
-  GstBuffer *ahead;
-  GstMapInfo ahead_map;
+  gchar *path;                  /* location at start */
+  /* the buffers fetched ahead (made at the first create(), once the pool
+   * is known) */
+  AooctFilePrefetch *prefetch;
+  /* the page-locked pool's allocator, when downstream (aooctdcsub on CUDA)
+   * proposed one and map-file lets the GPU read the file in place */
+  GstAllocator *host_allocator;
 };
 
 enum
@@ -100,6 +112,7 @@ enum
   PROP_FRAMERATE,
   PROP_BSCANS_PER_BUFFER,
   PROP_THREADS,
+  PROP_MAP_FILE,
 };
 
 #define gst_aooct_file_src_parent_class parent_class
@@ -148,6 +161,9 @@ gst_aooct_file_src_set_property (GObject * object, guint prop_id,
     case PROP_THREADS:
       self->threads = g_value_get_uint (value);
       break;
+    case PROP_MAP_FILE:
+      self->map_file = g_value_get_boolean (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -183,6 +199,9 @@ gst_aooct_file_src_get_property (GObject * object, guint prop_id,
       break;
     case PROP_THREADS:
       g_value_set_uint (value, self->threads);
+      break;
+    case PROP_MAP_FILE:
+      g_value_set_boolean (value, self->map_file);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -274,6 +293,16 @@ gst_aooct_file_src_decide_allocation (GstBaseSrc * src, GstQuery * query)
       return FALSE;
     }
   }
+#ifdef HAVE_CUDA
+  gst_clear_object (&self->host_allocator);
+  GST_OBJECT_LOCK (self);
+  if (self->map_file && gst_buffer_pool_has_option (pool, PAGE_LOCKED_OPTION)
+      && (gsize) GST_VIDEO_INFO_SIZE (&self->vinfo) == self->read_bytes)
+    /* rows packed in the buffers as in the file: the GPU can read the
+     * file's pages themselves */
+    self->host_allocator = aooct_cuda_buffer_pool_get_host_allocator (pool);
+  GST_OBJECT_UNLOCK (self);
+#endif
   GST_DEBUG_OBJECT (self, "pool %" GST_PTR_FORMAT " (%s), %u buffers of %u "
       "bytes", pool, gst_buffer_pool_has_option (pool, PAGE_LOCKED_OPTION) ?
       "page-locked" : "ordinary memory", min, size);
@@ -312,17 +341,6 @@ gst_aooct_file_src_is_seekable (GstBaseSrc * src)
   return TRUE;
 }
 
-/* Drops the buffer read ahead (after its read has finished). */
-static void
-drop_ahead (GstAooctFileSrc * self)
-{
-  if (self->ahead == NULL)
-    return;
-  aooct_file_reader_wait (self->reader, NULL);
-  gst_buffer_unmap (self->ahead, &self->ahead_map);
-  gst_clear_buffer (&self->ahead);
-}
-
 static gboolean
 gst_aooct_file_src_do_seek (GstBaseSrc * src, GstSegment * segment)
 {
@@ -342,9 +360,9 @@ gst_aooct_file_src_do_seek (GstBaseSrc * src, GstSegment * segment)
     while (frame > 0 && frame_time (self, frame) > segment->start)
       frame--;
   }
-  if (self->reader)
-    drop_ahead (self);
   self->next = frame / MAX (self->bscans, 1);
+  if (self->prefetch)
+    aooct_file_prefetch_seek (self->prefetch, self->next);
   segment->position = frame_time (self, self->next * self->bscans);
   segment->time = segment->start;
   GST_DEBUG_OBJECT (self, "seek to %" GST_TIME_FORMAT ": buffer %"
@@ -453,6 +471,8 @@ gst_aooct_file_src_start (GstBaseSrc * src)
   GST_OBJECT_UNLOCK (self);
   gst_video_info_set_format (&self->vinfo, format, width, height * bscans);
   self->next = 0;
+  g_free (self->path);
+  self->path = g_strdup (location);
   GST_INFO_OBJECT (self, "%s: %" G_GUINT64_FORMAT " B-scans, %"
       G_GUINT64_FORMAT " buffers", location, n_frames, self->n_buffers);
   g_free (location);
@@ -470,38 +490,81 @@ gst_aooct_file_src_stop (GstBaseSrc * src)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
 
-  if (self->reader)
-    drop_ahead (self);
+  if (self->prefetch) {
+    guint64 read, in_place;
+
+    aooct_file_prefetch_counts (self->prefetch, &read, &in_place);
+    GST_INFO_OBJECT (self, "%" G_GUINT64_FORMAT " buffers read by the "
+        "threads, %" G_GUINT64_FORMAT " read by the GPU in place", read,
+        in_place);
+  }
+  aooct_file_prefetch_free (self->prefetch);
+  self->prefetch = NULL;
   aooct_file_reader_close (self->reader);
   self->reader = NULL;
+  gst_clear_object (&self->host_allocator);
   return TRUE;
 }
 
-/* Takes a buffer and starts reading buffer @index of the file into it. */
-static GstFlowReturn
-start_read (GstAooctFileSrc * self, guint64 index)
+static gboolean
+gst_aooct_file_src_unlock (GstBaseSrc * src)
 {
-  GstBaseSrc *src = GST_BASE_SRC (self);
-  GstBuffer *buf = NULL;
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+
+  if (self->prefetch)
+    aooct_file_prefetch_set_flushing (self->prefetch, TRUE);
+  return TRUE;
+}
+
+static gboolean
+gst_aooct_file_src_unlock_stop (GstBaseSrc * src)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+
+  if (self->prefetch)
+    aooct_file_prefetch_set_flushing (self->prefetch, FALSE);
+  return TRUE;
+}
+
+/* A buffer for the prefetch's reader to read into: from the pool basesrc
+ * negotiated, without waiting (the reader asks again a little later, so
+ * that it never blocks a state change in the pool). */
+static GstFlowReturn
+prefetch_alloc (gpointer user_data, GstBuffer ** buf)
+{
+  GstAooctFileSrc *self = user_data;
+  GstBufferPool *pool = gst_base_src_get_buffer_pool (GST_BASE_SRC (self));
+  GstBufferPoolAcquireParams params = { 0, };
   GstFlowReturn ret;
 
-  ret = GST_BASE_SRC_GET_CLASS (src)->alloc (src, index,
-      GST_VIDEO_INFO_SIZE (&self->vinfo), &buf);
-  if (ret != GST_FLOW_OK)
-    return ret;
-  if (gst_buffer_get_size (buf) < GST_VIDEO_INFO_SIZE (&self->vinfo)
-      || !gst_buffer_map (buf, &self->ahead_map, GST_MAP_WRITE)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("cannot write into a buffer of %" G_GSIZE_FORMAT " bytes for a "
-            "frame of %" G_GSIZE_FORMAT, gst_buffer_get_size (buf),
-            GST_VIDEO_INFO_SIZE (&self->vinfo)), (NULL));
-    gst_buffer_unref (buf);
-    return GST_FLOW_ERROR;
+  if (pool == NULL) {
+    *buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&self->vinfo),
+        NULL);
+    return *buf ? GST_FLOW_OK : GST_FLOW_ERROR;
   }
-  self->ahead = buf;
-  aooct_file_reader_start (self->reader, index * self->read_bytes,
-      self->ahead_map.data, self->read_bytes);
-  return GST_FLOW_OK;
+  params.flags = GST_BUFFER_POOL_ACQUIRE_FLAG_DONTWAIT;
+  ret = gst_buffer_pool_acquire_buffer (pool, buf, &params);
+  gst_object_unref (pool);
+  return ret;
+}
+
+static void
+start_prefetch (GstAooctFileSrc * self)
+{
+  /* without the GPU reading in place: one buffer ahead of the one going
+   * downstream, as a reader thread set needs no more */
+  self->prefetch = aooct_file_prefetch_new (self->reader, self->read_bytes,
+      self->n_buffers, 2, prefetch_alloc, self);
+  if (self->host_allocator) {
+    GError *err = NULL;
+
+    if (!aooct_file_prefetch_add_windows (self->prefetch, self->path,
+            self->host_allocator, WINDOWS_AHEAD_BYTES, &err)) {
+      GST_WARNING_OBJECT (self, "reading with threads only: %s", err->message);
+      g_error_free (err);
+    }
+  }
+  aooct_file_prefetch_seek (self->prefetch, self->next);
 }
 
 /* The file's rows are packed; the buffer's rows are the caps' stride apart
@@ -530,7 +593,7 @@ gst_aooct_file_src_create (GstPushSrc * psrc, GstBuffer ** out)
   GstBuffer *buf;
   GError *err = NULL;
   guint64 index = self->next, first;
-  gboolean ok;
+  gboolean in_place;
 
   if (index >= self->n_buffers)
     return GST_FLOW_EOS;
@@ -538,31 +601,19 @@ gst_aooct_file_src_create (GstPushSrc * psrc, GstBuffer ** out)
   if (GST_CLOCK_TIME_IS_VALID (segment->stop) && self->fps_n > 0
       && frame_time (self, first) >= segment->stop)
     return GST_FLOW_EOS;
-  if (self->ahead == NULL) {
-    ret = start_read (self, index);
-    if (ret != GST_FLOW_OK)
-      return ret;
-  }
-  ok = aooct_file_reader_wait (self->reader, &err);
-  buf = self->ahead;
-  gst_buffer_unmap (buf, &self->ahead_map);
-  self->ahead = NULL;
-  if (!ok) {
+  if (self->prefetch == NULL)
+    start_prefetch (self);
+  ret = aooct_file_prefetch_take (self->prefetch, index, &buf, &in_place, &err);
+  if (ret == GST_FLOW_ERROR) {
     GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s", err->message), (NULL));
     g_error_free (err);
-    gst_buffer_unref (buf);
-    return GST_FLOW_ERROR;
   }
-  /* read the next one while this one goes downstream */
+  if (ret != GST_FLOW_OK)
+    return ret;
   self->next = index + 1;
-  if (self->next < self->n_buffers) {
-    ret = start_read (self, self->next);
-    if (ret != GST_FLOW_OK) {
-      gst_buffer_unref (buf);
-      return ret;
-    }
-  }
-  if ((gsize) GST_VIDEO_INFO_PLANE_STRIDE (&self->vinfo, 0) != self->row_bytes) {
+  if (!in_place
+      && (gsize) GST_VIDEO_INFO_PLANE_STRIDE (&self->vinfo, 0) !=
+      self->row_bytes) {
     GstMapInfo map;
 
     if (!gst_buffer_map (buf, &map, GST_MAP_READWRITE)) {
@@ -592,6 +643,7 @@ gst_aooct_file_src_finalize (GObject * object)
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (object);
 
   g_free (self->location);
+  g_free (self->path);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -682,6 +734,19 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
       g_param_spec_uint ("threads", "Threads",
           "Threads reading the file at once (0: one per core, at most 8)",
           0, 64, DEFAULT_THREADS, flags));
+  /**
+   * GstAooctFileSrc:map-file:
+   *
+   * Where aooctdcsub runs on CUDA (it proposes its page-locked pool), also
+   * page-lock windows of the file mapped read-only (cudaHostRegister), so
+   * that the upload reads the file's page cache in place, without a CPU
+   * copy, next to the reader threads.  Off: the threads copy every
+   * buffer.  Without a GPU it does nothing.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAP_FILE,
+      g_param_spec_boolean ("map-file", "Map file",
+          "Let the GPU read windows of the mapped file in place (CUDA "
+          "downstream), besides the reader threads", DEFAULT_MAP_FILE, flags));
 
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -697,6 +762,8 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   basesrc_class->query = gst_aooct_file_src_query;
   basesrc_class->start = gst_aooct_file_src_start;
   basesrc_class->stop = gst_aooct_file_src_stop;
+  basesrc_class->unlock = gst_aooct_file_src_unlock;
+  basesrc_class->unlock_stop = gst_aooct_file_src_unlock_stop;
   pushsrc_class->create = gst_aooct_file_src_create;
 }
 
@@ -708,5 +775,6 @@ gst_aooct_file_src_init (GstAooctFileSrc * self)
   self->fps_d = DEFAULT_FPS_D;
   self->bscans = DEFAULT_BSCANS;
   self->threads = DEFAULT_THREADS;
+  self->map_file = DEFAULT_MAP_FILE;
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
 }

@@ -195,7 +195,7 @@ open_backend (GstAooctFilter * self, GError ** error)
     return TRUE;
   }
 #ifdef HAVE_CUDA
-  if (klass->process_cuda == NULL) {
+  if (klass->cuda_ops == NULL) {
     reason = g_strdup_printf ("%s has no CUDA implementation yet",
         G_OBJECT_TYPE_NAME (self));
   } else {
@@ -372,9 +372,11 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
 {
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
 
-  /* a flushing seek starts the stream over */
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+  /* a flushing seek starts the stream over, the step's rings included */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     aooct_filter_forget_last_error (self);
+    aooct_filter_step_reset (self);
+  }
 #ifdef HAVE_CUDA
 
   if (aooct_filter_cuda_active (self)) {
@@ -526,7 +528,12 @@ static void
 gst_aooct_filter_finalize (GObject * object)
 {
   GstAooctFilter *self = GST_AOOCT_FILTER (object);
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
 
+  /* a CPU core that outlived the last teardown (a CUDA one would need its
+   * context, released by then) */
+  if (self->priv->step.ops == klass->cpu_ops)
+    aooct_step_destroy (&self->priv->step);
 #ifdef HAVE_CUDA
   g_clear_pointer (&self->priv->cuda, aooct_cuda_element_free);
 #endif

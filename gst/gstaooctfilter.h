@@ -1,38 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: base class of the processing elements.
  *
- * GstAooctFilter holds what aooctdcsub, aooctpad, aooctkmap, aooctdisp,
- * aooctfft and aooctnorm share: caps parsing into an AooctGeometry, the
- * derivation of the output caps from the input caps (each subclass says how
- * its step changes the geometry), the check that upstream and downstream
- * agree, the size check of every buffer, mapping, backend dispatch and
- * turning core errors into element errors.  A subclass implements only its
- * step: derive_output(), setup() for the negotiated geometry, process_cpu(),
- * and teardown(); and, for the CUDA backend, process_cuda().
+ * GstAooctFilter holds what the processing elements share: caps parsing
+ * into an AooctGeometry, the derivation of the output caps from the input
+ * caps (each subclass says how its step changes the geometry), the check
+ * that upstream and downstream agree, the size check of every buffer,
+ * mapping, the choice of the backend and the calls into the step's core,
+ * turning core errors into element errors.  A subclass says only what is
+ * its own (the step contract, docs/architecture.md): derive_output(),
+ * setup() (its settings for the negotiated geometry), the core of each
+ * backend (cpu_ops, cuda_ops: aooct-step.h), live() if it has
+ * PLAYING-mutable properties, teardown(), and the deferral hooks.
  *
  * Backends (property backend=auto|cpu|cuda, chosen when the element
- * starts): cuda runs process_cuda() on the pipeline's shared GstCudaContext
- * (one per device, found through the GstContext query/set mechanism, shared
- * with nvcodec elements), and application/x-aooct pads then prefer
- * application/x-aooct(memory:CUDAMemory), so B-scans stay in GPU memory
- * from element to element (see docs/cuda-memory.md).  auto picks cuda when
- * the build has CUDA, the subclass has process_cuda() and a device is
- * usable, else the CPU; cuda without a usable device is an error naming the
- * reason.  The base class moves data between host and device where a pad
- * carries system memory (camera frames in, video out, a CPU neighbour), so
- * process_cuda() always sees device pointers.
+ * starts): cuda runs the CUDA core on the pipeline's shared
+ * GstCudaContext (one per device, found through the GstContext query/set
+ * mechanism, shared with nvcodec elements), and application/x-aooct pads
+ * then prefer application/x-aooct(memory:CUDAMemory), so B-scans stay in
+ * GPU memory from element to element (see docs/cuda-memory.md).  auto
+ * picks cuda when the build has CUDA, the subclass has cuda_ops and a
+ * device is usable, else the CPU; cuda without a usable device is an
+ * error naming the reason.  The base class moves data between host and
+ * device where a pad carries system memory (camera frames in, video out,
+ * a CPU neighbour), so the CUDA core always sees device pointers.
  *
  * Adding the CUDA path to an element:
- *   1. cuda/: a plain-C launch function taking the geometry, device
- *      pointers and an AooctCudaStream, enqueueing its kernels on that
- *      stream and checking every call (aooct-cuda-check.h); add a new .cu
- *      to cuda/meson.build.
- *   2. In the element, under #ifdef HAVE_CUDA: setup() allocates its device
- *      tables and scratch when active_backend is GST_AOOCT_BACKEND_CUDA
- *      (aooct_cuda_malloc / aooct_cuda_upload from aooct-cuda.h; the base
- *      class makes the context current around setup, teardown and
- *      process_cuda, and waits for the stream before teardown), teardown()
- *      frees them, and class_init sets process_cuda.
+ *   1. cuda/aooct-cuda-STEP.{h,cu}: the CUDA core (an object made for a
+ *      geometry, with its device tables and scratch; a process function
+ *      enqueueing the step's kernels, static in that .cu, on an
+ *      AooctCudaStream and checking every call, aooct-cuda-check.h);
+ *      add the .cu to cuda/meson.build.
+ *   2. In the element, under #ifdef HAVE_CUDA: the step's AooctStepOps
+ *      over that core (the base class makes the context current around
+ *      every call and waits for the stream before destroy), named in
+ *      class_init as cuda_ops.
  *
  * The base class's own files are listed in aooct-filter-private.h and in
  * docs/architecture.md; the calls into the vfuncs below are all in
@@ -95,22 +96,23 @@ struct _GstAooctFilter
   GstAooctBackend active_backend;       /* CPU or CUDA, chosen at start */
   gboolean in_cuda_memory;      /* sink caps carry memory:CUDAMemory */
   gboolean out_cuda_memory;     /* src caps carry memory:CUDAMemory */
-  /* during process_cuda() of a class with absorbs_pending: the steps an
+  /* for the base class (the CUDA core gets them in its AooctStepRun) */
+  /* during a CUDA process of a class with absorbs_pending: the steps an
    * upstream element deferred to this one for the buffer being processed
    * (its data then are the real spectra before them), or NULL */
   const AooctPendingMeta *pending;
-  /* during process_cuda() of a class with leaves_pending, when downstream
+  /* during a CUDA process of a class with leaves_pending, when downstream
    * applies pending steps: the meta of the output buffer, to which the
    * element may add the part of its step it leaves to them; else NULL */
   AooctPendingMeta *out_pending;
-  /* during process_cuda(): the input is device memory that nobody else
+  /* during a CUDA process: the input is device memory that nobody else
    * holds, so the step may overwrite it (as a scratch) */
   gboolean in_disposable;
   /* set by setup(): the step cannot be deferred with the negotiated
    * settings (e.g. aooctkmap's FIR interpolation, which the fused kernels
    * do not do), although the class has defer() */
   gboolean defer_unsupported;
-  /* set by setup(): process_cuda() is not to be captured into a CUDA
+  /* set by setup(): the CUDA core is not to be captured into a CUDA
    * graph with the negotiated settings (cuda-graphs=true; e.g.
    * aooctfft's NUDFT, a cuBLAS call) although the class allows graphs */
   gboolean graphs_unsupported;
@@ -136,7 +138,7 @@ struct _GstAooctFilterClass
    * GstVideoInfo) or aooct's own device memory (the pool the element
    * proposes upstream); memory of another CUDA context goes through the
    * host.  On the CPU backend such caps are refused with a message that
-   * says why.  process_cuda() sees the same plane either way. */
+   * says why.  the CUDA core sees the same plane either way. */
   gboolean sink_video_cuda_memory;
 
   /* For a src_is_video element that makes a grey image: NULL-terminated
@@ -144,7 +146,7 @@ struct _GstAooctFilterClass
    * offers in libgstcuda's GstCudaMemory (video/x-raw(memory:CUDAMemory)),
    * for nvcodec elements, when the element runs on CUDA; listed after the
    * system-memory formats, so that a sink accepting anything still gets
-   * the grey formats.  process_cuda() then gets plane 0 of the frame: for
+   * the grey formats.  The CUDA core then gets plane 0 of the frame: for
    * a YUV format the luma, written like GRAY8 (the base class sets the
    * chroma to neutral); for RGBA the RGBA pixels (read the format from
    * out_vinfo).  Set it before gst_aooct_filter_class_add_pad_templates().
@@ -166,59 +168,70 @@ struct _GstAooctFilterClass
    * structures (e.g. output formats); downstream picks one. */
   GstCaps *(*output_caps) (GstAooctFilter * self, const AooctGeometry * out);
 
-  /* Build whatever the step needs for the negotiated in_geom / out_geom /
-   * out_vinfo: FFT plans, calibration tables, scratch memory. */
-    gboolean (*setup) (GstAooctFilter * self, GError ** error);
+  /* The step (aooct-step.h): the core of each backend.  The base class
+   * picks one when the element starts (cuda_ops NULL: the element has no
+   * CUDA implementation, auto then runs on the CPU and cuda is an
+   * error), creates it after setup() with the settings setup() gave,
+   * hands it every buffer (process, with live() read just before), resets
+   * it at a flush, rewinds it after a failed CUDA graph capture and
+   * destroys it before teardown().  On CUDA the core gets device pointers
+   * on the element's CUDA context (current during every call), with rows
+   * (A-lines, or video rows) @stride bytes apart: application/x-aooct
+   * planes are contiguous, video/x-raw planes have the GstVideoInfo
+   * stride; it enqueues its work on the run's stream and returns without
+   * waiting (the base class orders it after the producer of the input and
+   * before every consumer of the output). */
+  const struct _AooctStepOps *cpu_ops;
+  const struct _AooctStepOps *cuda_ops;
 
-  /* Process one buffer (in_geom.bscans B-scans) on the CPU. */
-    gboolean (*process_cpu) (GstAooctFilter * self, const AooctPlane * in,
-      AooctPlane * out, GError ** error);
+  /* Everything about the step that does not depend on the backend, for
+   * the negotiated in_geom / out_geom / out_vinfo: read files, check
+   * properties, build tables; *@settings then points at the step's
+   * settings (the element's, unchanged until teardown()), or NULL.  In
+   * passthrough (gst_base_transform_set_passthrough()) no core is made. */
+    gboolean (*setup) (GstAooctFilter * self, gconstpointer * settings,
+      GError ** error);
 
-  /* Process one buffer on the GPU: @in and @out are device pointers on the
-   * element's CUDA context (current during the call), with rows (A-lines,
-   * or video rows) @stride bytes apart: application/x-aooct planes are
-   * contiguous, video/x-raw planes have the GstVideoInfo stride.  Enqueue
-   * the work on @stream and return without waiting for it; the base class
-   * orders it after the producer of @in and before every consumer of
-   * @out.  NULL: the element has no CUDA implementation (auto then runs on
-   * the CPU, cuda is an error). */
-    gboolean (*process_cuda) (GstAooctFilter * self, const AooctPlane * in,
-      AooctPlane * out, struct CUstream_st * stream, GError ** error);
+  /* Optional: before each buffer, what the element reads of its
+   * PLAYING-mutable properties, in the step's live type (*@live, the
+   * element's storage, valid until the next call; AooctStepRun's live). */
+    gboolean (*live) (GstAooctFilter * self, gconstpointer * live,
+      GError ** error);
 
   /* Deferred steps (aooct-pending-meta.h), CUDA backend only.  @defer:
    * the element's step is pointwise on real spectra and may be left to
    * the next element: add it to @meta (on the input buffer, which goes on
    * as the output) instead of computing it.  The base class calls it
-   * instead of process_cuda() when downstream announced the meta in the
+   * instead of the core's process when downstream announced the meta in the
    * ALLOCATION query, both pads carry CUDA memory and the input is aooct
    * device memory that nobody else holds.  NULL: never deferred. */
     gboolean (*defer) (GstAooctFilter * self, AooctPendingMeta * meta,
       GError ** error);
 
-  /* The element applies steps deferred to it (self->pending) in
-   * process_cuda(), and announces the meta upstream when it runs on
-   * CUDA (in passthrough it only passes on downstream's answer).  A buffer with pending steps reaching any other element, or
-   * this one on the CPU, is an error. */
+  /* The element's CUDA core applies steps deferred to it (the run's
+   * pending), and the element announces the meta upstream when it runs on
+   * CUDA (in passthrough it only passes on downstream's answer).  A
+   * buffer with pending steps reaching any other element, or this one on
+   * the CPU, is an error. */
   gboolean absorbs_pending;
 
-  /* The element may leave the tail of its step to downstream: it gets
-   * self->out_pending in process_cuda() when downstream announced the
-   * meta (aooctpad: its scale and margins). */
+  /* The element may leave the tail of its step to downstream: its CUDA
+   * core gets the run's out_pending when downstream announced the meta
+   * (aooctpad: its scale and margins). */
   gboolean leaves_pending;
 
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);
 
-  /* process_cuda() only enqueues kernels, cuFFT executions and
-   * asynchronous copies on @stream: with cuda-graphs=true the base
+  /* The CUDA core's process only enqueues kernels, cuFFT executions and
+   * asynchronous copies on the stream: with cuda-graphs=true the base
    * class captures them into a CUDA graph and launches that, one launch
    * per buffer (cuda/aooct-cuda-graph.h).  A call that cannot be captured
    * (a table upload from pageable memory) fails the capture, nothing of it
-   * runs, and the buffer is processed again without capture, after
-   * @cuda_graph_abort (if set) has forgotten any table the failed attempt
-   * marked as uploaded. */
+   * runs, and the buffer is processed again without capture, after the
+   * core's rewind (if it has one) has forgotten any table the failed
+   * attempt marked as uploaded. */
   gboolean cuda_graphs;
-  void (*cuda_graph_abort) (GstAooctFilter * self);
 };
 
 GType gst_aooct_filter_get_type (void);
@@ -229,7 +242,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
     const GError * error);
 
 /* For subclasses that do not make one output per input (the volume views,
- * gstaooctview.h): runs process_cpu() / process_cuda() on @inbuf alone
+ * gstaooctview.h): runs the core's process on @inbuf alone
  * (@outbuf NULL; the output plane they get is {NULL, 0}) or for *@outbuf
  * alone (@inbuf NULL; the input plane is {NULL, 0}), with the mapping,
  * upload and download the base class does for a transform.  The output is

@@ -45,6 +45,7 @@
 #include "gstaooctfullrange.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
+#include "aooct-step.h"
 #include "aooct-cpu-fullrange.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-fullrange.h"
@@ -66,11 +67,7 @@ struct _GstAooctFullrange
   /* property, under the object lock */
   GstAooctSideband sideband;
 
-  /* from setup(): the core of the active backend */
-  AooctCpuFullrange *cpu;
-#ifdef HAVE_CUDA
-  AooctCudaFullrange *cuda;
-#endif
+  gboolean lower;               /* live: the sideband of this buffer */
 };
 
 enum
@@ -139,69 +136,87 @@ gst_aooct_fullrange_derive_output (GstAooctFilter * filter,
   return aooct_geometry_validate (out, error);
 }
 
-static gboolean
-gst_aooct_fullrange_setup (GstAooctFilter * filter, GError ** error)
+/* The step on both backends (aooct-step.h): no settings; the live
+ * sideband (a gboolean, TRUE for the lower one) comes with each buffer. */
+static gpointer
+fullrange_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
 {
-  GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
-
-  GST_DEBUG_OBJECT (self, "%d A-lines x %d samples x %d B-scans",
-      filter->in_geom.alines, filter->in_geom.samples, filter->in_geom.bscans);
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    self->cuda = aooct_cuda_fullrange_new (&filter->in_geom, error);
-    return self->cuda != NULL;
-  }
-#endif
-  self->cpu = aooct_cpu_fullrange_new (&filter->in_geom, error);
-  return self->cpu != NULL;
+  return aooct_cpu_fullrange_new (&filter->in_geom, error);
 }
 
 static gboolean
-is_lower (GstAooctFullrange * self)
+fullrange_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
 {
-  gboolean lower;
-
-  GST_OBJECT_LOCK (self);
-  lower = self->sideband == GST_AOOCT_SIDEBAND_LOWER;
-  GST_OBJECT_UNLOCK (self);
-  return lower;
-}
-
-static gboolean
-gst_aooct_fullrange_process_cpu (GstAooctFilter * filter,
-    const AooctPlane * in, AooctPlane * out, GError ** error)
-{
-  GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
-
   /* application/x-aooct buffers are contiguous */
-  aooct_cpu_fullrange_process (self->cpu, (const gfloat *) in->data,
-      (gfloat *) out->data, is_lower (self));
+  aooct_cpu_fullrange_process (core, (const gfloat *) in->data,
+      (gfloat *) out->data, *(const gboolean *) run->live);
   return TRUE;
 }
 
+static void
+fullrange_cpu_destroy (gpointer core)
+{
+  aooct_cpu_fullrange_free (core);
+}
+
+static const AooctStepOps fullrange_cpu = {
+  fullrange_cpu_create, fullrange_cpu_process, fullrange_cpu_destroy
+};
+
 #ifdef HAVE_CUDA
+static gpointer
+fullrange_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return aooct_cuda_fullrange_new (&filter->in_geom, error);
+}
+
 static gboolean
-gst_aooct_fullrange_process_cuda (GstAooctFilter * filter,
-    const AooctPlane * in, AooctPlane * out, AooctCudaStream stream,
+fullrange_cuda_process (gpointer core, const AooctPlane * in,
+    AooctPlane * out, const AooctStepRun * run, GError ** error)
+{
+  return aooct_cuda_fullrange_process (core, (const gfloat *) in->data,
+      (gfloat *) out->data, *(const gboolean *) run->live, run->stream, error);
+}
+
+static void
+fullrange_cuda_destroy (gpointer core)
+{
+  aooct_cuda_fullrange_free (core);
+}
+
+static const AooctStepOps fullrange_cuda = {
+  fullrange_cuda_create, fullrange_cuda_process, fullrange_cuda_destroy
+};
+
+#define FULLRANGE_CUDA (&fullrange_cuda)
+#else
+#define FULLRANGE_CUDA NULL
+#endif
+
+static gboolean
+gst_aooct_fullrange_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
+{
+  GST_DEBUG_OBJECT (filter, "%d A-lines x %d samples x %d B-scans",
+      filter->in_geom.alines, filter->in_geom.samples, filter->in_geom.bscans);
+  return TRUE;
+}
+
+/* the sideband may change while playing: read per buffer */
+static gboolean
+gst_aooct_fullrange_live (GstAooctFilter * filter, gconstpointer * live,
     GError ** error)
 {
   GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
 
-  return aooct_cuda_fullrange_process (self->cuda, (const gfloat *) in->data,
-      (gfloat *) out->data, is_lower (self), stream, error);
-}
-#endif
-
-static void
-gst_aooct_fullrange_teardown (GstAooctFilter * filter)
-{
-  GstAooctFullrange *self = GST_AOOCT_FULLRANGE (filter);
-
-  g_clear_pointer (&self->cpu, aooct_cpu_fullrange_free);
-#ifdef HAVE_CUDA
-  /* the base class has made the context current and waited for the GPU */
-  g_clear_pointer (&self->cuda, aooct_cuda_fullrange_free);
-#endif
+  GST_OBJECT_LOCK (self);
+  self->lower = self->sideband == GST_AOOCT_SIDEBAND_LOWER;
+  GST_OBJECT_UNLOCK (self);
+  *live = &self->lower;
+  return TRUE;
 }
 
 static void
@@ -278,13 +293,9 @@ gst_aooct_fullrange_class_init (GstAooctFullrangeClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_fullrange_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_fullrange_setup);
-  filter_class->process_cpu =
-      GST_DEBUG_FUNCPTR (gst_aooct_fullrange_process_cpu);
-  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fullrange_teardown);
-#ifdef HAVE_CUDA
-  filter_class->process_cuda =
-      GST_DEBUG_FUNCPTR (gst_aooct_fullrange_process_cuda);
-#endif
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_fullrange_live);
+  filter_class->cpu_ops = &fullrange_cpu;
+  filter_class->cuda_ops = FULLRANGE_CUDA;
 }
 
 static void

@@ -43,6 +43,7 @@
 #include "aooct-kspace.h"
 #include "aooct-error.h"
 #include "aooct-cpu-kmap.h"
+#include "aooct-step.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-kmap.h"
 #endif
@@ -52,6 +53,14 @@ GST_DEBUG_CATEGORY_STATIC (gst_aooct_kmap_debug);
 
 /* the values of AooctInterp (aooct-kspace.h) */
 typedef AooctInterp GstAooctKmapInterpolation;
+
+/* The step's settings (aooct-step.h): the linear brackets, and the FIR
+ * table of cubic, bspline and lanczos (else NULL). */
+typedef struct
+{
+  const AooctKmapTable *table;
+  const AooctKmapFir *fir;
+} KmapSettings;
 
 struct _GstAooctKmap
 {
@@ -74,10 +83,7 @@ struct _GstAooctKmap
                                  * AooctPendingMeta says: index then frac,
                                  * or for the FIR modes first then weights */
   guint deferred_serial;
-#ifdef HAVE_CUDA
-  AooctCudaKmap *cuda;          /* the table in device memory */
-  AooctCudaKmapFir *cuda_fir;   /* the FIR table in device memory */
-#endif
+  KmapSettings settings;        /* what the cores resample with */
 };
 
 enum
@@ -127,8 +133,7 @@ gst_aooct_kmap_interpolation_get_type (void)
   return type;
 }
 
-#define GST_TYPE_AOOCT_NUFFT_KERNEL (gst_aooct_nufft_kernel_get_type ())
-static GType
+GType
 gst_aooct_nufft_kernel_get_type (void)
 {
   static GType type = 0;
@@ -303,8 +308,124 @@ gst_aooct_kmap_output_caps (GstAooctFilter * filter, const AooctGeometry * out)
   return caps;
 }
 
+/* ---- the step on both backends (aooct-step.h) ------------------------ */
+
+typedef struct
+{
+  AooctGeometry geom;           /* of the input */
+  const KmapSettings *s;
+} KmapCpu;
+
+static gpointer
+kmap_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  KmapCpu *c = g_new0 (KmapCpu, 1);
+
+  c->geom = filter->in_geom;
+  c->s = settings;
+  return c;
+}
+
 static gboolean
-gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
+kmap_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  KmapCpu *c = core;
+
+  if (c->s->fir)
+    aooct_cpu_kmap_fir (&c->geom, c->s->fir, in->data, in->stride,
+        out->data, out->stride);
+  else
+    aooct_cpu_kmap (&c->geom, c->s->table, in->data, in->stride, out->data,
+        out->stride);
+  return TRUE;
+}
+
+static const AooctStepOps kmap_cpu = { kmap_cpu_create, kmap_cpu_process,
+  g_free
+};
+
+#ifdef HAVE_CUDA
+static gboolean check_pending (const AooctKmapTable * table,
+    const AooctPendingMeta * meta, GError ** error);
+
+typedef struct
+{
+  const KmapSettings *s;
+  AooctCudaKmap *linear;        /* the table in device memory */
+  AooctCudaKmapFir *fir;        /* the FIR table in device memory */
+  gboolean complex_in;          /* complex (full-range) spectra */
+  gsize rows;                   /* A-lines per buffer */
+} KmapCuda;
+
+static void
+kmap_cuda_destroy (gpointer core)
+{
+  KmapCuda *c = core;
+
+  aooct_cuda_kmap_free (c->linear);
+  aooct_cuda_kmap_fir_free (c->fir);
+  g_free (c);
+}
+
+static gpointer
+kmap_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  KmapCuda *c = g_new0 (KmapCuda, 1);
+
+  c->s = settings;
+  c->complex_in = filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX;
+  c->rows = aooct_geometry_total_alines (&filter->in_geom);
+  /* uploaded once per calibration and geometry */
+  if (c->s->fir)
+    c->fir = aooct_cuda_kmap_fir_new (c->s->fir, error);
+  else
+    c->linear = aooct_cuda_kmap_new (c->s->table, c->rows, error);
+  if (c->linear == NULL && c->fir == NULL) {
+    g_free (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+kmap_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  KmapCuda *c = core;
+  const AooctPendingMeta *pending = run->pending;
+
+  if (pending && !check_pending (c->s->table, pending, error))
+    return FALSE;
+  if (c->fir)
+    return aooct_cuda_kmap_fir_process (c->fir, (const gfloat *) in->data,
+        c->complex_in, pending && pending->pad ? pending->pad_scale : 1.0f,
+        (gfloat *) out->data, c->rows, run->stream, error);
+  /* complex (full-range) spectra: nobody defers to us on them */
+  if (c->complex_in)
+    return aooct_cuda_kmap_process_complex (c->linear,
+        (const gfloat *) in->data, (gfloat *) out->data, run->stream, error);
+  /* aooctpad's scale, when it left it to us (its margins we write as 0
+   * anyway): applied to the result, which is the same bit for bit */
+  return aooct_cuda_kmap_process (c->linear, (const gfloat *) in->data,
+      pending && pending->pad ? pending->pad_scale : 1.0f,
+      (gfloat *) out->data, run->stream, error);
+}
+
+static const AooctStepOps kmap_cuda = { kmap_cuda_create, kmap_cuda_process,
+  kmap_cuda_destroy
+};
+
+#define KMAP_CUDA (&kmap_cuda)
+#else
+#define KMAP_CUDA NULL
+#endif
+
+static gboolean
+gst_aooct_kmap_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
   AooctWavelength *cal;
@@ -398,38 +519,9 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, GError ** error)
     self->deferred = g_bytes_new_take (packed, size);
     self->deferred_serial = aooct_pending_serial_next ();
   }
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    /* uploaded once per calibration and geometry */
-    if (self->fir)
-      self->cuda_fir = aooct_cuda_kmap_fir_new (self->fir, error);
-    else
-      self->cuda = aooct_cuda_kmap_new (self->table,
-          aooct_geometry_total_alines (&filter->in_geom), error);
-    if (self->cuda == NULL && self->cuda_fir == NULL) {
-      /* the base class calls teardown() only after a complete setup() */
-      g_clear_pointer (&self->table, aooct_kmap_table_free);
-      g_clear_pointer (&self->fir, aooct_kmap_fir_free);
-      g_clear_pointer (&self->deferred, g_bytes_unref);
-      return FALSE;
-    }
-  }
-#endif
-  return TRUE;
-}
-
-static gboolean
-gst_aooct_kmap_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
-{
-  GstAooctKmap *self = GST_AOOCT_KMAP (filter);
-
-  if (self->fir)
-    aooct_cpu_kmap_fir (&filter->in_geom, self->fir, in->data, in->stride,
-        out->data, out->stride);
-  else
-    aooct_cpu_kmap (&filter->in_geom, self->table, in->data, in->stride,
-        out->data, out->stride);
+  self->settings.table = self->table;
+  self->settings.fir = self->fir;
+  *settings = &self->settings;
   return TRUE;
 }
 
@@ -437,7 +529,7 @@ gst_aooct_kmap_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
 /* Before us only aooctpad can leave a step (its scale and margins), for
  * the data region our table covers. */
 static gboolean
-check_pending (GstAooctKmap * self, const AooctPendingMeta * meta,
+check_pending (const AooctKmapTable * table, const AooctPendingMeta * meta,
     GError ** error)
 {
   if (meta->kmap.data || meta->disp.data) {
@@ -446,42 +538,14 @@ check_pending (GstAooctKmap * self, const AooctPendingMeta * meta,
         "resample before it", meta->kmap.data ? "resampling" : "dispersion");
     return FALSE;
   }
-  if (meta->pad && (meta->pad_j0 != self->table->start
-          || meta->pad_j1 != self->table->end)) {
+  if (meta->pad && (meta->pad_j0 != table->start || meta->pad_j1 != table->end)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "aooctpad's deferred margins (data region %d..%d) do not match the "
         "resampling's data region %d..%d", meta->pad_j0, meta->pad_j1,
-        self->table->start, self->table->end);
+        table->start, table->end);
     return FALSE;
   }
   return TRUE;
-}
-
-static gboolean
-gst_aooct_kmap_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
-{
-  GstAooctKmap *self = GST_AOOCT_KMAP (filter);
-  const AooctPendingMeta *pending = filter->pending;
-
-  /* passthrough never gets here: GstBaseTransform forwards the buffers */
-  if (pending && !check_pending (self, pending, error))
-    return FALSE;
-  if (self->cuda_fir)
-    return aooct_cuda_kmap_fir_process (self->cuda_fir,
-        (const gfloat *) in->data,
-        filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX, pending
-        && pending->pad ? pending->pad_scale : 1.0f, (gfloat *) out->data,
-        aooct_geometry_total_alines (&filter->in_geom), stream, error);
-  /* complex (full-range) spectra: nobody defers to us on them */
-  if (filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX)
-    return aooct_cuda_kmap_process_complex (self->cuda,
-        (const gfloat *) in->data, (gfloat *) out->data, stream, error);
-  /* aooctpad's scale, when it left it to us (its margins we write as 0
-   * anyway): applied to the result, which is the same bit for bit */
-  return aooct_cuda_kmap_process (self->cuda, (const gfloat *) in->data,
-      pending && pending->pad ? pending->pad_scale : 1.0f,
-      (gfloat *) out->data, stream, error);
 }
 
 /* Downstream (aooctdisp or aooctfft) resamples, fused with its own pass
@@ -493,7 +557,7 @@ gst_aooct_kmap_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
 
-  if (!check_pending (self, meta, error))
+  if (!check_pending (self->table, meta, error))
     return FALSE;
   aooct_pending_table_set (&meta->kmap, self->deferred, self->deferred_serial);
   meta->kmap_j0 = self->table->start;
@@ -508,14 +572,10 @@ gst_aooct_kmap_teardown (GstAooctFilter * filter)
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
 
+  /* the base class destroyed the core, which resampled with the tables */
   g_clear_pointer (&self->table, aooct_kmap_table_free);
   g_clear_pointer (&self->fir, aooct_kmap_fir_free);
   g_clear_pointer (&self->deferred, g_bytes_unref);
-#ifdef HAVE_CUDA
-  /* context current, GPU idle (base class) */
-  g_clear_pointer (&self->cuda, aooct_cuda_kmap_free);
-  g_clear_pointer (&self->cuda_fir, aooct_cuda_kmap_fir_free);
-#endif
 }
 
 static void
@@ -724,10 +784,10 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_kmap_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_kmap_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_kmap_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_kmap_process_cpu);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_kmap_teardown);
+  filter_class->cpu_ops = &kmap_cpu;
+  filter_class->cuda_ops = KMAP_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_kmap_process_cuda);
   filter_class->defer = GST_DEBUG_FUNCPTR (gst_aooct_kmap_defer);
   filter_class->absorbs_pending = TRUE;
 #endif

@@ -69,11 +69,21 @@
 #include "aooct-norm-props.h"
 #include "aooct-cpu-norm.h"
 #include "aooct-cpu-norm-extra.h"
+#include "aooct-step.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-norm.h"
 #include "aooct-cuda-norm-extra.h"
 #endif
+
+/* The step's settings (aooct-step.h); the display settings
+ * (AooctNormSettings, live) come with each buffer. */
+typedef struct
+{
+  gint crop_start, crop_end;    /* resolved */
+  gboolean extra;               /* averaging or bilateral: with @x */
+  AooctNormExtraParams x;
+} NormSettings;
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_norm_debug);
 #define GST_CAT_DEFAULT gst_aooct_norm_debug
@@ -93,16 +103,11 @@ struct _GstAooctNorm
   gdouble depth_per_row;        /* um per image row, 0 = unknown */
 
   /* from setup() */
-  AooctCpuNorm *cpu;
-  AooctCpuNormExtra *extra;     /* averaging / bilateral on the CPU */
   gint bits;
+  NormSettings step_settings;   /* what the cores are made for */
+  AooctNormSettings live;       /* the display settings of this buffer */
   /* the last consistent display settings (streaming thread) */
   AooctNormSettings good;
-#ifdef HAVE_CUDA
-  AooctCudaNormParams cuda_params;
-  gpointer cuda_scratch;
-  AooctCudaNormExtra *cuda_extra;       /* averaging / bilateral on CUDA */
-#endif
 };
 
 enum
@@ -253,8 +258,156 @@ gst_aooct_norm_announce_depth_scale (GstAooctNorm * self, gint start, gint end)
               G_TYPE_INT, end - start, "crop-start", G_TYPE_INT, start, NULL)));
 }
 
+/* ---- the step on both backends (aooct-step.h) ------------------------ */
+
+/* The plain mapping, or averaging / bilateral (spec 11) */
+typedef struct
+{
+  AooctCpuNorm *plain;
+  AooctCpuNormExtra *extra;
+} NormCpu;
+
+static void
+norm_cpu_destroy (gpointer core)
+{
+  NormCpu *c = core;
+
+  aooct_cpu_norm_free (c->plain);
+  aooct_cpu_norm_extra_free (c->extra);
+  g_free (c);
+}
+
+static gpointer
+norm_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  const NormSettings *s = settings;
+  NormCpu *c = g_new0 (NormCpu, 1);
+
+  if (s->extra)
+    c->extra = aooct_cpu_norm_extra_new (&s->x);
+  else
+    c->plain = aooct_cpu_norm_new (&filter->in_geom, s->crop_start,
+        s->crop_end);
+  return c;
+}
+
 static gboolean
-gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
+norm_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  NormCpu *c = core;
+
+  if (c->extra)
+    aooct_cpu_norm_extra_process (c->extra, run->live,
+        (const gfloat *) in->data, out->data, out->stride);
+  else
+    aooct_cpu_norm_process (c->plain, run->live, (const gfloat *) in->data,
+        out->data, out->stride);
+  return TRUE;
+}
+
+static void
+norm_cpu_reset (gpointer core)
+{
+  NormCpu *c = core;
+
+  if (c->extra)
+    aooct_cpu_norm_extra_reset (c->extra);
+}
+
+static const AooctStepOps norm_cpu = { norm_cpu_create, norm_cpu_process,
+  norm_cpu_destroy, norm_cpu_reset, NULL
+};
+
+#ifdef HAVE_CUDA
+typedef struct
+{
+  AooctCudaNormParams params;
+  gpointer scratch;
+  AooctCudaNormExtra *extra;    /* averaging / bilateral */
+} NormCuda;
+
+static void
+norm_cuda_destroy (gpointer core)
+{
+  NormCuda *c = core;
+
+  aooct_cuda_free (c->scratch);
+  aooct_cuda_norm_extra_free (c->extra);
+  g_free (c);
+}
+
+static gpointer
+norm_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  const NormSettings *s = settings;
+  NormCuda *c = g_new0 (NormCuda, 1);
+  AooctCudaNormParams *p = &c->params;
+  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
+
+  p->samples = filter->in_geom.samples;
+  p->alines = filter->in_geom.alines;
+  p->bscans = filter->in_geom.bscans;
+  p->crop_start = s->crop_start;
+  p->crop_end = s->crop_end;
+  p->format = format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :
+      format == GST_VIDEO_FORMAT_RGBA ? AOOCT_CUDA_NORM_RGBA :
+      AOOCT_CUDA_NORM_GRAY8;
+  if (s->extra)
+    c->extra = aooct_cuda_norm_extra_new (&s->x, error);
+  if (s->extra ? c->extra == NULL : !aooct_cuda_norm_scratch_new (p,
+          &c->scratch, error)) {
+    g_free (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+norm_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  NormCuda *c = core;
+
+  if (c->extra)
+    return aooct_cuda_norm_extra (c->extra, run->live, c->params.format,
+        (const gfloat *) in->data, out->data, out->stride, run->stream, error);
+  return aooct_cuda_norm (&c->params, run->live, (const gfloat *) in->data,
+      out->data, out->stride, c->scratch, run->stream, error);
+}
+
+static void
+norm_cuda_reset (gpointer core)
+{
+  NormCuda *c = core;
+
+  if (c->extra)
+    aooct_cuda_norm_extra_reset (c->extra);
+}
+
+static void
+norm_cuda_rewind (gpointer core)
+{
+  NormCuda *c = core;
+
+  if (c->extra)
+    aooct_cuda_norm_extra_rewind (c->extra);
+}
+
+static const AooctStepOps norm_cuda = { norm_cuda_create, norm_cuda_process,
+  norm_cuda_destroy, norm_cuda_reset, norm_cuda_rewind
+};
+
+#define NORM_CUDA (&norm_cuda)
+#else
+#define NORM_CUDA NULL
+#endif
+
+static gboolean
+gst_aooct_norm_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
   GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
@@ -311,48 +464,27 @@ gst_aooct_norm_setup (GstAooctFilter * filter, GError ** error)
   GST_DEBUG_OBJECT (self, "crop [%d, %d), %s", start, end,
       GST_VIDEO_INFO_NAME (&filter->out_vinfo));
   gst_aooct_norm_announce_depth_scale (self, start, end);
+  self->step_settings.crop_start = start;
+  self->step_settings.crop_end = end;
   GST_OBJECT_LOCK (self);
-  if (self->average_bscans > 1 || self->average_alines > 1
-      || self->sigma_space > 0) {
-    AooctNormExtraParams x;
+  self->step_settings.extra = self->average_bscans > 1
+      || self->average_alines > 1 || self->sigma_space > 0;
+  if (self->step_settings.extra) {
+    AooctNormExtraParams *x = &self->step_settings.x;
 
-    x.samples = filter->in_geom.samples;
-    x.alines = filter->in_geom.alines;
-    x.bscans = filter->in_geom.bscans;
-    x.crop_start = start;
-    x.rows = end - start;
-    x.avg_bscans = self->average_bscans;
-    x.avg_alines = self->average_alines;
-    x.width = filter->out_geom.alines;
-    x.sigma_space = self->sigma_space;
-    x.sigma_range = self->sigma_range;
-    GST_OBJECT_UNLOCK (self);
-#ifdef HAVE_CUDA
-    if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-      self->cuda_extra = aooct_cuda_norm_extra_new (&x, error);
-      return self->cuda_extra != NULL;
-    }
-#endif
-    self->extra = aooct_cpu_norm_extra_new (&x);
-    return TRUE;
+    x->samples = filter->in_geom.samples;
+    x->alines = filter->in_geom.alines;
+    x->bscans = filter->in_geom.bscans;
+    x->crop_start = start;
+    x->rows = end - start;
+    x->avg_bscans = self->average_bscans;
+    x->avg_alines = self->average_alines;
+    x->width = filter->out_geom.alines;
+    x->sigma_space = self->sigma_space;
+    x->sigma_range = self->sigma_range;
   }
   GST_OBJECT_UNLOCK (self);
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    AooctCudaNormParams *p = &self->cuda_params;
-
-    p->samples = filter->in_geom.samples;
-    p->alines = filter->in_geom.alines;
-    p->bscans = filter->in_geom.bscans;
-    p->crop_start = start;
-    p->crop_end = end;
-    p->format = format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :
-        format == GST_VIDEO_FORMAT_RGBA ? AOOCT_CUDA_NORM_RGBA :
-        AOOCT_CUDA_NORM_GRAY8;
-    return aooct_cuda_norm_scratch_new (p, &self->cuda_scratch, error);
-  }
-#endif
-  self->cpu = aooct_cpu_norm_new (&filter->in_geom, start, end);
+  *settings = &self->step_settings;
   return TRUE;
 }
 
@@ -377,92 +509,17 @@ settings_for_buffer (GstAooctNorm * self, AooctNormSettings * s)
   *s = self->good;
 }
 
+/* display settings may change while playing: one consistent copy per
+ * buffer */
 static gboolean
-gst_aooct_norm_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
+gst_aooct_norm_live (GstAooctFilter * filter, gconstpointer * live,
+    GError ** error)
 {
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
-  AooctNormSettings s;
 
-  /* display settings may change while playing */
-  settings_for_buffer (self, &s);
-  if (self->extra) {
-    aooct_cpu_norm_extra_process (self->extra, &s, (const gfloat *) in->data,
-        out->data, out->stride);
-    return TRUE;
-  }
-  aooct_cpu_norm_process (self->cpu, &s, (const gfloat *) in->data,
-      out->data, out->stride);
+  settings_for_buffer (self, &self->live);
+  *live = &self->live;
   return TRUE;
-}
-
-#ifdef HAVE_CUDA
-static gboolean
-gst_aooct_norm_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, struct CUstream_st *stream, GError ** error)
-{
-  GstAooctNorm *self = GST_AOOCT_NORM (filter);
-  AooctNormSettings s;
-
-  /* as on the CPU: one consistent copy of the settings per buffer */
-  settings_for_buffer (self, &s);
-  if (self->cuda_extra) {
-    GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
-
-    return aooct_cuda_norm_extra (self->cuda_extra, &s,
-        format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :
-        format == GST_VIDEO_FORMAT_RGBA ? AOOCT_CUDA_NORM_RGBA :
-        AOOCT_CUDA_NORM_GRAY8, (const gfloat *) in->data, out->data,
-        out->stride, stream, error);
-  }
-  return aooct_cuda_norm (&self->cuda_params, &s, (const gfloat *) in->data,
-      out->data, out->stride, self->cuda_scratch, stream, error);
-}
-#endif
-
-static void
-gst_aooct_norm_teardown (GstAooctFilter * filter)
-{
-  GstAooctNorm *self = GST_AOOCT_NORM (filter);
-
-  g_clear_pointer (&self->cpu, aooct_cpu_norm_free);
-  g_clear_pointer (&self->extra, aooct_cpu_norm_extra_free);
-#ifdef HAVE_CUDA
-  /* the base class made the context current and waited for the stream */
-  g_clear_pointer (&self->cuda_scratch, aooct_cuda_free);
-  g_clear_pointer (&self->cuda_extra, aooct_cuda_norm_extra_free);
-#endif
-}
-
-#ifdef HAVE_CUDA
-/* A failed CUDA graph capture ran nothing, and process_cuda() runs again:
- * average-bscans' ring must not have moved on. */
-static void
-gst_aooct_norm_cuda_graph_abort (GstAooctFilter * filter)
-{
-  GstAooctNorm *self = GST_AOOCT_NORM (filter);
-
-  if (self->cuda_extra)
-    aooct_cuda_norm_extra_rewind (self->cuda_extra);
-}
-#endif
-
-/* average-bscans starts over after a flush (spec 11; new caps run
- * setup) */
-static gboolean
-gst_aooct_norm_sink_event (GstBaseTransform * bt, GstEvent * event)
-{
-  GstAooctNorm *self = GST_AOOCT_NORM (bt);
-
-  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
-    if (self->extra)
-      aooct_cpu_norm_extra_reset (self->extra);
-#ifdef HAVE_CUDA
-    if (self->cuda_extra)
-      aooct_cuda_norm_extra_reset (self->cuda_extra);
-#endif
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 
 static void
@@ -543,16 +600,6 @@ gst_aooct_norm_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_aooct_norm_finalize (GObject * object)
-{
-  GstAooctNorm *self = GST_AOOCT_NORM (object);
-
-  aooct_cpu_norm_free (self->cpu);
-  aooct_cpu_norm_extra_free (self->extra);
-  G_OBJECT_CLASS (parent_class)->finalize (object);
-}
-
-static void
 gst_aooct_norm_class_init (GstAooctNormClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -563,7 +610,6 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
 
   gobject_class->set_property = gst_aooct_norm_set_property;
   gobject_class->get_property = gst_aooct_norm_get_property;
-  gobject_class->finalize = gst_aooct_norm_finalize;
 
   /* Non-finite doubles and values outside these ranges are refused by
    * GObject when set (with a warning naming the property); the finite
@@ -675,14 +721,10 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_norm_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_norm_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_norm_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cpu);
-  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_norm_teardown);
-  GST_BASE_TRANSFORM_CLASS (klass)->sink_event =
-      GST_DEBUG_FUNCPTR (gst_aooct_norm_sink_event);
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_norm_live);
+  filter_class->cpu_ops = &norm_cpu;
+  filter_class->cuda_ops = NORM_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_norm_process_cuda);
-  filter_class->cuda_graph_abort =
-      GST_DEBUG_FUNCPTR (gst_aooct_norm_cuda_graph_abort);
   /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
 #endif

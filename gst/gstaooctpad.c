@@ -35,8 +35,9 @@
 #include "gstaooctpad.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
-#include "aooct-fftw.h"
+#include "aooct-omp.h"
 #include "aooct-cpu-pad.h"
+#include "aooct-step.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-pad.h"
 #endif
@@ -52,11 +53,6 @@ struct _GstAooctPad
   gint size;
   gint factor;
 
-  /* from setup(): the core of the active backend */
-  AooctCpuPad *cpu;
-#ifdef HAVE_CUDA
-  AooctCudaPad *cuda;
-#endif
 };
 
 enum
@@ -118,75 +114,130 @@ gst_aooct_pad_derive_output (GstAooctFilter * filter,
   return aooct_geometry_validate (out, error);
 }
 
-static gboolean
-gst_aooct_pad_setup (GstAooctFilter * filter, GError ** error)
+/* The step on both backends (aooct-step.h); no settings (the geometry
+ * says everything). */
+typedef struct
 {
-  GstAooctPad *self = GST_AOOCT_PAD (filter);
+  AooctCpuPad *pad;
+  gint rows;                    /* A-lines per buffer */
+} PadCpu;
 
-  GST_DEBUG_OBJECT (self, "N %d -> P1 %d (o %d) -> P2 %d",
-      filter->out_geom.raw_samples, filter->out_geom.pad_size,
-      filter->out_geom.pad_offset, filter->out_geom.samples);
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    /* cuFFT plans, work area and scratch, once per geometry */
-    self->cuda = aooct_cuda_pad_new (&filter->out_geom, error);
-    return self->cuda != NULL;
+static void
+pad_cpu_destroy (gpointer core)
+{
+  PadCpu *c = core;
+
+  aooct_cpu_pad_free (c->pad);
+  g_free (c);
+}
+
+static gpointer
+pad_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  PadCpu *c = g_new0 (PadCpu, 1);
+
+  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
+  c->pad = aooct_cpu_pad_new (&filter->out_geom, aooct_cpu_threads (), error);
+  if (c->pad == NULL) {
+    g_free (c);
+    return NULL;
   }
-#endif
-  self->cpu = aooct_cpu_pad_new (&filter->out_geom, aooct_cpu_threads (),
-      error);
-  return self->cpu != NULL;
+  return c;
 }
 
 static gboolean
-gst_aooct_pad_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
+pad_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
 {
-  GstAooctPad *self = GST_AOOCT_PAD (filter);
+  PadCpu *c = core;
 
   /* application/x-aooct buffers are contiguous: stride == A-line size */
-  aooct_cpu_pad_process (self->cpu, (const gfloat *) in->data,
-      (gfloat *) out->data,
-      (gint) aooct_geometry_total_alines (&filter->in_geom));
+  aooct_cpu_pad_process (c->pad, (const gfloat *) in->data,
+      (gfloat *) out->data, c->rows);
   return TRUE;
 }
 
+static const AooctStepOps pad_cpu = {
+  pad_cpu_create, pad_cpu_process, pad_cpu_destroy
+};
+
 #ifdef HAVE_CUDA
-static gboolean
-gst_aooct_pad_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, AooctCudaStream stream, GError ** error)
+typedef struct
 {
-  GstAooctPad *self = GST_AOOCT_PAD (filter);
+  AooctCudaPad *pad;
+  gboolean real;                /* real spectra (complex ones never leave
+                                 * the tail) */
+  gint j0, j1;                  /* the output's data region */
+} PadCuda;
+
+static void
+pad_cuda_destroy (gpointer core)
+{
+  PadCuda *c = core;
+
+  aooct_cuda_pad_free (c->pad);
+  g_free (c);
+}
+
+static gpointer
+pad_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  PadCuda *c = g_new0 (PadCuda, 1);
+
+  c->real = filter->in_geom.sample_type == AOOCT_SAMPLE_REAL;
+  c->j0 = aooct_geometry_data_start (&filter->out_geom);
+  c->j1 = aooct_geometry_data_end (&filter->out_geom);
+  /* cuFFT plans, work area and scratch, once per geometry */
+  c->pad = aooct_cuda_pad_new (&filter->out_geom, error);
+  if (c->pad == NULL) {
+    g_free (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  PadCuda *c = core;
   /* the deferred-steps machinery is for real spectra: complex ones are
    * scaled here (the base class does not let us leave it on complex data
    * anyway) */
-  AooctPendingMeta *leave = filter->in_geom.sample_type == AOOCT_SAMPLE_REAL ?
-      filter->out_pending : NULL;
+  AooctPendingMeta *leave = c->real ? run->out_pending : NULL;
 
   /* downstream (aooctkmap, or a fused pass) scales and sets the margins */
   if (leave) {
     leave->pad = TRUE;
-    leave->pad_scale = aooct_cuda_pad_scale (self->cuda);
-    leave->pad_j0 = aooct_geometry_data_start (&filter->out_geom);
-    leave->pad_j1 = aooct_geometry_data_end (&filter->out_geom);
+    leave->pad_scale = aooct_cuda_pad_scale (c->pad);
+    leave->pad_j0 = c->j0;
+    leave->pad_j1 = c->j1;
   }
   /* device planes of application/x-aooct are contiguous too */
-  return aooct_cuda_pad_process (self->cuda, (const gfloat *) in->data,
-      leave != NULL, filter->in_disposable, (gfloat *) out->data, stream,
+  return aooct_cuda_pad_process (c->pad, (const gfloat *) in->data,
+      leave != NULL, run->in_disposable, (gfloat *) out->data, run->stream,
       error);
 }
+
+static const AooctStepOps pad_cuda = {
+  pad_cuda_create, pad_cuda_process, pad_cuda_destroy
+};
+
+#define PAD_CUDA (&pad_cuda)
+#else
+#define PAD_CUDA NULL
 #endif
 
-static void
-gst_aooct_pad_teardown (GstAooctFilter * filter)
+static gboolean
+gst_aooct_pad_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
-  GstAooctPad *self = GST_AOOCT_PAD (filter);
-
-  g_clear_pointer (&self->cpu, aooct_cpu_pad_free);
-#ifdef HAVE_CUDA
-  /* the base class has made the context current and waited for the GPU */
-  g_clear_pointer (&self->cuda, aooct_cuda_pad_free);
-#endif
+  GST_DEBUG_OBJECT (filter, "N %d -> P1 %d (o %d) -> P2 %d",
+      filter->out_geom.raw_samples, filter->out_geom.pad_size,
+      filter->out_geom.pad_offset, filter->out_geom.samples);
+  return TRUE;
 }
 
 static void
@@ -241,15 +292,6 @@ gst_aooct_pad_get_property (GObject * object, guint prop_id, GValue * value,
 }
 
 static void
-gst_aooct_pad_finalize (GObject * object)
-{
-  GstAooctPad *self = GST_AOOCT_PAD (object);
-
-  aooct_cpu_pad_free (self->cpu);
-  G_OBJECT_CLASS (parent_class)->finalize (object);
-}
-
-static void
 gst_aooct_pad_class_init (GstAooctPadClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -258,7 +300,6 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
 
   gobject_class->set_property = gst_aooct_pad_set_property;
   gobject_class->get_property = gst_aooct_pad_get_property;
-  gobject_class->finalize = gst_aooct_pad_finalize;
 
   /* Both change the output geometry, so they apply at the next caps
    * negotiation (READY), not in the middle of a stream. */
@@ -296,10 +337,9 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
 
   filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_pad_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_pad_setup);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_pad_process_cpu);
-  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_pad_teardown);
+  filter_class->cpu_ops = &pad_cpu;
+  filter_class->cuda_ops = PAD_CUDA;
 #ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_pad_process_cuda);
   /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
   filter_class->leaves_pending = TRUE;

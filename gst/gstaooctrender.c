@@ -39,9 +39,17 @@
 
 #include "gstaooctrender.h"
 #include "aooct-error.h"
+#include "aooct-cpu-views.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-views.h"
 #endif
+
+/* What emit reads of the live properties (AooctViewLive's @own). */
+typedef struct
+{
+  AooctRenderMode mode;
+  AooctRenderCamera camera;
+} RenderLive;
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_render_debug);
 #define GST_CAT_DEFAULT gst_aooct_render_debug
@@ -55,10 +63,8 @@ struct _GstAooctRender
   gdouble azimuth, elevation, zoom;
   gint width, height;
 
-  /* from setup */
-  gint out_width, out_height;
-  gfloat *vol;                  /* V x M x rows values (host or device) */
-  gpointer keys;                /* CUDA: the volume's range */
+  /* streaming thread: the camera of the image being made */
+  RenderLive live;
 };
 
 enum
@@ -121,119 +127,138 @@ gst_aooct_render_image_size (GstAooctView * view, const AooctGeometry * in,
   return TRUE;
 }
 
-static gboolean
-gst_aooct_render_alloc (GstAooctView * view, const AooctViewParams * p,
-    GError ** error)
-{
-  GstAooctRender *self = GST_AOOCT_RENDER (view);
-  GstAooctFilter *filter = GST_AOOCT_FILTER (view);
-  gsize bytes = (gsize) p->volume * p->alines * p->rows * sizeof (gfloat);
-
-  self->out_width = GST_VIDEO_INFO_WIDTH (&filter->out_vinfo);
-  self->out_height = GST_VIDEO_INFO_HEIGHT (&filter->out_vinfo);
-#ifdef HAVE_CUDA
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    if (!aooct_cuda_malloc (bytes, (gpointer *) & self->vol, error))
-      return FALSE;
-    if (!aooct_cuda_views_keys_new (&self->keys, error)) {
-      g_clear_pointer (&self->vol, aooct_cuda_free);
-      return FALSE;
-    }
-    return TRUE;
-  }
-#endif
-  self->vol = g_try_malloc (bytes);
-  if (self->vol == NULL) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-        "cannot allocate a volume of %d x %d x %d values (%" G_GSIZE_FORMAT
-        " bytes): lower bscans-per-volume or crop the depth", p->alines,
-        p->volume, p->rows, bytes);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-static void
-gst_aooct_render_free (GstAooctView * view)
-{
-  GstAooctRender *self = GST_AOOCT_RENDER (view);
-
-#ifdef HAVE_CUDA
-  if (GST_AOOCT_FILTER (self)->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    g_clear_pointer (&self->vol, aooct_cuda_free);
-    g_clear_pointer (&self->keys, aooct_cuda_free);
-    return;
-  }
-#endif
-  g_clear_pointer (&self->vol, g_free);
-}
-
 /* The camera and mode of the next image: what the properties say now. */
-static AooctRenderMode
-current_camera (GstAooctRender * self, const AooctViewParams * p,
-    AooctRenderCamera * cam)
+static gconstpointer
+gst_aooct_render_own_live (GstAooctView * view, const AooctViewParams * p)
 {
-  AooctRenderMode mode;
+  GstAooctRender *self = GST_AOOCT_RENDER (view);
+  const GstVideoInfo *out = &GST_AOOCT_FILTER (view)->out_vinfo;
   gdouble az, el, zoom;
 
   GST_OBJECT_LOCK (self);
-  mode = self->mode;
+  self->live.mode = self->mode;
   az = self->azimuth;
   el = self->elevation;
   zoom = self->zoom;
   GST_OBJECT_UNLOCK (self);
-  aooct_render_camera_init (cam, p->alines, p->volume, p->rows,
-      self->out_width, self->out_height, az, el, zoom);
-  return mode;
+  aooct_render_camera_init (&self->live.camera, p->alines, p->volume,
+      p->rows, GST_VIDEO_INFO_WIDTH (out), GST_VIDEO_INFO_HEIGHT (out), az,
+      el, zoom);
+  return &self->live;
 }
 
-static gboolean
-gst_aooct_render_collect_cpu (GstAooctView * view, const AooctViewParams * p,
-    gboolean log_mode, const gfloat * in, gint first, gint count,
+/* ---- the step on both backends (aooct-step.h, gstaooctview.h) -------- */
+
+typedef struct
+{
+  gfloat *vol;                  /* V x M x rows values (host or device) */
+  gpointer keys;                /* CUDA: the volume's range */
+} Render;
+
+static gsize
+volume_bytes (const AooctViewParams * p)
+{
+  return (gsize) p->volume * p->alines * p->rows * sizeof (gfloat);
+}
+
+static void
+render_cpu_destroy (gpointer core)
+{
+  Render *c = core;
+
+  g_free (c->vol);
+  g_free (c);
+}
+
+static gpointer
+render_cpu_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  aooct_cpu_render_collect (p, log_mode, in, first, count,
-      GST_AOOCT_RENDER (view)->vol);
-  return TRUE;
+  const AooctViewParams *p = settings;
+  Render *c = g_new0 (Render, 1);
+
+  c->vol = g_try_malloc (volume_bytes (p));
+  if (c->vol == NULL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "cannot allocate a volume of %d x %d x %d values (%" G_GSIZE_FORMAT
+        " bytes): lower bscans-per-volume or crop the depth", p->alines,
+        p->volume, p->rows, volume_bytes (p));
+    g_free (c);
+    return NULL;
+  }
+  return c;
 }
 
 static gboolean
-gst_aooct_render_emit_cpu (GstAooctView * view, const AooctViewParams * p,
-    const AooctNormSettings * s, gint filled, AooctPlane * out, GError ** error)
+render_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
 {
-  GstAooctRender *self = GST_AOOCT_RENDER (view);
-  AooctRenderCamera cam;
-  AooctRenderMode mode = current_camera (self, p, &cam);
+  Render *c = core;
+  const AooctViewLive *v = run->live;
+  const RenderLive *r = v->own;
 
-  aooct_cpu_render_emit (p, s, mode, &cam, self->vol, filled, out->data,
-      out->stride);
+  if (in->data)
+    aooct_cpu_render_collect (v->p, v->log_mode,
+        (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
+        v->first, v->count, c->vol);
+  else
+    aooct_cpu_render_emit (v->p, v->s, r->mode, &r->camera, c->vol,
+        v->filled, out->data, out->stride);
   return TRUE;
 }
+
+static const AooctStepOps render_cpu = { render_cpu_create,
+  render_cpu_process, render_cpu_destroy
+};
 
 #ifdef HAVE_CUDA
-static gboolean
-gst_aooct_render_collect_cuda (GstAooctView * view, const AooctViewParams * p,
-    gboolean log_mode, const gfloat * in, gint first, gint count,
-    struct CUstream_st *stream, GError ** error)
+static void
+render_cuda_destroy (gpointer core)
 {
-  GstAooctRender *self = GST_AOOCT_RENDER (view);
+  Render *c = core;
 
-  return aooct_cuda_render_collect (p, log_mode, in, first, count, self->vol,
-      self->keys, stream, error);
+  aooct_cuda_free (c->vol);
+  aooct_cuda_free (c->keys);
+  g_free (c);
+}
+
+static gpointer
+render_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  Render *c = g_new0 (Render, 1);
+
+  if (!aooct_cuda_malloc (volume_bytes (settings), (gpointer *) & c->vol, error)
+      || !aooct_cuda_views_keys_new (&c->keys, error)) {
+    render_cuda_destroy (c);
+    return NULL;
+  }
+  return c;
 }
 
 static gboolean
-gst_aooct_render_emit_cuda (GstAooctView * view, const AooctViewParams * p,
-    const AooctNormSettings * s, gint filled, AooctPlane * out,
-    struct CUstream_st *stream, GError ** error)
+render_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
 {
-  GstAooctRender *self = GST_AOOCT_RENDER (view);
-  AooctRenderCamera cam;
-  AooctRenderMode mode = current_camera (self, p, &cam);
+  Render *c = core;
+  const AooctViewLive *v = run->live;
+  const RenderLive *r = v->own;
 
-  return aooct_cuda_render_emit (p, s, mode, &cam, self->vol, filled,
-      out->data, out->stride, self->keys, stream, error);
+  if (in->data)
+    return aooct_cuda_render_collect (v->p, v->log_mode,
+        (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
+        v->first, v->count, c->vol, c->keys, run->stream, error);
+  return aooct_cuda_render_emit (v->p, v->s, r->mode, &r->camera, c->vol,
+      v->filled, out->data, out->stride, c->keys, run->stream, error);
 }
+
+static const AooctStepOps render_cuda = { render_cuda_create,
+  render_cuda_process, render_cuda_destroy
+};
+
+#define RENDER_CUDA (&render_cuda)
+#else
+#define RENDER_CUDA NULL
 #endif
 
 static void
@@ -388,14 +413,9 @@ gst_aooct_render_class_init (GstAooctRenderClass * klass)
       "aooct developers");
 
   view_class->image_size = GST_DEBUG_FUNCPTR (gst_aooct_render_image_size);
-  view_class->alloc = GST_DEBUG_FUNCPTR (gst_aooct_render_alloc);
-  view_class->free = GST_DEBUG_FUNCPTR (gst_aooct_render_free);
-  view_class->collect_cpu = GST_DEBUG_FUNCPTR (gst_aooct_render_collect_cpu);
-  view_class->emit_cpu = GST_DEBUG_FUNCPTR (gst_aooct_render_emit_cpu);
-#ifdef HAVE_CUDA
-  view_class->collect_cuda = GST_DEBUG_FUNCPTR (gst_aooct_render_collect_cuda);
-  view_class->emit_cuda = GST_DEBUG_FUNCPTR (gst_aooct_render_emit_cuda);
-#endif
+  view_class->own_live = GST_DEBUG_FUNCPTR (gst_aooct_render_own_live);
+  GST_AOOCT_FILTER_CLASS (klass)->cpu_ops = &render_cpu;
+  GST_AOOCT_FILTER_CLASS (klass)->cuda_ops = RENDER_CUDA;
   gst_aooct_view_class_add_pad_templates (view_class);
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_RENDER_MODE, 0);
 }

@@ -42,7 +42,6 @@ typedef struct
 
   /* from setup() */
   AooctViewParams params;
-  gboolean allocated;
 
   /* the volume being collected (streaming thread) */
   gint filled;                  /* B-scans collected */
@@ -51,7 +50,10 @@ typedef struct
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 volumes;              /* images made since start */
   /* what process_buffers() is asked for */
-  gint take_from, take_count;   /* B-scans of the input buffer to collect */
+  gint take_from, take_count;   /* B-scans of the input buffer to collect,
+                                 * or take_count 0: emit the image */
+  AooctViewLive live;           /* what the step gets with the buffer */
+  AooctNormSettings emit_settings;      /* ... and live.s */
 } GstAooctViewPrivate;
 
 enum
@@ -145,10 +147,10 @@ read_settings (GstAooctView * self, AooctNormSettings * s)
 }
 
 static gboolean
-gst_aooct_view_setup (GstAooctFilter * filter, GError ** error)
+gst_aooct_view_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
 {
   GstAooctView *self = GST_AOOCT_VIEW (filter);
-  GstAooctViewClass *klass = GST_AOOCT_VIEW_GET_CLASS (self);
   GstAooctViewPrivate *priv = PRIV (self);
   GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
   AooctViewParams *p = &priv->params;
@@ -186,29 +188,8 @@ gst_aooct_view_setup (GstAooctFilter * filter, GError ** error)
   /* counting starts over with new caps (a partial volume of the old ones
    * has been emitted by the caps event) */
   priv->filled = 0;
-  if (!klass->alloc (self, p, error))
-    return FALSE;
-  priv->allocated = TRUE;
+  *settings = p;
   return TRUE;
-}
-
-static void
-gst_aooct_view_teardown (GstAooctFilter * filter)
-{
-  GstAooctView *self = GST_AOOCT_VIEW (filter);
-  GstAooctViewPrivate *priv = PRIV (self);
-
-  if (priv->allocated)
-    GST_AOOCT_VIEW_GET_CLASS (self)->free (self);
-  priv->allocated = FALSE;
-}
-
-/* The first B-scan of the input buffer to collect. */
-static const gfloat *
-first_bscan (GstAooctView * self, const AooctPlane * in)
-{
-  return (const gfloat *) (in->data + (gsize) PRIV (self)->take_from *
-      GST_AOOCT_FILTER (self)->in_geom.alines * in->stride);
 }
 
 /* The settings of the image: the range settings now, the log setting of
@@ -221,44 +202,35 @@ emit_settings (GstAooctView * self, AooctNormSettings * s, GError ** error)
   return aooct_norm_settings_check (s, error);
 }
 
-/* The B-scans of this input, or the image (process_buffers() passes one
- * plane only). */
+/* The live part of the run of process_buffers()'s one plane: collect
+ * the B-scans of this input, or (take_count 0) emit the image. */
 static gboolean
-gst_aooct_view_process_cpu (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, GError ** error)
+gst_aooct_view_live (GstAooctFilter * filter, gconstpointer * out_live,
+    GError ** error)
 {
   GstAooctView *self = GST_AOOCT_VIEW (filter);
   GstAooctViewClass *klass = GST_AOOCT_VIEW_GET_CLASS (self);
   GstAooctViewPrivate *priv = PRIV (self);
-  AooctNormSettings s;
+  AooctViewLive *live = &priv->live;
 
-  if (in->data)
-    return klass->collect_cpu (self, &priv->params, priv->log_mode,
-        first_bscan (self, in), priv->filled, priv->take_count, error);
-  if (!emit_settings (self, &s, error))
+  live->p = &priv->params;
+  live->log_mode = priv->log_mode;
+  live->first = priv->filled;
+  live->count = priv->take_count;
+  live->in_row = priv->take_from * filter->in_geom.alines;
+  live->filled = priv->filled;
+  live->s = NULL;
+  live->own = NULL;
+  *out_live = live;
+  if (priv->take_count > 0)
+    return TRUE;
+  if (!emit_settings (self, &priv->emit_settings, error))
     return FALSE;
-  return klass->emit_cpu (self, &priv->params, &s, priv->filled, out, error);
+  live->s = &priv->emit_settings;
+  if (klass->own_live)
+    live->own = klass->own_live (self, &priv->params);
+  return TRUE;
 }
-
-#ifdef HAVE_CUDA
-static gboolean
-gst_aooct_view_process_cuda (GstAooctFilter * filter, const AooctPlane * in,
-    AooctPlane * out, struct CUstream_st *stream, GError ** error)
-{
-  GstAooctView *self = GST_AOOCT_VIEW (filter);
-  GstAooctViewClass *klass = GST_AOOCT_VIEW_GET_CLASS (self);
-  GstAooctViewPrivate *priv = PRIV (self);
-  AooctNormSettings s;
-
-  if (in->data)
-    return klass->collect_cuda (self, &priv->params, priv->log_mode,
-        first_bscan (self, in), priv->filled, priv->take_count, stream, error);
-  if (!emit_settings (self, &s, error))
-    return FALSE;
-  return klass->emit_cuda (self, &priv->params, &s, priv->filled, out,
-      stream, error);
-}
-#endif
 
 static GstFlowReturn
 allocate_output (GstAooctView * self, GstBuffer ** out)
@@ -311,6 +283,7 @@ emit_volume (GstAooctView * self)
   if (priv->filled == 0 || !filter->configured)
     return GST_FLOW_OK;
   ret = allocate_output (self, &out);
+  priv->take_count = 0;
   if (ret == GST_FLOW_OK)
     ret = gst_aooct_filter_process_buffers (filter, NULL, &out);
   if (ret != GST_FLOW_OK) {
@@ -544,11 +517,7 @@ gst_aooct_view_class_init (GstAooctViewClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_view_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_view_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_view_setup);
-  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_view_teardown);
-  filter_class->process_cpu = GST_DEBUG_FUNCPTR (gst_aooct_view_process_cpu);
-#ifdef HAVE_CUDA
-  filter_class->process_cuda = GST_DEBUG_FUNCPTR (gst_aooct_view_process_cuda);
-#endif
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_view_live);
 }
 
 /* For the subclasses' class_init: the pad templates (after they set

@@ -21,18 +21,37 @@
  * caps the B-scans collected come out as one more image (of the same size,
  * rows or voxels of missing B-scans black); a flush drops them.
  *
- * A subclass says how large its image is (image_size), keeps what it needs
- * of each B-scan (collect_cpu / collect_cuda: B-scans @first .. of the
- * volume from @in) and makes the image of the first @filled B-scans
- * (emit_cpu / emit_cuda), and allocates its storage in alloc / frees it in
- * free (CUDA context current on CUDA). */
+ * A subclass says how large its image is (image_size) and names the
+ * core of its step on each backend (GstAooctFilterClass's cpu_ops /
+ * cuda_ops, aooct-step.h), made with the view's AooctViewParams as its
+ * settings: process() gets an AooctViewLive as the live part of the run
+ * and either an input plane (collect: keep what the image needs of
+ * B-scans @first .. of the volume) or an output plane (emit: the image of
+ * the first @filled B-scans). */
 #ifndef __GST_AOOCT_VIEW_H__
 #define __GST_AOOCT_VIEW_H__
 
 #include "gstaooctfilter.h"
-#include "aooct-cpu-views.h"
+#include "aooct-step.h"
+#include "aooct-views.h"
 
 G_BEGIN_DECLS
+
+/* The live part of a view's run (AooctStepRun's @live). */
+typedef struct
+{
+  const AooctViewParams *p;
+  gboolean log_mode;            /* log setting at the volume's first B-scan */
+  /* collect: the input's rows from @in_row on (A-line @in_row of the
+   * buffer) hold B-scans @first .. @first + @count - 1 of the volume */
+  gint first, count;
+  gint in_row;
+  /* emit: the image of the first @filled B-scans, with these settings */
+  gint filled;
+  const AooctNormSettings *s;
+  gconstpointer own;            /* emit: own_live()'s, else NULL */
+} AooctViewLive;
+
 #define GST_TYPE_AOOCT_VIEW (gst_aooct_view_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstAooctView, gst_aooct_view, GST, AOOCT_VIEW,
     GstAooctFilter);
@@ -46,21 +65,11 @@ struct _GstAooctViewClass
     gboolean (*image_size) (GstAooctView * self, const AooctGeometry * in,
       gint v, gint crop_start, gint crop_end, gint * width, gint * height,
       GError ** error);
-    gboolean (*alloc) (GstAooctView * self, const AooctViewParams * p,
-      GError ** error);
-  void (*free) (GstAooctView * self);
-    gboolean (*collect_cpu) (GstAooctView * self, const AooctViewParams * p,
-      gboolean log_mode, const gfloat * in, gint first, gint count,
-      GError ** error);
-    gboolean (*emit_cpu) (GstAooctView * self, const AooctViewParams * p,
-      const AooctNormSettings * s, gint filled, AooctPlane * out,
-      GError ** error);
-    gboolean (*collect_cuda) (GstAooctView * self, const AooctViewParams * p,
-      gboolean log_mode, const gfloat * in, gint first, gint count,
-      struct CUstream_st * stream, GError ** error);
-    gboolean (*emit_cuda) (GstAooctView * self, const AooctViewParams * p,
-      const AooctNormSettings * s, gint filled, AooctPlane * out,
-      struct CUstream_st * stream, GError ** error);
+
+  /* Optional: what the subclass's emit reads of its own live properties
+   * (aooctrender: the camera), for AooctViewLive's @own.  The pointer
+   * stays valid until the next call. */
+    gconstpointer (*own_live) (GstAooctView * self, const AooctViewParams * p);
 };
 
 

@@ -15,6 +15,7 @@
 #include "gstaooctkmap.h"
 #include "gstaooctdisp.h"
 #include "gstaooctfullrange.h"
+#include "gstaooctcs.h"
 #include "gstaooctnorm.h"
 #include "gstaooctenface.h"
 #include "gstaooctrender.h"
@@ -33,6 +34,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctkmap, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctdisp, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctfullrange, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctcs, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctenface, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctrender, plugin);

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "aooct-test-util.h"
+#include "aooct-app-util.h"
 
 GstHarness *
 aooct_test_harness_new (const gchar * launch)
@@ -461,6 +462,12 @@ aooct_test_harness_teardown (GstHarness * h)
     gst_object_unref (bus);
   }
   gst_harness_teardown (h);
+}
+
+void
+aooct_test_set_everywhere (GstElement * bin, const gchar * name, gboolean value)
+{
+  aooct_app_set_everywhere (bin, name, value);
 }
 
 gboolean

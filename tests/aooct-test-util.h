@@ -65,6 +65,13 @@ void aooct_test_assert_error (GstHarness * h, const gchar * first_substring,
  * Fails the test on timeout.  The pipeline ends in NULL. */
 gchar *aooct_test_run_pipeline (const gchar * launch, gint timeout_s);
 
+/* Sets the boolean property @name to @value on every element of @bin (at
+ * any depth) that has it: the base class's defer-steps and cuda-graphs on
+ * each aooct processing element of a parsed pipeline
+ * (aooct_app_set_everywhere, gst/aooct-app-util.h). */
+void aooct_test_set_everywhere (GstElement * bin, const gchar * name,
+    gboolean value);
+
 /* The test run asks for cuda-graphs=true on every element
  * (AOOCT_TEST_CUDA_GRAPHS=1 in its environment: tests/meson.build's
  * *-graphs tests). */

@@ -25,7 +25,6 @@
 
 #include "aooct-test-util.h"
 #include "aooct-cuda-test-util.h"
-#include "aooct-app-util.h"
 /* the meta's fields only: its functions live in the plugin */
 #include "aooct-pending-meta.h"
 
@@ -132,9 +131,9 @@ run_chain (const gchar * desc, gboolean fuse, gboolean live_a2, Run * run)
   memset (run, 0, sizeof (*run));
   pipeline = gst_parse_launch (desc, &error);
   fail_unless (pipeline != NULL, "%s: %s", desc, error ? error->message : "");
-  aooct_app_set_everywhere (pipeline, "defer-steps", fuse);
+  aooct_test_set_everywhere (pipeline, "defer-steps", fuse);
   if (aooct_test_cuda_graphs ())
-    aooct_app_set_everywhere (pipeline, "cuda-graphs", TRUE);
+    aooct_test_set_everywhere (pipeline, "cuda-graphs", TRUE);
   probe (pipeline, "p", &run->pad);
   probe (pipeline, "k", &run->kmap);
   probe (pipeline, "d", &run->disp);

@@ -10,6 +10,7 @@
 #include <gst/video/video.h>
 
 #include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
 
 /* A raw file of @frames B-scans of @width x @height random samples (12-bit
  * for gray16-le); returns its path (g_free, unlink). */
@@ -428,14 +429,18 @@ static Suite *
 filesrc_suite (void)
 {
   Suite *s = suite_create ("aooctfilesrc");
-  TCase *tc = tcase_create ("general");
+  TCase *tc = aooct_test_backend_tcase (s, "cpu");
+  TCase *cuda = aooct_test_backend_tcase (s, "cuda");
 
-  suite_add_tcase (s, tc);
   tcase_add_test (tc, test_same_as_rawvideoparse);
   tcase_add_test (tc, test_same_images_through_chain);
   tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_truncated_while_playing);
+  /* windows of the mapped file read by the GPU in place:
+   * test-filesrc-cuda.c */
+  if (cuda)
+    aooct_test_add_cuda_tests (cuda);
   return s;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: the per-pixel arithmetic of spec section 7 (intensity, dB, the
  * grey-level range and the mapping), shared by the CPU core
  * (aooct-cpu-norm.c) and the CUDA kernels (cuda/aooct-cuda-norm.cu).  One

@@ -1,0 +1,674 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: aooctcs, compressive sensing.
+ *
+ * SECTION:element-aooctcs
+ * @title: aooctcs
+ *
+ * Depth profiles from a fraction of the spectral samples (spec section
+ * 10; Xu, Huang and Kang 2014): per A-line, the l1-regularised least
+ * squares problem min 1/2 ||A x - y||^2 + lambda ||x||_1 solved by a fixed
+ * number of SpaRSA iterations, with A the non-uniform transform from P
+ * depth bins to the measured pixels at their positions in k, so that no
+ * resampling is needed.  `operator=nufft` (default) computes A and A^H by
+ * gridding (the kernels of aooctkmap interpolation=nufft), `nudft` by the
+ * exact sums.
+ *
+ * Put it right after aooctdcsub.  The input holds either all N camera
+ * pixels (the mask picks the measured ones) or only the U measured pixels
+ * in mask order; the input width tells which.  The mask comes from
+ * `mask-file` (U strictly increasing pixel indices) or is drawn
+ * (`mask-fraction`, `mask-seed`; denser towards the spectrum's centre,
+ * see aooct-cs.h) and written to `mask-output-file`.  The calibration is
+ * aooctkmap's (`wavelength-file` of N values, or `wavelength-coeffs` with
+ * `camera-pixels` N when the input holds only the U pixels), and `a2`/`a3`
+ * aooctdisp's.  The output is depth-domain complex data of P bins for
+ * aooctnorm and the views.  Each buffer is processed as a whole: on CUDA
+ * all its A-lines iterate together on the GPU (batched cuFFT / cuBLAS and
+ * per-A-line reductions, no host round trip).
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 aooctsrc phantom=mirror samples=2048 \
+ *     wavelength-coeffs="800,0.05" ! aooctdcsub ! \
+ *     aooctcs wavelength-coeffs="800,0.05" mask-fraction=0.4 ! \
+ *     aooctnorm ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+
+#include "gstaooctcs.h"
+#include "gstaooctkmap.h"
+#include "aooct-caps.h"
+#include "aooct-cs.h"
+#include "aooct-error.h"
+#include "aooct-cpu-cs.h"
+#include "aooct-omp.h"
+#include "aooct-step.h"
+#ifdef HAVE_CUDA
+#include "aooct-cuda-cs.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_cs_debug);
+#define GST_CAT_DEFAULT gst_aooct_cs_debug
+
+struct _GstAooctCs
+{
+  GstAooctFilter parent;
+
+  /* properties, under the object lock */
+  gchar *mask_file;
+  gdouble mask_fraction;
+  guint mask_seed;
+  gchar *mask_output_file;
+  gchar *wavelength_file;
+  gchar *wavelength_coeffs;
+  gint camera_pixels;
+  gdouble a2, a3;
+  gint size;
+  gdouble tau;
+  gint iterations;
+  AooctCsOperator op;
+  AooctNufftKernel nufft_kernel;
+  gdouble nufft_oversampling;
+  gint nufft_width;
+
+  /* from derive_output() */
+  AooctCs *cs;
+  /* from setup(): what the cores are made with */
+  AooctCs *active;
+};
+
+enum
+{
+  PROP_0,
+  PROP_MASK_FILE,
+  PROP_MASK_FRACTION,
+  PROP_MASK_SEED,
+  PROP_MASK_OUTPUT_FILE,
+  PROP_WAVELENGTH_FILE,
+  PROP_WAVELENGTH_COEFFS,
+  PROP_CAMERA_PIXELS,
+  PROP_A2,
+  PROP_A3,
+  PROP_SIZE,
+  PROP_TAU,
+  PROP_ITERATIONS,
+  PROP_OPERATOR,
+  PROP_NUFFT_KERNEL,
+  PROP_NUFFT_OVERSAMPLING,
+  PROP_NUFFT_WIDTH,
+};
+
+#define DEFAULT_MASK_FRACTION 0.4
+#define DEFAULT_MASK_SEED 1
+
+#define GST_TYPE_AOOCT_CS_OPERATOR (gst_aooct_cs_operator_get_type ())
+static GType
+gst_aooct_cs_operator_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {AOOCT_CS_OPERATOR_NUFFT, "A and A^H by gridding, FFT and "
+          "deapodisation (nufft-kernel, -oversampling, -width)", "nufft"},
+    {AOOCT_CS_OPERATOR_NUDFT, "A and A^H as exact sums (seed 001's "
+          "MNUDFT-CS)", "nudft"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstAooctCsOperator", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+#define gst_aooct_cs_parent_class parent_class
+G_DEFINE_TYPE (GstAooctCs, gst_aooct_cs, GST_TYPE_AOOCT_FILTER);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctcs, "aooctcs",
+    GST_RANK_NONE, GST_TYPE_AOOCT_CS,
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_cs_debug, "aooctcs", 0,
+        "aooct compressive sensing"));
+
+/* the configuration of the current properties for @in_width-wide input */
+static AooctCs *
+build_cs (GstAooctCs * self, gint in_width, GError ** error)
+{
+  AooctCsSettings set;
+  AooctCs *cs;
+  gchar *mask_file, *mask_out, *wfile, *wcoeffs;
+
+  aooct_cs_settings_init (&set);
+  GST_OBJECT_LOCK (self);
+  mask_file = g_strdup (self->mask_file);
+  mask_out = g_strdup (self->mask_output_file);
+  wfile = g_strdup (self->wavelength_file);
+  wcoeffs = g_strdup (self->wavelength_coeffs);
+  set.mask_fraction = self->mask_fraction;
+  set.mask_seed = self->mask_seed;
+  set.camera_pixels = self->camera_pixels;
+  set.a2 = self->a2;
+  set.a3 = self->a3;
+  set.size = self->size;
+  set.tau = self->tau;
+  set.iterations = self->iterations;
+  set.op = self->op;
+  set.nufft_kernel = self->nufft_kernel;
+  set.nufft_oversampling = self->nufft_oversampling;
+  set.nufft_width = self->nufft_width;
+  GST_OBJECT_UNLOCK (self);
+  set.mask_file = mask_file;
+  set.mask_output_file = mask_out;
+  set.wavelength_file = wfile;
+  set.wavelength_coeffs = wcoeffs;
+  cs = aooct_cs_new (&set, in_width, error);
+  g_free (mask_file);
+  g_free (mask_out);
+  g_free (wfile);
+  g_free (wcoeffs);
+  return cs;
+}
+
+static gboolean
+gst_aooct_cs_derive_output (GstAooctFilter * filter,
+    const AooctGeometry * in, AooctGeometry * out, GError ** error)
+{
+  GstAooctCs *self = GST_AOOCT_CS (filter);
+  AooctCs *cs;
+
+  if (in->domain != AOOCT_DOMAIN_SPECTRAL
+      || in->sample_type != AOOCT_SAMPLE_REAL || in->full_range
+      || in->k_sampling != AOOCT_K_SAMPLING_EVEN || in->k_linear
+      || in->pad_factor != 1 || in->samples != in->raw_samples) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "aooctcs takes the real DC-subtracted spectra of aooctdcsub, on the "
+        "camera's pixel grid (no aooctpad, aooctkmap or aooctfullrange "
+        "before it), but got domain=%s sample-type=%s samples=%d "
+        "raw-samples=%d%s%s", aooct_domain_to_string (in->domain),
+        aooct_sample_type_to_string (in->sample_type), in->samples,
+        in->raw_samples, in->k_linear ? " k-linear=true" : "",
+        in->full_range ? " full-range=true" : "");
+    return FALSE;
+  }
+  cs = build_cs (self, in->samples, error);
+  if (cs == NULL)
+    return FALSE;
+  aooct_cs_output_geometry (cs, in, out);
+  if (!aooct_geometry_validate (out, error)) {
+    aooct_cs_free (cs);
+    return FALSE;
+  }
+  GST_OBJECT_LOCK (self);
+  aooct_cs_free (self->cs);
+  self->cs = cs;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+/* ---- the step on both backends (aooct-step.h) ------------------------ */
+
+/* settings: the AooctCs operator the element built in setup() */
+typedef struct
+{
+  AooctCpuCs *cs;
+  gint rows;                    /* A-lines per buffer */
+} CsCpu;
+
+static void
+cs_cpu_destroy (gpointer core)
+{
+  CsCpu *c = core;
+
+  aooct_cpu_cs_free (c->cs);
+  g_free (c);
+}
+
+static gpointer
+cs_cpu_create (GstAooctFilter * filter, gconstpointer settings, GError ** error)
+{
+  CsCpu *c = g_new0 (CsCpu, 1);
+
+  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
+  c->cs = aooct_cpu_cs_new (settings, aooct_cpu_threads (), error);
+  if (c->cs == NULL) {
+    g_free (c);
+    return NULL;
+  }
+  return c;
+}
+
+static gboolean
+cs_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  CsCpu *c = core;
+
+  /* application/x-aooct buffers are contiguous */
+  aooct_cpu_cs_process (c->cs, (const gfloat *) in->data,
+      (gfloat *) out->data, c->rows);
+  return TRUE;
+}
+
+static const AooctStepOps cs_cpu = { cs_cpu_create, cs_cpu_process,
+  cs_cpu_destroy
+};
+
+#ifdef HAVE_CUDA
+static gpointer
+cs_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return aooct_cuda_cs_new (settings, aooct_geometry_total_alines
+      (&filter->in_geom), error);
+}
+
+static gboolean
+cs_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  return aooct_cuda_cs_process (core, (const gfloat *) in->data,
+      (gfloat *) out->data, run->stream, error);
+}
+
+static void
+cs_cuda_destroy (gpointer core)
+{
+  aooct_cuda_cs_free (core);
+}
+
+static const AooctStepOps cs_cuda = { cs_cuda_create, cs_cuda_process,
+  cs_cuda_destroy
+};
+
+#define CS_CUDA (&cs_cuda)
+#else
+#define CS_CUDA NULL
+#endif
+
+static gboolean
+gst_aooct_cs_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
+{
+  GstAooctCs *self = GST_AOOCT_CS (filter);
+  AooctCs *cs = build_cs (self, filter->in_geom.samples, error);
+
+  /* built again: the properties may have changed since the caps were
+   * derived; the geometry must not have */
+  if (cs == NULL)
+    return FALSE;
+  if (cs->p != filter->out_geom.samples
+      || cs->n != filter->out_geom.raw_samples) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "aooctcs: the calibration or size changed between negotiation and "
+        "start (now N = %d, P = %d)", cs->n, cs->p);
+    aooct_cs_free (cs);
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT (self, "N %d U %d P %d input %d wide, %s, %d iterations",
+      cs->n, cs->u, cs->p, cs->in_width,
+      cs->op == AOOCT_CS_OPERATOR_NUDFT ? "nudft" : "nufft", cs->iterations);
+  self->active = cs;
+  *settings = cs;
+  return TRUE;
+}
+
+static void
+gst_aooct_cs_teardown (GstAooctFilter * filter)
+{
+  GstAooctCs *self = GST_AOOCT_CS (filter);
+
+  /* the base class destroyed the core first */
+  g_clear_pointer (&self->active, aooct_cs_free);
+}
+
+static void
+gst_aooct_cs_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctCs *self = GST_AOOCT_CS (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MASK_FILE:
+      g_free (self->mask_file);
+      self->mask_file = g_value_dup_string (value);
+      break;
+    case PROP_MASK_FRACTION:
+      self->mask_fraction = g_value_get_double (value);
+      break;
+    case PROP_MASK_SEED:
+      self->mask_seed = g_value_get_uint (value);
+      break;
+    case PROP_MASK_OUTPUT_FILE:
+      g_free (self->mask_output_file);
+      self->mask_output_file = g_value_dup_string (value);
+      break;
+    case PROP_WAVELENGTH_FILE:
+      g_free (self->wavelength_file);
+      self->wavelength_file = g_value_dup_string (value);
+      break;
+    case PROP_WAVELENGTH_COEFFS:
+      g_free (self->wavelength_coeffs);
+      self->wavelength_coeffs = g_value_dup_string (value);
+      break;
+    case PROP_CAMERA_PIXELS:
+      self->camera_pixels = g_value_get_int (value);
+      break;
+    case PROP_A2:
+      self->a2 = g_value_get_double (value);
+      break;
+    case PROP_A3:
+      self->a3 = g_value_get_double (value);
+      break;
+    case PROP_SIZE:
+      self->size = g_value_get_int (value);
+      break;
+    case PROP_TAU:
+      self->tau = g_value_get_double (value);
+      break;
+    case PROP_ITERATIONS:
+      self->iterations = g_value_get_int (value);
+      break;
+    case PROP_OPERATOR:
+      self->op = g_value_get_enum (value);
+      break;
+    case PROP_NUFFT_KERNEL:
+      self->nufft_kernel = g_value_get_enum (value);
+      break;
+    case PROP_NUFFT_OVERSAMPLING:
+      self->nufft_oversampling = g_value_get_double (value);
+      break;
+    case PROP_NUFFT_WIDTH:
+      self->nufft_width = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_cs_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstAooctCs *self = GST_AOOCT_CS (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MASK_FILE:
+      g_value_set_string (value, self->mask_file);
+      break;
+    case PROP_MASK_FRACTION:
+      g_value_set_double (value, self->mask_fraction);
+      break;
+    case PROP_MASK_SEED:
+      g_value_set_uint (value, self->mask_seed);
+      break;
+    case PROP_MASK_OUTPUT_FILE:
+      g_value_set_string (value, self->mask_output_file);
+      break;
+    case PROP_WAVELENGTH_FILE:
+      g_value_set_string (value, self->wavelength_file);
+      break;
+    case PROP_WAVELENGTH_COEFFS:
+      g_value_set_string (value, self->wavelength_coeffs);
+      break;
+    case PROP_CAMERA_PIXELS:
+      g_value_set_int (value, self->camera_pixels);
+      break;
+    case PROP_A2:
+      g_value_set_double (value, self->a2);
+      break;
+    case PROP_A3:
+      g_value_set_double (value, self->a3);
+      break;
+    case PROP_SIZE:
+      g_value_set_int (value, self->size);
+      break;
+    case PROP_TAU:
+      g_value_set_double (value, self->tau);
+      break;
+    case PROP_ITERATIONS:
+      g_value_set_int (value, self->iterations);
+      break;
+    case PROP_OPERATOR:
+      g_value_set_enum (value, self->op);
+      break;
+    case PROP_NUFFT_KERNEL:
+      g_value_set_enum (value, self->nufft_kernel);
+      break;
+    case PROP_NUFFT_OVERSAMPLING:
+      g_value_set_double (value, self->nufft_oversampling);
+      break;
+    case PROP_NUFFT_WIDTH:
+      g_value_set_int (value, self->nufft_width);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_cs_finalize (GObject * object)
+{
+  GstAooctCs *self = GST_AOOCT_CS (object);
+
+  g_free (self->mask_file);
+  g_free (self->mask_output_file);
+  g_free (self->wavelength_file);
+  g_free (self->wavelength_coeffs);
+  aooct_cs_free (self->cs);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+#define RW (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS)
+
+static void
+gst_aooct_cs_class_init (GstAooctCsClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
+
+  gobject_class->set_property = gst_aooct_cs_set_property;
+  gobject_class->get_property = gst_aooct_cs_get_property;
+  gobject_class->finalize = gst_aooct_cs_finalize;
+
+  /**
+   * GstAooctCs:mask-file:
+   *
+   * Text file of the U measured pixel indices, strictly increasing, in
+   * 0..N-1, one per line.  Empty: the mask is drawn (mask-fraction).
+   */
+  g_object_class_install_property (gobject_class, PROP_MASK_FILE,
+      g_param_spec_string ("mask-file", "Mask file",
+          "Text file of the measured pixel indices (strictly increasing, "
+          "0..N-1, one per line); empty: draw the mask from mask-fraction",
+          NULL, RW));
+  /**
+   * GstAooctCs:mask-fraction:
+   *
+   * Fraction of the N pixels measured, in (0, 1], when no mask-file is
+   * given: U = round (fraction * N) pixels, drawn denser towards the
+   * spectrum's centre (see aooct-cs.h for the rule).
+   */
+  g_object_class_install_property (gobject_class, PROP_MASK_FRACTION,
+      g_param_spec_double ("mask-fraction", "Mask fraction",
+          "Fraction of the camera pixels measured when the mask is drawn "
+          "(0, 1]; the density falls from the centre of the spectrum to "
+          "its ends by a factor 4", -G_MAXDOUBLE, G_MAXDOUBLE,
+          DEFAULT_MASK_FRACTION, RW));
+  /**
+   * GstAooctCs:mask-seed:
+   *
+   * Seed of the drawn mask (GLib's Mersenne twister): the same seed, N and
+   * fraction always give the same mask.
+   */
+  g_object_class_install_property (gobject_class, PROP_MASK_SEED,
+      g_param_spec_uint ("mask-seed", "Mask seed",
+          "Seed of the random generator that draws the mask", 0, G_MAXUINT,
+          DEFAULT_MASK_SEED, RW));
+  /**
+   * GstAooctCs:mask-output-file:
+   *
+   * Where the drawn mask is written (one index per line, the format of
+   * mask-file), for the camera or the acquisition software that measures
+   * only those pixels.  Empty: not written.
+   */
+  g_object_class_install_property (gobject_class, PROP_MASK_OUTPUT_FILE,
+      g_param_spec_string ("mask-output-file", "Mask output file",
+          "Text file the drawn mask is written to (format of mask-file); "
+          "empty: not written", NULL, RW));
+  /**
+   * GstAooctCs:wavelength-file:
+   *
+   * Text file of the N camera pixels' wavelengths in nm, as aooctkmap's;
+   * its length is N.
+   */
+  g_object_class_install_property (gobject_class, PROP_WAVELENGTH_FILE,
+      g_param_spec_string ("wavelength-file", "Wavelength file",
+          "Text file of N wavelengths in nm, one per camera pixel (as "
+          "aooctkmap's)", NULL, RW));
+  /**
+   * GstAooctCs:wavelength-coeffs:
+   *
+   * "c0,c1[,c2[,c3]]": lambda(p) in nm as a polynomial in the pixel index,
+   * as aooctkmap's.
+   */
+  g_object_class_install_property (gobject_class, PROP_WAVELENGTH_COEFFS,
+      g_param_spec_string ("wavelength-coeffs", "Wavelength coefficients",
+          "lambda(p) = c0 + c1 p + c2 p^2 + c3 p^3 in nm, written "
+          "\"c0,c1[,c2[,c3]]\" (as aooctkmap's)", NULL, RW));
+  /**
+   * GstAooctCs:camera-pixels:
+   *
+   * N, the camera's pixel count, for wavelength-coeffs when the input
+   * holds only the U measured pixels.  0: the input width (or the
+   * wavelength file's length).
+   */
+  g_object_class_install_property (gobject_class, PROP_CAMERA_PIXELS,
+      g_param_spec_int ("camera-pixels", "Camera pixels",
+          "N, the camera's pixel count (for wavelength-coeffs with U-pixel "
+          "input); 0 = the wavelength file's length or the input width",
+          0, AOOCT_MAX_SAMPLES, 0, RW));
+  /**
+   * GstAooctCs:a2:
+   *
+   * Quadratic dispersion phase (radians over u in [-1, 1]), as aooctdisp's.
+   */
+  g_object_class_install_property (gobject_class, PROP_A2,
+      g_param_spec_double ("a2", "a2",
+          "Dispersion: quadratic phase coefficient in radians (as "
+          "aooctdisp's)", -G_MAXDOUBLE, G_MAXDOUBLE, 0.0, RW));
+  /**
+   * GstAooctCs:a3:
+   *
+   * Cubic dispersion phase (radians), as aooctdisp's.
+   */
+  g_object_class_install_property (gobject_class, PROP_A3,
+      g_param_spec_double ("a3", "a3",
+          "Dispersion: cubic phase coefficient in radians (as aooctdisp's)",
+          -G_MAXDOUBLE, G_MAXDOUBLE, 0.0, RW));
+  /**
+   * GstAooctCs:size:
+   *
+   * P, the number of depth bins reconstructed (>= N); 0: the next power of
+   * two >= N.
+   */
+  g_object_class_install_property (gobject_class, PROP_SIZE,
+      g_param_spec_int ("size", "Size",
+          "P, depth bins reconstructed (>= N samples); 0 = the next power "
+          "of two >= N", 0, AOOCT_MAX_SAMPLES, 0, RW));
+  /**
+   * GstAooctCs:tau:
+   *
+   * Regularisation relative to the largest |A^H y| of each A-line:
+   * lambda = tau max |A^H y|.  Larger: sparser, lower background, weak
+   * features fade; 0: plain least squares.
+   */
+  g_object_class_install_property (gobject_class, PROP_TAU,
+      g_param_spec_double ("tau", "Tau",
+          "l1 weight relative to each A-line's max |A^H y| (dimensionless; "
+          "0 = least squares)", -G_MAXDOUBLE, G_MAXDOUBLE,
+          AOOCT_CS_DEFAULT_TAU, RW));
+  /**
+   * GstAooctCs:iterations:
+   *
+   * SpaRSA iterations per A-line (fixed count; each costs one A and one
+   * A^H).
+   */
+  g_object_class_install_property (gobject_class, PROP_ITERATIONS,
+      g_param_spec_int ("iterations", "Iterations",
+          "SpaRSA iterations per A-line (each one A and one A^H)", 1,
+          AOOCT_CS_MAX_ITERATIONS, AOOCT_CS_DEFAULT_ITERATIONS, RW));
+  /**
+   * GstAooctCs:operator:
+   *
+   * How A and A^H are computed: nufft (gridding) or nudft (exact sums).
+   */
+  g_object_class_install_property (gobject_class, PROP_OPERATOR,
+      g_param_spec_enum ("operator", "Operator",
+          "How A and A^H are computed", GST_TYPE_AOOCT_CS_OPERATOR,
+          AOOCT_CS_OPERATOR_NUFFT, RW));
+  /**
+   * GstAooctCs:nufft-kernel:
+   *
+   * Gridding kernel of operator=nufft (as aooctkmap's).
+   */
+  g_object_class_install_property (gobject_class, PROP_NUFFT_KERNEL,
+      g_param_spec_enum ("nufft-kernel", "NUFFT kernel",
+          "Gridding kernel of operator=nufft", GST_TYPE_AOOCT_NUFFT_KERNEL,
+          AOOCT_NUFFT_KAISER_BESSEL, RW));
+  /**
+   * GstAooctCs:nufft-oversampling:
+   *
+   * R: the oversampled grid has R * P points (an integer).
+   */
+  g_object_class_install_property (gobject_class, PROP_NUFFT_OVERSAMPLING,
+      g_param_spec_double ("nufft-oversampling", "NUFFT oversampling",
+          "R: grid points per depth bin of operator=nufft (R * P must be an "
+          "integer)", AOOCT_NUFFT_MIN_OVERSAMPLING,
+          AOOCT_NUFFT_MAX_OVERSAMPLING, 2.0, RW));
+  /**
+   * GstAooctCs:nufft-width:
+   *
+   * W: kernel width in grid points.
+   */
+  g_object_class_install_property (gobject_class, PROP_NUFFT_WIDTH,
+      g_param_spec_int ("nufft-width", "NUFFT width",
+          "W: kernel width of operator=nufft, in grid points",
+          AOOCT_NUFFT_MIN_WIDTH, AOOCT_NUFFT_MAX_WIDTH, 6, RW));
+
+  gst_element_class_set_static_metadata (element_class,
+      "AO-OCT compressive sensing", "Filter/Converter",
+      "Depth profiles from a fraction of the spectral samples (SpaRSA with "
+      "a non-uniform transform)", "aooct developers");
+  gst_aooct_filter_class_add_pad_templates (filter_class,
+      AOOCT_CAPS_TEMPLATE, AOOCT_CAPS_TEMPLATE);
+
+  filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_cs_derive_output);
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_cs_setup);
+  filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_cs_teardown);
+  filter_class->cpu_ops = &cs_cpu;
+  filter_class->cuda_ops = CS_CUDA;
+  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_CS_OPERATOR, 0);
+}
+
+static void
+gst_aooct_cs_init (GstAooctCs * self)
+{
+  self->mask_fraction = DEFAULT_MASK_FRACTION;
+  self->mask_seed = DEFAULT_MASK_SEED;
+  self->tau = AOOCT_CS_DEFAULT_TAU;
+  self->iterations = AOOCT_CS_DEFAULT_ITERATIONS;
+  self->op = AOOCT_CS_OPERATOR_NUFFT;
+  self->nufft_kernel = AOOCT_NUFFT_KAISER_BESSEL;
+  self->nufft_oversampling = 2.0;
+  self->nufft_width = 6;
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct tests: aooctfilesrc feeding aooctdcsub on CUDA, where the GPU reads
+ * windows of the mapped file in place (map-file, aooct-file-prefetch.h)
+ * next to the reader threads.  Skips without a CUDA device. */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+#include <glib/gstdio.h>
+#include <gst/check/gstcheck.h>
+#include <gst/app/gstappsink.h>
+
+#include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
+
+/* 2048 x 500 GRAY16 B-scans: 2 MB each, a whole number of pages, so that
+ * windows of 16 B-scans (32 MB) can be registered */
+#define W 2048
+#define H 500
+#define N_BSCANS 40
+
+/* B-scan i: sample j of A-line r is (i * 97 + r * 13 + j * 7) % 4096, a
+ * pattern whose first and last samples name the B-scan */
+static gchar *
+write_pattern (void)
+{
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("aooct-filesrc-cuda-XXXXXX.raw", &path, NULL);
+  guint16 *row = g_new (guint16, W);
+  FILE *f;
+  gint i, r, j;
+
+  fail_unless (fd >= 0);
+  f = fdopen (fd, "wb");
+  for (i = 0; i < N_BSCANS; i++)
+    for (r = 0; r < H; r++) {
+      for (j = 0; j < W; j++)
+        row[j] = GUINT16_TO_LE ((i * 97 + r * 13 + j * 7) % 4096);
+      fail_unless (fwrite (row, sizeof (guint16), W, f) == W);
+    }
+  fclose (f);
+  g_free (row);
+  return path;
+}
+
+static guint16
+expected (gint i, gint r, gint j)
+{
+  return (i * 97 + r * 13 + j * 7) % 4096;
+}
+
+typedef struct
+{
+  gint n;                       /* buffers seen */
+  gint prev;                    /* B-scan of the last one */
+  gint first, run;              /* the last run of consecutive B-scans:
+                                 * where it starts, how long it is */
+  gint in_place;                /* of them read-only (a file window) */
+  gint bad;                     /* with samples not those of the file */
+} Seen;
+
+static GstPadProbeReturn
+check_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Seen *seen = user_data;
+  GstBuffer *buf = GST_PAD_PROBE_INFO_BUFFER (info);
+  gint i = (gint) GST_BUFFER_OFFSET (buf);
+  GstMapInfo map;
+
+  if (seen->n == 0 || i != seen->prev + 1) {
+    seen->first = i;
+    seen->run = 0;
+  }
+  seen->prev = i;
+  seen->run++;
+  seen->n++;
+  if (GST_MEMORY_IS_READONLY (gst_buffer_peek_memory (buf, 0)))
+    seen->in_place++;
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    seen->bad++;
+    return GST_PAD_PROBE_OK;
+  }
+  {
+    const guint16 *s = (const guint16 *) map.data;
+
+    if (map.size < (gsize) W * H * 2 || s[0] != expected (i, 0, 0)
+        || s[W * H / 2 + 5] != expected (i, H / 2, 5)
+        || s[W * H - 1] != expected (i, H - 1, W - 1))
+      seen->bad++;
+  }
+  gst_buffer_unmap (buf, &map);
+  return GST_PAD_PROBE_OK;
+}
+
+/* Runs @launch (an aooctfilesrc named src, an appsink named sink) from
+ * @seek_ms to the end, checking every buffer the source pushes; returns
+ * the images' bytes. */
+static GByteArray *
+run (const gchar * launch, gint seek_ms, Seen * seen)
+{
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  GstPad *pad = gst_element_get_static_pad (src, "src");
+  GByteArray *img = g_byte_array_new ();
+  GstSample *s;
+
+  memset (seen, 0, sizeof (*seen));
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, check_buffer, seen, NULL);
+  fail_unless (gst_element_set_state (p, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (p, NULL, NULL, 30 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  if (seek_ms > 0) {
+    fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE,
+            seek_ms * GST_MSECOND));
+    fail_unless (gst_element_get_state (p, NULL, NULL, 30 * GST_SECOND) ==
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (s), &map,
+            GST_MAP_READ));
+    g_byte_array_append (img, map.data, map.size);
+    gst_buffer_unmap (gst_sample_get_buffer (s), &map);
+    gst_sample_unref (s);
+  }
+  fail_if (gst_bus_have_pending (GST_ELEMENT_BUS (p)) &&
+      gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR) != NULL,
+      "an error was posted");
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (pad);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  return img;
+}
+
+#define CHAIN "aooctdcsub backend=cuda ! aooctpad backend=cuda ! " \
+  "aooctkmap backend=cuda wavelength-coeffs=\"785,0.054\" ! " \
+  "aooctdisp backend=cuda a2=8 a3=-2 ! aooctfft backend=cuda ! " \
+  "aooctnorm backend=cuda ! appsink name=sink sync=false"
+
+/* Every B-scan reaches the chain with the file's samples, in order, some
+ * of them as windows of the file itself; the images are those of the
+ * threads alone, byte for byte. */
+GST_START_TEST (test_in_place_same_images)
+{
+  gchar *path = write_pattern ();
+  gchar *with = g_strdup_printf ("aooctfilesrc name=src location=%s "
+      "width=%d height=%d ! " CHAIN, path, W, H);
+  gchar *without = g_strdup_printf ("aooctfilesrc name=src location=%s "
+      "width=%d height=%d map-file=false ! " CHAIN, path, W, H);
+  Seen a, b;
+  GByteArray *x = run (with, 0, &a), *y = run (without, 0, &b);
+
+  GST_INFO ("map-file: %d of %d buffers in place", a.in_place, a.n);
+  fail_unless_equals_int (a.n, N_BSCANS);
+  fail_unless_equals_int (b.n, N_BSCANS);
+  fail_unless_equals_int (a.run, N_BSCANS);
+  fail_unless_equals_int (b.run, N_BSCANS);
+  fail_unless_equals_int (a.bad, 0);
+  fail_unless_equals_int (b.bad, 0);
+  fail_unless (a.in_place > 0, "no buffer was read by the GPU in place");
+  fail_unless_equals_int (b.in_place, 0);
+  fail_unless (x->len > 0 && x->len == y->len);
+  fail_unless (memcmp (x->data, y->data, x->len) == 0,
+      "the images differ with map-file");
+  g_byte_array_unref (x);
+  g_byte_array_unref (y);
+  g_unlink (path);
+  g_free (path);
+  g_free (with);
+  g_free (without);
+}
+
+GST_END_TEST;
+
+/* A seek forgets the windows and buffers fetched ahead: the first buffer
+ * after it is the B-scan asked for, and the rest follow in order. */
+GST_START_TEST (test_in_place_seek)
+{
+  gchar *path = write_pattern ();
+  gchar *launch = g_strdup_printf ("aooctfilesrc name=src location=%s "
+      "width=%d height=%d framerate=100/1 ! aooctdcsub backend=cuda ! "
+      "appsink name=sink sync=false", path, W, H);
+  Seen a;
+  GByteArray *x = run (launch, 250, &a);
+
+  fail_unless_equals_int (a.first, 25);
+  fail_unless_equals_int (a.run, N_BSCANS - 25);
+  fail_unless_equals_int (a.bad, 0);
+  g_byte_array_unref (x);
+  g_unlink (path);
+  g_free (path);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+void
+aooct_test_add_cuda_tests (TCase * tc)
+{
+  tcase_add_test (tc, test_in_place_same_images);
+  tcase_add_test (tc, test_in_place_seek);
+}
