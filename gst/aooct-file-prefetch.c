@@ -18,6 +18,10 @@
 #include "aooct-cuda.h"
 #include "aooct-cuda-device.h"
 #include "aooct-cuda-host-memory.h"
+#else
+/* without CUDA no window is ever registered: the context fields stay NULL
+ * and are only cleared */
+typedef GstObject GstCudaContext;
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (aooct_prefetch_debug);
