@@ -26,8 +26,15 @@ cam=aooct-cam-$$ gpu=aooct-gpu-$$
 ip netns add $cam 2>/dev/null || { echo "ip netns add not permitted here: skipped"; exit 77; }
 out=$(mktemp -d)
 pids=()
+# a background job is a subshell running ip netns exec running the script
+# that execs gst-launch-1.0: stop the whole tree, or the sender outlives us
+kill_tree() {
+  local c
+  for c in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$c"; done
+  kill "$1" 2>/dev/null || true
+}
 cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do kill_tree "$p"; done
   ip netns del $cam 2>/dev/null || true
   ip netns del $gpu 2>/dev/null || true
   rm -rf "$out"
@@ -123,7 +130,7 @@ AOOCT_PASSPHRASE=correct-horse-battery \
 snd=$!; pids+=($snd)
 ok=0
 for _ in $(seq 600); do kill -0 $rcv 2>/dev/null || { ok=1; break; }; sleep 0.1; done
-kill $snd 2>/dev/null || true
+kill_tree $snd
 [ $ok = 1 ] && wait $rcv || { cat "$out/rcv.log" "$out/send.log"; echo "SRT receiver did not finish"; exit 1; }
 cmp "$out/src.raw" "$out/srt.raw" || { echo "SRT: received frames differ from those sent"; exit 1; }
 echo "SRT (encrypted): 40 of 40 B-scans byte-identical"
