@@ -741,7 +741,10 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
    * page-lock windows of the file mapped read-only (cudaHostRegister), so
    * that the upload reads the file's page cache in place, without a CPU
    * copy, next to the reader threads.  Off: the threads copy every
-   * buffer.  Without a GPU it does nothing.
+   * buffer.  Without a GPU it does nothing.  The file must not be
+   * truncated while it plays: a CPU element that reads a buffer of a cut
+   * part of the mapping would be killed by SIGBUS (with map-file=false a
+   * truncated file is an element error).
    */
   g_object_class_install_property (gobject_class, PROP_MAP_FILE,
       g_param_spec_boolean ("map-file", "Map file",
