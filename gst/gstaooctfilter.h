@@ -109,8 +109,9 @@ struct _GstAooctFilter
    * holds, so the step may overwrite it (as a scratch) */
   gboolean in_disposable;
   /* set by setup(): the step cannot be deferred with the negotiated
-   * settings (e.g. aooctkmap's FIR interpolation, which the fused kernels
-   * do not do), although the class has defer() */
+   * settings although the class has defer() (a mode the fused kernels do
+   * not do; no element needs it since aooctkmap's FIR modes joined the
+   * fused pass, but a new pointwise step may) */
   gboolean defer_unsupported;
   /* set by setup(): the CUDA core is not to be captured into a CUDA
    * graph with the negotiated settings (cuda-graphs=true; e.g.
