@@ -7,6 +7,8 @@
 # below it (rows 350 .. 500) in both halves.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=aooct-test-png.sh
+. "$root/tests/aooct-test-png.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS=2
@@ -18,26 +20,17 @@ u=$(grep -vc '^#' "$out/cs/mask.txt")
 [ "$u" = 410 ] || { echo "mask of $u pixels, expected 410"; exit 1; }
 bytes=$(stat -c %s "$out/cs/cs.raw")
 [ "$bytes" = $((2 * 240 * 410 * 2)) ] || { echo "cs.raw has $bytes bytes"; exit 1; }
-size=$(od -An -tu1 -j16 -N8 "$out/cs/bscan-001.png" | awk '{print $3*256+$4 "x" $7*256+$8}')
-[ "$size" = "488x512" ] || { echo "PNG is $size, expected 488x512"; exit 1; }
-gst-launch-1.0 -q filesrc location="$out/cs/bscan-000.png" ! pngdec \
-  ! videoconvert ! video/x-raw,format=GRAY8 ! filesink location="$out/img.raw"
-python3 - "$out/img.raw" <<'PY'
-import sys
-d = open(sys.argv[1], "rb").read()
-w = 488
-stride = (w + 3) // 4 * 4
-assert len(d) == stride * 512, len(d)
-def mean(r0, r1, c0, c1):
-    s = n = 0
-    for r in range(r0, r1):
-        row = d[r * stride:(r + 1) * stride]
-        s += sum(row[c0:c1]); n += c1 - c0
-    return s / n
-for name, c0 in (("full-spectrum NUDFT", 0), ("aooctcs 40 %", 248)):
-    retina = mean(60, 140, c0, c0 + 240)
-    deep = mean(350, 500, c0, c0 + 240)
-    print(f"{name}: retina {retina:.1f}, deep {deep:.1f}")
-    assert retina > deep + 30, f"{name}: no retina above the background"
-PY
+expect_png_size "$out/cs/bscan-001.png" 488x512
+png_to_gray8 "$out/cs/bscan-000.png" "$out/img.raw"
+# left the full-spectrum NUDFT, right aooctcs from 40 %: the retina (rows
+# 60..139) well above the deep background (rows 350..499) in both
+png_means "$out/img.raw" 488 512 "nudft-retina 60 140 0 240" \
+  "nudft-deep 350 500 0 240" "cs-retina 60 140 248 488" \
+  "cs-deep 350 500 248 488" > "$out/means"
+cat "$out/means"
+awk '{ m[$1] = $2 }
+  END {
+    if (!(m["nudft-retina"] > m["nudft-deep"] + 30)) { print "full-spectrum NUDFT: no retina above the background"; exit 1 }
+    if (!(m["cs-retina"] > m["cs-deep"] + 30)) { print "aooctcs 40 %: no retina above the background"; exit 1 }
+  }' "$out/means"
 echo "cs: 2 B-scans, full-spectrum NUDFT and 40 % aooctcs side by side"

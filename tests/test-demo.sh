@@ -5,6 +5,8 @@
 # that plays back the same number of frames, the calibration file.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=aooct-test-png.sh
+. "$root/tests/aooct-test-png.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -12,9 +14,7 @@ AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS=3 "$root/pipelines/demo.sh" "$out" >"$out/lo
   { cat "$out/log"; exit 1; }
 n=$(ls "$out"/bscan-*.png | wc -l)
 [ "$n" -eq 3 ] || { echo "expected 3 PNGs, got $n"; exit 1; }
-# PNG header: width and height at bytes 16..23 (big-endian)
-size=$(od -An -tu1 -j16 -N8 "$out/bscan-00000.png" | awk '{print $3*256+$4 "x" $7*256+$8}')
-[ "$size" = "240x1024" ] || { echo "PNG is $size, expected 240x1024"; exit 1; }
+expect_png_size "$out/bscan-00000.png" 240x1024
 [ "$(grep -vc '^#' "$out/calibration.txt")" -eq 832 ] || { echo "calibration.txt"; exit 1; }
 frames=$(gst-launch-1.0 -v filesrc location="$out/demo.mp4" ! qtdemux \
   ! fakesink silent=false 2>/dev/null | grep -c 'chain' || true)

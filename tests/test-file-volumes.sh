@@ -10,6 +10,8 @@
 # must be refused with a message that names the geometry.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=aooct-test-png.sh
+. "$root/tests/aooct-test-png.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS_PER_VOLUME=3 AOOCT_VOLUMES=2
@@ -18,8 +20,7 @@ export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS_PER_VOLUME=3 AOOCT_VOLUMES=2
 names=$(cd "$out/stack" && ls vol*-bscan*.png | tr '\n' ' ')
 want="vol000-bscan0000.png vol000-bscan0001.png vol000-bscan0002.png vol001-bscan0000.png vol001-bscan0001.png vol001-bscan0002.png "
 [ "$names" = "$want" ] || { echo "files: $names"; echo "expected: $want"; exit 1; }
-size=$(od -An -tu1 -j16 -N8 "$out/stack/vol001-bscan0002.png" | awk '{print $3*256+$4 "x" $7*256+$8}')
-[ "$size" = "240x1024" ] || { echo "PNG is $size, expected 240x1024"; exit 1; }
+expect_png_size "$out/stack/vol001-bscan0002.png" 240x1024
 grep -q 'progressreport.*%' "$out/log" || { cat "$out/log"; echo "no progress report"; exit 1; }
 [ "$(stat -c %s "$out/stack/volumes.raw")" -eq $((6 * 832 * 240 * 2)) ] || { echo "volumes.raw size"; exit 1; }
 # the depth scale sidecar: lambda0 lambda1 (N - 1) / (2 P1 |lambda1 - lambda0|)
@@ -130,6 +131,5 @@ echo "aooct-stack: failures while starting are errors with their reason"
 AOOCT_SAMPLES=2500 AOOCT_ALINES=16 AOOCT_BSCANS_PER_VOLUME=2 AOOCT_VOLUMES=1 \
   "$root/pipelines/file-volumes.sh" "" "$out/wide" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
 [ "$(ls "$out/wide"/vol*-bscan*.png | wc -l)" -eq 2 ] || { ls "$out/wide"; exit 1; }
-size=$(od -An -tu1 -j16 -N8 "$out/wide/vol000-bscan0001.png" | awk '{print $3*256+$4 "x" $7*256+$8}')
-[ "$size" = "16x2048" ] || { echo "wide PNG is $size, expected 16x2048"; exit 1; }
+expect_png_size "$out/wide/vol000-bscan0001.png" 16x2048
 echo "file-volumes: a 2500-pixel camera works"

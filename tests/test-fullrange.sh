@@ -8,6 +8,8 @@
 # shows nothing above zero delay (it has no negative depths).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=aooct-test-png.sh
+. "$root/tests/aooct-test-png.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS=2
@@ -15,28 +17,16 @@ export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS=2
 "$root/pipelines/fullrange.sh" "$out/fr" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
 names=$(cd "$out/fr" && ls bscan-*.png | tr '\n' ' ')
 [ "$names" = "bscan-000.png bscan-001.png " ] || { echo "files: $names"; exit 1; }
-size=$(od -An -tu1 -j16 -N8 "$out/fr/bscan-001.png" | awk '{print $3*256+$4 "x" $7*256+$8}')
-[ "$size" = "488x2048" ] || { echo "PNG is $size, expected 488x2048"; exit 1; }
-gst-launch-1.0 -q filesrc location="$out/fr/bscan-000.png" ! pngdec \
-  ! videoconvert ! video/x-raw,format=GRAY8 ! filesink location="$out/img.raw"
-python3 - "$out/img.raw" <<'PY'
-import sys
-d = open(sys.argv[1], "rb").read()
-w = 488
-stride = (w + 3) // 4 * 4
-assert len(d) == stride * 2048, len(d)
-def mean(r0, r1, c0, c1):
-    s = n = 0
-    for r in range(r0, r1):
-        row = d[r * stride:(r + 1) * stride]
-        s += sum(row[c0:c1]); n += c1 - c0
-    return s / n
-# full range: columns 248 .. 487, row 1024 + b is signed bin b
-near = mean(1024 - 120, 1024 - 30, 248, 488)
-far = mean(1024 - 900, 1024 - 700, 248, 488)
-std_top = mean(0, 1024, 0, 240)
-print(f"full range: retina before zero delay {near:.1f}, far from it {far:.1f}; standard above zero delay {std_top:.1f}")
-assert near > far + 40, "no retina before zero delay in the full-range image"
-assert std_top == 0, "the standard image shows something above zero delay"
-PY
+expect_png_size "$out/fr/bscan-001.png" 488x2048
+png_to_gray8 "$out/fr/bscan-000.png" "$out/img.raw"
+# full range: columns 248 .. 487, row 1024 + b is signed bin b; the
+# standard image (columns 0 .. 239) has nothing above zero delay
+png_means "$out/img.raw" 488 2048 "near 904 994 248 488" \
+  "far 124 324 248 488" "std-top 0 1024 0 240" > "$out/means"
+cat "$out/means"
+awk '{ m[$1] = $2 }
+  END {
+    if (!(m["near"] > m["far"] + 40)) { print "no retina before zero delay in the full-range image"; exit 1 }
+    if (m["std-top"] != 0) { print "the standard image shows something above zero delay"; exit 1 }
+  }' "$out/means"
 echo "fullrange: 2 B-scans, standard and full range side by side, the retina unfolded"
