@@ -19,4 +19,4 @@ expect_png_size "$out/bscan-00000.png" 240x1024
 frames=$(gst-launch-1.0 -v filesrc location="$out/demo.mp4" ! qtdemux \
   ! fakesink silent=false 2>/dev/null | grep -c 'chain' || true)
 [ "$frames" -eq 3 ] || { echo "demo.mp4 has $frames frames, expected 3"; exit 1; }
-echo "demo: 3 PNG B-scans of $size, calibration of 832 wavelengths, MP4 of $frames frames"
+echo "demo: 3 PNG B-scans of 240x1024, calibration of 832 wavelengths, MP4 of $frames frames"
