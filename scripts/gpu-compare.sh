@@ -7,7 +7,7 @@
 # (fault injection on) and then the benchmark with each plugin, one after
 # the other, followed by the k-space mode rows and aooctcs.
 #
-#   git archive REV | tar -x -C .wt/before     # here, once (.wt/ is ignored)
+#   mkdir -p .wt/before && git archive REV | tar -x -C .wt/before   # here, once (.wt/ is ignored)
 #   device tool: run "scripts/gpu-compare.sh $OUT", carry [".gstkit", ".wt/before"]
 #
 # Everything it finds goes to OUT/summary.txt; about 9 minutes on an H100.
