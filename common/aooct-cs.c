@@ -18,9 +18,9 @@ aooct_cs_settings_init (AooctCsSettings * s)
   s->tau = AOOCT_CS_DEFAULT_TAU;
   s->iterations = AOOCT_CS_DEFAULT_ITERATIONS;
   s->op = AOOCT_CS_OPERATOR_NUFFT;
-  s->nufft_kernel = AOOCT_NUFFT_KAISER_BESSEL;
-  s->nufft_oversampling = 2.0;
-  s->nufft_width = 6;
+  s->nufft_kernel = AOOCT_NUFFT_DEFAULT_KERNEL;
+  s->nufft_oversampling = AOOCT_NUFFT_DEFAULT_OVERSAMPLING;
+  s->nufft_width = AOOCT_NUFFT_DEFAULT_WIDTH;
 }
 
 static gboolean

@@ -117,6 +117,10 @@ typedef enum
 #define AOOCT_NUFFT_MAX_OVERSAMPLING 4.0
 #define AOOCT_NUFFT_MIN_WIDTH 2
 #define AOOCT_NUFFT_MAX_WIDTH 16
+/* the spec's defaults (section 8), for aooctkmap and aooctcs alike */
+#define AOOCT_NUFFT_DEFAULT_KERNEL AOOCT_NUFFT_KAISER_BESSEL
+#define AOOCT_NUFFT_DEFAULT_OVERSAMPLING 2.0
+#define AOOCT_NUFFT_DEFAULT_WIDTH 6
 
 /* g(x) of the spec for width @w and oversampling @r, x in grid samples. */
 gdouble aooct_nufft_kernel_value (AooctNufftKernel kernel, gdouble r,

@@ -624,7 +624,7 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
   g_object_class_install_property (gobject_class, PROP_NUFFT_KERNEL,
       g_param_spec_enum ("nufft-kernel", "NUFFT kernel",
           "Gridding kernel of operator=nufft", GST_TYPE_AOOCT_NUFFT_KERNEL,
-          AOOCT_NUFFT_KAISER_BESSEL, RW));
+          AOOCT_NUFFT_DEFAULT_KERNEL, RW));
   /**
    * GstAooctCs:nufft-oversampling:
    *
@@ -634,7 +634,7 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
       g_param_spec_double ("nufft-oversampling", "NUFFT oversampling",
           "R: grid points per depth bin of operator=nufft (R * P must be an "
           "integer)", AOOCT_NUFFT_MIN_OVERSAMPLING,
-          AOOCT_NUFFT_MAX_OVERSAMPLING, 2.0, RW));
+          AOOCT_NUFFT_MAX_OVERSAMPLING, AOOCT_NUFFT_DEFAULT_OVERSAMPLING, RW));
   /**
    * GstAooctCs:nufft-width:
    *
@@ -643,7 +643,8 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
   g_object_class_install_property (gobject_class, PROP_NUFFT_WIDTH,
       g_param_spec_int ("nufft-width", "NUFFT width",
           "W: kernel width of operator=nufft, in grid points",
-          AOOCT_NUFFT_MIN_WIDTH, AOOCT_NUFFT_MAX_WIDTH, 6, RW));
+          AOOCT_NUFFT_MIN_WIDTH, AOOCT_NUFFT_MAX_WIDTH,
+          AOOCT_NUFFT_DEFAULT_WIDTH, RW));
 
   gst_element_class_set_static_metadata (element_class,
       "AO-OCT compressive sensing", "Filter/Converter",
@@ -668,7 +669,7 @@ gst_aooct_cs_init (GstAooctCs * self)
   self->tau = AOOCT_CS_DEFAULT_TAU;
   self->iterations = AOOCT_CS_DEFAULT_ITERATIONS;
   self->op = AOOCT_CS_OPERATOR_NUFFT;
-  self->nufft_kernel = AOOCT_NUFFT_KAISER_BESSEL;
-  self->nufft_oversampling = 2.0;
-  self->nufft_width = 6;
+  self->nufft_kernel = AOOCT_NUFFT_DEFAULT_KERNEL;
+  self->nufft_oversampling = AOOCT_NUFFT_DEFAULT_OVERSAMPLING;
+  self->nufft_width = AOOCT_NUFFT_DEFAULT_WIDTH;
 }

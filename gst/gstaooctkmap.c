@@ -99,9 +99,6 @@ enum
 };
 
 #define DEFAULT_INTERPOLATION AOOCT_INTERP_LINEAR
-#define DEFAULT_NUFFT_KERNEL AOOCT_NUFFT_KAISER_BESSEL
-#define DEFAULT_NUFFT_OVERSAMPLING 2.0
-#define DEFAULT_NUFFT_WIDTH 6
 #define DEFAULT_PASSTHROUGH FALSE
 
 #define GST_TYPE_AOOCT_KMAP_INTERPOLATION \
@@ -728,7 +725,7 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
   g_object_class_install_property (gobject_class, PROP_NUFFT_KERNEL,
       g_param_spec_enum ("nufft-kernel", "NUFFT kernel",
           "Gridding kernel of interpolation=nufft. Default: kaiser-bessel",
-          GST_TYPE_AOOCT_NUFFT_KERNEL, DEFAULT_NUFFT_KERNEL,
+          GST_TYPE_AOOCT_NUFFT_KERNEL, AOOCT_NUFFT_DEFAULT_KERNEL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
@@ -742,7 +739,7 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
           "Oversampling R of interpolation=nufft's grid (R x samples points, "
           "which must be a whole number). Default: 2",
           AOOCT_NUFFT_MIN_OVERSAMPLING, AOOCT_NUFFT_MAX_OVERSAMPLING,
-          DEFAULT_NUFFT_OVERSAMPLING,
+          AOOCT_NUFFT_DEFAULT_OVERSAMPLING,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
@@ -755,7 +752,7 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
       g_param_spec_int ("nufft-width", "NUFFT width",
           "Kernel width W of interpolation=nufft, in oversampled-grid "
           "samples. Default: 6", AOOCT_NUFFT_MIN_WIDTH,
-          AOOCT_NUFFT_MAX_WIDTH, DEFAULT_NUFFT_WIDTH,
+          AOOCT_NUFFT_MAX_WIDTH, AOOCT_NUFFT_DEFAULT_WIDTH,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
@@ -801,7 +798,7 @@ gst_aooct_kmap_init (GstAooctKmap * self)
 {
   self->interpolation = DEFAULT_INTERPOLATION;
   self->passthrough = DEFAULT_PASSTHROUGH;
-  self->nufft_kernel = DEFAULT_NUFFT_KERNEL;
-  self->nufft_oversampling = DEFAULT_NUFFT_OVERSAMPLING;
-  self->nufft_width = DEFAULT_NUFFT_WIDTH;
+  self->nufft_kernel = AOOCT_NUFFT_DEFAULT_KERNEL;
+  self->nufft_oversampling = AOOCT_NUFFT_DEFAULT_OVERSAMPLING;
+  self->nufft_width = AOOCT_NUFFT_DEFAULT_WIDTH;
 }
