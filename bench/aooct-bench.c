@@ -207,6 +207,27 @@ chain_desc (const Shape * shape, gint first, gint last)
   return g_string_free (s, FALSE);
 }
 
+/* The chain on three streaming threads: a queue after aooctdcsub and one
+ * after aooctfft, so that the upload, the resampling and transform, and
+ * the log scale and download of consecutive buffers run on different
+ * threads (each element's host work per buffer is what bounds one B-scan
+ * per buffer); short queues, so that latency stays a few buffers. */
+#define SHORT_QUEUE "queue max-size-buffers=3 max-size-bytes=0 max-size-time=0"
+
+static gchar *
+chain_queued_desc (const Shape * shape)
+{
+  gchar *a = chain_desc (shape, 0, 0), *b = chain_desc (shape, 1, 4);
+  gchar *c = chain_desc (shape, 5, 5);
+  gchar *d = g_strdup_printf ("%s ! " SHORT_QUEUE " ! %s ! " SHORT_QUEUE
+      " ! %s", a, b, c);
+
+  g_free (a);
+  g_free (b);
+  g_free (c);
+  return d;
+}
+
 /* The base class's cuda-graphs and defer-steps for every aooct element of
  * the next pipelines (rows that measure them): TRUE / FALSE, or -1 to
  * leave the element's default. */
@@ -1027,18 +1048,21 @@ file_rows (GString * table, FILE * out, const Shape * shape,
   gchar *parse, *ours;
   const gchar *sink = "fakesink name=sink";
   const gchar *img = "video/x-raw,format=GRAY8 ! fakesink name=sink";
+  gchar *queued;
   struct
   {
     const gchar *label;
     gchar *desc;
-  } rows[14];
-  gdouble ms[14];
+    gboolean graphs, synth;     /* cuda-graphs=true; aooctsrc's count */
+  } rows[16] = { {NULL} };
+  gdouble ms[16];
   guint r, nrows = 0;
   GstElementFactory *factory;
   gboolean have_ours;
 
   if (path == NULL)
     return;
+  queued = chain_queued_desc (shape);
   parse = g_strdup_printf ("filesrc location=%s ! rawvideoparse "
       "format=gray16-le width=%d height=%d framerate=100/1", path, n, m * k);
   ours = g_strdup_printf ("aooctfilesrc location=%s format=gray16-le "
@@ -1067,12 +1091,16 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       chain, img);
   ROW ("aooctfilesrc ! chain, cuda-graphs=true", "%s ! %s ! %s", ours,
       chain, img);
-  ROW ("aooctfilesrc map-file=false ! chain (reader threads only, no "
-      "window of the file read by the GPU in place)", "%s map-file=false ! "
+  rows[nrows - 1].graphs = TRUE;
+  ROW ("aooctfilesrc ! chain on three threads (a short queue after "
+      "aooctdcsub and after aooctfft)", "%s ! %s ! %s", ours, queued, img);
+  ROW ("aooctfilesrc map-file=true ! chain (windows of the file also "
+      "page-locked and read by the GPU in place)", "%s map-file=true ! "
       "%s ! %s", ours, chain, img);
   /* the synthetic camera computes each frame: fewer of them */
   ROW ("aooctsrc ! fakesink (synthesising alone)", "aooctsrc samples=%d "
       "alines=%d num-buffers=%d ! %s", n, m * k, synth_count, sink);
+  rows[nrows - 1].synth = TRUE;
   ROW ("aooctsrc ! chain", "aooctsrc samples=%d alines=%d num-buffers=%d ! "
       "%s ! %s", n, m * k, synth_count, chain, img);
 #undef ROW
@@ -1095,9 +1123,9 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       g_free (rows[r].desc);
       continue;
     }
-    if (r == 10)
+    if (rows[r].graphs)
       with_cuda_graphs = TRUE;
-    t = time_launch (rows[r].desc, r >= 12 ? synth_count : count, &sp);
+    t = time_launch (rows[r].desc, rows[r].synth ? synth_count : count, &sp);
     with_cuda_graphs = -1;
 
     ms[r] = t.ms / k;
@@ -1120,11 +1148,15 @@ file_rows (GString * table, FILE * out, const Shape * shape,
   if (ms[6] > 0 && pinned && pinned->ms > 0)
     emit (table, out, ", %.0f %% of the page-locked appsrc figure above\n",
         100.0 * (pinned->ms / k) / ms[6]);
+  if (ms[11] > 0 && pinned && pinned->ms > 0)
+    emit (table, out, "aooctfilesrc ! chain on three threads: %.0f %% of the "
+        "page-locked appsrc figure\n", 100.0 * (pinned->ms / k) / ms[11]);
   g_unlink (path);
   g_free (path);
   g_free (parse);
   g_free (ours);
   g_free (chain);
+  g_free (queued);
 }
 
 /* ---- thread wake-up: what handing a buffer to another thread costs ----- */
@@ -1299,7 +1331,7 @@ main (int argc, char **argv)
     gdouble sum = 0, gpu_sum = 0, bound_sum = 0, mb_sum = 0;
     gdouble per = shape->per_buffer;
     gint i;
-    gchar *chain;
+    gchar *chain, *queued;
     GstSample *raw;
     gsize sizes[N_STAGES + 1];
     Timing whole, pinned = { -1, 0, 0, 0, NULL };
@@ -1415,6 +1447,40 @@ main (int argc, char **argv)
       emit_row (table, out, "latency without load with cuda-graphs=true",
           &t, shape);
       g_free (t.host);
+      /* one B-scan per buffer is bound by each element's host work on
+       * one streaming thread: the same work on two, then three threads */
+      {
+        gchar *a = chain_desc (shape, 0, 0), *b = chain_desc (shape, 1, 5);
+
+        queued = g_strdup_printf ("%s ! " SHORT_QUEUE " ! %s", a, b);
+        t = time_chain (queued, "video/x-raw,format=GRAY8", raw, buffers,
+            FEED_PINNED, FALSE);
+        emit_row (table, out, "the same page-locked GRAY8 row on two "
+            "threads (a short queue after aooctdcsub)", &t, shape);
+        g_free (t.host);
+        g_free (queued);
+        g_free (a);
+        g_free (b);
+      }
+      queued = chain_queued_desc (shape);
+      t = time_chain (queued, "video/x-raw,format=GRAY8", raw, buffers,
+          FEED_PINNED, FALSE);
+      emit_row (table, out, "the same page-locked GRAY8 row on three "
+          "threads (a short queue after aooctdcsub and after aooctfft)", &t,
+          shape);
+      g_free (t.host);
+      with_cuda_graphs = TRUE;
+      t = time_chain (queued, "video/x-raw,format=GRAY8", raw, buffers,
+          FEED_PINNED, FALSE);
+      emit_row (table, out, "the same on three threads with cuda-graphs=true",
+          &t, shape);
+      g_free (t.host);
+      with_cuda_graphs = -1;
+      t = time_chain (queued, "video/x-raw,format=GRAY8", raw, MIN (buffers,
+              100), FEED_PINNED, TRUE);
+      emit_row (table, out, "latency without load on three threads", &t, shape);
+      g_free (t.host);
+      g_free (queued);
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
           raw, buffers, FEED_DEVICE, FALSE);
       if (have_ceil && t.ms > 0 && bound_sum > 0) {

@@ -69,7 +69,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_aooct_file_src_debug);
 #define DEFAULT_FPS_D 1
 #define DEFAULT_BSCANS 1
 #define DEFAULT_THREADS 0
-#define DEFAULT_MAP_FILE TRUE
+#define DEFAULT_MAP_FILE FALSE
 /* what the registered windows of the file may hold page-locked ahead */
 #define WINDOWS_AHEAD_BYTES (256 * 1024 * 1024)
 
@@ -745,6 +745,13 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
    * truncated while it plays: a CPU element that reads a buffer of a cut
    * part of the mapping would be killed by SIGBUS (with map-file=false a
    * truncated file is an element error).
+   *
+   * Off by default: on the H100 we measured, registering the windows
+   * (about 18 GB/s, on one driver lock) slowed the chain's own CUDA calls
+   * on the streaming thread, and aooctfilesrc ! chain ran 2 to 3 times
+   * slower with it than with the reader threads alone (docs/performance.md,
+   * "The GPU reading the file in place").  It spends less CPU per byte
+   * than the readers' copies, which may pay on a host with few cores.
    */
   g_object_class_install_property (gobject_class, PROP_MAP_FILE,
       g_param_spec_boolean ("map-file", "Map file",

@@ -153,7 +153,7 @@ GST_START_TEST (test_in_place_same_images)
 {
   gchar *path = write_pattern ();
   gchar *with = g_strdup_printf ("aooctfilesrc name=src location=%s "
-      "width=%d height=%d ! " CHAIN, path, W, H);
+      "width=%d height=%d map-file=true ! " CHAIN, path, W, H);
   gchar *without = g_strdup_printf ("aooctfilesrc name=src location=%s "
       "width=%d height=%d map-file=false ! " CHAIN, path, W, H);
   Seen a, b;
@@ -187,8 +187,8 @@ GST_START_TEST (test_in_place_seek)
 {
   gchar *path = write_pattern ();
   gchar *launch = g_strdup_printf ("aooctfilesrc name=src location=%s "
-      "width=%d height=%d framerate=100/1 ! aooctdcsub backend=cuda ! "
-      "appsink name=sink sync=false", path, W, H);
+      "width=%d height=%d framerate=100/1 map-file=true ! "
+      "aooctdcsub backend=cuda ! " "appsink name=sink sync=false", path, W, H);
   Seen a;
   GByteArray *x = run (launch, 250, &a);
 
