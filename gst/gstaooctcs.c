@@ -41,7 +41,7 @@
 #include <math.h>
 
 #include "gstaooctcs.h"
-#include "gstaooctkmap.h"
+#include "aooct-kspace-props.h"
 #include "aooct-caps.h"
 #include "aooct-cs.h"
 #include "aooct-error.h"
@@ -64,17 +64,13 @@ struct _GstAooctCs
   gdouble mask_fraction;
   guint mask_seed;
   gchar *mask_output_file;
-  gchar *wavelength_file;
-  gchar *wavelength_coeffs;
+  AooctKspaceProps kspace;      /* calibration and NUFFT, as aooctkmap's */
   gint camera_pixels;
   gdouble a2, a3;
   gint size;
   gdouble tau;
   gint iterations;
   AooctCsOperator op;
-  AooctNufftKernel nufft_kernel;
-  gdouble nufft_oversampling;
-  gint nufft_width;
 
   /* from derive_output() */
   AooctCs *cs;
@@ -89,8 +85,6 @@ enum
   PROP_MASK_FRACTION,
   PROP_MASK_SEED,
   PROP_MASK_OUTPUT_FILE,
-  PROP_WAVELENGTH_FILE,
-  PROP_WAVELENGTH_COEFFS,
   PROP_CAMERA_PIXELS,
   PROP_A2,
   PROP_A3,
@@ -98,9 +92,9 @@ enum
   PROP_TAU,
   PROP_ITERATIONS,
   PROP_OPERATOR,
-  PROP_NUFFT_KERNEL,
-  PROP_NUFFT_OVERSAMPLING,
-  PROP_NUFFT_WIDTH,
+  /* wavelength-file, -coeffs, nufft-kernel, -oversampling, -width
+   * (aooct-kspace-props.h) */
+  PROP_KSPACE,
 };
 
 #define DEFAULT_MASK_FRACTION 0.4
@@ -145,8 +139,8 @@ build_cs (GstAooctCs * self, gint in_width, GError ** error)
   GST_OBJECT_LOCK (self);
   mask_file = g_strdup (self->mask_file);
   mask_out = g_strdup (self->mask_output_file);
-  wfile = g_strdup (self->wavelength_file);
-  wcoeffs = g_strdup (self->wavelength_coeffs);
+  wfile = g_strdup (self->kspace.wavelength_file);
+  wcoeffs = g_strdup (self->kspace.wavelength_coeffs);
   set.mask_fraction = self->mask_fraction;
   set.mask_seed = self->mask_seed;
   set.camera_pixels = self->camera_pixels;
@@ -156,9 +150,9 @@ build_cs (GstAooctCs * self, gint in_width, GError ** error)
   set.tau = self->tau;
   set.iterations = self->iterations;
   set.op = self->op;
-  set.nufft_kernel = self->nufft_kernel;
-  set.nufft_oversampling = self->nufft_oversampling;
-  set.nufft_width = self->nufft_width;
+  set.nufft_kernel = self->kspace.nufft_kernel;
+  set.nufft_oversampling = self->kspace.nufft_oversampling;
+  set.nufft_width = self->kspace.nufft_width;
   GST_OBJECT_UNLOCK (self);
   set.mask_file = mask_file;
   set.mask_output_file = mask_out;
@@ -331,62 +325,47 @@ gst_aooct_cs_set_property (GObject * object, guint prop_id,
   GstAooctCs *self = GST_AOOCT_CS (object);
 
   GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_MASK_FILE:
-      g_free (self->mask_file);
-      self->mask_file = g_value_dup_string (value);
-      break;
-    case PROP_MASK_FRACTION:
-      self->mask_fraction = g_value_get_double (value);
-      break;
-    case PROP_MASK_SEED:
-      self->mask_seed = g_value_get_uint (value);
-      break;
-    case PROP_MASK_OUTPUT_FILE:
-      g_free (self->mask_output_file);
-      self->mask_output_file = g_value_dup_string (value);
-      break;
-    case PROP_WAVELENGTH_FILE:
-      g_free (self->wavelength_file);
-      self->wavelength_file = g_value_dup_string (value);
-      break;
-    case PROP_WAVELENGTH_COEFFS:
-      g_free (self->wavelength_coeffs);
-      self->wavelength_coeffs = g_value_dup_string (value);
-      break;
-    case PROP_CAMERA_PIXELS:
-      self->camera_pixels = g_value_get_int (value);
-      break;
-    case PROP_A2:
-      self->a2 = g_value_get_double (value);
-      break;
-    case PROP_A3:
-      self->a3 = g_value_get_double (value);
-      break;
-    case PROP_SIZE:
-      self->size = g_value_get_int (value);
-      break;
-    case PROP_TAU:
-      self->tau = g_value_get_double (value);
-      break;
-    case PROP_ITERATIONS:
-      self->iterations = g_value_get_int (value);
-      break;
-    case PROP_OPERATOR:
-      self->op = g_value_get_enum (value);
-      break;
-    case PROP_NUFFT_KERNEL:
-      self->nufft_kernel = g_value_get_enum (value);
-      break;
-    case PROP_NUFFT_OVERSAMPLING:
-      self->nufft_oversampling = g_value_get_double (value);
-      break;
-    case PROP_NUFFT_WIDTH:
-      self->nufft_width = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+  if (!aooct_kspace_props_set (&self->kspace, PROP_KSPACE, prop_id, value)) {
+    switch (prop_id) {
+      case PROP_MASK_FILE:
+        g_free (self->mask_file);
+        self->mask_file = g_value_dup_string (value);
+        break;
+      case PROP_MASK_FRACTION:
+        self->mask_fraction = g_value_get_double (value);
+        break;
+      case PROP_MASK_SEED:
+        self->mask_seed = g_value_get_uint (value);
+        break;
+      case PROP_MASK_OUTPUT_FILE:
+        g_free (self->mask_output_file);
+        self->mask_output_file = g_value_dup_string (value);
+        break;
+      case PROP_CAMERA_PIXELS:
+        self->camera_pixels = g_value_get_int (value);
+        break;
+      case PROP_A2:
+        self->a2 = g_value_get_double (value);
+        break;
+      case PROP_A3:
+        self->a3 = g_value_get_double (value);
+        break;
+      case PROP_SIZE:
+        self->size = g_value_get_int (value);
+        break;
+      case PROP_TAU:
+        self->tau = g_value_get_double (value);
+        break;
+      case PROP_ITERATIONS:
+        self->iterations = g_value_get_int (value);
+        break;
+      case PROP_OPERATOR:
+        self->op = g_value_get_enum (value);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        break;
+    }
   }
   GST_OBJECT_UNLOCK (self);
 }
@@ -398,58 +377,45 @@ gst_aooct_cs_get_property (GObject * object, guint prop_id, GValue * value,
   GstAooctCs *self = GST_AOOCT_CS (object);
 
   GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_MASK_FILE:
-      g_value_set_string (value, self->mask_file);
-      break;
-    case PROP_MASK_FRACTION:
-      g_value_set_double (value, self->mask_fraction);
-      break;
-    case PROP_MASK_SEED:
-      g_value_set_uint (value, self->mask_seed);
-      break;
-    case PROP_MASK_OUTPUT_FILE:
-      g_value_set_string (value, self->mask_output_file);
-      break;
-    case PROP_WAVELENGTH_FILE:
-      g_value_set_string (value, self->wavelength_file);
-      break;
-    case PROP_WAVELENGTH_COEFFS:
-      g_value_set_string (value, self->wavelength_coeffs);
-      break;
-    case PROP_CAMERA_PIXELS:
-      g_value_set_int (value, self->camera_pixels);
-      break;
-    case PROP_A2:
-      g_value_set_double (value, self->a2);
-      break;
-    case PROP_A3:
-      g_value_set_double (value, self->a3);
-      break;
-    case PROP_SIZE:
-      g_value_set_int (value, self->size);
-      break;
-    case PROP_TAU:
-      g_value_set_double (value, self->tau);
-      break;
-    case PROP_ITERATIONS:
-      g_value_set_int (value, self->iterations);
-      break;
-    case PROP_OPERATOR:
-      g_value_set_enum (value, self->op);
-      break;
-    case PROP_NUFFT_KERNEL:
-      g_value_set_enum (value, self->nufft_kernel);
-      break;
-    case PROP_NUFFT_OVERSAMPLING:
-      g_value_set_double (value, self->nufft_oversampling);
-      break;
-    case PROP_NUFFT_WIDTH:
-      g_value_set_int (value, self->nufft_width);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+  if (!aooct_kspace_props_get (&self->kspace, PROP_KSPACE, prop_id, value)) {
+    switch (prop_id) {
+      case PROP_MASK_FILE:
+        g_value_set_string (value, self->mask_file);
+        break;
+      case PROP_MASK_FRACTION:
+        g_value_set_double (value, self->mask_fraction);
+        break;
+      case PROP_MASK_SEED:
+        g_value_set_uint (value, self->mask_seed);
+        break;
+      case PROP_MASK_OUTPUT_FILE:
+        g_value_set_string (value, self->mask_output_file);
+        break;
+      case PROP_CAMERA_PIXELS:
+        g_value_set_int (value, self->camera_pixels);
+        break;
+      case PROP_A2:
+        g_value_set_double (value, self->a2);
+        break;
+      case PROP_A3:
+        g_value_set_double (value, self->a3);
+        break;
+      case PROP_SIZE:
+        g_value_set_int (value, self->size);
+        break;
+      case PROP_TAU:
+        g_value_set_double (value, self->tau);
+        break;
+      case PROP_ITERATIONS:
+        g_value_set_int (value, self->iterations);
+        break;
+      case PROP_OPERATOR:
+        g_value_set_enum (value, self->op);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        break;
+    }
   }
   GST_OBJECT_UNLOCK (self);
 }
@@ -461,8 +427,7 @@ gst_aooct_cs_finalize (GObject * object)
 
   g_free (self->mask_file);
   g_free (self->mask_output_file);
-  g_free (self->wavelength_file);
-  g_free (self->wavelength_coeffs);
+  aooct_kspace_props_clear (&self->kspace);
   aooct_cs_free (self->cs);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -525,26 +490,6 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
       g_param_spec_string ("mask-output-file", "Mask output file",
           "Text file the drawn mask is written to (format of mask-file); "
           "empty: not written", NULL, RW));
-  /**
-   * GstAooctCs:wavelength-file:
-   *
-   * Text file of the N camera pixels' wavelengths in nm, as aooctkmap's;
-   * its length is N.
-   */
-  g_object_class_install_property (gobject_class, PROP_WAVELENGTH_FILE,
-      g_param_spec_string ("wavelength-file", "Wavelength file",
-          "Text file of N wavelengths in nm, one per camera pixel (as "
-          "aooctkmap's)", NULL, RW));
-  /**
-   * GstAooctCs:wavelength-coeffs:
-   *
-   * "c0,c1[,c2[,c3]]": lambda(p) in nm as a polynomial in the pixel index,
-   * as aooctkmap's.
-   */
-  g_object_class_install_property (gobject_class, PROP_WAVELENGTH_COEFFS,
-      g_param_spec_string ("wavelength-coeffs", "Wavelength coefficients",
-          "lambda(p) = c0 + c1 p + c2 p^2 + c3 p^3 in nm, written "
-          "\"c0,c1[,c2[,c3]]\" (as aooctkmap's)", NULL, RW));
   /**
    * GstAooctCs:camera-pixels:
    *
@@ -616,35 +561,10 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
       g_param_spec_enum ("operator", "Operator",
           "How A and A^H are computed", GST_TYPE_AOOCT_CS_OPERATOR,
           AOOCT_CS_OPERATOR_NUFFT, RW));
-  /**
-   * GstAooctCs:nufft-kernel:
-   *
-   * Gridding kernel of operator=nufft (as aooctkmap's).
-   */
-  g_object_class_install_property (gobject_class, PROP_NUFFT_KERNEL,
-      g_param_spec_enum ("nufft-kernel", "NUFFT kernel",
-          "Gridding kernel of operator=nufft", GST_TYPE_AOOCT_NUFFT_KERNEL,
-          AOOCT_NUFFT_DEFAULT_KERNEL, RW));
-  /**
-   * GstAooctCs:nufft-oversampling:
-   *
-   * R: the oversampled grid has R * P points (an integer).
-   */
-  g_object_class_install_property (gobject_class, PROP_NUFFT_OVERSAMPLING,
-      g_param_spec_double ("nufft-oversampling", "NUFFT oversampling",
-          "R: grid points per depth bin of operator=nufft (R * P must be an "
-          "integer)", AOOCT_NUFFT_MIN_OVERSAMPLING,
-          AOOCT_NUFFT_MAX_OVERSAMPLING, AOOCT_NUFFT_DEFAULT_OVERSAMPLING, RW));
-  /**
-   * GstAooctCs:nufft-width:
-   *
-   * W: kernel width in grid points.
-   */
-  g_object_class_install_property (gobject_class, PROP_NUFFT_WIDTH,
-      g_param_spec_int ("nufft-width", "NUFFT width",
-          "W: kernel width of operator=nufft, in grid points",
-          AOOCT_NUFFT_MIN_WIDTH, AOOCT_NUFFT_MAX_WIDTH,
-          AOOCT_NUFFT_DEFAULT_WIDTH, RW));
+  /* wavelength-file, wavelength-coeffs: the calibration, as aooctkmap's;
+   * nufft-kernel, nufft-oversampling, nufft-width: operator=nufft's
+   * gridding */
+  aooct_kspace_props_install (gobject_class, PROP_KSPACE, "operator=nufft");
 
   gst_element_class_set_static_metadata (element_class,
       "AO-OCT compressive sensing", "Filter/Converter",
@@ -669,7 +589,5 @@ gst_aooct_cs_init (GstAooctCs * self)
   self->tau = AOOCT_CS_DEFAULT_TAU;
   self->iterations = AOOCT_CS_DEFAULT_ITERATIONS;
   self->op = AOOCT_CS_OPERATOR_NUFFT;
-  self->nufft_kernel = AOOCT_NUFFT_DEFAULT_KERNEL;
-  self->nufft_oversampling = AOOCT_NUFFT_DEFAULT_OVERSAMPLING;
-  self->nufft_width = AOOCT_NUFFT_DEFAULT_WIDTH;
+  aooct_kspace_props_init (&self->kspace);
 }

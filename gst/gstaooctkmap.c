@@ -41,6 +41,7 @@
 #include "aooct-caps.h"
 #include "aooct-calib.h"
 #include "aooct-kspace.h"
+#include "aooct-kspace-props.h"
 #include "aooct-error.h"
 #include "aooct-cpu-kmap.h"
 #include "aooct-step.h"
@@ -67,12 +68,8 @@ struct _GstAooctKmap
   GstAooctFilter parent;
 
   /* properties, under the object lock */
-  gchar *wavelength_file;
-  gchar *wavelength_coeffs;
+  AooctKspaceProps kspace;      /* calibration and NUFFT, shared with aooctcs */
   GstAooctKmapInterpolation interpolation;
-  AooctNufftKernel nufft_kernel;
-  gdouble nufft_oversampling;
-  gint nufft_width;
   gboolean passthrough;
 
   /* from setup() */
@@ -89,13 +86,11 @@ struct _GstAooctKmap
 enum
 {
   PROP_0,
-  PROP_WAVELENGTH_FILE,
-  PROP_WAVELENGTH_COEFFS,
   PROP_INTERPOLATION,
   PROP_PASSTHROUGH,
-  PROP_NUFFT_KERNEL,
-  PROP_NUFFT_OVERSAMPLING,
-  PROP_NUFFT_WIDTH,
+  /* wavelength-file, -coeffs, nufft-kernel, -oversampling, -width
+   * (aooct-kspace-props.h) */
+  PROP_KSPACE,
 };
 
 #define DEFAULT_INTERPOLATION AOOCT_INTERP_LINEAR
@@ -130,25 +125,6 @@ gst_aooct_kmap_interpolation_get_type (void)
   return type;
 }
 
-GType
-gst_aooct_nufft_kernel_get_type (void)
-{
-  static GType type = 0;
-  static const GEnumValue values[] = {
-    {AOOCT_NUFFT_KAISER_BESSEL, "Kaiser-Bessel I0(beta sqrt(1 - (2x/W)^2))",
-        "kaiser-bessel"},
-    {AOOCT_NUFFT_GAUSSIAN, "Gaussian exp(-2 pi x^2 (R - 1/2) / (R W))",
-        "gaussian"},
-    {0, NULL, NULL}
-  };
-
-  if (g_once_init_enter (&type)) {
-    GType t = g_enum_register_static ("GstAooctNufftKernel", values);
-    g_once_init_leave (&type, t);
-  }
-  return type;
-}
-
 #define gst_aooct_kmap_parent_class parent_class
 G_DEFINE_TYPE (GstAooctKmap, gst_aooct_kmap, GST_TYPE_AOOCT_FILTER);
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctkmap, "aooctkmap",
@@ -170,8 +146,8 @@ gst_aooct_kmap_set_k_span (GstAooctKmap * self, const AooctGeometry * in,
   gboolean passthrough;
 
   GST_OBJECT_LOCK (self);
-  file = g_strdup (self->wavelength_file);
-  coeffs = g_strdup (self->wavelength_coeffs);
+  file = g_strdup (self->kspace.wavelength_file);
+  coeffs = g_strdup (self->kspace.wavelength_coeffs);
   passthrough = self->passthrough;
   GST_OBJECT_UNLOCK (self);
   if (passthrough || in->k_linear) {
@@ -232,9 +208,9 @@ gst_aooct_kmap_derive_output (GstAooctFilter * filter,
     GST_OBJECT_LOCK (self);
     mode = self->interpolation;
     passthrough = self->passthrough;
-    r = self->nufft_oversampling;
-    w = self->nufft_width;
-    kernel = self->nufft_kernel;
+    r = self->kspace.nufft_oversampling;
+    w = self->kspace.nufft_width;
+    kernel = self->kspace.nufft_kernel;
     GST_OBJECT_UNLOCK (self);
     if (passthrough || in->k_linear
         || (mode != AOOCT_INTERP_NUDFT && mode != AOOCT_INTERP_NUFFT))
@@ -270,8 +246,8 @@ load_calibration (GstAooctKmap * self, const AooctGeometry * geom,
   gchar *file, *coeffs;
 
   GST_OBJECT_LOCK (self);
-  file = g_strdup (self->wavelength_file);
-  coeffs = g_strdup (self->wavelength_coeffs);
+  file = g_strdup (self->kspace.wavelength_file);
+  coeffs = g_strdup (self->kspace.wavelength_coeffs);
   GST_OBJECT_UNLOCK (self);
   cal = aooct_wavelength_new (file, coeffs, geom->raw_samples, error);
   g_free (file);
@@ -431,8 +407,8 @@ gst_aooct_kmap_setup (GstAooctFilter * filter, gconstpointer * settings,
   AooctInterp mode;
 
   GST_OBJECT_LOCK (self);
-  file = g_strdup (self->wavelength_file);
-  coeffs = g_strdup (self->wavelength_coeffs);
+  file = g_strdup (self->kspace.wavelength_file);
+  coeffs = g_strdup (self->kspace.wavelength_coeffs);
   passthrough = self->passthrough;
   mode = self->interpolation;
   GST_OBJECT_UNLOCK (self);
@@ -582,33 +558,18 @@ gst_aooct_kmap_set_property (GObject * object, guint prop_id,
   GstAooctKmap *self = GST_AOOCT_KMAP (object);
 
   GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_WAVELENGTH_FILE:
-      g_free (self->wavelength_file);
-      self->wavelength_file = g_value_dup_string (value);
-      break;
-    case PROP_WAVELENGTH_COEFFS:
-      g_free (self->wavelength_coeffs);
-      self->wavelength_coeffs = g_value_dup_string (value);
-      break;
-    case PROP_INTERPOLATION:
-      self->interpolation = g_value_get_enum (value);
-      break;
-    case PROP_PASSTHROUGH:
-      self->passthrough = g_value_get_boolean (value);
-      break;
-    case PROP_NUFFT_KERNEL:
-      self->nufft_kernel = g_value_get_enum (value);
-      break;
-    case PROP_NUFFT_OVERSAMPLING:
-      self->nufft_oversampling = g_value_get_double (value);
-      break;
-    case PROP_NUFFT_WIDTH:
-      self->nufft_width = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+  if (!aooct_kspace_props_set (&self->kspace, PROP_KSPACE, prop_id, value)) {
+    switch (prop_id) {
+      case PROP_INTERPOLATION:
+        self->interpolation = g_value_get_enum (value);
+        break;
+      case PROP_PASSTHROUGH:
+        self->passthrough = g_value_get_boolean (value);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        break;
+    }
   }
   GST_OBJECT_UNLOCK (self);
 }
@@ -620,31 +581,18 @@ gst_aooct_kmap_get_property (GObject * object, guint prop_id, GValue * value,
   GstAooctKmap *self = GST_AOOCT_KMAP (object);
 
   GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_WAVELENGTH_FILE:
-      g_value_set_string (value, self->wavelength_file);
-      break;
-    case PROP_WAVELENGTH_COEFFS:
-      g_value_set_string (value, self->wavelength_coeffs);
-      break;
-    case PROP_INTERPOLATION:
-      g_value_set_enum (value, self->interpolation);
-      break;
-    case PROP_PASSTHROUGH:
-      g_value_set_boolean (value, self->passthrough);
-      break;
-    case PROP_NUFFT_KERNEL:
-      g_value_set_enum (value, self->nufft_kernel);
-      break;
-    case PROP_NUFFT_OVERSAMPLING:
-      g_value_set_double (value, self->nufft_oversampling);
-      break;
-    case PROP_NUFFT_WIDTH:
-      g_value_set_int (value, self->nufft_width);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
+  if (!aooct_kspace_props_get (&self->kspace, PROP_KSPACE, prop_id, value)) {
+    switch (prop_id) {
+      case PROP_INTERPOLATION:
+        g_value_set_enum (value, self->interpolation);
+        break;
+      case PROP_PASSTHROUGH:
+        g_value_set_boolean (value, self->passthrough);
+        break;
+      default:
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+        break;
+    }
   }
   GST_OBJECT_UNLOCK (self);
 }
@@ -654,8 +602,7 @@ gst_aooct_kmap_finalize (GObject * object)
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (object);
 
-  g_free (self->wavelength_file);
-  g_free (self->wavelength_coeffs);
+  aooct_kspace_props_clear (&self->kspace);
   aooct_kmap_table_free (self->table);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -671,34 +618,11 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
   gobject_class->get_property = gst_aooct_kmap_get_property;
   gobject_class->finalize = gst_aooct_kmap_finalize;
 
-  /**
-   * GstAooctKmap:wavelength-file:
-   *
-   * Text file of N wavelengths in nm, one per raw pixel (finite, positive,
-   * strictly increasing or decreasing); exclusive with wavelength-coeffs.
-   * Default: none
-   */
-  g_object_class_install_property (gobject_class, PROP_WAVELENGTH_FILE,
-      g_param_spec_string ("wavelength-file", "Wavelength file",
-          "Text file of N wavelengths in nm, one per raw pixel (finite, "
-          "positive, strictly increasing or decreasing); exclusive with "
-          "wavelength-coeffs. Default: none", NULL,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
-   * GstAooctKmap:wavelength-coeffs:
-   *
-   * "c0,c1[,c2[,c3]]": lambda(p) = c0 + c1 p + c2 p^2 + c3 p^3 in nm for
-   * raw pixel p; must be positive and strictly monotonic on [0, N-1];
-   * exclusive with wavelength-file. Default: none
-   */
-  g_object_class_install_property (gobject_class, PROP_WAVELENGTH_COEFFS,
-      g_param_spec_string ("wavelength-coeffs", "Wavelength coefficients",
-          "\"c0,c1[,c2[,c3]]\": lambda(p) = c0 + c1 p + c2 p^2 + c3 p^3 in "
-          "nm for raw pixel p; must be positive and strictly monotonic on "
-          "[0, N-1]; exclusive with wavelength-file. Default: none", NULL,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+  /* wavelength-file, wavelength-coeffs: the calibration (spec section 4);
+   * nufft-kernel, nufft-oversampling, nufft-width: interpolation=nufft's
+   * gridding (section 8) */
+  aooct_kspace_props_install (gobject_class, PROP_KSPACE,
+      "interpolation=nufft");
   /**
    * GstAooctKmap:interpolation:
    *
@@ -715,44 +639,6 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
           "8, which needs aooctfft downstream and no phase-file on "
           "aooctdisp)",
           GST_TYPE_AOOCT_KMAP_INTERPOLATION, DEFAULT_INTERPOLATION,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
-   * GstAooctKmap:nufft-kernel:
-   *
-   * Gridding kernel of interpolation=nufft. Default: kaiser-bessel
-   */
-  g_object_class_install_property (gobject_class, PROP_NUFFT_KERNEL,
-      g_param_spec_enum ("nufft-kernel", "NUFFT kernel",
-          "Gridding kernel of interpolation=nufft. Default: kaiser-bessel",
-          GST_TYPE_AOOCT_NUFFT_KERNEL, AOOCT_NUFFT_DEFAULT_KERNEL,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
-   * GstAooctKmap:nufft-oversampling:
-   *
-   * Oversampling R of interpolation=nufft's grid (R x samples points,
-   * which must be a whole number). Default: 2
-   */
-  g_object_class_install_property (gobject_class, PROP_NUFFT_OVERSAMPLING,
-      g_param_spec_double ("nufft-oversampling", "NUFFT oversampling",
-          "Oversampling R of interpolation=nufft's grid (R x samples points, "
-          "which must be a whole number). Default: 2",
-          AOOCT_NUFFT_MIN_OVERSAMPLING, AOOCT_NUFFT_MAX_OVERSAMPLING,
-          AOOCT_NUFFT_DEFAULT_OVERSAMPLING,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
-  /**
-   * GstAooctKmap:nufft-width:
-   *
-   * Kernel width W of interpolation=nufft, in oversampled-grid samples.
-   * Default: 6
-   */
-  g_object_class_install_property (gobject_class, PROP_NUFFT_WIDTH,
-      g_param_spec_int ("nufft-width", "NUFFT width",
-          "Kernel width W of interpolation=nufft, in oversampled-grid "
-          "samples. Default: 6", AOOCT_NUFFT_MIN_WIDTH,
-          AOOCT_NUFFT_MAX_WIDTH, AOOCT_NUFFT_DEFAULT_WIDTH,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
   /**
@@ -790,7 +676,6 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
 #endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_KMAP_INTERPOLATION, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_NUFFT_KERNEL, 0);
 }
 
 static void
@@ -798,7 +683,5 @@ gst_aooct_kmap_init (GstAooctKmap * self)
 {
   self->interpolation = DEFAULT_INTERPOLATION;
   self->passthrough = DEFAULT_PASSTHROUGH;
-  self->nufft_kernel = AOOCT_NUFFT_DEFAULT_KERNEL;
-  self->nufft_oversampling = AOOCT_NUFFT_DEFAULT_OVERSAMPLING;
-  self->nufft_width = AOOCT_NUFFT_DEFAULT_WIDTH;
+  aooct_kspace_props_init (&self->kspace);
 }

@@ -13,10 +13,6 @@ G_DECLARE_FINAL_TYPE (GstAooctKmap, gst_aooct_kmap, GST, AOOCT_KMAP,
 
 GST_ELEMENT_REGISTER_DECLARE (aooctkmap);
 
-/* nufft-kernel's enum (AooctNufftKernel), shared with aooctcs */
-#define GST_TYPE_AOOCT_NUFFT_KERNEL (gst_aooct_nufft_kernel_get_type ())
-GType gst_aooct_nufft_kernel_get_type (void);
-
 G_END_DECLS
 
 #endif /* __GST_AOOCT_KMAP_H__ */
