@@ -232,6 +232,9 @@ chain_queued_desc (const Shape * shape)
  * the next pipelines (rows that measure them): TRUE / FALSE, or -1 to
  * leave the element's default. */
 static gint with_cuda_graphs = -1, with_defer_steps = -1;
+/* gpu-timing=true on every aooct element (rows that break the GPU time
+ * down per element) */
+static gboolean with_gpu_timing = FALSE;
 
 static GstElement *
 launch (const gchar * desc)
@@ -247,6 +250,8 @@ launch (const gchar * desc)
     aooct_app_set_everywhere (p, "cuda-graphs", with_cuda_graphs);
   if (with_defer_steps >= 0)
     aooct_app_set_everywhere (p, "defer-steps", with_defer_steps);
+  if (with_gpu_timing)
+    aooct_app_set_everywhere (p, "gpu-timing", TRUE);
   if (shared_cuda)
     gst_element_set_context (p, shared_cuda);
   return p;
@@ -373,9 +378,18 @@ host_times (GstElement * pipeline)
     if (g_object_class_find_property (G_OBJECT_GET_CLASS (e), "stats")
         && g_object_class_find_property (G_OBJECT_GET_CLASS (e), "gpu-timing")) {
       g_object_get (e, "stats", &st, NULL);
-      if (st && gst_structure_get_double (st, "host-time-mean-ms", &ms))
-        parts = g_slist_prepend (parts, g_strdup_printf ("%s %.4f",
-                GST_OBJECT_NAME (gst_element_get_factory (e)), ms));
+      if (st && gst_structure_get_double (st, "host-time-mean-ms", &ms)) {
+        gdouble gpu = 0;
+
+        /* with gpu-timing on: the GPU time of its own work too */
+        if (gst_structure_get_double (st, "gpu-time-mean-ms", &gpu))
+          parts = g_slist_prepend (parts, g_strdup_printf ("%s %.4f "
+                  "(GPU %.4f)", GST_OBJECT_NAME (gst_element_get_factory (e)),
+                  ms, gpu));
+        else
+          parts = g_slist_prepend (parts, g_strdup_printf ("%s %.4f",
+                  GST_OBJECT_NAME (gst_element_get_factory (e)), ms));
+      }
       if (st)
         gst_structure_free (st);
     }
@@ -1336,7 +1350,7 @@ main (int argc, char **argv)
     gsize sizes[N_STAGES + 1];
     Timing whole, pinned = { -1, 0, 0, 0, NULL };
     Timing graphs = { -1, 0, 0, 0, NULL };
-    gchar *host_note = NULL;
+    gchar *host_note = NULL, *gpu_note = NULL, *gpu_note3 = NULL;
 
     if (g_strcmp0 (only, "all") != 0 && g_strcmp0 (only, shape->name) != 0)
       continue;
@@ -1480,6 +1494,39 @@ main (int argc, char **argv)
               100), FEED_PINNED, TRUE);
       emit_row (table, out, "latency without load on three threads", &t, shape);
       g_free (t.host);
+      {
+        gchar *each = chain_desc (shape, 0, N_STAGES - 1), **steps, *all;
+
+        /* a thread per element: how far spreading the host work goes */
+        steps = g_strsplit (each, " ! ", -1);
+        all = g_strjoinv (" ! " SHORT_QUEUE " ! ", steps);
+        t = time_chain (all, "video/x-raw,format=GRAY8", raw, buffers,
+            FEED_PINNED, FALSE);
+        emit_row (table, out, "the same page-locked GRAY8 row with a short "
+            "queue after every element (a thread each)", &t, shape);
+        g_free (t.host);
+        g_strfreev (steps);
+        g_free (all);
+        g_free (each);
+      }
+      /* where the GPU time goes: each element's own GPU work per buffer
+       * (CUDA events around it), against the wall time per buffer */
+      with_gpu_timing = TRUE;
+      t = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
+          FEED_PINNED, FALSE);
+      emit_row (table, out, "the page-locked GRAY8 row with gpu-timing=true "
+          "(GPU time per element below)", &t, shape);
+      gpu_note = g_strdup_printf ("one thread %.4f ms per buffer: %s",
+          t.ms, t.host ? t.host : "");
+      g_free (t.host);
+      t = time_chain (queued, "video/x-raw,format=GRAY8", raw, buffers,
+          FEED_PINNED, FALSE);
+      with_gpu_timing = FALSE;
+      emit_row (table, out, "the same on three threads with gpu-timing=true",
+          &t, shape);
+      gpu_note3 = g_strdup_printf ("three threads %.4f ms per buffer: %s",
+          t.ms, t.host ? t.host : "");
+      g_free (t.host);
       g_free (queued);
       t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
           raw, buffers, FEED_DEVICE, FALSE);
@@ -1541,6 +1588,12 @@ main (int argc, char **argv)
       emit (table, out, "\nthe same, page-locked, cuda-graphs=true: "
           "%s\n", graphs.host);
     g_free (graphs.host);
+    if (gpu_note)
+      emit (table, out, "\nHost (and GPU) ms per buffer of each element, "
+          "page-locked, gpu-timing=true, %s\n\nthe same, %s\n", gpu_note,
+          gpu_note3 ? gpu_note3 : "");
+    g_free (gpu_note);
+    g_free (gpu_note3);
     emit (table, out, "\n");
     g_free (pinned.host);
     g_free (host_note);

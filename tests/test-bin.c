@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct tests: aooctbin, the whole chain as one element. */
+/* aooct tests: aooctbin, the whole chain as one element, on each backend
+ * (its properties once, on "cpu"). */
 #include <string.h>
 
 #include <gst/base/gstbasetransform.h>
 
 #include "aooct-test-util.h"
+#include "aooct-cuda-test-util.h"
 
 static const gchar *steps[] = { "aooctdcsub", "aooctpad", "aooctkmap",
   "aooctdisp", "aooctfft", "aooctnorm"
@@ -172,18 +174,23 @@ push_pull_bytes (GstHarness * h, GstBuffer * in)
   return bytes;
 }
 
-/* aooctbin gives byte for byte what the six elements give, also after
- * a2/a3 and the display range are changed while playing (on the bin,
- * respectively on the elements). */
+/* aooctbin gives byte for byte what the six elements give on the same
+ * backend, also after a2/a3 and the display range are changed while
+ * playing (on the bin, respectively on the elements).  On CUDA this is the
+ * bin's steps sharing one CUDA context and deferring kmap and disp into
+ * the fused pass, as the separate elements do. */
 GST_START_TEST (test_same_as_chain)
 {
+  const gchar *be = aooct_test_backend;
   GstHarness *src = aooct_test_harness_new ("aooctsrc seed=11 alines=48");
-  GstHarness *bin = aooct_test_harness_new ("aooctbin backend=cpu " PROPS);
-  GstHarness *chain = aooct_test_harness_new ("aooctdcsub backend=cpu "
-      "! aooctpad backend=cpu size=2048 factor=2 ! aooctkmap backend=cpu "
-      "wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" ! aooctdisp backend=cpu "
-      "! aooctfft backend=cpu window=hann ! aooctnorm backend=cpu "
-      "crop-start=20 crop-end=700 dynamic-range=45");
+  gchar *bin_desc = g_strdup_printf ("aooctbin backend=%s " PROPS, be);
+  gchar *chain_desc = g_strdup_printf ("aooctdcsub backend=%s "
+      "! aooctpad backend=%s size=2048 factor=2 ! aooctkmap backend=%s "
+      "wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" ! aooctdisp backend=%s "
+      "! aooctfft backend=%s window=hann ! aooctnorm backend=%s "
+      "crop-start=20 crop-end=700 dynamic-range=45", be, be, be, be, be, be);
+  GstHarness *bin = aooct_test_harness_new (bin_desc);
+  GstHarness *chain = aooct_test_harness_new (chain_desc);
   GstElement *disp, *norm;
   GstBuffer *raw[2];
   GBytes *a, *b, *before;
@@ -194,6 +201,9 @@ GST_START_TEST (test_same_as_chain)
     raw[i] = camera_bscan (src);
   gst_harness_set_src_caps (bin, gst_pad_get_current_caps (src->sinkpad));
   gst_harness_set_src_caps (chain, gst_pad_get_current_caps (src->sinkpad));
+  /* images in system memory on either backend */
+  gst_harness_set_sink_caps_str (bin, "video/x-raw,format=GRAY8");
+  gst_harness_set_sink_caps_str (chain, "video/x-raw,format=GRAY8");
 
   a = push_pull_bytes (bin, raw[0]);
   b = push_pull_bytes (chain, raw[0]);
@@ -223,6 +233,8 @@ GST_START_TEST (test_same_as_chain)
   gst_harness_teardown (src);
   gst_harness_teardown (bin);
   gst_harness_teardown (chain);
+  g_free (bin_desc);
+  g_free (chain_desc);
 }
 
 GST_END_TEST;
@@ -231,8 +243,12 @@ GST_END_TEST;
  * and the message. */
 GST_START_TEST (test_error_from_step)
 {
-  gchar *err = aooct_test_run_pipeline ("aooctsrc num-buffers=1 ! aooctbin "
-      "backend=cpu wavelength-file=/nonexistent/cal.txt ! fakesink", 20);
+  gchar *launch = g_strdup_printf ("aooctsrc num-buffers=1 ! aooctbin "
+      "backend=%s wavelength-file=/nonexistent/cal.txt ! fakesink",
+      aooct_test_backend);
+  gchar *err = aooct_test_run_pipeline (launch, 20);
+
+  g_free (launch);
 
   fail_unless (err != NULL, "a missing calibration file was accepted");
   fail_unless (strstr (err, "/nonexistent/cal.txt") != NULL, "%s", err);
@@ -241,18 +257,21 @@ GST_START_TEST (test_error_from_step)
 
 GST_END_TEST;
 
+static void
+add_tests (TCase * tc, gboolean cuda)
+{
+  if (!cuda) {
+    tcase_add_test (tc, test_properties_proxied);
+    tcase_add_test (tc, test_properties_forwarded);
+  }
+  tcase_add_test (tc, test_same_as_chain);
+  tcase_add_test (tc, test_error_from_step);
+}
+
 static Suite *
 aooctbin_suite (void)
 {
-  Suite *s = suite_create ("aooctbin");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_properties_proxied);
-  tcase_add_test (tc, test_properties_forwarded);
-  tcase_add_test (tc, test_same_as_chain);
-  tcase_add_test (tc, test_error_from_step);
-  return s;
+  return aooct_test_suite_per_backend ("aooctbin", add_tests);
 }
 
 GST_CHECK_MAIN (aooctbin);
