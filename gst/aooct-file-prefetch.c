@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: the buffers of a raw file, fetched ahead by a reader and a
- * registrar (aooct-file-prefetch.h). */
+/* aooct: the buffers of a raw file, fetched ahead by reader threads or
+ * handed out in place from the page-locked file (aooct-file-prefetch.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -19,7 +19,7 @@
 #include "aooct-cuda-device.h"
 #include "aooct-cuda-host-memory.h"
 #else
-/* without CUDA no window is ever registered: the context fields stay NULL
+/* without CUDA the file is never page-locked: the context fields stay NULL
  * and are only cleared */
 typedef GstObject GstCudaContext;
 #endif
@@ -27,14 +27,11 @@ typedef GstObject GstCudaContext;
 GST_DEBUG_CATEGORY_STATIC (aooct_prefetch_debug);
 #define GST_CAT_DEFAULT aooct_prefetch_debug
 
-/* a window is worth its registration call from about this size on (the
- * call costs some 0.2 ms, 32 MB take 2 ms at 18 GB/s) */
-#define WINDOW_BYTES (32 * 1024 * 1024)
 /* how long a producer waits before it asks the pool again when no buffer
  * was free (or the pool flushed) */
 #define RETRY_US 1000
 
-/* The file mapped read-only, unmapped with its last window. */
+/* The file mapped read-only. */
 typedef struct
 {
   gint ref;
@@ -42,21 +39,19 @@ typedef struct
   gsize len;
 } Mapping;
 
-/* A range of the mapping, page-locked while any of its records is held. */
+/* The page-locked mapping, unregistered and unmapped when the prefetch and
+ * every buffer of it downstream are gone. */
 typedef struct
 {
   gint ref;
   Mapping *mapping;
-  guint8 *start;
-  gsize len;
   GstCudaContext *context;
-} Window;
+} Locked;
 
 typedef struct
 {
   gboolean ready;               /* else claimed, being fetched */
   GstBuffer *buf;               /* the reader's */
-  Window *window;               /* the registrar's (one reference) */
   GError *error;                /* the reader's failure */
 } Slot;
 
@@ -81,13 +76,9 @@ struct _AooctFilePrefetch
 
   GThread *reader_thread;
 
-  /* the registrar (CUDA builds, after add_windows) */
-  GThread *window_thread;
-  Mapping *mapping;
+  /* CUDA builds, after aooct_file_prefetch_lock_file */
   GstAllocator *host_allocator;
-  GstCudaContext *context;
-  guint window_records;         /* records per window */
-  gboolean windows_failed;
+  Locked *locked;               /* one reference; NULL: readers only */
 };
 
 #define KEY(i) GSIZE_TO_POINTER ((gsize) (i))
@@ -102,19 +93,19 @@ mapping_unref (Mapping * m)
 }
 
 static void
-window_unref (gpointer data)
+locked_unref (gpointer data)
 {
-  Window *w = data;
+  Locked *l = data;
 
-  if (w == NULL || !g_atomic_int_dec_and_test (&w->ref))
+  if (l == NULL || !g_atomic_int_dec_and_test (&l->ref))
     return;
 #ifdef HAVE_CUDA
   {
     GError *error = NULL;
 
-    if (aooct_cuda_context_push (w->context, "unregistering a window of a "
-            "mapped file", &error)) {
-      aooct_cuda_host_unregister (w->start);
+    if (aooct_cuda_context_push (l->context, "unregistering a page-locked "
+            "file", &error)) {
+      aooct_cuda_host_unregister (l->mapping->base);
       aooct_cuda_context_pop ();
     } else {
       GST_ERROR ("%s", error->message);
@@ -122,9 +113,9 @@ window_unref (gpointer data)
     }
   }
 #endif
-  gst_clear_object (&w->context);
-  mapping_unref (w->mapping);
-  g_free (w);
+  gst_clear_object (&l->context);
+  mapping_unref (l->mapping);
+  g_free (l);
 }
 
 static void
@@ -133,7 +124,6 @@ slot_free (gpointer data)
   Slot *s = data;
 
   gst_clear_buffer (&s->buf);
-  window_unref (s->window);
   g_clear_error (&s->error);
   g_free (s);
 }
@@ -171,7 +161,8 @@ reader_loop (gpointer data)
     GstMapInfo map;
     Slot *slot;
 
-    if (self->flushing || i >= self->n_records || i >= self->next + self->ahead) {
+    if (self->flushing || self->locked || i >= self->n_records
+        || i >= self->next + self->ahead) {
       g_cond_wait (&self->cond, &self->lock);
       continue;
     }
@@ -248,118 +239,47 @@ aooct_file_prefetch_new (AooctFileReader * reader, gsize record_bytes,
 }
 
 #ifdef HAVE_CUDA
-/* The next window to register: records [*first, *end), aligned to the
- * window size (so that windows start and end on page boundaries), inside
- * the look-ahead and claimed by nobody.  FALSE when there is none now. */
-static gboolean
-next_window (AooctFilePrefetch * self, guint64 * first, guint64 * end)
+/* The share of the mapping's pages in the page cache (mincore), 0 .. 1. */
+static gdouble
+resident_share (const Mapping * m, gsize page)
 {
-  guint64 k = self->window_records;
-  guint64 w = (lowest_unclaimed (self) + k - 1) / k * k, i;
+  gsize pages = m->len / page, i, in = 0;
+  guchar *vec = g_try_malloc (MAX (pages, 1));
 
-  for (; w < self->n_records; w += k) {
-    guint64 e = MIN (w + k, self->n_records);
-
-    if (e > self->next + self->ahead)
-      return FALSE;
-    for (i = w; i < e; i++)
-      if (g_hash_table_contains (self->slots, KEY (i)))
-        break;
-    if (i == e) {
-      *first = w;
-      *end = e;
-      return TRUE;
-    }
+  if (vec == NULL || mincore (m->base, m->len, vec) != 0) {
+    g_free (vec);
+    return 0;
   }
-  return FALSE;
-}
-
-static gpointer
-window_loop (gpointer data)
-{
-  AooctFilePrefetch *self = data;
-
-  g_mutex_lock (&self->lock);
-  while (!self->stopping && !self->windows_failed) {
-    guint64 first, end, i;
-    guint gen = self->generation;
-    gsize page = sysconf (_SC_PAGESIZE), off, len;
-    GError *error = NULL;
-    gboolean ok;
-    Window *w;
-
-    if (self->flushing || !next_window (self, &first, &end)) {
-      g_cond_wait (&self->cond, &self->lock);
-      continue;
-    }
-    for (i = first; i < end; i++)
-      g_hash_table_insert (self->slots, KEY (i), g_new0 (Slot, 1));
-    g_mutex_unlock (&self->lock);
-
-    /* window starts are page-aligned (window_records); the end of the
-     * file's last window rounds up into the mapping's last page */
-    off = (gsize) (first * self->record_bytes);
-    len = (gsize) ((end - first) * self->record_bytes);
-    len = (len + page - 1) / page * page;
-    ok = aooct_cuda_context_push (self->context, "registering a window of a "
-        "mapped file", &error);
-    if (ok) {
-      ok = aooct_cuda_host_register_read_only (self->mapping->base + off, len,
-          &error);
-      aooct_cuda_context_pop ();
-    }
-    g_mutex_lock (&self->lock);
-    if (!ok) {
-      /* e.g. a kernel that does not pin file pages: the reader does all */
-      GST_WARNING ("page-locking the mapped file failed, reading with "
-          "threads only: %s", error->message);
-      g_clear_error (&error);
-      self->windows_failed = TRUE;
-      if (gen == self->generation)
-        for (i = first; i < end; i++)
-          g_hash_table_remove (self->slots, KEY (i));
-      g_cond_broadcast (&self->cond);
-      break;
-    }
-    w = g_new0 (Window, 1);
-    w->ref = 1;
-    w->start = self->mapping->base + off;
-    w->len = len;
-    w->context = gst_object_ref (self->context);
-    g_atomic_int_inc (&self->mapping->ref);
-    w->mapping = self->mapping;
-    if (gen == self->generation && !self->stopping) {
-      for (i = first; i < end; i++) {
-        Slot *s = g_hash_table_lookup (self->slots, KEY (i));
-
-        g_atomic_int_inc (&w->ref);
-        s->window = w;
-        s->ready = TRUE;
-      }
-      g_cond_broadcast (&self->cond);
-    }
-    /* the slots hold it now (or a seek came between) */
-    g_mutex_unlock (&self->lock);
-    window_unref (w);
-    g_mutex_lock (&self->lock);
-  }
-  g_mutex_unlock (&self->lock);
-  return NULL;
+  for (i = 0; i < pages; i++)
+    in += vec[i] & 1;
+  g_free (vec);
+  return pages ? (gdouble) in / pages : 0;
 }
 #endif
 
 gboolean
-aooct_file_prefetch_add_windows (AooctFilePrefetch * self, const gchar * path,
-    GstAllocator * host_allocator, gsize ahead_bytes, GError ** error)
+aooct_file_prefetch_lock_file (AooctFilePrefetch * self, const gchar * path,
+    GstAllocator * host_allocator, guint64 max_bytes, GError ** error)
 {
 #ifdef HAVE_CUDA
   gsize page = sysconf (_SC_PAGESIZE);
-  guint64 k0, size = (guint64) self->record_bytes * self->n_records;
+  guint64 size = (guint64) self->record_bytes * self->n_records;
   gsize len = (size + page - 1) / page * page;
+  GstCudaContext *context;
+  Mapping *m;
+  Locked *l;
+  gdouble in_cache;
+  gint64 t0;
   void *base;
   gint fd;
 
-  g_return_val_if_fail (self->window_thread == NULL, FALSE);
+  g_return_val_if_fail (self->locked == NULL, FALSE);
+  if (len > max_bytes) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
+        "%s: %" G_GSIZE_FORMAT " MiB, more than the %" G_GUINT64_FORMAT
+        " MiB that may be page-locked", path, len >> 20, max_bytes >> 20);
+    return FALSE;
+  }
   fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0) {
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
@@ -374,27 +294,47 @@ aooct_file_prefetch_add_windows (AooctFilePrefetch * self, const gchar * path,
         g_strerror (errno));
     return FALSE;
   }
-  madvise (base, len, MADV_SEQUENTIAL);
-  self->mapping = g_new0 (Mapping, 1);
-  self->mapping->ref = 1;
-  self->mapping->base = base;
-  self->mapping->len = len;
-  self->host_allocator = gst_object_ref (host_allocator);
-  self->context = aooct_cuda_host_allocator_get_context (host_allocator);
-  /* the fewest records whose bytes are a whole number of pages, then as
-   * many of those as make a window of WINDOW_BYTES */
-  k0 = page / MIN (self->record_bytes & (~self->record_bytes + 1), page);
-  self->window_records = (guint) MAX (k0, (WINDOW_BYTES / self->record_bytes
-          + k0 - 1) / k0 * k0);
+  m = g_new0 (Mapping, 1);
+  m->ref = 1;
+  m->base = base;
+  m->len = len;
+  /* a file that is not in the page cache would be read whole from the
+   * disk before the first buffer: the readers keep pace with the disk */
+  in_cache = resident_share (m, page);
+  if (in_cache < 0.9) {
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_BUSY,
+        "%s: %.0f %% of it in the page cache", path, 100 * in_cache);
+    mapping_unref (m);
+    return FALSE;
+  }
+  /* now, before any buffer flows: a registration holds the driver for
+   * milliseconds per 32 MB, which stalled every element's CUDA calls when
+   * parts of the file were registered while the chain ran */
+  context = aooct_cuda_host_allocator_get_context (host_allocator);
+  t0 = g_get_monotonic_time ();
+  if (!aooct_cuda_context_push (context, "page-locking a mapped file", error)) {
+    gst_object_unref (context);
+    mapping_unref (m);
+    return FALSE;
+  }
+  if (!aooct_cuda_host_register_read_only (base, len, error)) {
+    aooct_cuda_context_pop ();
+    gst_object_unref (context);
+    mapping_unref (m);
+    return FALSE;
+  }
+  aooct_cuda_context_pop ();
+  GST_DEBUG ("%s: %" G_GSIZE_FORMAT " bytes page-locked in %.1f ms", path,
+      len, (g_get_monotonic_time () - t0) / 1e3);
+  l = g_new0 (Locked, 1);
+  l->ref = 1;
+  l->mapping = m;
+  l->context = context;
   g_mutex_lock (&self->lock);
-  /* three windows ahead: one being registered, one ready, one taken */
-  self->ahead = MAX (self->ahead, MIN (3 * self->window_records,
-          MAX (ahead_bytes / self->record_bytes, self->window_records)));
+  self->host_allocator = gst_object_ref (host_allocator);
+  self->locked = l;
+  g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
-  GST_DEBUG ("%s: windows of %u records of %" G_GSIZE_FORMAT " bytes, %u "
-      "records ahead", path, self->window_records, self->record_bytes,
-      self->ahead);
-  self->window_thread = g_thread_new ("aooct-register", window_loop, self);
   return TRUE;
 #else
   g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
@@ -416,17 +356,34 @@ aooct_file_prefetch_take (AooctFilePrefetch * self, guint64 index,
     g_mutex_lock (&self->lock);
   }
   while (!self->flushing && ((slot = g_hash_table_lookup (self->slots,
-                  KEY (index))) == NULL || !slot->ready))
+                  KEY (index))) == NULL || !slot->ready)) {
+#ifdef HAVE_CUDA
+    if (slot == NULL && self->locked) {
+      /* the file is page-locked: a record of it, in place (the memory
+       * keeps a reference) */
+      self->next = index + 1;
+      self->n_in_place++;
+      g_atomic_int_inc (&self->locked->ref);
+      *buf = gst_buffer_new ();
+      gst_buffer_append_memory (*buf,
+          aooct_cuda_host_memory_wrap (self->host_allocator,
+              self->locked->mapping->base + index * self->record_bytes,
+              self->record_bytes, self->locked, locked_unref));
+      *in_place = TRUE;
+      g_cond_broadcast (&self->cond);
+      g_mutex_unlock (&self->lock);
+      return GST_FLOW_OK;
+    }
+#endif
     g_cond_wait (&self->cond, &self->lock);
+  }
   if (self->flushing) {
     g_mutex_unlock (&self->lock);
     return GST_FLOW_FLUSHING;
   }
   g_hash_table_steal (self->slots, KEY (index));
   self->next = index + 1;
-  if (slot->window)
-    self->n_in_place++;
-  else if (slot->buf)
+  if (slot->buf)
     self->n_read++;
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
@@ -438,23 +395,8 @@ aooct_file_prefetch_take (AooctFilePrefetch * self, guint64 index,
     slot_free (slot);
     return GST_FLOW_ERROR;
   }
-  if (slot->buf) {
-    *buf = slot->buf;
-    slot->buf = NULL;
-  }
-#ifdef HAVE_CUDA
-  else {
-    guint8 *data = self->mapping->base + index * self->record_bytes;
-
-    *buf = gst_buffer_new ();
-    /* the memory keeps the slot's window reference */
-    gst_buffer_append_memory (*buf,
-        aooct_cuda_host_memory_wrap (self->host_allocator, data,
-            self->record_bytes, slot->window, window_unref));
-    slot->window = NULL;
-    *in_place = TRUE;
-  }
-#endif
+  *buf = slot->buf;
+  slot->buf = NULL;
   slot_free (slot);
   return GST_FLOW_OK;
 }
@@ -499,12 +441,10 @@ aooct_file_prefetch_free (AooctFilePrefetch * self)
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
   g_thread_join (self->reader_thread);
-  if (self->window_thread)
-    g_thread_join (self->window_thread);
   g_hash_table_destroy (self->slots);
-  mapping_unref (self->mapping);
+  /* buffers still downstream keep the file page-locked until they go */
+  locked_unref (self->locked);
   gst_clear_object (&self->host_allocator);
-  gst_clear_object (&self->context);
   g_cond_clear (&self->cond);
   g_mutex_clear (&self->lock);
   g_free (self);

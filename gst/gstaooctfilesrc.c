@@ -12,11 +12,14 @@
  * takes.  It does what `filesrc ! rawvideoparse` does for such a file, in
  * one step and faster:
  *
- * - it reads with several threads at once (`threads`; one thread's read()
- *   from the page cache runs at a few GB/s, the CUDA chain takes tens of
- *   GB/s of raw samples), straight into the buffers of the pool downstream
- *   proposes: aooctdcsub on CUDA proposes page-locked memory, which it then
- *   uploads without another host copy;
+ * - with aooctdcsub on CUDA downstream, a file in the page cache is
+ *   page-locked whole at start (`map-file`, `map-file-max`) and the GPU
+ *   uploads every B-scan from the page cache itself, with no host copy;
+ * - otherwise it reads with several threads at once (`threads`; one
+ *   thread's read() from the page cache runs at a few GB/s, the CUDA chain
+ *   takes tens of GB/s of raw samples), straight into the buffers of the
+ *   pool downstream proposes: aooctdcsub on CUDA proposes page-locked
+ *   memory, which it then uploads without another host copy;
  * - it reads the next buffer while the current one travels downstream;
  * - `bscans-per-buffer` puts several B-scans into one buffer (use
  *   `aooctdcsub alines-per-bscan=HEIGHT` after it), which divides the
@@ -45,6 +48,7 @@
 #endif
 
 #include <string.h>
+#include <unistd.h>
 #include <gst/video/video.h>
 
 #include "aooct-src-util.h"
@@ -69,9 +73,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_aooct_file_src_debug);
 #define DEFAULT_FPS_D 1
 #define DEFAULT_BSCANS 1
 #define DEFAULT_THREADS 0
-#define DEFAULT_MAP_FILE FALSE
-/* what the registered windows of the file may hold page-locked ahead */
-#define WINDOWS_AHEAD_BYTES (256 * 1024 * 1024)
+#define DEFAULT_MAP_FILE TRUE
+#define DEFAULT_MAP_FILE_MAX (-1)
 
 struct _GstAooctFileSrc
 {
@@ -85,6 +88,7 @@ struct _GstAooctFileSrc
   guint bscans;
   guint threads;
   gboolean map_file;
+  gint64 map_file_max;          /* MiB, -1: a quarter of the memory */
 
   /* streaming (streaming thread, or with the stream stopped) */
   AooctFileReader *reader;
@@ -113,6 +117,7 @@ enum
   PROP_BSCANS_PER_BUFFER,
   PROP_THREADS,
   PROP_MAP_FILE,
+  PROP_MAP_FILE_MAX,
 };
 
 #define gst_aooct_file_src_parent_class parent_class
@@ -164,6 +169,9 @@ gst_aooct_file_src_set_property (GObject * object, guint prop_id,
     case PROP_MAP_FILE:
       self->map_file = g_value_get_boolean (value);
       break;
+    case PROP_MAP_FILE_MAX:
+      self->map_file_max = g_value_get_int64 (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -202,6 +210,9 @@ gst_aooct_file_src_get_property (GObject * object, guint prop_id,
       break;
     case PROP_MAP_FILE:
       g_value_set_boolean (value, self->map_file);
+      break;
+    case PROP_MAP_FILE_MAX:
+      g_value_set_int64 (value, self->map_file_max);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -548,6 +559,20 @@ prefetch_alloc (gpointer user_data, GstBuffer ** buf)
   return ret;
 }
 
+/* map-file-max in bytes: -1 is a quarter of the physical memory */
+static guint64
+map_file_max_bytes (GstAooctFileSrc * self)
+{
+  gint64 mib;
+
+  GST_OBJECT_LOCK (self);
+  mib = self->map_file_max;
+  GST_OBJECT_UNLOCK (self);
+  if (mib < 0)
+    return (guint64) sysconf (_SC_PHYS_PAGES) * sysconf (_SC_PAGESIZE) / 4;
+  return (guint64) mib << 20;
+}
+
 static void
 start_prefetch (GstAooctFileSrc * self)
 {
@@ -558,9 +583,10 @@ start_prefetch (GstAooctFileSrc * self)
   if (self->host_allocator) {
     GError *err = NULL;
 
-    if (!aooct_file_prefetch_add_windows (self->prefetch, self->path,
-            self->host_allocator, WINDOWS_AHEAD_BYTES, &err)) {
-      GST_WARNING_OBJECT (self, "reading with threads only: %s", err->message);
+    if (!aooct_file_prefetch_lock_file (self->prefetch, self->path,
+            self->host_allocator, map_file_max_bytes (self), &err)) {
+      GST_INFO_OBJECT (self, "not read in place, reader threads: %s",
+          err->message);
       g_error_free (err);
     }
   }
@@ -737,26 +763,39 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   /**
    * GstAooctFileSrc:map-file:
    *
-   * Where aooctdcsub runs on CUDA (it proposes its page-locked pool), also
-   * page-lock windows of the file mapped read-only (cudaHostRegister), so
-   * that the upload reads the file's page cache in place, without a CPU
-   * copy, next to the reader threads.  Off: the threads copy every
-   * buffer.  Without a GPU it does nothing.  The file must not be
-   * truncated while it plays: a CPU element that reads a buffer of a cut
-   * part of the mapping would be killed by SIGBUS (with map-file=false a
-   * truncated file is an element error).
+   * Where aooctdcsub runs on CUDA (it proposes its page-locked pool), let
+   * the upload read the file's page cache in place, without a CPU copy: a
+   * file of at most map-file-max that is (almost) all in the page cache is
+   * mapped read-only and page-locked whole at start (cudaHostRegister,
+   * about 60 ms per GB on an H100 host), before any buffer flows.  Other
+   * files, other downstream elements and CPU builds: the reader threads.
+   * A mapped file must not be truncated while it plays: a CPU element that
+   * reads a buffer of a cut part of the mapping would be killed by SIGBUS
+   * (with the readers a truncated file is an element error).
    *
-   * Off by default: on the H100 we measured, registering the windows
-   * (about 18 GB/s, on one driver lock) slowed the chain's own CUDA calls
-   * on the streaming thread, and aooctfilesrc ! chain ran 2 to 3 times
-   * slower with it than with the reader threads alone (docs/performance.md,
-   * "The GPU reading the file in place").  It spends less CPU per byte
-   * than the readers' copies, which may pay on a host with few cores.
+   * Registering parts of the file while the chain ran was measured 1.2 to
+   * 3 times slower than the readers (a registration holds the driver for
+   * milliseconds and every element's CUDA calls waited behind it); the
+   * whole file at start made `aooctfilesrc ! chain` as fast as page-locked
+   * input (docs/performance.md, "The GPU reading the file in place").
    */
   g_object_class_install_property (gobject_class, PROP_MAP_FILE,
       g_param_spec_boolean ("map-file", "Map file",
-          "Let the GPU read windows of the mapped file in place (CUDA "
-          "downstream), besides the reader threads", DEFAULT_MAP_FILE, flags));
+          "Page-lock the file at start and let the GPU read it in place "
+          "(CUDA downstream, file in the page cache and at most "
+          "map-file-max); else reader threads", DEFAULT_MAP_FILE, flags));
+  /**
+   * GstAooctFileSrc:map-file-max:
+   *
+   * With map-file: the largest file, in MiB, that is page-locked (its
+   * pages stay in memory while it plays).  -1: a quarter of the physical
+   * memory; 0: never.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAP_FILE_MAX,
+      g_param_spec_int64 ("map-file-max", "Map file max",
+          "Largest file in MiB that map-file page-locks (-1: a quarter of "
+          "the physical memory, 0: never)", -1, G_MAXINT64 >> 20,
+          DEFAULT_MAP_FILE_MAX, flags));
 
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -786,5 +825,6 @@ gst_aooct_file_src_init (GstAooctFileSrc * self)
   self->bscans = DEFAULT_BSCANS;
   self->threads = DEFAULT_THREADS;
   self->map_file = DEFAULT_MAP_FILE;
+  self->map_file_max = DEFAULT_MAP_FILE_MAX;
   gst_base_src_set_format (GST_BASE_SRC (self), GST_FORMAT_TIME);
 }
