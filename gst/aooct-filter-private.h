@@ -28,7 +28,9 @@
 #include "gstaooctfilter.h"
 #include "aooct-step.h"
 
-G_BEGIN_DECLS GST_DEBUG_CATEGORY_EXTERN (gst_aooct_filter_debug);
+G_BEGIN_DECLS
+
+GST_DEBUG_CATEGORY_EXTERN (gst_aooct_filter_debug);
 /* GstAooctFilter's parent class (GstBaseTransformClass), for the chain-ups
  * of the vfuncs the other files install */
 extern gpointer aooct_filter_parent_class;
@@ -60,19 +62,6 @@ struct _GstAooctFilterPrivate
   guint errors_posted;
   /* buffers in a row processed with the last consistent live settings */
   guint inconsistent;
-
-  /* the buffer being processed on CUDA, for its step (the core gets them
-   * in its AooctStepRun, aooct-step.c): the steps an upstream element
-   * deferred to this one (a class with absorbs_pending; its data then are
-   * the real spectra before them), or NULL */
-  const AooctPendingMeta *pending;
-  /* a class with leaves_pending, when downstream applies pending steps:
-   * the meta of the output buffer, to which the step may add the part it
-   * leaves to them; else NULL */
-  AooctPendingMeta *out_pending;
-  /* the input is device memory that nobody else holds, so the step may
-   * overwrite it (as a scratch) */
-  gboolean in_disposable;
 
   /* the row layout of the video buffer being processed without a
    * GstVideoMeta: in_vinfo, or its rows tightly packed (rawvideoparse
@@ -155,7 +144,8 @@ GstFlowReturn aooct_filter_cuda_finish_output (GstAooctFilter * self,
     GstFlowReturn ret, GstBuffer ** outbuf);
 /* The output task around serialized events, flushes and state changes. */
 void aooct_filter_cuda_drain (GstAooctFilter * self);
-void aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing);
+void aooct_filter_cuda_set_flushing (GstAooctFilter * self,
+    gboolean flushing);
 void aooct_filter_cuda_discard (GstAooctFilter * self);
 /* Waits for the GPU timing still in flight (at EOS). */
 void aooct_filter_cuda_collect_timing (GstAooctFilter * self);
