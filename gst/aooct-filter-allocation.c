@@ -307,6 +307,39 @@ propose_allocation (GstBaseTransform * bt,
   return ret;
 }
 
+/* GstBaseTransform (1.22 to 1.26 at least) answers an ALLOCATION query
+ * with its own decide query taken out of its private state and put back
+ * afterwards if that slot is still empty.  When the application stops the
+ * pipeline while upstream's thread is in here (an error elsewhere, as in
+ * test_chain_errors), the deactivation of the pads empties the slot
+ * meanwhile, the query is put back after it, and nothing ever frees it: a
+ * GstQuery and its caps lost for good (LeakSanitizer, docs/robustness.md).
+ * Queries being answered and the deactivation are therefore serialised
+ * here, and an element going down answers none. */
+gboolean
+aooct_filter_allocation_answer (GstAooctFilter * self, GstQuery * query)
+{
+  gboolean ret = FALSE;
+
+  g_mutex_lock (&self->priv->allocation_lock);
+  if (!self->priv->allocation_closed)
+    ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (GST_BASE_TRANSFORM
+        (self), GST_PAD_SINK, query);
+  else
+    GST_DEBUG_OBJECT (self, "going down: not answering %" GST_PTR_FORMAT,
+        query);
+  g_mutex_unlock (&self->priv->allocation_lock);
+  return ret;
+}
+
+void
+aooct_filter_allocation_close (GstAooctFilter * self, gboolean closed)
+{
+  g_mutex_lock (&self->priv->allocation_lock);
+  self->priv->allocation_closed = closed;
+  g_mutex_unlock (&self->priv->allocation_lock);
+}
+
 gboolean
 gst_aooct_filter_propose_upload_pool (GstAooctFilter * self, GstQuery * query,
     GstCaps * caps, guint size)

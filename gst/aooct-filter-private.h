@@ -28,9 +28,7 @@
 #include "gstaooctfilter.h"
 #include "aooct-step.h"
 
-G_BEGIN_DECLS
-
-GST_DEBUG_CATEGORY_EXTERN (gst_aooct_filter_debug);
+G_BEGIN_DECLS GST_DEBUG_CATEGORY_EXTERN (gst_aooct_filter_debug);
 /* GstAooctFilter's parent class (GstBaseTransformClass), for the chain-ups
  * of the vfuncs the other files install */
 extern gpointer aooct_filter_parent_class;
@@ -72,6 +70,12 @@ struct _GstAooctFilterPrivate
   gboolean downstream_absorbs;  /* downstream announced the pending meta */
   gboolean deferring;           /* ... and our whole step goes to it */
   gboolean defer_this;          /* the output being made is the input */
+
+  /* ALLOCATION queries from upstream against the deactivation of the
+   * pads (aooct-filter-allocation.c): closed from PAUSED_TO_READY until
+   * READY_TO_PAUSED */
+  GMutex allocation_lock;
+  gboolean allocation_closed;
 
   /* stats (aooct-filter-stats.c): since start */
   guint64 stat_buffers;
@@ -127,6 +131,13 @@ void aooct_filter_unmap_plane (gboolean video, GstBuffer * buf,
 
 /* aooct-filter-allocation.c */
 void aooct_filter_allocation_class_init (GstAooctFilterClass * klass);
+/* Answers an ALLOCATION query on the sink pad (GstBaseTransform's
+ * default) unless the element is going down: FALSE then. */
+gboolean aooct_filter_allocation_answer (GstAooctFilter * self,
+    GstQuery * query);
+/* Before the pads deactivate (@closed TRUE: waits for a query being
+ * answered) and before they activate (FALSE). */
+void aooct_filter_allocation_close (GstAooctFilter * self, gboolean closed);
 
 /* aooct-filter-stats.c */
 void aooct_filter_stats_reset (GstAooctFilter * self);
@@ -144,8 +155,7 @@ GstFlowReturn aooct_filter_cuda_finish_output (GstAooctFilter * self,
     GstFlowReturn ret, GstBuffer ** outbuf);
 /* The output task around serialized events, flushes and state changes. */
 void aooct_filter_cuda_drain (GstAooctFilter * self);
-void aooct_filter_cuda_set_flushing (GstAooctFilter * self,
-    gboolean flushing);
+void aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing);
 void aooct_filter_cuda_discard (GstAooctFilter * self);
 /* Waits for the GPU timing still in flight (at EOS). */
 void aooct_filter_cuda_collect_timing (GstAooctFilter * self);

@@ -432,24 +432,32 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
 static GstStateChangeReturn
 gst_aooct_filter_change_state (GstElement * element, GstStateChange transition)
 {
-#ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER (element);
+#ifdef HAVE_CUDA
   GstBaseTransform *bt = GST_BASE_TRANSFORM (element);
+#endif
 
   switch (transition) {
     case GST_STATE_CHANGE_READY_TO_PAUSED:
+      aooct_filter_allocation_close (self, FALSE);
+#ifdef HAVE_CUDA
       aooct_filter_cuda_set_flushing (self, FALSE);
+#endif
       break;
     case GST_STATE_CHANGE_PAUSED_TO_READY:
-      /* before the pads deactivate: the task may be waiting for work
-       * with the src pad's stream lock held */
+      /* before the pads deactivate */
+#ifdef HAVE_CUDA
+      /* the task may be waiting for work with the src pad's stream lock
+       * held; flushing also ends a drain an allocation query may be in */
       aooct_filter_cuda_set_flushing (self, TRUE);
       gst_pad_stop_task (bt->srcpad);
+#endif
+      /* no allocation query in flight from here on */
+      aooct_filter_allocation_close (self, TRUE);
       break;
     default:
       break;
   }
-#endif
   return GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
 }
 
@@ -505,6 +513,9 @@ gst_aooct_filter_query (GstBaseTransform * bt, GstPadDirection direction,
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
     aooct_filter_cuda_drain (self);
 #endif
+  if (direction == GST_PAD_SINK
+      && GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION)
+    return aooct_filter_allocation_answer (GST_AOOCT_FILTER (bt), query);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
 }
 
@@ -537,6 +548,7 @@ gst_aooct_filter_finalize (GObject * object)
 #ifdef HAVE_CUDA
   g_clear_pointer (&self->priv->cuda, aooct_cuda_element_free);
 #endif
+  g_mutex_clear (&self->priv->allocation_lock);
   g_free (self->priv->last_error);
   g_free (self->priv->cpu_reason);
   g_free (self->in_positions);
@@ -754,6 +766,7 @@ gst_aooct_filter_init (GstAooctFilter * self)
   self->priv->defer_steps = DEFAULT_DEFER_STEPS;
   self->priv->cuda_graphs = DEFAULT_CUDA_GRAPHS;
   self->active_backend = GST_AOOCT_BACKEND_CPU;
+  g_mutex_init (&self->priv->allocation_lock);
 #ifdef HAVE_CUDA
   self->priv->cuda = aooct_cuda_element_new ();
 #endif
