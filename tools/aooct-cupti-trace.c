@@ -64,8 +64,7 @@ write_record (const CUpti_Activity * r)
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:{
       const CUpti_ActivityKernel10 *k = (const CUpti_ActivityKernel10 *) r;
       fprintf (out, "K %llu %llu %u %s\n", (unsigned long long) k->start,
-          (unsigned long long) k->end, k->streamId,
-          k->name ? k->name : "?");
+          (unsigned long long) k->end, k->streamId, k->name ? k->name : "?");
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY:{
@@ -101,7 +100,7 @@ write_record (const CUpti_Activity * r)
 }
 
 static void CUPTIAPI
-buffer_requested (uint8_t ** buffer, size_t * size, size_t * max_records)
+buffer_requested (uint8_t ** buffer, size_t *size, size_t *max_records)
 {
   *buffer = aligned_alloc (8, BUFFER_BYTES);
   *size = *buffer ? BUFFER_BYTES : 0;
@@ -118,8 +117,7 @@ buffer_completed (CUcontext ctx, uint32_t stream, uint8_t * buffer,
   (void) stream;
   (void) size;
   pthread_mutex_lock (&lock);
-  while (out && cuptiActivityGetNextRecord (buffer, valid, &r) ==
-      CUPTI_SUCCESS)
+  while (out && cuptiActivityGetNextRecord (buffer, valid, &r) == CUPTI_SUCCESS)
     write_record (r);
   pthread_mutex_unlock (&lock);
   free (buffer);
