@@ -5,7 +5,8 @@
  * page-locked memory for frames uploaded in place), the metas it
  * announces, the decision to defer its step to downstream, and the output
  * buffer of each input (the input itself when deferring; see
- * aooct-filter-private.h). */
+ * aooct-filter-private.h), and upstream's ALLOCATION queries kept apart
+ * from the deactivation of the pads. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
