@@ -5,20 +5,26 @@
 #include "aooct-omp.h"
 #include "aooct-cpu-dcsub.h"
 
+/* Threads take disjoint column blocks over all rows: each reads its rows
+ * contiguously and needs no reduction across threads.  Two passes over
+ * the raw samples (2 bytes each), one over the output (4 bytes): the DC
+ * of each column, then every sample minus it, written once.  The loops
+ * are split by sample size and marked `omp simd` (GCC 12 at -O2 leaves
+ * them scalar otherwise) so that they vectorise.  The arithmetic is
+ * that of the float64 reference's order: the column sum in double over
+ * the A-lines in turn, the mean rounded to float, x - mean in float. */
+#define BLOCK 256
+
+/* sample @n of a row of 16-bit little-endian samples, at any alignment */
 static inline gfloat
-raw_sample (const guint8 * row, gint raw_bytes, gint n)
+raw16 (const guint8 * row, gint n)
 {
   guint16 v;
 
-  if (raw_bytes == 1)
-    return row[n];
-  memcpy (&v, row + 2 * n, 2);
+  memcpy (&v, row + 2 * n, sizeof (v));
   return (gfloat) GUINT16_FROM_LE (v);
 }
 
-/* Convert one B-scan; with @mean, also subtract its mean A-line.  The mean
- * is accumulated in double (exact for 16-bit data up to 2^37 A-lines) so
- * that it matches the float64 reference to the last bit of float32. */
 static void
 dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
     gint raw_bytes, AooctDcMode mode, const gfloat * background, gfloat * out)
@@ -26,34 +32,48 @@ dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
   const gint n_samples = g->raw_samples, m_alines = g->alines;
   gint n0;
 
-  /* Threads take disjoint column ranges over all rows: each reads its rows
-   * contiguously and needs no reduction across threads. */
 #pragma omp parallel for schedule(static) if ((gint64) n_samples * m_alines >= AOOCT_CPU_PARALLEL_MIN)
-  for (n0 = 0; n0 < n_samples; n0 += 256) {
-    const gint n1 = MIN (n0 + 256, n_samples);
-    gdouble sum[256];
+  for (n0 = 0; n0 < n_samples; n0 += BLOCK) {
+    const gint w = MIN (BLOCK, n_samples - n0);
+    gdouble sum[BLOCK];
+    gfloat dc[BLOCK];
     gint m, n;
 
-    for (n = n0; n < n1; n++)
-      sum[n - n0] = 0.0;
-    for (m = 0; m < m_alines; m++) {
-      const guint8 *row = raw + (gsize) m * raw_stride;
-      gfloat *o = out + (gsize) m * n_samples;
-      for (n = n0; n < n1; n++) {
-        gfloat x = raw_sample (row, raw_bytes, n);
-        o[n] = x;
-        sum[n - n0] += x;
+    if (mode == AOOCT_DC_BACKGROUND || mode == AOOCT_DC_NONE) {
+      for (n = 0; n < w; n++)
+        dc[n] = mode == AOOCT_DC_BACKGROUND ? background[n0 + n] : 0.0f;
+    } else {
+      for (n = 0; n < w; n++)
+        sum[n] = 0.0;
+      for (m = 0; m < m_alines; m++) {
+        const guint8 *row = raw + (gsize) m * raw_stride + n0 * raw_bytes;
+
+        if (raw_bytes == 1) {
+#pragma omp simd
+          for (n = 0; n < w; n++)
+            sum[n] += (gfloat) row[n];
+        } else {
+#pragma omp simd
+          for (n = 0; n < w; n++)
+            sum[n] += raw16 (row, n);
+        }
       }
+      for (n = 0; n < w; n++)
+        dc[n] = (gfloat) (sum[n] / m_alines);
     }
-    if (mode == AOOCT_DC_NONE)
-      continue;
-    for (n = n0; n < n1; n++)
-      sum[n - n0] = mode == AOOCT_DC_BACKGROUND ? background[n] :
-          sum[n - n0] / m_alines;
     for (m = 0; m < m_alines; m++) {
-      gfloat *o = out + (gsize) m * n_samples;
-      for (n = n0; n < n1; n++)
-        o[n] -= (gfloat) sum[n - n0];
+      const guint8 *row = raw + (gsize) m * raw_stride + n0 * raw_bytes;
+      gfloat *o = out + (gsize) m * n_samples + n0;
+
+      if (raw_bytes == 1) {
+#pragma omp simd
+        for (n = 0; n < w; n++)
+          o[n] = (gfloat) row[n] - dc[n];
+      } else {
+#pragma omp simd
+        for (n = 0; n < w; n++)
+          o[n] = raw16 (row, n) - dc[n];
+      }
     }
   }
 }
