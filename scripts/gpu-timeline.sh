@@ -8,8 +8,10 @@
 #   scripts/gpu-timeline.sh BUILD OUTDIR [SHAPE...]
 #
 # SHAPE: WIDTHxHEIGHTxPER[:extra element properties], e.g. 2048x1000x1,
-# 832x240x1, 2048x1000x4, 2048x1000x1:cuda-graphs=true.  Writes OUTDIR/
-# timeline-SHAPE.md for each (and the raw traces, gzipped).
+# 832x240x1, 2048x1000x4, 2048x1000x1:cuda-graphs=true.  Appends the
+# summary of each to OUTDIR/timeline.md; with AOOCT_TIMELINE_TRACES=1 also
+# leaves the raw traces there, gzipped (the device tool brings back few
+# files).
 set -uo pipefail
 build=${1:?usage: scripts/gpu-timeline.sh BUILD OUTDIR [SHAPE...]}
 out=${2:?usage: scripts/gpu-timeline.sh BUILD OUTDIR [SHAPE...]}
@@ -62,7 +64,7 @@ for spec in "$@"; do
   name=timeline-${spec//[:=]/-}
   python3 "$root/scripts/gpu-timeline.py" "$t" --frame-bytes $frame \
     --label "$spec (aooctfilesrc ! chain, $count buffers, $(( (end - start) / 1000000 )) ms wall with tracing)" \
-    > "$out/$name.md"
-  gzip -c "$t" > "$out/$name.trace.gz"
-  cat "$out/$name.md"
+    | tee -a "$out/timeline.md"
+  [ "${AOOCT_TIMELINE_TRACES:-0}" = 1 ] && gzip -c "$t" > "$out/$name.trace.gz"
 done
+exit 0
