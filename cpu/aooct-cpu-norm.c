@@ -47,6 +47,54 @@ aooct_cpu_norm_free (AooctCpuNorm * norm)
   g_free (norm);
 }
 
+/* A float's bits as an integer that orders as the float does (-0 below
+ * +0, which the values here never are), NaN aside: integer min and max
+ * vectorise where float comparisons, which may trap, keep GCC 12 at -O2
+ * from if-converting the loop. */
+static inline gint32
+order_key (gfloat x)
+{
+  gint32 k;
+
+  memcpy (&k, &x, sizeof (k));
+  return k ^ ((k >> 31) & 0x7fffffff);
+}
+
+static inline gfloat
+from_order_key (gint32 k)
+{
+  gfloat x;
+
+  k ^= (k >> 31) & 0x7fffffff;
+  memcpy (&x, &k, sizeof (x));
+  return x;
+}
+
+/* The min and max of @n values, NaN never winning (as with v < min ? v :
+ * min); +inf and -inf when there is none. */
+static void
+value_range (const gfloat * v, gint n, gfloat * lo, gfloat * hi)
+{
+  const gint32 pinf = order_key (INFINITY), ninf = order_key (-INFINITY);
+  gint32 kmin = pinf, kmax = ninf;
+  gint r;
+
+#pragma omp simd reduction(min:kmin) reduction(max:kmax)
+  for (r = 0; r < n; r++) {
+    gint32 k = order_key (v[r]), bits;
+    gint32 nan;
+
+    memcpy (&bits, &v[r], sizeof (bits));
+    nan = -(gint32) ((bits & 0x7fffffff) > 0x7f800000);
+    k = (k & ~nan) | (pinf & nan);
+    kmin = k < kmin ? k : kmin;
+    k = (k & ~nan) | (ninf & nan);
+    kmax = k > kmax ? k : kmax;
+  }
+  *lo = from_order_key (kmin);
+  *hi = from_order_key (kmax);
+}
+
 /* Pass 1: the values of one B-scan into the scratch, and their range.
  * NaN (from a broken upstream) never wins a comparison, so it cannot
  * poison the range; it maps to 0 in pass 2. */
@@ -55,32 +103,34 @@ values_and_range (AooctCpuNorm * norm, gboolean log_mode, const gfloat * in,
     gfloat * vmin_out, gfloat * vmax_out)
 {
   const gint rows = norm->rows, alines = norm->alines;
+  /* rows below 0 (full range): a negative depth bin b is FFT bin P2 + b */
+  const gint neg = CLAMP (-norm->crop_start, 0, rows);
   gfloat vmin = INFINITY, vmax = -INFINITY;
   gint m;
 
 #pragma omp parallel for schedule(static) reduction(min:vmin) reduction(max:vmax) if ((gint64) rows * alines >= AOOCT_CPU_PARALLEL_MIN)
   for (m = 0; m < alines; m++) {
     const gfloat *c = in + 2 * (gsize) m * norm->samples;
+    const gint first = norm->crop_start;
+    const gint wrap = norm->crop_start + norm->samples;
     gfloat *v = norm->scratch + (gsize) m * rows;
-    gfloat lmin = INFINITY, lmax = -INFINITY;
+    gfloat lmin, lmax;
     gint r;
 
-    for (r = 0; r < rows; r++) {
-      /* a negative (full-range) depth bin b is FFT bin P2 + b */
-      gint bin = norm->crop_start + r;
-      bin += bin < 0 ? norm->samples : 0;
-      v[r] = aooct_norm_intensity (c[2 * bin], c[2 * bin + 1]);
-    }
+    /* two loops rather than a test per row, so that both vectorise */
+#pragma omp simd
+    for (r = 0; r < neg; r++)
+      v[r] = aooct_norm_intensity (c[2 * (wrap + r)], c[2 * (wrap + r) + 1]);
+#pragma omp simd
+    for (r = neg; r < rows; r++)
+      v[r] = aooct_norm_intensity (c[2 * (first + r)], c[2 * (first + r) + 1]);
     if (log_mode) {
       /* aooct_norm_db is inline arithmetic on the host: vectorised */
 #pragma omp simd
       for (r = 0; r < rows; r++)
         v[r] = aooct_norm_db (v[r]);
     }
-    for (r = 0; r < rows; r++) {
-      lmin = v[r] < lmin ? v[r] : lmin;
-      lmax = v[r] > lmax ? v[r] : lmax;
-    }
+    value_range (v, rows, &lmin, &lmax);
     vmin = lmin < vmin ? lmin : vmin;
     vmax = lmax > vmax ? lmax : vmax;
   }
