@@ -16,8 +16,9 @@
  *
  * How close CUDA and CPU must be: both run the same float32 operations
  * (cpu/aooct-norm-range.h, no FMA contraction on either), so linear mode
- * must be bit-identical.  In log mode CUDA's log10f and glibc's may differ
- * by an ulp or two (neither is correctly rounded everywhere); that moves
+ * must be bit-identical.  In log mode CUDA's log10f and the CPU's
+ * aooct_norm_db_host (correctly rounded) may differ by an ulp or two; that
+ * moves
  * the scaled value 255 * v by ~1e-4 (GRAY16: ~0.01), so a pixel whose
  * value lies that close to a .5 rounding boundary may come out one grey
  * level apart, and the automatic range's maximum moves by as little.  The
@@ -605,7 +606,7 @@ GST_START_TEST (test_nvcodec_pipeline)
       r[i] = rgba[4 * i];
     }
     /* two independent roundings of up to one level each: CUDA's log10f
-     * against glibc's (see above), then cudaconvert's float YUV -> RGB,
+     * against the CPU's logarithm (see above), then cudaconvert's float YUV -> RGB,
      * which rounds many levels one off (on an H100 ~45% of the pixels);
      * the NV12 luma itself is exact, see test_cuda_video_formats */
     compare_levels (ref, r, (gsize) g.m * rows, 1, 2,
