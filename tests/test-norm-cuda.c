@@ -18,8 +18,7 @@
  * (cpu/aooct-norm-range.h, no FMA contraction on either), so linear mode
  * must be bit-identical.  In log mode CUDA's log10f and the CPU's
  * aooct_norm_db_host (correctly rounded) may differ by an ulp or two; that
- * moves
- * the scaled value 255 * v by ~1e-4 (GRAY16: ~0.01), so a pixel whose
+ * moves the scaled value 255 * v by ~1e-4 (GRAY16: ~0.01), so a pixel whose
  * value lies that close to a .5 rounding boundary may come out one grey
  * level apart, and the automatic range's maximum moves by as little.  The
  * test allows one level in log mode and reports how many pixels differ. */
