@@ -15,7 +15,7 @@
  *          GST_CHECKS=test_whole_chain).
  *
  * How close CUDA and CPU must be: both run the same float32 operations
- * (cpu/aooct-norm-range.h, no FMA contraction on either), so linear mode
+ * (common/aooct-norm-range.h, no FMA contraction on either), so linear mode
  * must be bit-identical.  In log mode CUDA's log10f and the CPU's
  * aooct_norm_db_host (correctly rounded) may differ by an ulp or two; that
  * moves the scaled value 255 * v by ~1e-4 (GRAY16: ~0.01), so a pixel whose
