@@ -35,6 +35,13 @@ struct _AooctCudaCs
 };
 
 static gboolean
+upload_new (gpointer * dptr, gconstpointer src, gsize bytes, GError ** error)
+{
+  return aooct_cuda_malloc (MAX (bytes, 1), dptr, error)
+      && (bytes == 0 || aooct_cuda_upload (*dptr, src, bytes, error));
+}
+
+static gboolean
 blas_ok (cublasStatus_t s, const gchar * what, GError ** error)
 {
   if (s == CUBLAS_STATUS_SUCCESS)
@@ -60,7 +67,7 @@ setup_nudft (AooctCudaCs * c, const AooctGeometry * og, const gdouble * s,
       t[2 * (n * c->p + m) + 1] = a[2 * (m * c->u + n) + 1];
     }
   g_free (a);
-  ok = aooct_cuda_upload_new ((gpointer *) & c->matrix, t,
+  ok = upload_new ((gpointer *) & c->matrix, t,
       (gsize) c->p * c->u * sizeof (float2), error);
   g_free (t);
   if (!ok || !blas_ok (cublasCreate (&c->blas), "cublasCreate", error))
@@ -83,14 +90,14 @@ setup_nufft (AooctCudaCs * c, const AooctCs * cs, const AooctGeometry * og,
     return FALSE;
   in = aooct_cs_interp_new (p, c->u);
   c->grid = p->grid;
-  ok = aooct_cuda_upload_new ((gpointer *) & c->bin, p->bin, sizeof (int) * c->p, error)
-      && aooct_cuda_upload_new ((gpointer *) & c->deapod, p->deapod,
+  ok = upload_new ((gpointer *) & c->bin, p->bin, sizeof (int) * c->p, error)
+      && upload_new ((gpointer *) & c->deapod, p->deapod,
       sizeof (float) * c->p, error)
-      && aooct_cuda_upload_new ((gpointer *) & c->irow, in->row,
+      && upload_new ((gpointer *) & c->irow, in->row,
       sizeof (int) * (c->u + 1), error)
-      && aooct_cuda_upload_new ((gpointer *) & c->ipoint, in->point,
+      && upload_new ((gpointer *) & c->ipoint, in->point,
       sizeof (int) * in->entries, error)
-      && aooct_cuda_upload_new ((gpointer *) & c->iweight, in->weight,
+      && upload_new ((gpointer *) & c->iweight, in->weight,
       sizeof (float2) * in->entries, error);
   aooct_nufft_plan_free (p);
   aooct_cs_interp_free (in);
@@ -131,9 +138,9 @@ aooct_cuda_cs_new (const AooctCs * cs, gsize rows, GError ** error)
   c->tau = (float) cs->tau;
   c->scale = (float) (1.0 / sqrt ((gdouble) cs->p));
   aooct_cs_operator_geometry (cs, &og);
-  ok = aooct_cuda_upload_new ((gpointer *) & c->pixel, cs->pixel, sizeof (int) * c->u,
+  ok = upload_new ((gpointer *) & c->pixel, cs->pixel, sizeof (int) * c->u,
       error)
-      && aooct_cuda_upload_new ((gpointer *) & c->disp, cs->disp,
+      && upload_new ((gpointer *) & c->disp, cs->disp,
       sizeof (float2) * c->u, error)
       && aooct_cuda_malloc (state, (gpointer *) & c->y, error)
       && aooct_cuda_malloc (state, (gpointer *) & c->r, error)
@@ -154,12 +161,11 @@ aooct_cuda_cs_new (const AooctCs * cs, gsize rows, GError ** error)
   else if (ok)
     ok = setup_nufft (c, cs, &og, error);
   if (ok) {
-    /* the grid clear (cudaMemset may return before it is done; the
-     * element's non-blocking streams do not wait for the legacy stream) */
+    /* pageable uploads: see aooct_cuda_kmap_new */
     cudaError_t err = cudaStreamSynchronize (0);
 
     if (err != cudaSuccess)
-      ok = aooct_cuda_set_error (err, error, "aooctcs: grid clear");
+      ok = aooct_cuda_set_error (err, error, "aooctcs: table upload");
   }
   if (!ok) {
     aooct_cuda_cs_free (c);
