@@ -50,7 +50,8 @@ aooct_cpu_norm_free (AooctCpuNorm * norm)
 /* A float's bits as an integer that orders as the float does (-0 below
  * +0, which the values here never are), NaN aside: integer min and max
  * vectorise where float comparisons, which may trap, keep GCC 12 at -O2
- * from if-converting the loop. */
+ * from if-converting the loop.  The same mapping as the CUDA kernels'
+ * aooct_float_key (cuda/aooct-cuda-keys.cuh), written branch-free. */
 static inline gint32
 order_key (gfloat x)
 {

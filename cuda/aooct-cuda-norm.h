@@ -15,9 +15,9 @@
  * intermediate would).  The per-pixel float32 arithmetic is
  * the CPU core's (aooct-norm-range.h, no FMA contraction): linear mode is
  * bit-identical to the CPU; in log mode CUDA's log10f may differ from
- * the CPU's aooct_norm_db_host by an ulp or two, which moves a pixel by one grey level where
- * 255 * v (or 65535 * v) lies that close to a .5 boundary, and the
- * automatic range's maximum by as little. */
+ * the CPU's aooct_norm_db_host by an ulp or two, which moves a pixel by
+ * one grey level where 255 * v (or 65535 * v) lies that close to a .5
+ * boundary, and the automatic range's maximum by as little. */
 #ifndef __AOOCT_CUDA_NORM_H__
 #define __AOOCT_CUDA_NORM_H__
 
