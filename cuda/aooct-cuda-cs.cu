@@ -35,13 +35,6 @@ struct _AooctCudaCs
 };
 
 static gboolean
-upload_new (gpointer * dptr, gconstpointer src, gsize bytes, GError ** error)
-{
-  return aooct_cuda_malloc (MAX (bytes, 1), dptr, error)
-      && (bytes == 0 || aooct_cuda_upload (*dptr, src, bytes, error));
-}
-
-static gboolean
 blas_ok (cublasStatus_t s, const gchar * what, GError ** error)
 {
   if (s == CUBLAS_STATUS_SUCCESS)
@@ -67,7 +60,7 @@ setup_nudft (AooctCudaCs * c, const AooctGeometry * og, const gdouble * s,
       t[2 * (n * c->p + m) + 1] = a[2 * (m * c->u + n) + 1];
     }
   g_free (a);
-  ok = upload_new ((gpointer *) & c->matrix, t,
+  ok = aooct_cuda_upload_new ((gpointer *) & c->matrix, t,
       (gsize) c->p * c->u * sizeof (float2), error);
   g_free (t);
   if (!ok || !blas_ok (cublasCreate (&c->blas), "cublasCreate", error))
@@ -90,14 +83,14 @@ setup_nufft (AooctCudaCs * c, const AooctCs * cs, const AooctGeometry * og,
     return FALSE;
   in = aooct_cs_interp_new (p, c->u);
   c->grid = p->grid;
-  ok = upload_new ((gpointer *) & c->bin, p->bin, sizeof (int) * c->p, error)
-      && upload_new ((gpointer *) & c->deapod, p->deapod,
+  ok = aooct_cuda_upload_new ((gpointer *) & c->bin, p->bin, sizeof (int) * c->p, error)
+      && aooct_cuda_upload_new ((gpointer *) & c->deapod, p->deapod,
       sizeof (float) * c->p, error)
-      && upload_new ((gpointer *) & c->irow, in->row,
+      && aooct_cuda_upload_new ((gpointer *) & c->irow, in->row,
       sizeof (int) * (c->u + 1), error)
-      && upload_new ((gpointer *) & c->ipoint, in->point,
+      && aooct_cuda_upload_new ((gpointer *) & c->ipoint, in->point,
       sizeof (int) * in->entries, error)
-      && upload_new ((gpointer *) & c->iweight, in->weight,
+      && aooct_cuda_upload_new ((gpointer *) & c->iweight, in->weight,
       sizeof (float2) * in->entries, error);
   aooct_nufft_plan_free (p);
   aooct_cs_interp_free (in);
@@ -138,9 +131,9 @@ aooct_cuda_cs_new (const AooctCs * cs, gsize rows, GError ** error)
   c->tau = (float) cs->tau;
   c->scale = (float) (1.0 / sqrt ((gdouble) cs->p));
   aooct_cs_operator_geometry (cs, &og);
-  ok = upload_new ((gpointer *) & c->pixel, cs->pixel, sizeof (int) * c->u,
+  ok = aooct_cuda_upload_new ((gpointer *) & c->pixel, cs->pixel, sizeof (int) * c->u,
       error)
-      && upload_new ((gpointer *) & c->disp, cs->disp,
+      && aooct_cuda_upload_new ((gpointer *) & c->disp, cs->disp,
       sizeof (float2) * c->u, error)
       && aooct_cuda_malloc (state, (gpointer *) & c->y, error)
       && aooct_cuda_malloc (state, (gpointer *) & c->r, error)
@@ -161,11 +154,12 @@ aooct_cuda_cs_new (const AooctCs * cs, gsize rows, GError ** error)
   else if (ok)
     ok = setup_nufft (c, cs, &og, error);
   if (ok) {
-    /* pageable uploads: see aooct_cuda_kmap_new */
+    /* the grid clear (cudaMemset may return before it is done; the
+     * element's non-blocking streams do not wait for the legacy stream) */
     cudaError_t err = cudaStreamSynchronize (0);
 
     if (err != cudaSuccess)
-      ok = aooct_cuda_set_error (err, error, "aooctcs: table upload");
+      ok = aooct_cuda_set_error (err, error, "aooctcs: grid clear");
   }
   if (!ok) {
     aooct_cuda_cs_free (c);

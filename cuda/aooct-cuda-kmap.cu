@@ -106,25 +106,12 @@ aooct_cuda_kmap_new (const AooctKmapTable * t, gsize rows, GError ** error)
   k->j0 = t->start;
   k->j1 = t->end;
   k->rows = (gint) rows;
-  if (!aooct_cuda_malloc (n * sizeof (int), (gpointer *) & k->index, error)
-      || !aooct_cuda_upload (k->index, t->index, n * sizeof (int), error)
-      || !aooct_cuda_malloc (n * sizeof (float), (gpointer *) & k->frac,
-          error)
-      || !aooct_cuda_upload (k->frac, t->frac, n * sizeof (float), error)) {
+  if (!aooct_cuda_upload_new ((gpointer *) & k->index, t->index,
+          n * sizeof (int), error)
+      || !aooct_cuda_upload_new ((gpointer *) & k->frac, t->frac,
+          n * sizeof (float), error)) {
     aooct_cuda_kmap_free (k);
     return NULL;
-  }
-  /* From pageable memory a cudaMemcpy may return before its DMA is done,
-   * and the element's kernels run on a non-blocking stream that does not
-   * wait for the legacy stream: wait here, once per calibration. */
-  {
-    cudaError_t err = cudaStreamSynchronize (0);
-
-    if (err != cudaSuccess) {
-      aooct_cuda_set_error (err, error, "aooctkmap: table upload");
-      aooct_cuda_kmap_free (k);
-      return NULL;
-    }
   }
   return k;
 }
@@ -260,24 +247,12 @@ aooct_cuda_kmap_fir_new (const AooctKmapFir * t, GError ** error)
   k->j0 = t->start;
   k->j1 = t->end;
   k->taps = t->taps;
-  if (!aooct_cuda_malloc (n * sizeof (int), (gpointer *) & k->first, error)
-      || !aooct_cuda_upload (k->first, t->first, n * sizeof (int), error)
-      || !aooct_cuda_malloc (n * t->taps * sizeof (float),
-          (gpointer *) & k->weight, error)
-      || !aooct_cuda_upload (k->weight, t->weight,
+  if (!aooct_cuda_upload_new ((gpointer *) & k->first, t->first,
+          n * sizeof (int), error)
+      || !aooct_cuda_upload_new ((gpointer *) & k->weight, t->weight,
           n * t->taps * sizeof (float), error)) {
     aooct_cuda_kmap_fir_free (k);
     return NULL;
-  }
-  /* see aooct_cuda_kmap_new */
-  {
-    cudaError_t err = cudaStreamSynchronize (0);
-
-    if (err != cudaSuccess) {
-      aooct_cuda_set_error (err, error, "aooctkmap: table upload");
-      aooct_cuda_kmap_fir_free (k);
-      return NULL;
-    }
   }
   return k;
 }

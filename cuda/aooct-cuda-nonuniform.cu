@@ -58,13 +58,6 @@ cublas_status_name (cublasStatus_t s)
   } G_STMT_END
 
 static gboolean
-upload_new (gpointer * dptr, gconstpointer src, gsize bytes, GError ** error)
-{
-  return aooct_cuda_malloc (MAX (bytes, 1), dptr, error)
-      && (bytes == 0 || aooct_cuda_upload (*dptr, src, bytes, error));
-}
-
-static gboolean
 setup_nudft (AooctCudaNonuniform * nu, const AooctGeometry * g,
     const gdouble * positions, GError ** error)
 {
@@ -72,7 +65,7 @@ setup_nudft (AooctCudaNonuniform * nu, const AooctGeometry * g,
   gfloat *a = aooct_nudft_matrix_new (g, positions);
   gboolean ok;
 
-  ok = upload_new ((gpointer *) & nu->matrix, a,
+  ok = aooct_cuda_upload_new ((gpointer *) & nu->matrix, a,
       nd * nu->samples * sizeof (float2), error);
   g_free (a);
   if (!ok)
@@ -98,15 +91,15 @@ setup_nufft (AooctCudaNonuniform * nu, const AooctGeometry * g,
   if (p == NULL)
     return FALSE;
   nu->grid = p->grid;
-  ok = upload_new ((gpointer *) & nu->row, p->row,
+  ok = aooct_cuda_upload_new ((gpointer *) & nu->row, p->row,
       (gsize) (p->grid + 1) * sizeof (int), error)
-      && upload_new ((gpointer *) & nu->col, p->col,
+      && aooct_cuda_upload_new ((gpointer *) & nu->col, p->col,
       (gsize) p->entries * sizeof (int), error)
-      && upload_new ((gpointer *) & nu->weight, p->weight,
+      && aooct_cuda_upload_new ((gpointer *) & nu->weight, p->weight,
       (gsize) p->entries * sizeof (float2), error)
-      && upload_new ((gpointer *) & nu->bin, p->bin,
+      && aooct_cuda_upload_new ((gpointer *) & nu->bin, p->bin,
       (gsize) p->samples * sizeof (int), error)
-      && upload_new ((gpointer *) & nu->deapod, p->deapod,
+      && aooct_cuda_upload_new ((gpointer *) & nu->deapod, p->deapod,
       (gsize) p->samples * sizeof (float), error);
   aooct_nufft_plan_free (p);
   if (!ok || !aooct_cuda_malloc ((gsize) nu->rows * nu->grid * sizeof (float2),
@@ -139,13 +132,6 @@ aooct_cuda_nonuniform_new (const AooctGeometry * g, const gdouble * positions,
     ok = nu->mode == AOOCT_K_SAMPLING_NUDFT ?
         setup_nudft (nu, g, positions, error) :
         setup_nufft (nu, g, positions, error);
-  if (ok) {
-    /* pageable uploads: see aooct_cuda_kmap_new */
-    cudaError_t err = cudaStreamSynchronize (0);
-
-    if (err != cudaSuccess)
-      ok = aooct_cuda_set_error (err, error, "aooctfft: table upload");
-  }
   if (!ok) {
     aooct_cuda_nonuniform_free (nu);
     return NULL;

@@ -103,8 +103,8 @@ aooct_cuda_norm_extra_new (const AooctNormExtraParams * p, GError ** error)
   if (!aooct_cuda_malloc (image * p->avg_bscans, (gpointer *) & x->ring,
           error)
       || !aooct_cuda_malloc (image, (gpointer *) & x->val, error)
-      || !aooct_cuda_malloc (sizeof (init), (gpointer *) & x->keys, error)
-      || !aooct_cuda_upload (x->keys, &init, sizeof (init), error)) {
+      || !aooct_cuda_upload_new ((gpointer *) & x->keys, &init,
+          sizeof (init), error)) {
     aooct_cuda_norm_extra_free (x);
     return NULL;
   }

@@ -230,8 +230,7 @@ aooct_cuda_norm_scratch_new (const AooctCudaNormParams * p,
     init[b].max_key = INT_MIN;
   }
   *scratch = NULL;
-  ok = aooct_cuda_malloc (size, scratch, error)
-      && aooct_cuda_upload (*scratch, init, size, error);
+  ok = aooct_cuda_upload_new (scratch, init, size, error);
   g_free (init);
   if (!ok) {
     aooct_cuda_free (*scratch);

@@ -161,8 +161,7 @@ aooct_cuda_views_keys_new (gpointer * keys, GError ** error)
   VolumeRange init = { INT_MAX, INT_MIN, 0.0f, 0.0f, 0.0f };
 
   *keys = NULL;
-  if (!aooct_cuda_malloc (sizeof (VolumeRange), keys, error)
-      || !aooct_cuda_upload (*keys, &init, sizeof (init), error)) {
+  if (!aooct_cuda_upload_new (keys, &init, sizeof (init), error)) {
     aooct_cuda_free (*keys);
     *keys = NULL;
     return FALSE;

@@ -358,3 +358,11 @@ aooct_cuda_upload (gpointer dst, gconstpointer src, gsize size,
       "waiting for a table upload to the GPU");
   return TRUE;
 }
+
+gboolean
+aooct_cuda_upload_new (gpointer * dptr, gconstpointer src, gsize size,
+    GError ** error)
+{
+  return aooct_cuda_malloc (MAX (size, 1), dptr, error)
+      && (size == 0 || aooct_cuda_upload (*dptr, src, size, error));
+}

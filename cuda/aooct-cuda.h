@@ -99,9 +99,13 @@ gboolean aooct_cuda_memset_async (gpointer dst, gint value, gsize size,
 /* @rows rows of @width bytes, @pitch bytes apart, set to @value. */
 gboolean aooct_cuda_memset_2d_async (gpointer dst, gsize pitch, gint value,
     gsize width, gsize rows, AooctCudaStream stream, GError ** error);
-/* Synchronous upload of a table (setup time only). */
+/* Synchronous upload of a table (setup time only): done on return. */
 gboolean aooct_cuda_upload (gpointer dst, gconstpointer src, gsize size,
     GError ** error);
+/* The same into new device memory *@dptr (at least 1 byte; free with
+ * aooct_cuda_free, also on failure). */
+gboolean aooct_cuda_upload_new (gpointer * dptr, gconstpointer src,
+    gsize size, GError ** error);
 
 G_END_DECLS
 

@@ -337,10 +337,8 @@ dcsub_cuda_create (GstAooctFilter * filter, gconstpointer settings,
       || (s->rolling && !aooct_cuda_malloc (n * s->rolling->k *
               sizeof (gdouble), (gpointer *) & c->ring, error))
       || (s->mode == AOOCT_DC_BACKGROUND
-          && (!aooct_cuda_malloc (n * sizeof (gfloat),
-                  (gpointer *) & c->background, error)
-              || !aooct_cuda_upload (c->background,
-                  s->background, n * sizeof (gfloat), error)))) {
+          && !aooct_cuda_upload_new ((gpointer *) & c->background,
+              s->background, n * sizeof (gfloat), error))) {
     dcsub_cuda_destroy (c);
     return NULL;
   }
