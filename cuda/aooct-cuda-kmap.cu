@@ -8,26 +8,14 @@
 
 /* ---- linear: kernels --------------------------------------------------- */
 
+/* out = the interpolated spectrum times @scale, 0 outside [j0, j1].  The
+ * scale is 1 (exact: x * 1.0f is x, bit for bit) or a power of two for
+ * input that aooctpad left unscaled: z[l] + (z[l+1] - z[l]) t on s z is s
+ * times it on z, bit for bit, for a power of two s (each operation's
+ * rounding commutes with the scale; camera data never comes near the
+ * subnormal range), so scaling the result is scaling the input. */
 static __global__ void
 kmap_kernel (const float *in, float *out, const int *index,
-    const float *frac, int p2, int j0, int j1, int rows)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= p2)
-    return;
-  AOOCT_FOR_ROWS (r, rows) {
-    const float *row = in + (size_t) r * p2;
-    out[(size_t) r * p2 + i] = (i >= j0 && i <= j1) ?
-        aooct_cuda_kmap_sample (row, index, frac, i) : 0.0f;
-  }
-}
-
-/* The same on input that aooctpad left unscaled: z[l] + (z[l+1] - z[l]) t
- * on s z is s times it on z, bit for bit, for a power of two s (each
- * operation's rounding commutes with the scale; camera data never comes
- * near the subnormal range), so scaling the result is scaling the input. */
-static __global__ void
-kmap_scaled_kernel (const float *in, float *out, const int *index,
     const float *frac, int p2, int j0, int j1, float scale, int rows)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -45,14 +33,9 @@ aooct_cuda_kmap (const float *in, float *out, const int *index,
     const float *frac, int p2, int j0, int j1, float scale, int rows,
     cudaStream_t stream)
 {
-  if (scale == 1.0f)
-    kmap_kernel <<< aooct_cuda_grid (p2, rows),
-        AOOCT_CUDA_THREADS, 0, stream >>> (in, out, index, frac, p2, j0, j1,
-            rows);
-  else
-    kmap_scaled_kernel <<< aooct_cuda_grid (p2, rows),
-        AOOCT_CUDA_THREADS, 0, stream >>> (in, out, index, frac, p2, j0, j1,
-            scale, rows);
+  kmap_kernel <<< aooct_cuda_grid (p2, rows),
+      AOOCT_CUDA_THREADS, 0, stream >>> (in, out, index, frac, p2, j0, j1,
+          scale, rows);
   return cudaGetLastError ();
 }
 

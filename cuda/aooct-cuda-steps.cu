@@ -37,7 +37,7 @@ prep_kernel (const float *in, float2 * out, int pad, float pad_scale,
       x = row[i];
     /* after the resampling: it reads the data region only, and commutes
      * exactly with a power-of-two scale (see aooct-cuda-kmap.cu's
-     * kmap_scaled_kernel) */
+     * kmap_kernel) */
     if (pad)
       x = pad_inside ? x * pad_scale : 0.0f;
     c = w ? make_float2 (x * wi.x, x * wi.y) : make_float2 (x, 0.0f);
