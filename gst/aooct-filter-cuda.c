@@ -107,7 +107,7 @@ aooct_filter_cuda_transform (GstAooctFilter * self, GstBuffer * inbuf,
 
   plane_layout (klass->sink_is_video, &self->in_vinfo, &self->in_geom,
       &in_rows, &in_stride);
-  if (aooct_pending_meta_data_is_real (self->pending))
+  if (aooct_pending_meta_data_is_real (self->priv->pending))
     in_stride /= 2;
   plane_layout (klass->src_is_video, &self->out_vinfo, &self->out_geom,
       &out_rows, &out_stride);
@@ -126,7 +126,7 @@ aooct_filter_cuda_transform (GstAooctFilter * self, GstBuffer * inbuf,
     if (!aooct_cuda_memory_begin_access (in_mem, ce->stream, error))
       goto done;
     /* ours alone: the step may use it as scratch (aooctpad's R2C) */
-    self->in_disposable = gst_buffer_is_writable (inbuf)
+    self->priv->in_disposable = gst_buffer_is_writable (inbuf)
         && gst_buffer_is_all_memory_writable (inbuf);
     /* video frames in our memory: the caps' layout unless a meta says */
     in.data = (guint8 *) in_mem->dptr + (meta ? meta->offset[0] : 0);
@@ -179,7 +179,7 @@ aooct_filter_cuda_transform (GstAooctFilter * self, GstBuffer * inbuf,
     out.stride = out_stride;
     if (klass->leaves_pending && self->priv->downstream_absorbs
         && gst_buffer_is_writable (outbuf))
-      self->out_pending = aooct_buffer_ensure_pending_meta (outbuf);
+      self->priv->out_pending = aooct_buffer_ensure_pending_meta (outbuf);
   } else if (!aooct_cuda_element_output_plane (ce, out_rows, out_stride, &out,
           error)) {
     goto done;
@@ -216,7 +216,7 @@ aooct_filter_cuda_transform (GstAooctFilter * self, GstBuffer * inbuf,
     goto done;
   }
   if (in_mem && !aooct_cuda_memory_end_access (in_mem, ce->stream,
-          self->in_disposable, error))
+          self->priv->in_disposable, error))
     goto done;
   if (!aooct_cuda_element_unmap_video_input (ce, &vin, error))
     goto done;
@@ -226,8 +226,8 @@ done:
   /* after a failure too: the next upload must still wait for whatever of
    * this buffer's work was enqueued */
   aooct_cuda_element_upload_done (ce, NULL);
-  self->out_pending = NULL;
-  self->in_disposable = FALSE;
+  self->priv->out_pending = NULL;
+  self->priv->in_disposable = FALSE;
   if (out_frame_mapped)
     gst_video_frame_unmap (&out_frame);
   aooct_cuda_element_unmap_video_input (ce, &vin, NULL);

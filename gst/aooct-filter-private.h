@@ -61,6 +61,19 @@ struct _GstAooctFilterPrivate
   /* buffers in a row processed with the last consistent live settings */
   guint inconsistent;
 
+  /* the buffer being processed on CUDA, for its step (the core gets them
+   * in its AooctStepRun, aooct-step.c): the steps an upstream element
+   * deferred to this one (a class with absorbs_pending; its data then are
+   * the real spectra before them), or NULL */
+  const AooctPendingMeta *pending;
+  /* a class with leaves_pending, when downstream applies pending steps:
+   * the meta of the output buffer, to which the step may add the part it
+   * leaves to them; else NULL */
+  AooctPendingMeta *out_pending;
+  /* the input is device memory that nobody else holds, so the step may
+   * overwrite it (as a scratch) */
+  gboolean in_disposable;
+
   /* the row layout of the video buffer being processed without a
    * GstVideoMeta: in_vinfo, or its rows tightly packed (rawvideoparse
    * plane-strides=<N x bytes> of an odd width) */

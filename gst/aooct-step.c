@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: the step contract (see aooct-step.h). */
 #include "aooct-step.h"
+#include "aooct-filter-private.h"
 
 gboolean
 aooct_step_create (AooctStep * step, GstAooctFilter * filter,
@@ -32,8 +33,9 @@ aooct_step_process_cuda (AooctStep * step, GstAooctFilter * filter,
     const AooctPlane * in, AooctPlane * out, struct CUstream_st *stream,
     gconstpointer live, GError ** error)
 {
-  const AooctStepRun run = { stream, filter->pending, filter->out_pending,
-    filter->in_disposable, live
+  const AooctStepRun run =
+      { stream, filter->priv->pending, filter->priv->out_pending,
+    filter->priv->in_disposable, live
   };
 
   return step->ops->process (step->core, in, out, &run, error);

@@ -333,9 +333,9 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   } else if (aooct_filter_cuda_active (self)) {
     gint64 t0 = g_get_monotonic_time ();
 
-    self->pending = pending;
+    self->priv->pending = pending;
     ok = aooct_filter_cuda_transform (self, inbuf, outbuf, &error);
-    self->pending = NULL;
+    self->priv->pending = NULL;
     self->priv->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
   } else
 #endif

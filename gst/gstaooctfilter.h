@@ -96,18 +96,6 @@ struct _GstAooctFilter
   GstAooctBackend active_backend;       /* CPU or CUDA, chosen at start */
   gboolean in_cuda_memory;      /* sink caps carry memory:CUDAMemory */
   gboolean out_cuda_memory;     /* src caps carry memory:CUDAMemory */
-  /* for the base class (the CUDA core gets them in its AooctStepRun) */
-  /* during a CUDA process of a class with absorbs_pending: the steps an
-   * upstream element deferred to this one for the buffer being processed
-   * (its data then are the real spectra before them), or NULL */
-  const AooctPendingMeta *pending;
-  /* during a CUDA process of a class with leaves_pending, when downstream
-   * applies pending steps: the meta of the output buffer, to which the
-   * element may add the part of its step it leaves to them; else NULL */
-  AooctPendingMeta *out_pending;
-  /* during a CUDA process: the input is device memory that nobody else
-   * holds, so the step may overwrite it (as a scratch) */
-  gboolean in_disposable;
   /* set by setup(): the step cannot be deferred with the negotiated
    * settings although the class has defer() (a mode the fused kernels do
    * not do; no element needs it since aooctkmap's FIR modes joined the
@@ -257,8 +245,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
  * per input buffer (GstBaseTransform's before_transform); a subclass that
  * replaces generate_output() (the volume views) calls it for each input
  * buffer itself, before its properties are read. */
-     void gst_aooct_filter_sync_values (GstAooctFilter * self,
-    GstBuffer * buf);
+     void gst_aooct_filter_sync_values (GstAooctFilter * self, GstBuffer * buf);
 /* For live properties that an application changes together (aooctnorm's
  * range-min / range-max, aooctdisp's phase-file / a2 / a3): @error (not
  * taken) says that the current values contradict each other.  One
