@@ -1069,7 +1069,7 @@ file_rows (GString * table, FILE * out, const Shape * shape,
   {
     const gchar *label;
     gchar *desc;
-    gboolean graphs, synth;     /* cuda-graphs=true; aooctsrc's count */
+    gboolean no_graphs, synth;  /* cuda-graphs=false; aooctsrc's count */
   } rows[15] = { {NULL} };
   gdouble ms[15];
   guint r, nrows = 0;
@@ -1109,9 +1109,9 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       "%s map-file=false threads=4 ! %s ! %s", ours, chain, img);
   ROW ("aooctfilesrc map-file=false threads=16 ! chain",
       "%s map-file=false threads=16 ! %s ! %s", ours, chain, img);
-  ROW ("aooctfilesrc ! chain, cuda-graphs=true", "%s ! %s ! %s", ours,
+  ROW ("aooctfilesrc ! chain, cuda-graphs=false", "%s ! %s ! %s", ours,
       chain, img);
-  rows[nrows - 1].graphs = TRUE;
+  rows[nrows - 1].no_graphs = TRUE;
   ROW ("aooctfilesrc ! chain on three threads (a short queue after "
       "aooctdcsub and after aooctfft)", "%s ! %s ! %s", ours, queued, img);
   /* the synthetic camera computes each frame: fewer of them */
@@ -1120,6 +1120,7 @@ file_rows (GString * table, FILE * out, const Shape * shape,
   rows[nrows - 1].synth = TRUE;
   ROW ("aooctsrc ! chain", "aooctsrc samples=%d alines=%d num-buffers=%d ! "
       "%s ! %s", n, m * k, synth_count, chain, img);
+  rows[nrows - 1].synth = TRUE;
 #undef ROW
   emit (table, out, "\n| from a raw file in the page cache (%d buffers of "
       "%.2f MB) | ms per B-scan | A-lines/s | GB/s of raw samples | host ms "
@@ -1140,8 +1141,8 @@ file_rows (GString * table, FILE * out, const Shape * shape,
       g_free (rows[r].desc);
       continue;
     }
-    if (rows[r].graphs)
-      with_cuda_graphs = TRUE;
+    if (rows[r].no_graphs)
+      with_cuda_graphs = FALSE;
     t = time_launch (rows[r].desc, rows[r].synth ? synth_count : count, &sp);
     with_cuda_graphs = -1;
 
@@ -1452,18 +1453,18 @@ main (int argc, char **argv)
           "proposed by aooctdcsub), image left on the GPU (NV12, CUDA "
           "memory)", &t, shape);
       g_free (t.host);
-      /* each element's launches as one CUDA graph per buffer
-       * (cuda/aooct-cuda-graph.h) */
-      with_cuda_graphs = TRUE;
+      /* without CUDA graphs (on by default, cuda/aooct-cuda-graph.h):
+       * every kernel launched one by one */
+      with_cuda_graphs = FALSE;
       graphs = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
           FEED_PINNED, FALSE);
       emit_row (table, out, "the same page-locked GRAY8 row with "
-          "cuda-graphs=true (one CUDA graph per element and buffer)",
+          "cuda-graphs=false (every kernel launched one by one)",
           &graphs, shape);
       t = time_chain (chain, "video/x-raw,format=GRAY8", raw, MIN (buffers,
               100), FEED_PINNED, TRUE);
       with_cuda_graphs = -1;
-      emit_row (table, out, "latency without load with cuda-graphs=true",
+      emit_row (table, out, "latency without load with cuda-graphs=false",
           &t, shape);
       g_free (t.host);
       /* one B-scan per buffer is bound by each element's host work on
@@ -1488,10 +1489,10 @@ main (int argc, char **argv)
           "threads (a short queue after aooctdcsub and after aooctfft)", &t,
           shape);
       g_free (t.host);
-      with_cuda_graphs = TRUE;
+      with_cuda_graphs = FALSE;
       t = time_chain (queued, "video/x-raw,format=GRAY8", raw, buffers,
           FEED_PINNED, FALSE);
-      emit_row (table, out, "the same on three threads with cuda-graphs=true",
+      emit_row (table, out, "the same on three threads with cuda-graphs=false",
           &t, shape);
       g_free (t.host);
       with_cuda_graphs = -1;
@@ -1590,7 +1591,7 @@ main (int argc, char **argv)
       emit (table, out, "\nthe same, raw B-scans in page-locked memory: "
           "%s\n", pinned.host);
     if (graphs.host)
-      emit (table, out, "\nthe same, page-locked, cuda-graphs=true: "
+      emit (table, out, "\nthe same, page-locked, cuda-graphs=false: "
           "%s\n", graphs.host);
     g_free (graphs.host);
     if (gpu_note)

@@ -6,10 +6,46 @@
 #include "aooct-cuda-graph.h"
 #include "aooct-cuda-check.h"
 
+#include <string.h>
+
+typedef struct
+{
+  guint8 key[AOOCT_CUDA_GRAPH_KEY_MAX];
+  gsize len;
+  cudaGraphExec_t exec;
+} Kept;
+
 struct _AooctCudaGraph
 {
-  cudaGraphExec_t exec;
+  cudaGraphExec_t exec;         /* unkeyed: updated in place per buffer */
+  Kept kept[AOOCT_CUDA_GRAPH_KEYS];
+  guint n_kept;
 };
+
+static Kept *
+find_kept (AooctCudaGraph * g, const guint8 * key, gsize len)
+{
+  guint i;
+
+  for (i = 0; g && i < g->n_kept; i++)
+    if (g->kept[i].len == len && memcmp (g->kept[i].key, key, len) == 0)
+      return &g->kept[i];
+  return NULL;
+}
+
+gboolean
+aooct_cuda_graph_launch_kept (AooctCudaGraph * graph, const guint8 * key,
+    gsize len, AooctCudaStream stream, gboolean * hit, GError ** error)
+{
+  Kept *k = find_kept (graph, key, len);
+
+  *hit = k != NULL;
+  if (k == NULL)
+    return TRUE;
+  AOOCT_CUDA_CHECK (cudaGraphLaunch (k->exec, stream), error,
+      "cudaGraphLaunch (a kept graph)");
+  return TRUE;
+}
 
 gboolean
 aooct_cuda_graph_begin (AooctCudaStream stream, GError ** error)
@@ -40,12 +76,35 @@ instantiate (AooctCudaGraph * g, cudaGraph_t captured, GError ** error)
   return TRUE;
 }
 
+/* A new exec for @key, kept; FALSE (nothing kept) when the cache is
+ * full or the key does not fit. */
+static gboolean
+keep (AooctCudaGraph * g, cudaGraph_t captured, const guint8 * key,
+    gsize len, cudaGraphExec_t * exec, GError ** error)
+{
+  Kept *k;
+
+  *exec = NULL;
+  if (key == NULL || len == 0 || len > AOOCT_CUDA_GRAPH_KEY_MAX
+      || g->n_kept == AOOCT_CUDA_GRAPH_KEYS || find_kept (g, key, len))
+    return TRUE;
+  k = &g->kept[g->n_kept];
+  AOOCT_CUDA_CHECK (cudaGraphInstantiate (&k->exec, captured, 0), error,
+      "cudaGraphInstantiate (a kept graph)");
+  memcpy (k->key, key, len);
+  k->len = len;
+  g->n_kept++;
+  *exec = k->exec;
+  return TRUE;
+}
+
 gboolean
 aooct_cuda_graph_end (AooctCudaGraph ** graph, AooctCudaStream stream,
-    gboolean launch, GError ** error)
+    gboolean launch, const guint8 * key, gsize len, GError ** error)
 {
   cudaGraph_t captured = NULL;
   cudaError_t err = cudaStreamEndCapture (stream, &captured);
+  cudaGraphExec_t exec = NULL;
   gboolean ok;
 
   if (err != cudaSuccess || captured == NULL) {
@@ -63,12 +122,15 @@ aooct_cuda_graph_end (AooctCudaGraph ** graph, AooctCudaStream stream,
   }
   if (*graph == NULL)
     *graph = g_new0 (AooctCudaGraph, 1);
-  ok = instantiate (*graph, captured, error);
+  ok = keep (*graph, captured, key, len, &exec, error);
+  if (ok && exec == NULL) {
+    ok = instantiate (*graph, captured, error);
+    exec = (*graph)->exec;
+  }
   cudaGraphDestroy (captured);
   if (!ok)
     return FALSE;
-  AOOCT_CUDA_CHECK (cudaGraphLaunch ((*graph)->exec, stream), error,
-      "cudaGraphLaunch");
+  AOOCT_CUDA_CHECK (cudaGraphLaunch (exec, stream), error, "cudaGraphLaunch");
   return TRUE;
 }
 
@@ -79,5 +141,7 @@ aooct_cuda_graph_free (AooctCudaGraph * graph)
     return;
   if (graph->exec)
     cudaGraphExecDestroy (graph->exec);
+  for (guint i = 0; i < graph->n_kept; i++)
+    cudaGraphExecDestroy (graph->kept[i].exec);
   g_free (graph);
 }

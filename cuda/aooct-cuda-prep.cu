@@ -100,6 +100,14 @@ aooct_cuda_prep_set_kmap_fir (AooctCudaPrep * p, guint serial,
   return TRUE;
 }
 
+gboolean
+aooct_cuda_prep_holds (const AooctCudaPrep * p, gboolean kmap,
+    guint kmap_serial, gboolean disp, guint disp_serial)
+{
+  return (!kmap || (kmap_serial != 0 && p->kmap_serial == kmap_serial))
+      && (!disp || (disp_serial != 0 && p->disp_serial == disp_serial));
+}
+
 void
 aooct_cuda_prep_forget (AooctCudaPrep * p)
 {

@@ -54,6 +54,12 @@ gboolean aooct_cuda_prep_set_kmap_fir (AooctCudaPrep * prep, guint serial,
  * uploads never ran. */
 void aooct_cuda_prep_forget (AooctCudaPrep * prep);
 
+/* TRUE when the resampling table @kmap_serial (if @kmap) and the
+ * dispersion table @disp_serial (if @disp) are the ones loaded, so that
+ * set_kmap / set_disp with them would enqueue nothing. */
+gboolean aooct_cuda_prep_holds (const AooctCudaPrep * prep, gboolean kmap,
+    guint kmap_serial, gboolean disp, guint disp_serial);
+
 /* The dispersion weights (2 x samples floats, re/im interleaved), the
  * same way. */
 gboolean aooct_cuda_prep_set_disp (AooctCudaPrep * prep, guint serial,

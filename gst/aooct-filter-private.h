@@ -93,6 +93,9 @@ struct _GstAooctFilterPrivate
   /* stats (aooct-filter-stats.c): since start */
   guint64 stat_buffers;
   gdouble stat_host_ms;
+  /* cuda-graphs: buffers whose work was captured into a graph, and those
+   * that launched a graph kept from an earlier buffer instead */
+  guint64 stat_graphs_captured, stat_graphs_relaunched;
 
 #ifdef AOOCT_FAULT_INJECTION
   gint fault;                   /* AooctCudaFault to make (tests only) */

@@ -18,6 +18,8 @@ aooct_filter_stats_reset (GstAooctFilter * self)
 {
   self->priv->stat_buffers = 0;
   self->priv->stat_host_ms = 0;
+  self->priv->stat_graphs_captured = 0;
+  self->priv->stat_graphs_relaunched = 0;
 }
 
 /* The stats property: counts since the element started. */
@@ -41,7 +43,10 @@ aooct_filter_stats_make (GstAooctFilter * self)
   gst_structure_set (st, "gpu-buffers", G_TYPE_UINT64, cs.timed,
       "gpu-time-ms", G_TYPE_DOUBLE, cs.gpu_ms,
       "gpu-time-mean-ms", G_TYPE_DOUBLE, cs.timed ? cs.gpu_ms / cs.timed : 0.0,
-      "gpu-time-max-ms", G_TYPE_DOUBLE, cs.gpu_ms_max, NULL);
+      "gpu-time-max-ms", G_TYPE_DOUBLE, cs.gpu_ms_max,
+      "graphs-captured", G_TYPE_UINT64, self->priv->stat_graphs_captured,
+      "graphs-relaunched", G_TYPE_UINT64, self->priv->stat_graphs_relaunched,
+      NULL);
 #endif
   return st;
 }

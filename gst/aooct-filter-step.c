@@ -183,7 +183,9 @@ aooct_filter_step_defer (GstAooctFilter * self, GstBuffer * outbuf,
 
 /* The core's process on the GPU, captured into one CUDA graph and
  * launched as one where the class allows it and cuda-graphs=true
- * (aooct-cuda-graph.h).  A capture that fails enqueues nothing: the
+ * (aooct-cuda-graph.h); where the core keys its work (graph_key in
+ * aooct-step.h), the graph of an earlier buffer with the same key is
+ * launched again instead.  A capture that fails enqueues nothing: the
  * core's rewind forgets what it marked as done, and the step runs as
  * usual. */
 gboolean
@@ -192,6 +194,8 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
 {
   AooctCudaElement *ce = self->priv->cuda;
   AooctStep *step = &self->priv->step;
+  guint8 key[AOOCT_STEP_KEY_MAX];
+  gssize klen;
   gconstpointer live;
   GError *err = NULL;
   gboolean ok;
@@ -202,6 +206,19 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
       || ce->graph_failures >= GRAPH_MAX_FAILURES)
     return aooct_step_process_cuda (step, self, in, out, ce->stream, live,
         error);
+  /* the same work as a buffer before: its graph again, nothing captured */
+  klen = aooct_step_graph_key (step, self, in, out, live, key);
+  if (klen > 0) {
+    gboolean hit;
+
+    if (!aooct_cuda_graph_launch_kept (ce->graph, key, klen, ce->stream,
+            &hit, error))
+      return FALSE;
+    if (hit) {
+      self->priv->stat_graphs_relaunched++;
+      return TRUE;
+    }
+  }
   if (!aooct_cuda_graph_begin (ce->stream, &err)) {
     GST_INFO_OBJECT (self, "no CUDA graphs: %s", err->message);
     g_clear_error (&err);
@@ -211,9 +228,10 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
         error);
   }
   ok = aooct_step_process_cuda (step, self, in, out, ce->stream, live, &err);
-  if (aooct_cuda_graph_end (&ce->graph, ce->stream, ok, ok ? &err : NULL)
-      && ok) {
+  if (aooct_cuda_graph_end (&ce->graph, ce->stream, ok,
+          klen > 0 ? key : NULL, MAX (klen, 0), ok ? &err : NULL) && ok) {
     ce->graph_failures = 0;
+    self->priv->stat_graphs_captured++;
     return TRUE;
   }
   GST_DEBUG_OBJECT (self, "capture failed (%s): running the step without",

@@ -26,9 +26,8 @@
 #include "aooct-pending-meta.h"
 
 G_BEGIN_DECLS
-
 /* What one buffer's process() gets besides its planes. */
-typedef struct
+    typedef struct
 {
   /* CUDA: the stream to enqueue on (CUstream); CPU: NULL */
   struct CUstream_st *stream;
@@ -61,7 +60,7 @@ struct _AooctStepOps
 
   /* One buffer: @in and @out are rows @stride bytes apart (host memory on
    * the CPU, device memory on CUDA). */
-    gboolean (*process) (gpointer core, const AooctPlane * in, AooctPlane * out,
+  gboolean (*process) (gpointer core, const AooctPlane * in, AooctPlane * out,
       const AooctStepRun * run, GError ** error);
 
   /* Frees @core (NULL allowed). */
@@ -74,7 +73,25 @@ struct _AooctStepOps
    * (tables uploaded, ring advanced). */
   void (*reset) (gpointer core);
   void (*rewind) (gpointer core);
+  /* Optional (CUDA, cuda-graphs=true): lets a buffer launch again the CUDA
+   * graph captured for an earlier buffer with the same key instead of
+   * calling process() (aooct-cuda-graph.h), which saves the host most of
+   * a step's cost per buffer.  The base class keys the planes' pointers
+   * and strides, in_disposable, whether out_pending is set and the
+   * pending steps' scalars and table serials; graph_key() writes into
+   * @key (at most AOOCT_STEP_GRAPH_KEY bytes) whatever else decides what
+   * process() would enqueue for @run (the live settings it passes to its
+   * kernels) and does what process() does besides enqueuing (what it
+   * writes into run->out_pending), since process() is not called for a
+   * buffer that hits.  It returns the length it wrote (0 when nothing
+   * else matters), or -1 when this buffer must run process() (a table
+   * still to upload, state that moves from buffer to buffer).  Without
+   * it, process() runs for every buffer. */
+    gssize (*graph_key) (gpointer core, const AooctStepRun * run, guint8 * key);
 };
+
+/* the most bytes graph_key() may write */
+#define AOOCT_STEP_GRAPH_KEY 64
 
 /* A step as the base class holds it: the ops of the active backend and
  * the core they made. */
@@ -82,6 +99,7 @@ typedef struct
 {
   const AooctStepOps *ops;
   gpointer core;
+  guint serial;                 /* of the core: a new one per create */
 } AooctStep;
 
 /* Chooses the ops of @filter's active backend (chosen when it started):
@@ -103,6 +121,13 @@ gboolean aooct_step_process_cuda (AooctStep * step, GstAooctFilter * filter,
     const AooctPlane * in, AooctPlane * out, struct CUstream_st *stream,
     gconstpointer live, GError ** error);
 
+/* The key under which the CUDA graph of process() on this buffer may be
+ * kept and launched again (see graph_key above): its length in @key (at
+ * most AOOCT_STEP_KEY_MAX bytes), or -1 when process() must run. */
+#define AOOCT_STEP_KEY_MAX 192
+gssize aooct_step_graph_key (AooctStep * step, GstAooctFilter * filter,
+    const AooctPlane * in, const AooctPlane * out, gconstpointer live,
+    guint8 * key);
 /* Frees the core (if any); @step then holds nothing. */
 void aooct_step_destroy (AooctStep * step);
 
@@ -111,5 +136,4 @@ void aooct_step_reset (AooctStep * step);
 void aooct_step_rewind (AooctStep * step);
 
 G_END_DECLS
-
 #endif /* __AOOCT_STEP_H__ */

@@ -390,8 +390,20 @@ dcsub_cuda_rewind (gpointer core)
   }
 }
 
+/* The rolling mean's ring moves on with every buffer: captured each
+ * time.  Otherwise the work depends on the planes alone (the mode and the
+ * background are fixed until the core is destroyed). */
+static gssize
+dcsub_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+{
+  DcsubCuda *c = core;
+
+  return c->s->rolling ? -1 : 0;
+}
+
 static const AooctStepOps dcsub_cuda = { dcsub_cuda_create,
-  dcsub_cuda_process, dcsub_cuda_destroy, dcsub_reset, dcsub_cuda_rewind
+  dcsub_cuda_process, dcsub_cuda_destroy, dcsub_reset, dcsub_cuda_rewind,
+  dcsub_cuda_graph_key
 };
 
 #define DCSUB_CUDA (&dcsub_cuda)

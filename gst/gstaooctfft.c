@@ -39,6 +39,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "gstaooctfft.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
@@ -351,8 +353,27 @@ fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
       (gfloat *) out->data, run->stream, error);
 }
 
+/* With the window and the deferred steps' tables on the GPU already, the
+ * work depends on the planes and the deferred steps (in the base class's
+ * key) and on which window (its serial).  A table still to upload, or the
+ * non-uniform transforms, are captured each time. */
+static gssize
+fft_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+{
+  FftCuda *c = core;
+  const FftLive *live = run->live;
+  const AooctPendingMeta *p = run->pending;
+
+  if (c->nu || !c->window_loaded || c->window_serial != live->serial
+      || (p && !aooct_cuda_prep_holds (c->prep, p->kmap.data != NULL,
+              p->kmap.serial, p->disp.data != NULL, p->disp.serial)))
+    return -1;
+  memcpy (key, &live->serial, sizeof (live->serial));
+  return sizeof (live->serial);
+}
+
 static const AooctStepOps fft_cuda = { fft_cuda_create, fft_cuda_process,
-  fft_cuda_destroy, NULL, fft_cuda_forget
+  fft_cuda_destroy, NULL, fft_cuda_forget, fft_cuda_graph_key
 };
 
 #define FFT_CUDA (&fft_cuda)

@@ -55,7 +55,7 @@ enum
 #define DEFAULT_BACKEND GST_AOOCT_BACKEND_AUTO
 #define DEFAULT_DEVICE_ID -1
 #define DEFAULT_DEFER_STEPS TRUE
-#define DEFAULT_CUDA_GRAPHS FALSE
+#define DEFAULT_CUDA_GRAPHS TRUE
 
 GType
 gst_aooct_backend_get_type (void)
@@ -688,7 +688,10 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
    * in transform: on CUDA only enqueueing, unless data leaves the GPU),
    * host-time-mean-ms; on CUDA with gpu-timing also gpu-buffers, gpu-time-
    * ms, gpu-time-mean-ms, gpu-time-max-ms (GPU time of the step alone,
-   * CUDA events around it on the element's stream; complete after EOS)
+   * CUDA events around it on the element's stream; complete after EOS);
+   * on CUDA with cuda-graphs also graphs-captured, graphs-relaunched
+   * (buffers whose work was captured into a graph, and those that
+   * launched the graph of an earlier buffer with the same work)
    */
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
@@ -697,7 +700,8 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
           "the GPU), host-time-mean-ms; on CUDA with gpu-timing also "
           "gpu-buffers, gpu-time-ms, gpu-time-mean-ms, gpu-time-max-ms (GPU "
           "time of the step alone, CUDA events around it on the element's "
-          "stream; complete after EOS)", GST_TYPE_STRUCTURE,
+          "stream; complete after EOS); on CUDA with cuda-graphs also "
+          "graphs-captured, graphs-relaunched", GST_TYPE_STRUCTURE,
           G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
   /**
    * GstAooctFilter:defer-steps:
@@ -723,13 +727,17 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
    * On CUDA, capture the step's launches for each buffer into one CUDA
    * graph and launch that (cuda/aooct-cuda-graph.h), for the elements
    * whose step allows it (aooctdcsub, aooctpad, aooctfft, aooctnorm); the
-   * others ignore it.  Opt-in: docs/performance.md has the figures.
-   * Read when the element starts.
+   * others ignore it.  A graph whose work a later buffer repeats (same
+   * planes, same settings) is kept and launched again without capturing.
+   * This saves most of the host time per buffer that one B-scan per
+   * buffer is bound by (docs/performance.md has the figures); false
+   * launches every kernel one by one.  Read when the element starts.
    */
   g_object_class_install_property (gobject_class, PROP_CUDA_GRAPHS,
       g_param_spec_boolean ("cuda-graphs", "CUDA graphs",
           "On CUDA, launch this step as one CUDA graph per buffer where the "
-          "step allows it (fewer launches; same output)", DEFAULT_CUDA_GRAPHS,
+          "step allows it, kept for buffers that repeat its work (less host "
+          "time per buffer; same output)", DEFAULT_CUDA_GRAPHS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 

@@ -63,6 +63,8 @@
 
 #include <math.h>
 
+#include <string.h>
+
 #include "gstaooctnorm.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
@@ -396,8 +398,35 @@ norm_cuda_rewind (gpointer core)
     aooct_cuda_norm_extra_rewind (c->extra);
 }
 
+/* The plain mapping depends on the planes and this buffer's display
+ * settings (its kernels' arguments); the extra modes (averaging, speckle
+ * reduction) keep state from buffer to buffer and are captured each
+ * time. */
+G_STATIC_ASSERT (sizeof (AooctNormSettings) <= AOOCT_STEP_GRAPH_KEY);
+
+static gssize
+norm_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+{
+  NormCuda *c = core;
+  const AooctNormSettings *s = run->live;
+  AooctNormSettings k;
+
+  if (c->extra)
+    return -1;
+  /* field by field into a zeroed copy: padding bytes compare equal */
+  memset (&k, 0, sizeof (k));
+  k.log = s->log;
+  k.auto_range = s->auto_range;
+  k.dynamic_range = s->dynamic_range;
+  k.range_min = s->range_min;
+  k.range_max = s->range_max;
+  k.bits = s->bits;
+  memcpy (key, &k, sizeof (k));
+  return sizeof (k);
+}
+
 static const AooctStepOps norm_cuda = { norm_cuda_create, norm_cuda_process,
-  norm_cuda_destroy, norm_cuda_reset, norm_cuda_rewind
+  norm_cuda_destroy, norm_cuda_reset, norm_cuda_rewind, norm_cuda_graph_key
 };
 
 #define NORM_CUDA (&norm_cuda)

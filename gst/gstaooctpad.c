@@ -198,6 +198,18 @@ pad_cuda_create (GstAooctFilter * filter, gconstpointer settings,
   return c;
 }
 
+/* What we leave to downstream: the scale and the margins. */
+static void
+pad_cuda_leave (PadCuda * c, AooctPendingMeta * leave)
+{
+  if (leave) {
+    leave->pad = TRUE;
+    leave->pad_scale = aooct_cuda_pad_scale (c->pad);
+    leave->pad_j0 = c->j0;
+    leave->pad_j1 = c->j1;
+  }
+}
+
 static gboolean
 pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
@@ -209,20 +221,29 @@ pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   AooctPendingMeta *leave = c->real ? run->out_pending : NULL;
 
   /* downstream (aooctkmap, or a fused pass) scales and sets the margins */
-  if (leave) {
-    leave->pad = TRUE;
-    leave->pad_scale = aooct_cuda_pad_scale (c->pad);
-    leave->pad_j0 = c->j0;
-    leave->pad_j1 = c->j1;
-  }
+  pad_cuda_leave (c, leave);
   /* device planes of application/x-aooct are contiguous too */
   return aooct_cuda_pad_process (c->pad, (const gfloat *) in->data,
       leave != NULL, run->in_disposable, (gfloat *) out->data, run->stream,
       error);
 }
 
+/* Everything the work depends on is in the base class's key (the
+ * planes, whether the scale is left to downstream, in_disposable); what
+ * process() leaves to downstream is written here too, for a buffer that
+ * launches a kept graph instead. */
+static gssize
+pad_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+{
+  PadCuda *c = core;
+
+  pad_cuda_leave (c, c->real ? run->out_pending : NULL);
+  return 0;
+}
+
 static const AooctStepOps pad_cuda = {
-  pad_cuda_create, pad_cuda_process, pad_cuda_destroy
+  pad_cuda_create, pad_cuda_process, pad_cuda_destroy, NULL, NULL,
+  pad_cuda_graph_key
 };
 
 #define PAD_CUDA (&pad_cuda)

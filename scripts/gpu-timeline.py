@@ -57,6 +57,10 @@ def main():
     ap.add_argument('trace')
     ap.add_argument('--frame-bytes', type=int, default=0)
     ap.add_argument('--label', default='')
+    ap.add_argument('--sequence', action='store_true',
+                    help='also list, in time order, what the GPU and the '
+                    'host threads did during two periods of the steady '
+                    'state')
     args = ap.parse_args()
 
     kern, copies, memsets, api = [], [], [], []
@@ -162,6 +166,41 @@ def main():
             print('| `%s` | %.2f | %.2f | %.1f |' % (nm, len(d) / n,
                                                     us(statistics.mean(d)),
                                                     us(sum(d) / n)))
+    print()
+    if args.sequence:
+        sequence(kern, copies, memsets, api, starts[(a + b) // 2], period)
+
+
+def sequence(kern, copies, memsets, api, t0, period):
+    """Every GPU activity and host CUDA call in [t0, t0 + 2 periods), in
+    the order they began, with the gap since the same lane was last busy:
+    whether the SMs wait for the host (a launch just before the kernel) or
+    for another stream (an event), and what the host does meanwhile."""
+    lo, hi = t0, t0 + 2 * period
+    rows = []
+    for s, e, st, name in kern:
+        rows.append((s, e, 'SM', 'stream %d' % st, short(name, 44)))
+    for s, e, st, nbytes, kind in copies:
+        rows.append((s, e, kind, 'stream %d' % st, '%d bytes' % nbytes))
+    for s, e, st, nbytes in memsets:
+        rows.append((s, e, 'SM', 'stream %d' % st, 'memset %d bytes' % nbytes))
+    for s, e, t, name in api:
+        if name.startswith('D:') and not name.startswith('D:cuLaunch'):
+            continue
+        rows.append((s, e, 'thread %d' % (t % 10000), '', name))
+    last = {}
+    print('#### two periods from the upload of a steady-state buffer')
+    print()
+    print('| start us | length us | lane | idle before, us | stream | what |')
+    print('|---:|---:|---|---:|---|---|')
+    for s, e, lane, st, what in sorted(rows):
+        if not (lo <= s < hi):
+            last[lane] = max(last.get(lane, 0), e)
+            continue
+        idle = (s - last[lane]) / 1000.0 if lane in last else float('nan')
+        last[lane] = max(last.get(lane, 0), e)
+        print('| %.1f | %.1f | %s | %.1f | %s | `%s` |' % (
+            (s - lo) / 1000.0, (e - s) / 1000.0, lane, idle, st, what))
     print()
 
 

@@ -7,11 +7,13 @@
 #
 #   scripts/gpu-timeline.sh BUILD OUTDIR [SHAPE...]
 #
-# SHAPE: WIDTHxHEIGHTxPER[:extra element properties], e.g. 2048x1000x1,
-# 832x240x1, 2048x1000x4, 2048x1000x1:cuda-graphs=true.  Appends the
-# summary of each to OUTDIR/timeline.md; with AOOCT_TIMELINE_TRACES=1 also
-# leaves the raw traces there, gzipped (the device tool brings back few
-# files).
+# SHAPE: WIDTHxHEIGHTxPER[+q][:extra element properties], e.g. 2048x1000x1,
+# 832x240x1, 2048x1000x4, 2048x1000x1:cuda-graphs=true; +q puts a short
+# queue after aooctdcsub and after aooctfft (the chain on three threads, as
+# the benchmark's row).  Appends the summary of each to OUTDIR/timeline.md;
+# with AOOCT_TIMELINE_SEQUENCE=1 also two periods of it event by event;
+# with AOOCT_TIMELINE_TRACES=1 also leaves the raw traces there, gzipped
+# (the device tool brings back few files).
 set -uo pipefail
 build=${1:?usage: scripts/gpu-timeline.sh BUILD OUTDIR [SHAPE...]}
 out=${2:?usage: scripts/gpu-timeline.sh BUILD OUTDIR [SHAPE...]}
@@ -35,6 +37,12 @@ gst-inspect-1.0 aooctdcsub > /dev/null || exit 1   # the registry, untraced
 for spec in "$@"; do
   shape=${spec%%:*}
   extra=; [ "$shape" != "$spec" ] && extra=${spec#*:}
+  q=(); q2=()
+  if [ "${shape%+q}" != "$shape" ]; then
+    shape=${shape%+q}
+    q=('!' queue max-size-buffers=3 max-size-bytes=0 max-size-time=0)
+    q2=("${q[@]}")
+  fi
   IFS=x read -r n m k <<< "$shape"
   frame=$((n * m * k * 2))
   count=$(( (${AOOCT_TIMELINE_MIB:-1500} << 20) / frame ))   # MiB of file
@@ -49,20 +57,21 @@ for spec in "$@"; do
   x=(); [ -n "$extra" ] && x=("$extra")
   pipeline=(aooctfilesrc location="$raw" format=gray16-le width="$n"
     height="$m" bscans-per-buffer="$k"
-    ! aooctdcsub alines-per-bscan="$m" "${x[@]}"
+    ! aooctdcsub alines-per-bscan="$m" "${x[@]}" "${q[@]}"
     ! aooctpad size=2048 factor=2 "${x[@]}"
     ! aooctkmap 'wavelength-coeffs="800,0.05"' "${x[@]}"
-    ! aooctdisp a2=2 a3=-1 "${x[@]}" ! aooctfft "${x[@]}"
+    ! aooctdisp a2=2 a3=-1 "${x[@]}" ! aooctfft "${x[@]}" "${q2[@]}"
     ! aooctnorm "${x[@]}" ! video/x-raw,format=GRAY8 ! fakesink)
-  trace=/tmp/trace-$shape
+  trace=/tmp/trace-${spec//[:=+]/-}
   rm -f "$trace".*
   start=$(date +%s%N)
   AOOCT_CUPTI_TRACE=$trace LD_PRELOAD=$so gst-launch-1.0 -q "${pipeline[@]}" \
     || echo "$spec: the pipeline failed"
   end=$(date +%s%N)
   t=$(ls -S "$trace".* | head -1)
-  name=timeline-${spec//[:=]/-}
-  python3 "$root/scripts/gpu-timeline.py" "$t" --frame-bytes $frame \
+  name=timeline-${spec//[:=+]/-}
+  seqopt=(); [ "${AOOCT_TIMELINE_SEQUENCE:-0}" = 1 ] && seqopt=(--sequence)
+  python3 "$root/scripts/gpu-timeline.py" "$t" --frame-bytes $frame "${seqopt[@]}" \
     --label "$spec (aooctfilesrc ! chain, $count buffers, $(( (end - start) / 1000000 )) ms wall with tracing)" \
     | tee -a "$out/timeline.md"
   [ "${AOOCT_TIMELINE_TRACES:-0}" = 1 ] && gzip -c "$t" > "$out/$name.trace.gz"

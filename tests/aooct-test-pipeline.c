@@ -13,10 +13,11 @@ aooct_test_with_backend (const gchar * launch, const gchar * backend)
 {
   GRegex *re = g_regex_new ("\\b(aooct(dcsub|fullrange|pad|kmap|disp|fft|"
       "norm))\\b", 0, 0, NULL);
-  /* the *-graphs tests: every element as one CUDA graph per buffer */
+  /* the *-graphs tests ask for CUDA graphs, others may ask for none */
+  gint graphs = g_str_equal (backend, "cuda") ? aooct_test_cuda_graphs () : -1;
   gchar *repl = g_strdup_printf ("\\1 backend=%s%s", backend,
-      g_str_equal (backend, "cuda") && aooct_test_cuda_graphs ()?
-      " cuda-graphs=true" : "");
+      graphs == 1 ? " cuda-graphs=true" : graphs == 0 ? " cuda-graphs=false" :
+      "");
   gchar *out = g_regex_replace (re, launch, -1, 0, repl, 0, NULL);
 
   g_free (repl);

@@ -470,8 +470,10 @@ aooct_test_set_everywhere (GstElement * bin, const gchar * name, gboolean value)
   aooct_app_set_everywhere (bin, name, value);
 }
 
-gboolean
+gint
 aooct_test_cuda_graphs (void)
 {
-  return g_strcmp0 (g_getenv ("AOOCT_TEST_CUDA_GRAPHS"), "1") == 0;
+  const gchar *v = g_getenv ("AOOCT_TEST_CUDA_GRAPHS");
+
+  return g_strcmp0 (v, "1") == 0 ? 1 : g_strcmp0 (v, "0") == 0 ? 0 : -1;
 }

@@ -132,8 +132,9 @@ run_chain (const gchar * desc, gboolean fuse, gboolean live_a2, Run * run)
   pipeline = gst_parse_launch (desc, &error);
   fail_unless (pipeline != NULL, "%s: %s", desc, error ? error->message : "");
   aooct_test_set_everywhere (pipeline, "defer-steps", fuse);
-  if (aooct_test_cuda_graphs ())
-    aooct_test_set_everywhere (pipeline, "cuda-graphs", TRUE);
+  if (aooct_test_cuda_graphs () >= 0)
+    aooct_test_set_everywhere (pipeline, "cuda-graphs",
+        aooct_test_cuda_graphs ());
   probe (pipeline, "p", &run->pad);
   probe (pipeline, "k", &run->kmap);
   probe (pipeline, "d", &run->disp);
@@ -424,6 +425,143 @@ GST_START_TEST (test_a2_while_playing)
 
 GST_END_TEST;
 
+/* cuda-graphs=true keeps the graph a buffer's work was captured into and
+ * launches it again for a later buffer with the same key (planes, deferred
+ * steps, live settings: aooct-step.h).  The images must be those of
+ * cuda-graphs=false bit for bit, also when live settings change while
+ * playing (each change at the same B-scan in both runs: set in the
+ * element's streaming thread before its n-th buffer), and the kept graphs
+ * must really be launched again (the stats). */
+typedef struct
+{
+  const gchar *element, *property, *value;
+  gint before;                  /* set before this buffer (1-based) */
+} LiveChange;
+
+static const LiveChange live_changes[] = {
+  {"n", "auto-range", "false", 9},
+  {"n", "range-min", "20", 9},
+  {"n", "range-max", "80", 9},
+  {"f", "window", "blackman", 15},
+  {"d", "a2", "-14", 21},
+  {"n", "range-max", "70", 27},
+  {"n", "auto-range", "true", 33},
+};
+
+static GstPadProbeReturn
+apply_changes (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GstElement *e = user_data;
+  gint *count = g_object_get_data (G_OBJECT (pad), "count");
+  guint i;
+
+  if (count == NULL) {
+    count = g_new0 (gint, 1);
+    g_object_set_data_full (G_OBJECT (pad), "count", count, g_free);
+  }
+  ++*count;
+  for (i = 0; i < G_N_ELEMENTS (live_changes); i++)
+    if (live_changes[i].before == *count
+        && g_str_equal (live_changes[i].element, GST_OBJECT_NAME (e)))
+      gst_util_set_object_arg (G_OBJECT (e), live_changes[i].property,
+          live_changes[i].value);
+  return GST_PAD_PROBE_OK;
+}
+
+#define KEPT_BUFFERS 40
+
+static GByteArray *
+run_kept (gboolean graphs)
+{
+  const gchar *names[] = { "c", "p", "d", "f", "n" };
+  GstElement *pipeline;
+  GError *error = NULL;
+  GstMessage *msg;
+  GstBus *bus;
+  GByteArray *out;
+  guint i;
+
+  pipeline = gst_parse_launch ("aooctsrc samples=832 alines=240 seed=11 "
+      "num-buffers=40 reflectivity=0.01 ! aooctdcsub backend=cuda name=c ! "
+      PAD " ! " KMAP " ! " DISP " ! aooctfft backend=cuda name=f window=hann "
+      "! aooctnorm backend=cuda name=n ! video/x-raw,format=GRAY8 ! " SINK,
+      &error);
+  fail_unless (pipeline != NULL, "%s", error ? error->message : "");
+  aooct_test_set_everywhere (pipeline, "cuda-graphs", graphs);
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), names[i]);
+    GstPad *pad = gst_element_get_static_pad (e, "sink");
+
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, apply_changes, e, NULL);
+    gst_object_unref (pad);
+    gst_object_unref (e);
+  }
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  bus = gst_element_get_bus (pipeline);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "no EOS within 60 s, or an error");
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  out = g_byte_array_new ();
+  {
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
+    GstSample *sample;
+    gint n = 0;
+
+    while ((sample = gst_app_sink_try_pull_sample (GST_APP_SINK (sink), 0))) {
+      GstMapInfo map;
+
+      fail_unless (gst_buffer_map (gst_sample_get_buffer (sample), &map,
+              GST_MAP_READ));
+      g_byte_array_append (out, map.data, map.size);
+      gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+      gst_sample_unref (sample);
+      n++;
+    }
+    fail_unless_equals_int (n, KEPT_BUFFERS);
+    gst_object_unref (sink);
+  }
+  /* every element that keys its work relaunched kept graphs (aooctkmap
+   * and aooctdisp defer: they enqueue nothing of their own) */
+  for (i = 0; graphs && i < G_N_ELEMENTS (names); i++) {
+    GstElement *e = gst_bin_get_by_name (GST_BIN (pipeline), names[i]);
+    GstStructure *st = NULL;
+    guint64 captured = 0, relaunched = 0;
+
+    g_object_get (e, "stats", &st, NULL);
+    fail_unless (gst_structure_get_uint64 (st, "graphs-captured", &captured)
+        && gst_structure_get_uint64 (st, "graphs-relaunched", &relaunched));
+    GST_INFO ("%s: %" G_GUINT64_FORMAT " captured, %" G_GUINT64_FORMAT
+        " relaunched", names[i], captured, relaunched);
+    if (!g_str_equal (names[i], "d")) {
+      fail_unless (relaunched > KEPT_BUFFERS / 2, "%s relaunched only %"
+          G_GUINT64_FORMAT " kept graphs of %d buffers (%" G_GUINT64_FORMAT
+          " captured)", names[i], relaunched, KEPT_BUFFERS, captured);
+      fail_unless_equals_int ((gint) (captured + relaunched), KEPT_BUFFERS);
+    }
+    gst_structure_free (st);
+    gst_object_unref (e);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (pipeline);
+  return out;
+}
+
+GST_START_TEST (test_kept_graphs)
+{
+  GByteArray *plain = run_kept (FALSE), *kept = run_kept (TRUE);
+
+  assert_same (kept, plain, "cuda-graphs=true with kept graphs, live "
+      "changes");
+  g_byte_array_unref (plain);
+  g_byte_array_unref (kept);
+}
+
+GST_END_TEST;
+
 static Suite *
 fusion_suite (void)
 {
@@ -437,6 +575,7 @@ fusion_suite (void)
   tcase_add_test (tc, test_a2_while_playing);
   tcase_add_test (tc, test_kspace_modes);
   tcase_add_test (tc, test_fir_a2_while_playing);
+  tcase_add_test (tc, test_kept_graphs);
   return s;
 }
 
