@@ -8,11 +8,11 @@
 #include <gst/gst.h>
 
 G_BEGIN_DECLS
+
 /* @launch with "backend=@backend" after every aooct processing element
  * (g_free); on cuda also "cuda-graphs=true" or "=false" when the test run
  * asks for it (aooct_test_cuda_graphs()). */
-    gchar * aooct_test_with_backend (const gchar * launch,
-    const gchar * backend);
+gchar *aooct_test_with_backend (const gchar * launch, const gchar * backend);
 
 /* Runs @launch (on @backend) to EOS, failing the test on an error or after
  * @timeout_s; returns the pipeline, still PLAYING, for its appsinks to be
@@ -28,4 +28,5 @@ GList *aooct_test_pull_all (GstElement * pipeline, const gchar * name);
 guint16 *aooct_test_raw_frame (GstSample * sample, gint n, gint rows);
 
 G_END_DECLS
+
 #endif /* __AOOCT_TEST_PIPELINE_H__ */
