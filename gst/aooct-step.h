@@ -26,8 +26,9 @@
 #include "aooct-pending-meta.h"
 
 G_BEGIN_DECLS
+
 /* What one buffer's process() gets besides its planes. */
-    typedef struct
+typedef struct
 {
   /* CUDA: the stream to enqueue on (CUstream); CPU: NULL */
   struct CUstream_st *stream;
@@ -87,7 +88,7 @@ struct _AooctStepOps
    * else matters), or -1 when this buffer must run process() (a table
    * still to upload, state that moves from buffer to buffer).  Without
    * it, process() runs for every buffer. */
-    gssize (*graph_key) (gpointer core, const AooctStepRun * run, guint8 * key);
+  gssize (*graph_key) (gpointer core, const AooctStepRun * run, guint8 * key);
 };
 
 /* the most bytes graph_key() may write */
