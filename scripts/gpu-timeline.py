@@ -11,7 +11,9 @@ state (the buffers between the 20th and 80th percentile of the run) it
 prints, as markdown: the period per buffer; how busy the GPU's SMs (kernels
 and memsets), the upload engine and the download engine were; the kernels
 per buffer with their mean time; the idle gaps between kernels; and per
-host thread, the CUDA calls per buffer with their host time.
+host thread, the CUDA calls per buffer with their host time and the time
+it waited outside CUDA (GCond waits: queues, aooct's output ring and
+readers; buffer pool acquires).
 """
 import argparse
 import collections
@@ -76,7 +78,8 @@ def main():
                 copies.append((s, e, int(p[3]), int(p[4]), p[5]))
             elif p[0] == 'S':
                 memsets.append((s, e, int(p[3]), int(p[4])))
-            elif p[0] in 'RD':
+            elif p[0] in 'RDW':
+                # W: a host wait outside CUDA (GCond, buffer pool)
                 api.append((s, e, int(p[3]), p[0] + ':' + p[4]))
     up = [c for c in copies if c[4] == 'HtoD']
     if not up:
@@ -151,11 +154,15 @@ def main():
         if len(calls) < n:
             continue
         # R: runtime calls, D: driver calls (a runtime call's own driver
-        # calls are inside it; cuFFT launches through the driver)
-        busy = union_length([(s, e) for s, e, _ in calls], lo, hi)
+        # calls are inside it; cuFFT launches through the driver); W: waits
+        busy = union_length([(s, e) for s, e, nm in calls
+                             if not nm.startswith('W:')], lo, hi)
+        waited = union_length([(s, e) for s, e, nm in calls
+                               if nm.startswith('W:')], lo, hi)
         print()
         print('host thread %d: %.1f us per buffer in CUDA calls (%.0f %% of '
-              'the period)' % (t, us(busy / n), 100.0 * busy / win))
+              'the period), %.1f us waiting (GCond, buffer pool)' % (
+                  t, us(busy / n), 100.0 * busy / win, us(waited / n)))
         print()
         print('| call | per buffer | mean us | us per buffer |')
         print('|---|---:|---:|---:|')

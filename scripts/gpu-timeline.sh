@@ -28,7 +28,7 @@ lib=$(dirname "$(find "$cuda"/ /usr/local/lib/python3*/ /usr/lib/python3/ \
   -name 'libcupti.so*' 2>/dev/null | head -1)")
 so=/tmp/aooct-cupti-trace.so
 if ! cc -O2 -shared -fPIC -o $so "$root/tools/aooct-cupti-trace.c" \
-  -I"$inc" -L"$lib" -Wl,-rpath,"$lib" -l:"$(basename "$(ls "$lib"/libcupti.so* | head -1)")"; then
+  -I"$inc" -L"$lib" -Wl,-rpath,"$lib" -l:"$(basename "$(ls "$lib"/libcupti.so* | head -1)")" -ldl; then
   echo "cannot build the CUPTI tracer (cupti.h in '$inc', libcupti in '$lib')"
   exit 1
 fi

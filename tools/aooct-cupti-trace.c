@@ -13,6 +13,10 @@
  *   S start end stream bytes         a memset
  *   R start end thread name          a runtime call (cudaMemcpyAsync, ...)
  *   D start end thread name          a driver call (cuLaunchKernel, ...)
+ *   W start end thread name          a host wait outside CUDA: g_cond_wait,
+ *                                    g_cond_wait_until (GStreamer's queues,
+ *                                    aooct's output ring and readers),
+ *                                    gst_buffer_pool_acquire_buffer
  *
  * times in ns on CUPTI's clock.  scripts/gpu-timeline.py reads it (where
  * each microsecond of a buffer goes: GPU busy time, the gaps, the copy
@@ -24,11 +28,16 @@
  *
  * The records of CUPTI's activity API have a version per CUDA release; the
  * ones used here are those of CUDA 13 (CUpti_ActivityKernel10, Memcpy6,
- * Memset4, API). */
+ * Memset4, API).  The waits are caught by defining those three functions
+ * here (LD_PRELOAD puts them before GLib's and GStreamer's for every call
+ * through the dynamic linker) and timed on CUPTI's clock; a thread is
+ * named as CUPTI names it (pthread_self, cut to 32 bits). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dlfcn.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <unistd.h>
 #include <cupti.h>
 
@@ -149,6 +158,89 @@ check (CUptiResult r, const char *what)
     return;
   cuptiGetResultString (r, &msg);
   fprintf (stderr, "aooct-cupti-trace: %s: %s\n", what, msg ? msg : "?");
+}
+
+/* A host wait of @name from @start to now, on this thread. */
+static void
+write_wait (const char *name, uint64_t start)
+{
+  uint64_t end = 0;
+
+  if (out == NULL || cuptiGetTimestamp (&end) != CUPTI_SUCCESS)
+    return;
+  pthread_mutex_lock (&lock);
+  if (out)
+    fprintf (out, "W %llu %llu %u %s\n", (unsigned long long) start,
+        (unsigned long long) end, (unsigned) (uintptr_t) pthread_self (), name);
+  pthread_mutex_unlock (&lock);
+}
+
+static uint64_t
+now (void)
+{
+  uint64_t t = 0;
+
+  if (out)
+    cuptiGetTimestamp (&t);
+  return t;
+}
+
+/* GLib's and GStreamer's own, found behind us; GCond, GMutex, GstBufferPool
+ * and the rest only as pointers, so that no GLib header is needed. */
+static void *
+next (const char *symbol)
+{
+  void *f = dlsym (RTLD_NEXT, symbol);
+
+  if (f == NULL) {
+    fprintf (stderr, "aooct-cupti-trace: no %s behind us\n", symbol);
+    abort ();
+  }
+  return f;
+}
+
+void
+g_cond_wait (void *cond, void *mutex)
+{
+  static void (*real) (void *, void *);
+  uint64_t t = now ();
+
+  if (real == NULL)
+    real = (void (*)(void *, void *)) next ("g_cond_wait");
+  real (cond, mutex);
+  if (t)
+    write_wait ("g_cond_wait", t);
+}
+
+int
+g_cond_wait_until (void *cond, void *mutex, int64_t end_time)
+{
+  static int (*real) (void *, void *, int64_t);
+  uint64_t t = now ();
+  int r;
+
+  if (real == NULL)
+    real = (int (*)(void *, void *, int64_t)) next ("g_cond_wait_until");
+  r = real (cond, mutex, end_time);
+  if (t)
+    write_wait ("g_cond_wait_until", t);
+  return r;
+}
+
+int
+gst_buffer_pool_acquire_buffer (void *pool, void **buffer, void *params)
+{
+  static int (*real) (void *, void **, void *);
+  uint64_t t = now ();
+  int r;
+
+  if (real == NULL)
+    real = (int (*)(void *, void **, void *))
+        next ("gst_buffer_pool_acquire_buffer");
+  r = real (pool, buffer, params);
+  if (t)
+    write_wait ("gst_buffer_pool_acquire_buffer", t);
+  return r;
 }
 
 __attribute__((constructor))
