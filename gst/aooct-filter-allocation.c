@@ -173,8 +173,55 @@ decide_deferring (GstAooctFilter * self, GstQuery * query)
 }
 #endif
 
+#ifdef HAVE_CUDA
+/* @pool (taken) configured for our output buffers with the limits of
+ * @query; NULL where it refuses the configuration. */
+static GstBufferPool *
+configure_output_pool (GstAooctFilter * self, GstQuery * query,
+    GstBufferPool * pool, guint * min, guint * max)
+{
+  GstCaps *caps = NULL;
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  query_pool_limits (query, min, max);
+  gst_buffer_pool_config_set_params (config, caps,
+      aooct_filter_output_size (self), *min, *max);
+  if (gst_buffer_pool_set_config (pool, config))
+    return pool;
+  gst_object_unref (pool);
+  return NULL;
+}
+
+/* Host-memory output on CUDA where downstream proposes no pool of its own
+ * (appsink, fakesink, an encoder, a file): a pool of page-locked memory,
+ * so that each image is downloaded straight into its buffer instead of
+ * through staging and a host copy (download_output in
+ * aooct-filter-cuda.c).  FALSE where that pool cannot be configured: then
+ * GstBaseTransform's default, and the images go through staging. */
+static gboolean
+decide_allocation_page_locked (GstAooctFilter * self, GstQuery * query)
+{
+  guint min, max;
+  GstBufferPool *pool = configure_output_pool (self, query,
+      aooct_cuda_buffer_pool_new_page_locked (self->priv->cuda->context),
+      &min, &max);
+
+  if (pool == NULL) {
+    GST_INFO_OBJECT (self, "no page-locked pool for the output: its images "
+        "go through staging");
+    return FALSE;
+  }
+  query_use_pool (query, pool, aooct_filter_output_size (self), min, max);
+  gst_object_unref (pool);
+  return TRUE;
+}
+#endif
+
 /* On CUDA with CUDA-memory output: a pool of our device memory (allocated
- * when the pool starts, reused after; no allocation per buffer). */
+ * when the pool starts, reused after; no allocation per buffer); with
+ * host-memory output and no pool from downstream, one of page-locked
+ * memory. */
 static gboolean
 decide_allocation (GstBaseTransform * bt, GstQuery * query)
 {
@@ -187,22 +234,14 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
       && GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video)
     return decide_allocation_cuda_video (self, query);
   if (aooct_filter_cuda_active (self) && self->out_cuda_memory) {
-    AooctCudaElement *ce = self->priv->cuda;
-    GstCaps *caps = NULL;
-    GstBufferPool *pool;
-    GstStructure *config;
     guint size = aooct_filter_output_size (self), min, max;
+    GstBufferPool *pool = configure_output_pool (self, query,
+        aooct_cuda_buffer_pool_new (self->priv->cuda->context), &min, &max);
 
-    gst_query_parse_allocation (query, &caps, NULL);
-    query_pool_limits (query, &min, &max);
-    pool = aooct_cuda_buffer_pool_new (ce->context);
-    config = gst_buffer_pool_get_config (pool);
-    gst_buffer_pool_config_set_params (config, caps, size, min, max);
-    if (!gst_buffer_pool_set_config (pool, config)) {
+    if (pool == NULL) {
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
           ("cannot configure the CUDA buffer pool (%u bytes per buffer)",
               size), (NULL));
-      gst_object_unref (pool);
       return FALSE;
     }
     /* started here, not by basetransform, so that a failure (device memory
@@ -225,6 +264,10 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
     gst_object_unref (pool);
     return TRUE;
   }
+  if (aooct_filter_cuda_active (self) && !self->out_cuda_memory
+      && gst_query_get_n_allocation_pools (query) == 0
+      && decide_allocation_page_locked (self, query))
+    return TRUE;
 #endif
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query);
 }

@@ -119,6 +119,23 @@ aooct_output_ring_download (AooctOutputRing * ring, const AooctPlane * dev,
 }
 
 gboolean
+aooct_output_ring_download_into (AooctOutputRing * ring,
+    const AooctPlane * dev, gsize rows, gpointer host, AooctCudaStream stream,
+    GError ** error)
+{
+  guint slot = ring->tail;
+
+  if (!slot_event (ring, slot, error)
+      || !aooct_cuda_download_async (host, dev->data, rows * dev->stride,
+          stream, error)
+      || !aooct_cuda_event_record (ring->done[slot], stream, error))
+    return FALSE;
+  ring->armed.gpu = TRUE;
+  ring->armed.staged = FALSE;
+  return TRUE;
+}
+
+gboolean
 aooct_output_ring_arm_event (AooctOutputRing * ring, AooctCudaStream stream,
     GError ** error)
 {

@@ -55,6 +55,12 @@ void aooct_output_ring_release (AooctOutputRing * ring);
 gboolean aooct_output_ring_download (AooctOutputRing * ring,
     const AooctPlane * dev, gsize rows, AooctCudaStream stream,
     GError ** error);
+/* ... or enqueues it straight into @host (page-locked host memory of
+ * @rows rows @dev's stride apart: the output buffer itself, from our
+ * pool), so that nothing is left to copy when the output is taken. */
+gboolean aooct_output_ring_download_into (AooctOutputRing * ring,
+    const AooctPlane * dev, gsize rows, gpointer host, AooctCudaStream stream,
+    GError ** error);
 /* ... or records the end of the GPU work (on @stream) on libgstcuda
  * memory that must be complete before it is pushed. */
 gboolean aooct_output_ring_arm_event (AooctOutputRing * ring,
