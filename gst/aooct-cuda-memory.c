@@ -297,6 +297,10 @@ aooct_cuda_memory_begin_access (AooctCudaMemory * cmem,
   g_mutex_lock (&cmem->lock);
   ok = upload_host_now (cmem, error) && (!cmem->accessed
       || aooct_cuda_stream_wait (stream, cmem->last_access, error));
+  if (ok) {
+    cmem->began_on = stream;
+    cmem->began_at = cmem->records;
+  }
   g_mutex_unlock (&cmem->lock);
   return ok;
 }
@@ -310,13 +314,20 @@ aooct_cuda_memory_end_access (AooctCudaMemory * cmem, AooctCudaStream stream,
   /* Waiting again chains this record after any access that another
    * thread recorded since our begin_access (two readers behind a tee):
    * the event then stands for all of them, and a producer that reuses the
-   * memory waits for every reader. */
+   * memory waits for every reader.  Where nobody began an access or
+   * recorded since ours (a plain chain: always), our stream already waits
+   * for what the event holds, and the second wait is skipped (one CUDA
+   * call less per memory and element on the streaming thread). */
   g_mutex_lock (&cmem->lock);
-  ok = (!cmem->accessed
+  ok = (!cmem->accessed || (cmem->began_on == stream
+          && cmem->began_at == cmem->records)
       || aooct_cuda_stream_wait (stream, cmem->last_access, error))
       && aooct_cuda_event_record (cmem->last_access, stream, error);
-  if (ok)
+  if (ok) {
     cmem->accessed = TRUE;
+    cmem->records++;
+  }
+  cmem->began_on = NULL;
   if (wrote)
     cmem->host_valid = FALSE;
   g_mutex_unlock (&cmem->lock);

@@ -56,6 +56,11 @@ struct _AooctCudaMemory
   GMutex lock;
   AooctCudaEvent last_access;   /* end of the last GPU work on dptr */
   gboolean accessed;            /* last_access has been recorded */
+  guint64 records;              /* times last_access has been recorded */
+  /* the stream that last began an access, and how many records it found:
+   * its end_access need not wait again if there has been none since */
+  AooctCudaStream began_on;
+  guint64 began_at;
   gpointer host;                /* page-locked host copy, on first map */
   gboolean host_valid;          /* host holds what dptr holds */
   gboolean host_dirty;          /* host was written: upload before use */
