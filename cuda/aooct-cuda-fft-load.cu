@@ -12,7 +12,11 @@
 #include "aooct-cuda-kmap.cuh"
 #include "aooct-cuda-prep.cuh"
 
-extern "C" __device__ cufftComplex
+/* A C++ function, not extern "C": cuFFT declares the callback by the name
+ * it is given, with the signature of its type (cufftJITCallbackLoadC),
+ * and links against that declaration's mangled name (NVIDIA's own LTO
+ * samples define theirs so). */
+__device__ cufftComplex
 aooct_cuda_fft_load (void *data, unsigned long long offset, void *caller_info,
     void *shared)
 {
