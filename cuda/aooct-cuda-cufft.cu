@@ -25,19 +25,20 @@ plan_make (AooctCufftPlan * plan, gint n, cufftType type, gint64 batch,
 {
   long long len = n;
   size_t work = 0;
-  /* cuFFT keeps the address of this array and reads it while planning */
-  void *caller_info[1] = { load ? load->caller_info : NULL };
 
   plan->valid = FALSE;
   plan->work_bytes = 0;
   AOOCT_CUFFT_CHECK (cufftCreate (&plan->handle), error,
       "cufftCreate for %s", what);
   plan->valid = TRUE;
-  if (load)
+  if (load) {
+    void *info = load->caller_info;
+
     AOOCT_CUFFT_CHECK (cufftXtSetJITCallback (plan->handle, load->symbol,
             load->fatbin, load->fatbin_size,
             type == CUFFT_C2C ? CUFFT_CB_LD_COMPLEX : CUFFT_CB_LD_REAL,
-            caller_info), error, "cufftXtSetJITCallback for %s", what);
+            &info), error, "cufftXtSetJITCallback for %s", what);
+  }
   /* one work area allocated by us at setup, never per buffer */
   AOOCT_CUFFT_CHECK (cufftSetAutoAllocation (plan->handle, 0), error,
       "cufftSetAutoAllocation for %s", what);

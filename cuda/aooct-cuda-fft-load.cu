@@ -12,11 +12,7 @@
 #include "aooct-cuda-kmap.cuh"
 #include "aooct-cuda-prep.cuh"
 
-/* A C++ function, not extern "C": cuFFT declares the callback by the name
- * it is given, with the signature of its type (cufftJITCallbackLoadC),
- * and links against that declaration's mangled name (NVIDIA's own LTO
- * samples define theirs so). */
-__device__ cufftComplex
+extern "C" __device__ cufftComplex
 aooct_cuda_fft_load (void *data, unsigned long long offset, void *caller_info,
     void *shared)
 {

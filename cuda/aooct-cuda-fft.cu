@@ -97,10 +97,6 @@ struct _AooctCudaFft
 static void
 make_load_plan (AooctCudaFft * f)
 {
-  /* a failed attempt costs a JIT link (about a second) and cuFFT keeps
-   * some device memory of it: one per process */
-  static gchar *failed_before;
-  G_LOCK_DEFINE_STATIC (failed_before);
   const gchar *env = g_getenv ("AOOCT_CUFFT_CALLBACKS");
   GError *error = NULL;
   gchar *what;
@@ -109,13 +105,6 @@ make_load_plan (AooctCudaFft * f)
     f->load_failure = g_strdup ("AOOCT_CUFFT_CALLBACKS=0");
     return;
   }
-  G_LOCK (failed_before);
-  if (failed_before)
-    f->load_failure = g_strdup_printf ("an earlier plan failed: %s",
-        failed_before);
-  G_UNLOCK (failed_before);
-  if (f->load_failure)
-    return;
   if ((gint64) f->samples * f->rows > G_MAXINT) {
     f->load_failure = g_strdup ("more than 2^31 points per buffer");
     return;
@@ -129,10 +118,6 @@ make_load_plan (AooctCudaFft * f)
           AOOCT_CUDA_FFT_LOAD_SYMBOL, aooct_cuda_fft_load_fatbin,
           aooct_cuda_fft_load_fatbin_size, f->load_info, what, &error)) {
     f->load_failure = g_strdup (error->message);
-    G_LOCK (failed_before);
-    if (!failed_before)
-      failed_before = g_strdup (error->message);
-    G_UNLOCK (failed_before);
     g_clear_error (&error);
     aooct_cufft_plan_destroy (&f->load_plan);
     g_clear_pointer (&f->load_info, aooct_cuda_free);
