@@ -33,15 +33,6 @@ gboolean aooct_cufft_plan_make (AooctCufftPlan * plan, gint n,
 gboolean aooct_cufft_plan_make_strided (AooctCufftPlan * plan, gint n,
     cufftType type, gint64 batch, gint64 istride, gint64 idist,
     gint64 ostride, gint64 odist, const gchar * what, GError ** error);
-/* aooct_cufft_plan_make with a load callback: @fatbin holds the device
- * function @symbol compiled to LTO-IR, which cuFFT inlines into its
- * kernel while planning; @caller_info (device memory) is passed to each
- * call.  Fails where this cuFFT or driver cannot (no nvJitLink, an
- * architecture the fatbin lacks): the caller then plans without. */
-gboolean aooct_cufft_plan_make_with_load (AooctCufftPlan * plan, gint n,
-    cufftType type, gint64 batch, gint64 idist, gint64 odist,
-    const gchar * symbol, gconstpointer fatbin, gsize fatbin_size,
-    gpointer caller_info, const gchar * what, GError ** error);
 gboolean aooct_cufft_plan_set_work (AooctCufftPlan * plan, gpointer work,
     GError ** error);
 /* Binds the plan to @stream: its next executions are enqueued there. */

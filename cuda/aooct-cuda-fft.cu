@@ -18,23 +18,8 @@
  * in-place C2R may overwrite imaginary input values with non-unit
  * strides).  Other FFT libraries do overwrite the input of out-of-place
  * transforms (rocFFT's R2C, FFTW's C2R by default), so without a written
- * guarantee the copy stays: it costs 16 of the 32 bytes per sample.
- *
- * Where cuFFT can plan it (JIT-linked callbacks, CUDA 12.6 and later), the
- * copy and the fused pass of the deferred steps are done by a load
- * callback instead (aooct-cuda-fft-load.cu): the C2C still runs in place
- * in the output and only writes there, but reads each point from the
- * input through the callback, which applies the window (and the deferred
- * steps) as the pass did.  That saves the pass's write and the FFT's read
- * of it: 8 + 8 bytes a point, about 40 % of aooctfft's memory traffic and
- * 18 us of a 2048 x 1000 B-scan on an H100.  The input is only read, so
- * the tee argument above holds.  AOOCT_CUFFT_CALLBACKS=0 turns it off. */
-#include <stdlib.h>
-#include <string.h>
-
+ * guarantee the copy stays: it costs 16 of the 32 bytes per sample. */
 #include "aooct-cuda-fft.h"
-#include "aooct-cuda-fft-load.h"
-#include "aooct-cuda-prep.h"
 #include "aooct-cuda-cufft.h"
 #include "aooct-cuda-check.h"
 #include "aooct-cuda-launch.cuh"
@@ -66,70 +51,14 @@ aooct_cuda_window (const void *in, int in_complex, float2 * out,
   return cudaGetLastError ();
 }
 
-/* the load callback compiled to LTO-IR (cuda/meson.build embeds it) */
-extern "C" const unsigned char aooct_cuda_fft_load_fatbin[];
-extern "C" const size_t aooct_cuda_fft_load_fatbin_size;
-
-static __global__ void
-set_load_info_kernel (AooctCudaFftLoadInfo * dst, AooctCudaFftLoadInfo v)
-{
-  *dst = v;
-}
-
 struct _AooctCudaFft
 {
   gint samples, rows;
   AooctCufftPlan plan;
-  /* the same C2C, in place, reading real spectra through the load
-   * callback (aooct-cuda-fft-load.cu); !valid where it could not be made
-   * or AOOCT_CUFFT_CALLBACKS=0 */
-  AooctCufftPlan load_plan;
-  AooctCudaFftLoadInfo *load_info;      /* device: what the callback reads */
-  gchar *load_failure;
   gpointer work;
   float *window;                /* device table, always allocated */
   gboolean have_window;         /* what the last set_window() enqueued */
 };
-
-/* The C2C with the load callback, where this cuFFT can make it: a
- * failure is not an error (the pass and the plain C2C remain), its reason
- * is kept for the element's log. */
-static void
-make_load_plan (AooctCudaFft * f)
-{
-  const gchar *env = g_getenv ("AOOCT_CUFFT_CALLBACKS");
-  GError *error = NULL;
-  gchar *what;
-
-  if (env && strcmp (env, "0") == 0) {
-    f->load_failure = g_strdup ("AOOCT_CUFFT_CALLBACKS=0");
-    return;
-  }
-  if ((gint64) f->samples * f->rows > G_MAXINT) {
-    f->load_failure = g_strdup ("more than 2^31 points per buffer");
-    return;
-  }
-  what = g_strdup_printf ("aooctfft C2C of %d points with a load callback",
-      f->samples);
-  if (!aooct_cuda_malloc (sizeof (AooctCudaFftLoadInfo),
-          (gpointer *) & f->load_info, &error)
-      || !aooct_cufft_plan_make_with_load (&f->load_plan, f->samples,
-          CUFFT_C2C, f->rows, f->samples, f->samples,
-          AOOCT_CUDA_FFT_LOAD_SYMBOL, aooct_cuda_fft_load_fatbin,
-          aooct_cuda_fft_load_fatbin_size, f->load_info, what, &error)) {
-    f->load_failure = g_strdup (error->message);
-    g_clear_error (&error);
-    aooct_cufft_plan_destroy (&f->load_plan);
-    g_clear_pointer (&f->load_info, aooct_cuda_free);
-  }
-  g_free (what);
-}
-
-const gchar *
-aooct_cuda_fft_load_callback_failure (AooctCudaFft * f)
-{
-  return f->load_plan.valid ? NULL : f->load_failure;
-}
 
 AooctCudaFft *
 aooct_cuda_fft_new (gint samples, gsize rows, GError ** error)
@@ -143,16 +72,11 @@ aooct_cuda_fft_new (gint samples, gsize rows, GError ** error)
   ok = rows == 0 || aooct_cufft_plan_make (&f->plan, samples, CUFFT_C2C,
       rows, samples, samples, what, error);
   g_free (what);
-  if (ok && rows > 0)
-    make_load_plan (f);
   /* the window table is allocated even without a window: a window chosen
    * while playing then needs no allocation */
   if (!ok
-      || !aooct_cuda_malloc (MAX (MAX (f->plan.work_bytes,
-                  f->load_plan.work_bytes), 1), &f->work, error)
+      || !aooct_cuda_malloc (MAX (f->plan.work_bytes, 1), &f->work, error)
       || (rows > 0 && !aooct_cufft_plan_set_work (&f->plan, f->work, error))
-      || (f->load_plan.valid
-          && !aooct_cufft_plan_set_work (&f->load_plan, f->work, error))
       || !aooct_cuda_malloc ((gsize) samples * sizeof (float),
           (gpointer *) & f->window, error)) {
     aooct_cuda_fft_free (f);
@@ -185,43 +109,12 @@ forward_in_place (AooctCudaFft * f, cufftComplex * c, AooctCudaStream stream,
   return TRUE;
 }
 
-/* The transform of @info's input through the load callback: @info goes
- * to the device on the stream (a kernel argument, so that a CUDA graph
- * captured here keeps this buffer's), then the C2C runs in place in the
- * output, which it only writes. */
-static gboolean
-forward_loaded (AooctCudaFft * f, const AooctCudaFftLoadInfo * info,
-    cufftComplex * c, AooctCudaStream stream, GError ** error)
-{
-  set_load_info_kernel <<< 1, 1, 0, (cudaStream_t) stream >>> (f->load_info,
-      *info);
-  AOOCT_CUDA_CHECK (cudaGetLastError (), error,
-      "aooctfft: load-callback arguments kernel");
-  if (!aooct_cufft_plan_set_stream (&f->load_plan, stream, error))
-    return FALSE;
-  AOOCT_CUFFT_CHECK (cufftExecC2C (f->load_plan.handle, c, c, CUFFT_FORWARD),
-      error, "aooctfft: cufftExecC2C of %d x %d points (load callback)",
-      f->rows, f->samples);
-  return TRUE;
-}
-
 gboolean
 aooct_cuda_fft_process (AooctCudaFft * f, gconstpointer in,
     gboolean complex_in, gfloat * out, AooctCudaStream stream,
     GError ** error)
 {
   cufftComplex *c = (cufftComplex *) out;
-
-  if (f->load_plan.valid) {
-    AooctCudaFftLoadInfo info;
-
-    memset (&info, 0, sizeof (info));
-    info.in = (const float *) in;
-    info.complex_in = complex_in;
-    info.window = f->have_window ? f->window : NULL;
-    info.p2 = f->samples;
-    return forward_loaded (f, &info, c, stream, error);
-  }
 
   AOOCT_CUDA_CHECK (aooct_cuda_window (in, complex_in, c,
           f->have_window ? f->window : NULL, f->samples, f->rows, stream),
@@ -234,11 +127,6 @@ aooct_cuda_fft_process_prepared (AooctCudaFft * f, AooctCudaPrep * prep,
     const gfloat * in, const AooctCudaPrepSteps * steps, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
-  AooctCudaFftLoadInfo info;
-
-  if (f->load_plan.valid && aooct_cuda_prep_load_info (prep, in, steps,
-          f->have_window ? f->window : NULL, &info))
-    return forward_loaded (f, &info, (cufftComplex *) out, stream, error);
   if (!aooct_cuda_prep_process (prep, in, steps,
           f->have_window ? f->window : NULL, out, stream, error))
     return FALSE;
@@ -271,9 +159,6 @@ aooct_cuda_fft_free (AooctCudaFft * f)
   if (f == NULL)
     return;
   aooct_cufft_plan_destroy (&f->plan);
-  aooct_cufft_plan_destroy (&f->load_plan);
-  aooct_cuda_free (f->load_info);
-  g_free (f->load_failure);
   aooct_cuda_free (f->work);
   aooct_cuda_free (f->window);
   g_free (f);

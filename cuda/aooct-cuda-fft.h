@@ -34,9 +34,7 @@ gboolean aooct_cuda_fft_set_window (AooctCudaFft * fft,
 
 /* @in: rows x samples float32 (@complex_in FALSE) or interleaved complex;
  * @out: rows x samples interleaved complex, the unscaled forward DFT of
- * the windowed input.  Device pointers.  Real input is read by the FFT
- * itself through a cuFFT load callback where one could be planned (no
- * window pass: aooct-cuda-fft-load.cu); the bits are those of the pass. */
+ * the windowed input.  Device pointers. */
 gboolean aooct_cuda_fft_process (AooctCudaFft * fft, gconstpointer in,
     gboolean complex_in, gfloat * out, AooctCudaStream stream,
     GError ** error);
@@ -57,10 +55,6 @@ gboolean aooct_cuda_fft_window_into (AooctCudaFft * fft, gconstpointer in,
 gboolean aooct_cuda_fft_prepare_into (AooctCudaFft * fft,
     AooctCudaPrep * prep, const gfloat * in, const AooctCudaPrepSteps * steps,
     gfloat * work, AooctCudaStream stream, GError ** error);
-
-/* NULL where the transforms of real input go through the load callback,
- * else why they do not (for the element's log). */
-const gchar *aooct_cuda_fft_load_callback_failure (AooctCudaFft * fft);
 
 void aooct_cuda_fft_free (AooctCudaFft * fft);
 

@@ -13,10 +13,7 @@ aooct_cuda_kmap_sample (const float *row, const int *index, const float *frac,
 {
   int l = index[i];
   float a = row[l], b = row[l + 1];
-  /* the intrinsics are never contracted: the same bits under --fmad=false
-   * (our kernels) and in cuFFT's run-time finalised load callback
-   * (aooct-cuda-fft-load.cu) */
-  return __fadd_rn (a, __fmul_rn (__fsub_rn (b, a), frac[i]));
+  return a + (b - a) * frac[i];
 }
 
 #endif /* __AOOCT_CUDA_KMAP_CUH__ */

@@ -3,7 +3,6 @@
  * aooct-cuda-prep.h). */
 #include <climits>
 #include <cstdint>
-#include <cstring>
 
 #include <cuda_pipeline.h>
 
@@ -11,8 +10,6 @@
 #include "aooct-cuda-check.h"
 #include "aooct-cuda-steps.h"
 #include "aooct-cuda-fir.cuh"
-#include "aooct-cuda-prep.cuh"
-#include "aooct-cuda-fft-load.h"
 
 struct _AooctCudaPrep
 {
@@ -131,6 +128,23 @@ aooct_cuda_prep_set_disp (AooctCudaPrep * p, guint serial,
   return TRUE;
 }
 
+/* The rest of prep_kernel (aooct-cuda-steps.cu) after the resampling:
+ * aooctpad's scale (aooctkmap applies it to its sum: the same operation),
+ * the weights, the window. */
+static __device__ __forceinline__ float2
+prep_finish (float x, int pad, bool pad_inside, float pad_scale,
+    const float2 * w, float2 wi, const float *window, float win)
+{
+  float2 c;
+
+  if (pad)
+    x = pad_inside ? x * pad_scale : 0.0f;
+  c = w ? make_float2 (x * wi.x, x * wi.y) : make_float2 (x, 0.0f);
+  if (window)
+    c = make_float2 (c.x * win, c.y * win);
+  return c;
+}
+
 /* Input samples of one A-line a block stages: its AOOCT_FIR_THREADS
  * outputs read first[i] .. first[i] + taps - 1, a span of about
  * AOOCT_FIR_THREADS input samples times the local stretch of the
@@ -206,8 +220,8 @@ prep_fir_kernel (const float *in, float2 * out, const int *first,
       x = staged ? aooct_fir_dot < TAPS, 1 > (&seg[rr][f - lo], 0, wt,
           weight, p2, i, taps_rt) : aooct_fir_dot < TAPS,
           1 > (in + r * p2 + f, 0, wt, weight, p2, i, taps_rt);
-    out[r * p2 + i] = aooct_cuda_prep_finish (x, pad, pad_inside, pad_scale,
-        w, wi, window, win);
+    out[r * p2 + i] = prep_finish (x, pad, pad_inside, pad_scale, w, wi,
+        window, win);
   }
 }
 
@@ -314,10 +328,8 @@ prep_fir_pair_kernel (const float *in, float2 * out, const int *first,
     else
       aooct_fir_pair_row < T, 1, false, false > (s, in + r * p2, 0, 0,
           weight, p2, i0, v0, v1);
-    c0 = aooct_cuda_prep_finish (v0, pad, pin[0], pad_scale, w, wi[0], window,
-        win[0]);
-    c1 = aooct_cuda_prep_finish (v1, pad, pin[1], pad_scale, w, wi[1], window,
-        win[1]);
+    c0 = prep_finish (v0, pad, pin[0], pad_scale, w, wi[0], window, win[0]);
+    c1 = prep_finish (v1, pad, pin[1], pad_scale, w, wi[1], window, win[1]);
     if (store4) {
       *reinterpret_cast < float4 * >(out + r * p2 + i0) =
           make_float4 (c0.x, c0.y, c1.x, c1.y);
@@ -416,32 +428,6 @@ aooct_cuda_prep_process (AooctCudaPrep * p, const gfloat * in,
       steps->pad ? "padding scale + " : "",
       steps->kmap ? "resampling + " : "", steps->disp ? "dispersion + " : "",
       window ? "window" : "conversion");
-  return TRUE;
-}
-
-gboolean
-aooct_cuda_prep_load_info (AooctCudaPrep * p, const gfloat * in,
-    const AooctCudaPrepSteps * steps, const gfloat * window,
-    struct _AooctCudaFftLoadInfo * info)
-{
-  /* a table not loaded is prep_process's error to report; a FIR
-   * resampling keeps its kernel, which stages its taps' input */
-  if ((steps->kmap && (p->kmap_serial == 0 || p->taps > 0))
-      || (steps->disp && p->disp_serial == 0))
-    return FALSE;
-  memset (info, 0, sizeof (*info));
-  info->in = in;
-  info->index = steps->kmap ? p->index : NULL;
-  info->frac = steps->kmap ? p->frac : NULL;
-  info->w = steps->disp ? p->weights : NULL;
-  info->window = window;
-  info->p2 = p->samples;
-  info->j0 = p->j0;
-  info->j1 = p->j1;
-  info->pad = steps->pad;
-  info->pad_scale = steps->pad_scale;
-  info->pad_j0 = steps->pad_j0;
-  info->pad_j1 = steps->pad_j1;
   return TRUE;
 }
 

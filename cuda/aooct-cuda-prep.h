@@ -89,15 +89,6 @@ gboolean aooct_cuda_prep_process (AooctCudaPrep * prep, const gfloat * in,
 /* Complex spectra (full range, spec section 9): out = in x the loaded
  * dispersion weights, @in and @out rows x samples interleaved complex.
  * Nothing else is fused (the deferred steps are for real spectra). */
-/* What aooctfft's load callback needs to do aooct_cuda_prep_process's
- * pass inside the FFT (aooct-cuda-fft-load.h); FALSE where that pass is
- * not the callback's (a FIR resampling) or a table is not loaded: then
- * call aooct_cuda_prep_process. */
-struct _AooctCudaFftLoadInfo;
-gboolean aooct_cuda_prep_load_info (AooctCudaPrep * prep, const gfloat * in,
-    const AooctCudaPrepSteps * steps, const gfloat * window,
-    struct _AooctCudaFftLoadInfo * info);
-
 gboolean aooct_cuda_prep_disp_complex (AooctCudaPrep * prep,
     const gfloat * in, gfloat * out, AooctCudaStream stream, GError ** error);
 

@@ -8,7 +8,6 @@
 #include "aooct-cuda-steps.h"
 #include "aooct-cuda-launch.cuh"
 #include "aooct-cuda-kmap.cuh"
-#include "aooct-cuda-prep.cuh"
 
 /* aooctkmap, aooctdisp and aooctfft's window, each optional, in one pass:
  * the same operations as aooct-cuda-kmap.cu's kmap_kernel, then x * w (a real times a complex),
@@ -30,16 +29,21 @@ prep_kernel (const float *in, float2 * out, int pad, float pad_scale,
   AOOCT_FOR_ROWS (r, rows) {
     const float *row = in + (size_t) r * p2;
     float x;
+    float2 c;
 
     if (index)
       x = inside ? aooct_cuda_kmap_sample (row, index, frac, i) : 0.0f;
     else
       x = row[i];
-    /* the scale after the resampling: it reads the data region only, and
-     * commutes exactly with a power-of-two scale (see aooct-cuda-kmap.cu's
+    /* after the resampling: it reads the data region only, and commutes
+     * exactly with a power-of-two scale (see aooct-cuda-kmap.cu's
      * kmap_kernel) */
-    out[(size_t) r * p2 + i] = aooct_cuda_prep_finish (x, pad, pad_inside,
-        pad_scale, w, wi, window, win);
+    if (pad)
+      x = pad_inside ? x * pad_scale : 0.0f;
+    c = w ? make_float2 (x * wi.x, x * wi.y) : make_float2 (x, 0.0f);
+    if (window)
+      c = make_float2 (c.x * win, c.y * win);
+    out[(size_t) r * p2 + i] = c;
   }
 }
 

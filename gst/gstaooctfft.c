@@ -266,16 +266,6 @@ fft_cuda_create (GstAooctFilter * filter, gconstpointer settings,
       c->in.k_sampling == AOOCT_K_SAMPLING_EVEN ? rows : 0, error);
   if (c->fft == NULL)
     goto failed;
-  if (rows > 0 && c->in.k_sampling == AOOCT_K_SAMPLING_EVEN) {
-    const gchar *why = aooct_cuda_fft_load_callback_failure (c->fft);
-
-    if (why)
-      GST_INFO_OBJECT (filter, "real spectra go through a pass before the "
-          "FFT: no cuFFT load callback (%s)", why);
-    else
-      GST_DEBUG_OBJECT (filter, "real spectra are read by the FFT through "
-          "a cuFFT load callback");
-  }
   if (c->in.k_sampling != AOOCT_K_SAMPLING_EVEN) {
     c->nu = aooct_cuda_nonuniform_new (&c->in, filter->in_positions, rows,
         error);
