@@ -15,9 +15,29 @@ typedef struct
   cudaGraphExec_t exec;
 } Kept;
 
+/* What cudaGraphExecUpdate needs unchanged (its documentation lists the
+ * constraints): the nodes in capture order and their types, the copies'
+ * directions and the memsets' shapes.  Other differences (pointers,
+ * scalars, grids, a kernel's function) it updates.  The kernels'
+ * functions are not read: cudaGraphKernelNodeGetParams fails on nodes
+ * launched through the driver API (cuFFT's), with an error that
+ * compute-sanitizer reports. */
+#define SHAPE_NODES 32
+typedef struct
+{
+  size_t n;
+  struct
+  {
+    cudaGraphNodeType type;
+    gsize what[3];              /* memcpy: kind; memset: element size,
+                                 * width, height */
+  } node[SHAPE_NODES];
+} Shape;
+
 struct _AooctCudaGraph
 {
   cudaGraphExec_t exec;         /* unkeyed: updated in place per buffer */
+  Shape exec_shape;             /* ... from a graph of this shape */
   Kept kept[AOOCT_CUDA_GRAPH_KEYS];
   guint n_kept;
 };
@@ -57,22 +77,68 @@ aooct_cuda_graph_begin (AooctCudaStream stream, GError ** error)
   return TRUE;
 }
 
+/* @shape of @graph; n = 0 (matching nothing) where it cannot be read or
+ * has more than SHAPE_NODES nodes */
+static void
+shape_of (cudaGraph_t graph, Shape * shape)
+{
+  cudaGraphNode_t nodes[SHAPE_NODES];
+  size_t n = SHAPE_NODES, i;
+
+  memset (shape, 0, sizeof (*shape));
+  if (cudaGraphGetNodes (graph, nodes, &n) != cudaSuccess || n > SHAPE_NODES) {
+    (void) cudaGetLastError ();
+    return;
+  }
+  for (i = 0; i < n; i++) {
+    cudaMemcpy3DParms mp;
+    cudaMemsetParams sp;
+
+    if (cudaGraphNodeGetType (nodes[i], &shape->node[i].type) != cudaSuccess)
+      goto unreadable;
+    if (shape->node[i].type == cudaGraphNodeTypeMemcpy) {
+      if (cudaGraphMemcpyNodeGetParams (nodes[i], &mp) != cudaSuccess)
+        goto unreadable;
+      shape->node[i].what[0] = (gsize) mp.kind;
+    } else if (shape->node[i].type == cudaGraphNodeTypeMemset) {
+      if (cudaGraphMemsetNodeGetParams (nodes[i], &sp) != cudaSuccess)
+        goto unreadable;
+      shape->node[i].what[0] = sp.elementSize;
+      shape->node[i].what[1] = sp.width;
+      shape->node[i].what[2] = sp.height;
+    }
+  }
+  shape->n = n;
+  return;
+
+unreadable:
+  (void) cudaGetLastError ();
+  shape->n = 0;
+}
+
 static gboolean
 instantiate (AooctCudaGraph * g, cudaGraph_t captured, GError ** error)
 {
+  Shape shape;
+
+  shape_of (captured, &shape);
   if (g->exec) {
     cudaGraphExecUpdateResultInfo info;
 
-    /* same kernels, other pointers or scalars: updated in place */
-    if (cudaGraphExecUpdate (g->exec, captured, &info) == cudaSuccess)
+    /* same kernels, other pointers or scalars: updated in place.  Another
+     * shape of work (a different path this buffer, a table uploaded) is
+     * not tried: the update would fail, and a failed call is an error to
+     * tools like compute-sanitizer */
+    if (shape.n > 0 && memcmp (&shape, &g->exec_shape, sizeof (shape)) == 0
+        && cudaGraphExecUpdate (g->exec, captured, &info) == cudaSuccess)
       return TRUE;
-    /* another shape of work (a different path this buffer) */
     (void) cudaGetLastError ();
     cudaGraphExecDestroy (g->exec);
     g->exec = NULL;
   }
   AOOCT_CUDA_CHECK (cudaGraphInstantiate (&g->exec, captured, 0), error,
       "cudaGraphInstantiate");
+  g->exec_shape = shape;
   return TRUE;
 }
 
