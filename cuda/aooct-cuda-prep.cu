@@ -10,6 +10,7 @@
 #include "aooct-cuda-check.h"
 #include "aooct-cuda-steps.h"
 #include "aooct-cuda-fir.cuh"
+#include "aooct-cuda-prep.cuh"
 
 struct _AooctCudaPrep
 {
@@ -128,23 +129,6 @@ aooct_cuda_prep_set_disp (AooctCudaPrep * p, guint serial,
   return TRUE;
 }
 
-/* The rest of prep_kernel (aooct-cuda-steps.cu) after the resampling:
- * aooctpad's scale (aooctkmap applies it to its sum: the same operation),
- * the weights, the window. */
-static __device__ __forceinline__ float2
-prep_finish (float x, int pad, bool pad_inside, float pad_scale,
-    const float2 * w, float2 wi, const float *window, float win)
-{
-  float2 c;
-
-  if (pad)
-    x = pad_inside ? x * pad_scale : 0.0f;
-  c = w ? make_float2 (x * wi.x, x * wi.y) : make_float2 (x, 0.0f);
-  if (window)
-    c = make_float2 (c.x * win, c.y * win);
-  return c;
-}
-
 /* Input samples of one A-line a block stages: its AOOCT_FIR_THREADS
  * outputs read first[i] .. first[i] + taps - 1, a span of about
  * AOOCT_FIR_THREADS input samples times the local stretch of the
@@ -152,9 +136,9 @@ prep_finish (float x, int pad, bool pad_inside, float pad_scale,
 #define PREP_FIR_SPAN (2 * AOOCT_FIR_THREADS + AOOCT_KMAP_FIR_MAX_TAPS)
 
 /* A FIR resampling (aooct-cuda-fir.cuh, the gather of aooctkmap's own
- * kernel: the same taps summed in the same order), then prep_finish: the
- * same bits as aooctkmap's kernel followed by the fused pass without
- * resampling.  The NULL tests are uniform across the grid.
+ * kernel: the same taps summed in the same order), then
+ * aooct_cuda_prep_finish (aooct-cuda-prep.cuh): the same bits as
+ * aooctkmap's kernel followed by the fused pass without resampling.  The NULL tests are uniform across the grid.
  *
  * Unlike aooctkmap's kernel, the block first stages the input samples its
  * outputs read, for its AOOCT_FIR_ROWS A-lines, in shared memory (one
@@ -220,8 +204,8 @@ prep_fir_kernel (const float *in, float2 * out, const int *first,
       x = staged ? aooct_fir_dot < TAPS, 1 > (&seg[rr][f - lo], 0, wt,
           weight, p2, i, taps_rt) : aooct_fir_dot < TAPS,
           1 > (in + r * p2 + f, 0, wt, weight, p2, i, taps_rt);
-    out[r * p2 + i] = prep_finish (x, pad, pad_inside, pad_scale, w, wi,
-        window, win);
+    out[r * p2 + i] = aooct_cuda_prep_finish (x, pad, pad_inside, pad_scale,
+        w, wi, window, win);
   }
 }
 
@@ -328,8 +312,10 @@ prep_fir_pair_kernel (const float *in, float2 * out, const int *first,
     else
       aooct_fir_pair_row < T, 1, false, false > (s, in + r * p2, 0, 0,
           weight, p2, i0, v0, v1);
-    c0 = prep_finish (v0, pad, pin[0], pad_scale, w, wi[0], window, win[0]);
-    c1 = prep_finish (v1, pad, pin[1], pad_scale, w, wi[1], window, win[1]);
+    c0 = aooct_cuda_prep_finish (v0, pad, pin[0], pad_scale, w, wi[0],
+        window, win[0]);
+    c1 = aooct_cuda_prep_finish (v1, pad, pin[1], pad_scale, w, wi[1],
+        window, win[1]);
     if (store4) {
       *reinterpret_cast < float4 * >(out + r * p2 + i0) =
           make_float4 (c0.x, c0.y, c1.x, c1.y);

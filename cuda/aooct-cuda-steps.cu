@@ -7,7 +7,7 @@
  * each single step live with it (aooct-cuda-STEP.cu). */
 #include "aooct-cuda-steps.h"
 #include "aooct-cuda-launch.cuh"
-#include "aooct-cuda-kmap.cuh"
+#include "aooct-cuda-prep.cuh"
 
 /* aooctkmap, aooctdisp and aooctfft's window, each optional, in one pass:
  * the same operations as aooct-cuda-kmap.cu's kmap_kernel, then x * w (a real times a complex),
@@ -22,27 +22,15 @@ prep_kernel (const float *in, float2 * out, int pad, float pad_scale,
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= p2)
     return;
-  const bool inside = i >= j0 && i <= j1;
   const bool pad_inside = i >= pj0 && i <= pj1;
   const float2 wi = w ? w[i] : make_float2 (1.0f, 0.0f);
   const float win = window ? window[i] : 1.0f;
   AOOCT_FOR_ROWS (r, rows) {
-    const float *row = in + (size_t) r * p2;
-    float x;
-    float2 c;
+    const float x = aooct_cuda_prep_resample (in + (size_t) r * p2, index,
+        frac, j0, j1, i);
+    const float2 c = aooct_cuda_prep_finish (x, pad, pad_inside, pad_scale,
+        w, wi, window, win);
 
-    if (index)
-      x = inside ? aooct_cuda_kmap_sample (row, index, frac, i) : 0.0f;
-    else
-      x = row[i];
-    /* after the resampling: it reads the data region only, and commutes
-     * exactly with a power-of-two scale (see aooct-cuda-kmap.cu's
-     * kmap_kernel) */
-    if (pad)
-      x = pad_inside ? x * pad_scale : 0.0f;
-    c = w ? make_float2 (x * wi.x, x * wi.y) : make_float2 (x, 0.0f);
-    if (window)
-      c = make_float2 (c.x * win, c.y * win);
     out[(size_t) r * p2 + i] = c;
   }
 }
