@@ -34,6 +34,10 @@
 G_BEGIN_DECLS
 
 #define AOOCT_TEST_STEP_FACTOR 32.0
+/* A CUDA forward FFT against the float64 DFT by its definition, per value,
+ * in eps log2(P) times the row's RMS: float32 rounding of the input and
+ * of log2(P) butterfly stages */
+#define AOOCT_TEST_REF64_FFT_FACTOR 8.0
 /* buffers in flight at once through each harness */
 #define AOOCT_TEST_N_BUFFERS 3
 /* aooctkmap's calibration in the CUDA cases */

@@ -9,6 +9,7 @@
 #include "config.h"
 #endif
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -154,6 +155,59 @@ GST_START_TEST (test_fft_window_playing)
 GST_END_TEST;
 
 #ifdef HAVE_CUDA
+/* Row @r of @x (real or complex, @n points) times @table (NULL: none),
+ * transformed in float64 by the definition (each W_n^e computed once in
+ * double), against
+ * the CUDA core's @y: the largest error per value, in eps log2(n) times
+ * the row's RMS, must stay within @factor. */
+static void
+check_fft_ref64 (const gfloat * x, gboolean complex_in, const gfloat * table,
+    const gfloat * y, gint n, gsize r, gdouble factor, const gchar * what)
+{
+  gdouble *wr = g_new (gdouble, n), *wi = g_new (gdouble, n);
+  gdouble *xr = g_new (gdouble, n), *xi = g_new (gdouble, n);
+  const gfloat *yr = y + r * 2 * n;
+  gdouble sum2 = 0, worst = 0, rms;
+  gint k, j;
+
+  for (j = 0; j < n; j++) {
+    const gdouble wj = table ? table[j] : 1.0;
+
+    wr[j] = cos (-2.0 * G_PI * j / n);
+    wi[j] = sin (-2.0 * G_PI * j / n);
+    xr[j] = (complex_in ? x[(r * n + j) * 2] : x[r * n + j]) * wj;
+    xi[j] = complex_in ? x[(r * n + j) * 2 + 1] * wj : 0.0;
+  }
+  for (k = 0; k < n; k++)
+    sum2 += (gdouble) yr[2 * k] * yr[2 * k] + (gdouble) yr[2 * k + 1] *
+        yr[2 * k + 1];
+  rms = sqrt (sum2 / (2 * n));
+  fail_unless (rms > 0, "%s: row %" G_GSIZE_FORMAT " is all zero", what, r);
+  for (k = 0; k < n; k++) {
+    gdouble sr = 0, si = 0, err;
+
+    for (j = 0; j < n; j++) {
+      const gint e = (gint) (((gint64) k * j) % n);
+
+      sr += xr[j] * wr[e] - xi[j] * wi[e];
+      si += xr[j] * wi[e] + xi[j] * wr[e];
+    }
+    err = MAX (fabs (yr[2 * k] - sr), fabs (yr[2 * k + 1] - si)) /
+        (FLT_EPSILON * log2 (n) * rms);
+    if (!(err <= factor))
+      fail ("%s: row %" G_GSIZE_FORMAT " bin %d: CUDA (%.9g, %.9g), float64 "
+          "(%.9g, %.9g): %.3g eps log2(n) x row RMS, tolerance %g", what, r,
+          k, yr[2 * k], yr[2 * k + 1], sr, si, err, factor);
+    worst = MAX (worst, err);
+  }
+  g_print ("  %s: row %" G_GSIZE_FORMAT ", max |CUDA - float64| = %.3g eps "
+      "log2(%d) x row RMS (tolerance %g)\n", what, r, worst, n, factor);
+  g_free (wr);
+  g_free (wi);
+  g_free (xr);
+  g_free (xi);
+}
+
 static void
 check_fft_core (const AooctTestGeo * geo, gboolean complex_in,
     AooctWindow window, GRand * rand)
@@ -195,6 +249,12 @@ check_fft_core (const AooctTestGeo * geo, gboolean complex_in,
   aooct_test_core_run_finish (&run, x, y, what);
   aooct_cuda_fft_free (fft);
 
+  /* float64 by the definition: the first and the last A-line */
+  check_fft_ref64 (x[0], complex_in, table, y[0], g.samples, 0,
+      AOOCT_TEST_REF64_FFT_FACTOR, what);
+  check_fft_ref64 (x[0], complex_in, table, y[0], g.samples, rows - 1,
+      AOOCT_TEST_REF64_FFT_FACTOR, what);
+
   cpu = aooct_cpu_fft_new (g.samples, aooct_cpu_threads (), &err);
   fail_unless (cpu != NULL, "%s", err ? err->message : "");
   ref = g_new (gfloat, 2 * rows * g.samples);
@@ -234,10 +294,44 @@ GST_START_TEST (test_fft_core_input_unchanged)
 
 GST_END_TEST;
 
+/* Every size of the block transform (aooct-cuda-fft-block.cuh: 512 to
+ * 4096 points) and one beyond it (cuFFT), real and complex input, with
+ * and without a window, many A-lines (one block each). */
+GST_START_TEST (test_fft_core_sizes)
+{
+#ifdef HAVE_CUDA
+  static const AooctTestGeo geos[] = {
+    {"200x70 P1 256 f 2 (512 points)", 200, 70, 1, 256, 2, NULL},
+    {"1000x33 x3 B-scans P1 1024 f 1 (1024 points)", 1000, 33, 3, 1024, 1,
+        NULL},
+    {"1500x129 P1 2048 f 1 (2048 points)", 1500, 129, 1, 2048, 1, NULL},
+    {"832x240 P1 2048 f 2 (4096 points)", 832, 240, 1, 2048, 2, NULL},
+    {"2048x20 P1 2048 f 4 (8192 points, cuFFT)", 2048, 20, 1, 2048, 4, NULL},
+  };
+  GRand *rand;
+  guint i;
+
+  if (aooct_test_fake_gpu ()) {
+    g_print ("AOOCT_TEST_FAKE_GPU: no device buffers, core checks skipped\n");
+    return;
+  }
+  rand = aooct_test_rand_new ();
+  for (i = 0; i < G_N_ELEMENTS (geos); i++) {
+    check_fft_core (&geos[i], FALSE, AOOCT_WINDOW_HANN, rand);
+    check_fft_core (&geos[i], TRUE, i % 2 ? AOOCT_WINDOW_NONE :
+        AOOCT_WINDOW_BLACKMAN, rand);
+  }
+  g_rand_free (rand);
+#endif
+}
+
+GST_END_TEST;
+
 void
 aooct_test_add_cuda_tests (TCase * tc)
 {
   tcase_add_test (tc, test_fft);
   tcase_add_test (tc, test_fft_window_playing);
   tcase_add_test (tc, test_fft_core_input_unchanged);
+  tcase_add_test (tc, test_fft_core_sizes);
 }
