@@ -2,17 +2,14 @@
 /* aooct CUDA core: spectral window and forward FFT (spec section 6), the
  * CUDA twin of cpu/aooct-cpu-fft.h.
  *
- * Per buffer, for 512 to 4096 points (powers of two): one kernel per
- * buffer loads each A-line, multiplies it by the window (after the steps
- * deferred to aooctfft, for _process_prepared) and transforms it in
- * shared memory (aooct-cuda-fft-block.cuh).  Other sizes: one kernel
- * multiplies the real or complex spectra by the window (or only converts
- * them to complex) into the output buffer, then a batched cuFFT C2C
- * forward transform runs in place there.  The input is only read (see
- * aooct-cuda-fft.cu for why).  The plan or twiddle table, the work area
- * and the device window table are made once per geometry; a new window is
- * uploaded with a copy ordered on the stream.  The windowed input equals
- * the CPU core's bit for bit; the FFT agrees within float32 rounding. */
+ * Per buffer: one kernel multiplies the real or complex spectra by the
+ * window (or only converts them to complex) into the output buffer, then a
+ * batched cuFFT C2C forward transform runs in place there (the input is
+ * only read: see aooct-cuda-fft.cu for why).  The plan, its
+ * work area and the device window table are made once per geometry; a new
+ * window is uploaded with a copy ordered on the stream.  The windowed
+ * input equals the CPU core's bit for bit; the FFT agrees within float32
+ * rounding. */
 #ifndef __AOOCT_CUDA_FFT_H__
 #define __AOOCT_CUDA_FFT_H__
 

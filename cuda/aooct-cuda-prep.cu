@@ -393,9 +393,9 @@ prep_fir (AooctCudaPrep * p, const gfloat * in,
 }
 
 gboolean
-aooct_cuda_prep_tables (const AooctCudaPrep * p,
-    const AooctCudaPrepSteps * steps, AooctCudaPrepTables * t,
-    GError ** error)
+aooct_cuda_prep_process (AooctCudaPrep * p, const gfloat * in,
+    const AooctCudaPrepSteps * steps, const gfloat * window, gfloat * out,
+    AooctCudaStream stream, GError ** error)
 {
   if ((steps->kmap && p->kmap_serial == 0)
       || (steps->disp && p->disp_serial == 0)) {
@@ -404,24 +404,6 @@ aooct_cuda_prep_tables (const AooctCudaPrep * p,
         steps->kmap && p->kmap_serial == 0 ? "resampling" : "dispersion");
     return FALSE;
   }
-  t->index = steps->kmap ? p->index : NULL;
-  t->frac = steps->kmap ? p->frac : NULL;
-  t->taps = steps->kmap ? p->taps : 0;
-  t->j0 = p->j0;
-  t->j1 = p->j1;
-  t->weights = steps->disp ? (const gfloat *) p->weights : NULL;
-  return TRUE;
-}
-
-gboolean
-aooct_cuda_prep_process (AooctCudaPrep * p, const gfloat * in,
-    const AooctCudaPrepSteps * steps, const gfloat * window, gfloat * out,
-    AooctCudaStream stream, GError ** error)
-{
-  AooctCudaPrepTables t;
-
-  if (!aooct_cuda_prep_tables (p, steps, &t, error))
-    return FALSE;
   if (steps->kmap && p->taps > 0)
     return prep_fir (p, in, steps, window, out, stream, error);
   AOOCT_CUDA_CHECK (aooct_cuda_prep (in, (float2 *) out,

@@ -86,25 +86,6 @@ gboolean aooct_cuda_prep_process (AooctCudaPrep * prep, const gfloat * in,
     const AooctCudaPrepSteps * steps, const gfloat * window, gfloat * out,
     AooctCudaStream stream, GError ** error);
 
-/* The device tables the pass with @steps reads, for a kernel that applies
- * it itself (aooctfft's block transform, aooct-cuda-fft.cu): FALSE with
- * @error set where @steps asks for a table not loaded. */
-typedef struct
-{
-  const gint *index;            /* linear brackets (taps 0), or NULL: no
-                                 * resampling */
-  const gfloat *frac;
-  gint taps;                    /* > 0: a FIR resampling, which only
-                                 * aooct_cuda_prep_process() applies */
-  gint j0, j1;                  /* the resampling's data region */
-  const gfloat *weights;        /* dispersion (interleaved complex), or
-                                 * NULL */
-} AooctCudaPrepTables;
-
-gboolean aooct_cuda_prep_tables (const AooctCudaPrep * prep,
-    const AooctCudaPrepSteps * steps, AooctCudaPrepTables * tables,
-    GError ** error);
-
 /* Complex spectra (full range, spec section 9): out = in x the loaded
  * dispersion weights, @in and @out rows x samples interleaved complex.
  * Nothing else is fused (the deferred steps are for real spectra). */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: aooctfft on CUDA against aooctfft on the CPU, windows changed while
  * playing, and the fft core directly on device buffers (its input must
- * stay unchanged).
+ * stay unchanged), against the CPU core and a float64 DFT, 512 to 8192
+ * points.
  *
  * The "cuda" tcase of test-fft (meson: fft-cuda); without a usable CUDA
  * device it is skipped (exit 77).  Tolerances: aooct-test-backends.h. */
@@ -157,9 +158,8 @@ GST_END_TEST;
 #ifdef HAVE_CUDA
 /* Row @r of @x (real or complex, @n points) times @table (NULL: none),
  * transformed in float64 by the definition (each W_n^e computed once in
- * double), against
- * the CUDA core's @y: the largest error per value, in eps log2(n) times
- * the row's RMS, must stay within @factor. */
+ * double), against the CUDA core's @y: the largest error per value, in
+ * eps log2(n) times the row's RMS, must stay within @factor. */
 static void
 check_fft_ref64 (const gfloat * x, gboolean complex_in, const gfloat * table,
     const gfloat * y, gint n, gsize r, gdouble factor, const gchar * what)
@@ -294,9 +294,8 @@ GST_START_TEST (test_fft_core_input_unchanged)
 
 GST_END_TEST;
 
-/* Every size of the block transform (aooct-cuda-fft-block.cuh: 512 to
- * 4096 points) and one beyond it (cuFFT), real and complex input, with
- * and without a window, many A-lines (one block each). */
+/* The fft core on 512 to 8192 points, real and complex input, with and
+ * without a window, against the CPU core and a float64 DFT. */
 GST_START_TEST (test_fft_core_sizes)
 {
 #ifdef HAVE_CUDA
@@ -306,7 +305,7 @@ GST_START_TEST (test_fft_core_sizes)
         NULL},
     {"1500x129 P1 2048 f 1 (2048 points)", 1500, 129, 1, 2048, 1, NULL},
     {"832x240 P1 2048 f 2 (4096 points)", 832, 240, 1, 2048, 2, NULL},
-    {"2048x20 P1 2048 f 4 (8192 points, cuFFT)", 2048, 20, 1, 2048, 4, NULL},
+    {"2048x20 P1 2048 f 4 (8192 points)", 2048, 20, 1, 2048, 4, NULL},
   };
   GRand *rand;
   guint i;
