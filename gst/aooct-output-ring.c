@@ -89,6 +89,25 @@ slot_event (AooctOutputRing * ring, guint slot, GError ** error)
       || aooct_cuda_event_new (&ring->done[slot], error);
 }
 
+/* Arms the tail slot: enqueues the download of @size bytes from @dev into
+ * @host (@host NULL: none, only the event) and records the slot's event
+ * after it on @stream; @staged: @host is the slot's staging. */
+static gboolean
+arm (AooctOutputRing * ring, gpointer host, gconstpointer dev, gsize size,
+    gboolean staged, AooctCudaStream stream, GError ** error)
+{
+  guint slot = ring->tail;
+
+  if (!slot_event (ring, slot, error)
+      || (host != NULL
+          && !aooct_cuda_download_async (host, dev, size, stream, error))
+      || !aooct_cuda_event_record (ring->done[slot], stream, error))
+    return FALSE;
+  ring->armed.gpu = TRUE;
+  ring->armed.staged = staged;
+  return TRUE;
+}
+
 gboolean
 aooct_output_ring_download (AooctOutputRing * ring, const AooctPlane * dev,
     gsize rows, AooctCudaStream stream, GError ** error)
@@ -106,13 +125,8 @@ aooct_output_ring_download (AooctOutputRing * ring, const AooctPlane * dev,
         return FALSE;
     ring->staging_size = size;
   }
-  if (!slot_event (ring, slot, error)
-      || !aooct_cuda_download_async (ring->staging[slot], dev->data, size,
-          stream, error)
-      || !aooct_cuda_event_record (ring->done[slot], stream, error))
+  if (!arm (ring, ring->staging[slot], dev->data, size, TRUE, stream, error))
     return FALSE;
-  ring->armed.gpu = TRUE;
-  ring->armed.staged = TRUE;
   ring->armed.rows = rows;
   ring->armed.dev_stride = dev->stride;
   return TRUE;
@@ -123,30 +137,14 @@ aooct_output_ring_download_into (AooctOutputRing * ring,
     const AooctPlane * dev, gsize rows, gpointer host, AooctCudaStream stream,
     GError ** error)
 {
-  guint slot = ring->tail;
-
-  if (!slot_event (ring, slot, error)
-      || !aooct_cuda_download_async (host, dev->data, rows * dev->stride,
-          stream, error)
-      || !aooct_cuda_event_record (ring->done[slot], stream, error))
-    return FALSE;
-  ring->armed.gpu = TRUE;
-  ring->armed.staged = FALSE;
-  return TRUE;
+  return arm (ring, host, dev->data, rows * dev->stride, FALSE, stream, error);
 }
 
 gboolean
 aooct_output_ring_arm_event (AooctOutputRing * ring, AooctCudaStream stream,
     GError ** error)
 {
-  guint slot = ring->tail;
-
-  if (!slot_event (ring, slot, error)
-      || !aooct_cuda_event_record (ring->done[slot], stream, error))
-    return FALSE;
-  ring->armed.gpu = TRUE;
-  ring->armed.staged = FALSE;
-  return TRUE;
+  return arm (ring, NULL, NULL, 0, FALSE, stream, error);
 }
 
 void

@@ -25,6 +25,7 @@
 #include "aooct-test-util.h"
 #include "aooct-cuda-test-util.h"
 #include "aooct-synth.h"
+#include "aooct-cuda-host-memory.h"
 
 #define SAMPLES 512
 #define ALINES 64
@@ -269,6 +270,40 @@ GST_START_TEST (test_one_at_a_time)
 
 GST_END_TEST;
 
+/* Downstream proposes no pool (the harness's sink, like appsink, fakesink
+ * or filesink): each image is downloaded straight into its output buffer,
+ * page-locked memory of aooctnorm's own pool, without the staging copy
+ * (aooct-filter-allocation.c, decide_allocation_page_locked).  A silent
+ * fall back to staging would still give the right images, only slower:
+ * this is what catches it. */
+GST_START_TEST (test_direct_download)
+{
+  GstHarness *h = chain_harness ("cuda");
+  gint i;
+
+  gst_harness_play (h);
+  for (i = 0; i < FRAMES; i++)
+    fail_unless_equals_int (gst_harness_push (h, stamped (i, i * FRAME_NS,
+                i)), GST_FLOW_OK);
+  for (i = 0; i < FRAMES; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+    GstMemory *mem;
+
+    fail_unless (out != NULL, "no image for frame %d", i);
+    fail_unless_equals_int (gst_buffer_n_memory (out), 1);
+    mem = gst_buffer_peek_memory (out, 0);
+    fail_unless (gst_memory_is_type (mem, AOOCT_CUDA_HOST_MEMORY_TYPE),
+        "image %d is in %s memory, not in aooctnorm's page-locked pool: "
+        "it went through staging", i, mem->allocator ?
+        mem->allocator->mem_type : "unknown");
+    check_image (out, i, i * FRAME_NS, i);
+    gst_buffer_unref (out);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A flush in the middle (what a flushing seek does): whatever came out
  * before is an in-order prefix, what was in flight is dropped, and every
  * B-scan after the flush comes out, in order, with its timestamps. */
@@ -362,6 +397,7 @@ ring_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_add_test (tc, test_order_and_eos);
   tcase_add_test (tc, test_one_at_a_time);
+  tcase_add_test (tc, test_direct_download);
   tcase_add_test (tc, test_flush);
   tcase_add_test (tc, test_stop_in_flight);
   return s;
