@@ -36,8 +36,10 @@ G_BEGIN_DECLS
 #define AOOCT_TEST_STEP_FACTOR 32.0
 /* A CUDA forward FFT against the float64 DFT by its definition, per value,
  * in eps log2(P) times the row's RMS: float32 rounding of the input and
- * of log2(P) butterfly stages */
-#define AOOCT_TEST_REF64_FFT_FACTOR 8.0
+ * of log2(P) butterfly stages.  Seen with cuFFT 13 (H200, 2026-11-25):
+ * worst 4.7 at 8192 points, 3.3 at 4096, 3.0 at 2048, 2.9 at 1024, 1.3
+ * at 512; a wrong bin is of order 1 x RMS, above 10^5 in these units. */
+#define AOOCT_TEST_REF64_FFT_FACTOR 12.0
 /* buffers in flight at once through each harness */
 #define AOOCT_TEST_N_BUFFERS 3
 /* aooctkmap's calibration in the CUDA cases */
