@@ -30,6 +30,16 @@ aooct_test_fake_gpu (void)
   return g_getenv ("AOOCT_TEST_FAKE_GPU") != NULL;
 }
 
+GRand *
+aooct_test_core_rand (void)
+{
+  if (aooct_test_fake_gpu ()) {
+    g_print ("AOOCT_TEST_FAKE_GPU: no device buffers, core checks skipped\n");
+    return NULL;
+  }
+  return aooct_test_rand_new ();
+}
+
 const gchar *
 aooct_test_gpu_backend (void)
 {

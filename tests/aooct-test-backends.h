@@ -62,6 +62,11 @@ extern const AooctTestGeo aooct_test_geos[3];
 gboolean aooct_test_fake_gpu (void);
 const gchar *aooct_test_gpu_backend (void);
 
+/* The random source of a test of a CUDA core on device buffers (free with
+ * g_rand_free); NULL, with a line saying the checks are skipped, under
+ * AOOCT_TEST_FAKE_GPU, which has no device buffers. */
+GRand *aooct_test_core_rand (void);
+
 /* Real spectra on the grid of @g (raw or padded, 0 in the margins as
  * aooctpad leaves them): three reflectors' fringes under a Gaussian
  * envelope, a residual DC ripple and noise (g_free). */

@@ -277,11 +277,8 @@ GST_START_TEST (test_fft_core_input_unchanged)
 #ifdef HAVE_CUDA
   GRand *rand;
 
-  if (aooct_test_fake_gpu ()) {
-    g_print ("AOOCT_TEST_FAKE_GPU: no device buffers, core checks skipped\n");
+  if ((rand = aooct_test_core_rand ()) == NULL)
     return;
-  }
-  rand = aooct_test_rand_new ();
   /* no window (a copy, then the C2C in place in the output), a window,
    * and real input */
   check_fft_core (&aooct_test_geos[1], TRUE, AOOCT_WINDOW_NONE, rand);
@@ -310,11 +307,8 @@ GST_START_TEST (test_fft_core_sizes)
   GRand *rand;
   guint i;
 
-  if (aooct_test_fake_gpu ()) {
-    g_print ("AOOCT_TEST_FAKE_GPU: no device buffers, core checks skipped\n");
+  if ((rand = aooct_test_core_rand ()) == NULL)
     return;
-  }
-  rand = aooct_test_rand_new ();
   for (i = 0; i < G_N_ELEMENTS (geos); i++) {
     check_fft_core (&geos[i], FALSE, AOOCT_WINDOW_HANN, rand);
     check_fft_core (&geos[i], TRUE, i % 2 ? AOOCT_WINDOW_NONE :
