@@ -8,8 +8,10 @@
  * stream into a graph, the graph instantiated once and, for the next
  * buffers (other pool buffers, so other pointers, same kernels), updated
  * in place with cudaGraphExecUpdate and launched: one launch per element
- * and buffer.  Capturing replays exactly the calls the element makes, so
- * the work is the same as launched one by one.
+ * and buffer (a graph of another shape, as when a table is uploaded with
+ * the buffer's work, is instantiated anew).  Capturing replays exactly the
+ * calls the element makes, so the work is the same as launched one by
+ * one.
  *
  * Capturing and updating still cost the host a few microseconds per
  * buffer.  Where the caller can name, in a key, everything the captured
