@@ -138,7 +138,8 @@ aooct_cuda_prep_set_disp (AooctCudaPrep * p, guint serial,
 /* A FIR resampling (aooct-cuda-fir.cuh, the gather of aooctkmap's own
  * kernel: the same taps summed in the same order), then
  * aooct_cuda_prep_finish (aooct-cuda-prep.cuh): the same bits as
- * aooctkmap's kernel followed by the fused pass without resampling.  The NULL tests are uniform across the grid.
+ * aooctkmap's kernel followed by the fused pass without resampling.  The
+ * NULL tests are uniform across the grid.
  *
  * Unlike aooctkmap's kernel, the block first stages the input samples its
  * outputs read, for its AOOCT_FIR_ROWS A-lines, in shared memory (one
