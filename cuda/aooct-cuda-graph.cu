@@ -83,10 +83,13 @@ static void
 shape_of (cudaGraph_t graph, Shape * shape)
 {
   cudaGraphNode_t nodes[SHAPE_NODES];
-  size_t n = SHAPE_NODES, i;
+  size_t n = 0, i;
 
   memset (shape, 0, sizeof (*shape));
-  if (cudaGraphGetNodes (graph, nodes, &n) != cudaSuccess || n > SHAPE_NODES) {
+  /* the count first: given an array, cudaGraphGetNodes fills at most its
+   * size and says nothing of the nodes beyond */
+  if (cudaGraphGetNodes (graph, NULL, &n) != cudaSuccess || n > SHAPE_NODES
+      || cudaGraphGetNodes (graph, nodes, &n) != cudaSuccess) {
     (void) cudaGetLastError ();
     return;
   }

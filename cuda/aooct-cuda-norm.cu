@@ -3,6 +3,9 @@
  * aooct-cuda-norm.h). */
 #include <stdint.h>
 #include <limits.h>
+#include <string.h>
+
+#include <cooperative_groups.h>
 
 #include "aooct-cuda-norm.h"
 #include "aooct-cuda-check.h"
@@ -61,6 +64,36 @@ pixel_value (const float2 * in, const AooctCudaNormParams & p, int b, int m,
   return log_mode ? aooct_norm_db (v) : v;
 }
 
+/* Folds the block's @lo / @hi (every thread's) into @r's keys: within
+ * warps, then across them (@smin / @smax: a float per warp), then one
+ * atomic per key.  Every thread of the block must call it; on return the
+ * block's shared arrays may be reused. */
+static __device__ __forceinline__ void
+block_fold (float lo, float hi, BscanRange * r, float *smin, float *smax)
+{
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  const int lane = tid & 31, warp = tid >> 5;
+
+  for (int o = 16; o > 0; o >>= 1) {
+    lo = fminf (lo, __shfl_down_sync (0xffffffffu, lo, o));
+    hi = fmaxf (hi, __shfl_down_sync (0xffffffffu, hi, o));
+  }
+  if (lane == 0) {
+    smin[warp] = lo;
+    smax[warp] = hi;
+  }
+  __syncthreads ();
+  if (tid == 0) {
+    for (int w = 1; w < (int) ((blockDim.x * blockDim.y) >> 5); w++) {
+      lo = fminf (lo, smin[w]);
+      hi = fmaxf (hi, smax[w]);
+    }
+    atomicMin (&r->min_key, float_key (lo));
+    atomicMax (&r->max_key, float_key (hi));
+  }
+  __syncthreads ();
+}
+
 /* The B-scan's value range, then lo and the scale, in one kernel.
  *
  * grid: x = blocks per B-scan, y = B-scans (striding beyond 65535).
@@ -83,7 +116,6 @@ range_reduce (const float2 * in, BscanRange * range, AooctCudaNormParams p,
   const int rows = p.crop_end - p.crop_start;
   const long long total = (long long) rows * p.alines;
   const long long stride = (long long) gridDim.x * blockDim.x;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
   for (int b = blockIdx.y; b < p.bscans; b += gridDim.y) {
     float lo = INFINITY, hi = -INFINITY;
@@ -105,25 +137,10 @@ range_reduce (const float2 * in, BscanRange * range, AooctCudaNormParams p,
         }
       }
     }
-    /* the block's minimum / maximum: within warps, then across them */
-    for (int o = 16; o > 0; o >>= 1) {
-      lo = fminf (lo, __shfl_down_sync (0xffffffffu, lo, o));
-      hi = fmaxf (hi, __shfl_down_sync (0xffffffffu, hi, o));
-    }
-    if (lane == 0) {
-      smin[warp] = lo;
-      smax[warp] = hi;
-    }
-    __syncthreads ();
+    block_fold (lo, hi, &range[b], smin, smax);
     if (threadIdx.x == 0) {
       unsigned int done;
 
-      for (int w = 1; w < (int) (blockDim.x >> 5); w++) {
-        lo = fminf (lo, smin[w]);
-        hi = fmaxf (hi, smax[w]);
-      }
-      atomicMin (&range[b].min_key, float_key (lo));
-      atomicMax (&range[b].max_key, float_key (hi));
       /* our keys are visible device-wide before we count ourselves in */
       __threadfence ();
       done = atomicAdd (&range[b].blocks_done, 1u);
@@ -141,7 +158,6 @@ range_reduce (const float2 * in, BscanRange * range, AooctCudaNormParams p,
         aooct_norm_map_init (&range[b].map, dlo, dhi, scale);
       }
     }
-    __syncthreads ();           /* smin/smax are reused for the next b */
   }
 }
 
@@ -176,6 +192,23 @@ struct WriteRgba
   }
 };
 
+/* Writes the grey levels in @tile (indexed [A-line][depth] from @m0,
+ * @d0) into B-scan @b of the image, along A-lines (contiguous in the
+ * image), then waits for the whole block: the tile may then be refilled.
+ * Block TILE x TILE_LANES. */
+template < typename W > static __device__ __forceinline__ void
+put_tile (float (*tile)[TILE + 1], uint8_t * out, size_t out_stride,
+    int rows, int alines, int b, int m0, int d0)
+{
+  for (int k = threadIdx.y; k < TILE; k += blockDim.y) {
+    int d = d0 + k, m = m0 + threadIdx.x;
+    if (m < alines && d < rows)
+      W::put (out + ((size_t) b * rows + d) * out_stride, m,
+          tile[threadIdx.x][k]);
+  }
+  __syncthreads ();
+}
+
 /* grid: x = A-line tiles, y = depth tiles, z = B-scans (striding beyond
  * 65535); block TILE x TILE_LANES.  Reads run along depth (contiguous in
  * the input), writes along A-lines (contiguous in the image), through a
@@ -200,14 +233,206 @@ map_transpose (const float2 * in, uint8_t * out, size_t out_stride,
                 d, log_mode), &map, q);
     }
     __syncthreads ();
-    for (int k = threadIdx.y; k < TILE; k += blockDim.y) {
-      int d = d0 + k, m = m0 + threadIdx.x;
-      if (m < p.alines && d < rows)
-        W::put (out + ((size_t) b * rows + d) * out_stride, m,
-            tile[threadIdx.x][k]);
-    }
-    __syncthreads ();           /* the tile is reused for the next b */
+    put_tile < W > (tile, out, out_stride, rows, p.alines, b, m0, d0);
   }
+}
+
+/* The automatic range and the mapping in one cooperative kernel, where
+ * the B-scans' pixels fit in the registers of the blocks the GPU holds at
+ * once (aooct_cuda_norm_plan): the C2C's output is read once instead of
+ * twice (16 of the 34 MB a 2048 x 1000 B-scan moves), and one launch less.
+ *
+ * Block TILE x TILE_LANES; block i takes the tiles i, i + gridDim.x, ...
+ * (@K at most; tile t: B-scan t / per_bscan, then A-line tiles fastest),
+ * reads their pixels into registers (all K tiles' loads issued first),
+ * folds their minimum / maximum into the B-scans' keys (block_fold), then
+ * waits at a grid-wide barrier.  After it every block reads the keys of
+ * its B-scans and computes lo and the scale itself, with the function the
+ * CPU and range_reduce use (so the three give the same map), and maps and
+ * transposes its tiles from the registers.  The block that comes last
+ * restores the keys and the count for the next call.  Values and
+ * arithmetic are those of range_reduce + map_transpose: the same bytes.
+ *
+ * Registers rather than shared memory: a variant that kept the pixels in
+ * shared memory, on two blocks per SM so as to leave room to the other
+ * elements' kernels, took 26 us per 2048 x 1000 B-scan in the chain
+ * against 18 us for this one, and was no faster where the GPU is the
+ * bound (docs/performance.md). */
+template < typename W, int K > static __global__ void
+__launch_bounds__ (TILE * TILE_LANES)
+range_map (const float2 * in, uint8_t * out, size_t out_stride,
+    BscanRange * range, AooctCudaNormParams p, AooctNormSettings s,
+    int log_mode, float q)
+{
+  constexpr int V = TILE / TILE_LANES;  /* pixels per thread and tile */
+  __shared__ float tile[TILE][TILE + 1];
+  __shared__ float smin[TILE_LANES], smax[TILE_LANES];
+  const int rows = p.crop_end - p.crop_start;
+  const int tiles_m = (p.alines + TILE - 1) / TILE;
+  const int per_bscan = tiles_m * ((rows + TILE - 1) / TILE);
+  const int total = per_bscan * p.bscans;
+  float v[K][V];
+  float lo = INFINITY, hi = -INFINITY;
+  int cur_b = -1;
+
+#pragma unroll
+  for (int i = 0; i < K; i++) {
+    const int t = blockIdx.x + i * gridDim.x;
+    const int b = t / per_bscan, r = t % per_bscan;
+    const int m0 = (r % tiles_m) * TILE;
+    const int d = (r / tiles_m) * TILE + threadIdx.x;
+
+#pragma unroll
+    for (int j = 0; j < V; j++) {
+      const int m = m0 + threadIdx.y + j * TILE_LANES;
+      /* NaN outside the image: fminf / fmaxf drop it */
+      v[i][j] = t < total && m < p.alines && d < rows ?
+          pixel_value (in, p, b, m, d, log_mode) : NAN;
+    }
+  }
+  /* t and b are the same for the whole block: so are the folds */
+#pragma unroll
+  for (int i = 0; i < K; i++) {
+    const int t = blockIdx.x + i * gridDim.x;
+    const int b = t / per_bscan;
+
+    if (t >= total)
+      break;
+    if (b != cur_b && cur_b >= 0) {
+      block_fold (lo, hi, &range[cur_b], smin, smax);
+      lo = INFINITY;
+      hi = -INFINITY;
+    }
+    cur_b = b;
+#pragma unroll
+    for (int j = 0; j < V; j++) {
+      lo = fminf (lo, v[i][j]);
+      hi = fmaxf (hi, v[i][j]);
+    }
+  }
+  if (cur_b >= 0)
+    block_fold (lo, hi, &range[cur_b], smin, smax);
+
+  /* every block's keys are in (the barrier orders memory too) */
+  cooperative_groups::this_grid ().sync ();
+
+  {
+    AooctNormMap map;
+    int map_b = -1;
+
+    aooct_norm_map_init (&map, 0.0, 0.0, 0.0);
+#pragma unroll
+    for (int i = 0; i < K; i++) {
+      const int t = blockIdx.x + i * gridDim.x;
+      const int b = t / per_bscan, r = t % per_bscan;
+      const int m0 = (r % tiles_m) * TILE, d0 = (r / tiles_m) * TILE;
+
+      if (t >= total)
+        break;
+      if (b != map_b) {
+        /* the keys changed after this kernel began: past the L1 */
+        double vmin = key_float (__ldcg (&range[b].min_key));
+        double vmax = key_float (__ldcg (&range[b].max_key));
+        double dlo, dhi, scale;
+
+        aooct_norm_range_compute (s.auto_range, s.log, s.dynamic_range,
+            s.range_min, s.range_max, (double) q, vmin, vmax, &dlo, &dhi,
+            &scale);
+        aooct_norm_map_init (&map, dlo, dhi, scale);
+        map_b = b;
+      }
+#pragma unroll
+      for (int j = 0; j < V; j++) {
+        const int k = threadIdx.y + j * TILE_LANES;
+        if (m0 + k < p.alines && d0 + (int) threadIdx.x < rows)
+          tile[k][threadIdx.x] = aooct_norm_grey_map (v[i][j], &map, q);
+      }
+      __syncthreads ();
+      put_tile < W > (tile, out, out_stride, rows, p.alines, b, m0, d0);
+    }
+  }
+
+  /* every thread of this block has read its keys (put_tile waited for
+   * them all); the last block to get here leaves the initial values */
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    __threadfence ();
+    if (atomicAdd (&range[0].blocks_done, 1u) == gridDim.x - 1) {
+      for (int b = 0; b < p.bscans; b++) {
+        atomicExch (&range[b].min_key, INT_MAX);
+        atomicExch (&range[b].max_key, INT_MIN);
+      }
+      atomicExch (&range[0].blocks_done, 0u);
+    }
+  }
+}
+
+/* range_map<W, K> for @format and @k (1, 2, 4 or 8) */
+template < typename W > static const void *
+range_map_for (int k)
+{
+  switch (k) {
+    case 1:
+      return (const void *) range_map < W, 1 >;
+    case 2:
+      return (const void *) range_map < W, 2 >;
+    case 4:
+      return (const void *) range_map < W, 4 >;
+    default:
+      return (const void *) range_map < W, 8 >;
+  }
+}
+
+static const void *
+range_map_kernel (AooctCudaNormFormat format, int k)
+{
+  switch (format) {
+    case AOOCT_CUDA_NORM_GRAY16:
+      return range_map_for < WriteGray16 > (k);
+    case AOOCT_CUDA_NORM_RGBA:
+      return range_map_for < WriteRgba > (k);
+    default:
+      return range_map_for < WriteGray8 > (k);
+  }
+}
+
+gboolean
+aooct_cuda_norm_plan (AooctCudaNormParams * p, GError ** error)
+{
+  static const int ks[] = { 1, 2, 4, 8 };
+  const char *env = g_getenv ("AOOCT_CUDA_NORM_FUSED");
+  const long long rows = p->crop_end - p->crop_start;
+  const long long tiles = (long long) ((p->alines + TILE - 1) / TILE) *
+      ((rows + TILE - 1) / TILE) * p->bscans;
+  int dev, coop, sms;
+
+  p->fused_blocks = 0;
+  p->fused_tiles = 0;
+  if ((env && strcmp (env, "0") == 0) || tiles <= 0)
+    return TRUE;
+  AOOCT_CUDA_CHECK (cudaGetDevice (&dev), error, "aooctnorm: cudaGetDevice");
+  AOOCT_CUDA_CHECK (cudaDeviceGetAttribute (&coop,
+          cudaDevAttrCooperativeLaunch, dev), error,
+      "aooctnorm: cudaDeviceGetAttribute (cooperative launch)");
+  AOOCT_CUDA_CHECK (cudaDeviceGetAttribute (&sms,
+          cudaDevAttrMultiProcessorCount, dev), error,
+      "aooctnorm: cudaDeviceGetAttribute (multiprocessors)");
+  if (!coop)
+    return TRUE;
+  for (gsize i = 0; i < G_N_ELEMENTS (ks); i++) {
+    int per_sm;
+
+    AOOCT_CUDA_CHECK (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&per_sm,
+            range_map_kernel (p->format, ks[i]), TILE * TILE_LANES, 0),
+        error, "aooctnorm: cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    /* as few tiles per block as fit: the most blocks, the most loads in
+     * flight; then as few blocks as that many tiles need */
+    if ((long long) per_sm * sms * ks[i] >= tiles) {
+      p->fused_tiles = ks[i];
+      p->fused_blocks = (int) ((tiles + ks[i] - 1) / ks[i]);
+      break;
+    }
+  }
+  return TRUE;
 }
 
 gsize
@@ -265,6 +490,24 @@ aooct_cuda_norm (const AooctCudaNormParams * p,
         "%d)", rows, MAX_GRID_YZ * TILE);
     return FALSE;
   }
+  /* rows padded to 4 bytes (an odd width): the padding goes to the image
+   * file too, so it is written, with zeros, as on the CPU */
+  if (out_stride > row_bytes && out_stride - row_bytes < 4
+      && !aooct_cuda_memset_2d_async (out + row_bytes, out_stride, 0,
+          out_stride - row_bytes, (gsize) p->bscans * rows, stream, error))
+    return FALSE;
+
+  if (s->auto_range && p->fused_blocks > 0) {
+    void *args[] = { (void *) &in, (void *) &out, (void *) &out_stride,
+      (void *) &range, (void *) p, (void *) s, (void *) &log_mode,
+      (void *) &q
+    };
+
+    AOOCT_CUDA_CHECK (cudaLaunchCooperativeKernel (range_map_kernel
+            (p->format, p->fused_tiles), dim3 (p->fused_blocks), block, args,
+            0, stream), error, "aooctnorm: range and map kernel");
+    return TRUE;
+  }
   if (s->auto_range) {
     long long total = (long long) rows * p->alines;
     long long want = (total + REDUCE_THREADS * REDUCE_PIXELS_PER_THREAD - 1)
@@ -286,13 +529,6 @@ aooct_cuda_norm (const AooctCudaNormParams * p,
     aooct_norm_map_init (&fixed, lo, hi, scale);
     range = NULL;
   }
-  /* rows padded to 4 bytes (an odd width): the padding goes to the image
-   * file too, so it is written, with zeros, as on the CPU */
-  if (out_stride > row_bytes && out_stride - row_bytes < 4
-      && !aooct_cuda_memset_2d_async (out + row_bytes, out_stride, 0,
-          out_stride - row_bytes, (gsize) p->bscans * rows, stream, error))
-    return FALSE;
-
   switch (p->format) {
     case AOOCT_CUDA_NORM_GRAY16:
       map_transpose < WriteGray16 > <<< grid, block, 0, stream >>> (in,

@@ -3,7 +3,10 @@
  * (spec section 7), the CUDA twin of cpu/aooct-cpu-norm.h.
  *
  * Two kernels on one stream with the automatic range, one with a manual
- * range.  The first reads the cropped B-scans once, computing intensity
+ * range, or one with the automatic range where the B-scans fit on chip
+ * (aooct_cuda_norm_plan: a cooperative kernel that keeps its pixels in
+ * registers across a grid-wide barrier, so that it reads its input once;
+ * otherwise as the two below, and the same bytes).  The first reads the cropped B-scans once, computing intensity
  * and log on the fly, and reduces them to the per-B-scan value range
  * (float minimum / maximum through order-preserving integer atomics, so
  * the result does not depend on the order of the blocks); its last block
@@ -46,7 +49,20 @@ typedef struct
   gint bscans;                  /* B-scans per buffer, stacked vertically */
   gint crop_start, crop_end;    /* resolved crop (aooct_norm_resolve_crop) */
   AooctCudaNormFormat format;
+  /* how the automatic range is computed, set by aooct_cuda_norm_plan():
+   * with fused_blocks > 0, range and mapping in one cooperative kernel of
+   * that many blocks of fused_tiles 32 x 32 tiles each; with 0, two
+   * kernels */
+  gint fused_blocks, fused_tiles;
 } AooctCudaNormParams;
+
+/* Decides, once at setup on the device the work will run on, whether the
+ * B-scans of a buffer fit in the registers of the blocks that device holds
+ * at once; then aooct_cuda_norm() computes the automatic range and the
+ * mapping in one kernel, reading the input once, else in two.  The
+ * environment variable AOOCT_CUDA_NORM_FUSED=0 keeps two kernels (for
+ * tests and benchmarks: both give the same bytes). */
+gboolean aooct_cuda_norm_plan (AooctCudaNormParams * p, GError ** error);
 
 /* Device scratch aooct_cuda_norm() needs: its size, and a new one,
  * allocated and initialised (once at setup; free it with

@@ -359,8 +359,8 @@ norm_cuda_create (GstAooctFilter * filter, gconstpointer settings,
       AOOCT_CUDA_NORM_GRAY8;
   if (s->extra)
     c->extra = aooct_cuda_norm_extra_new (&s->x, error);
-  if (s->extra ? c->extra == NULL : !aooct_cuda_norm_scratch_new (p,
-          &c->scratch, error)) {
+  if (s->extra ? c->extra == NULL : !aooct_cuda_norm_plan (p, error)
+      || !aooct_cuda_norm_scratch_new (p, &c->scratch, error)) {
     g_free (c);
     return NULL;
   }

@@ -6,6 +6,7 @@
  *   CUDA output against CPU output (GRAY8, GRAY16_LE; log and
  *          linear; automatic and manual range; several B-scans per buffer;
  *          crops; settings changed between buffers while playing), the
+ *          automatic range in one kernel against two (the same bytes), the
  *          GstCudaMemory output (NV12, I420, RGBA) for nvcodec, a pipeline
  *          with cudaconvert / cudadownload sharing one GstCudaContext, and
  *          device memory over 1000 buffers;
@@ -41,6 +42,8 @@
 #ifdef HAVE_CUDA
 #include <cuda_runtime_api.h>
 #include <gst/cuda/gstcudamemory.h>
+
+#include "aooct-cuda-norm.h"
 #endif
 
 typedef AooctTestDepthGeom Geom;
@@ -297,6 +300,136 @@ GST_START_TEST (test_range_across_buffers)
   compare_backends_step (&big, "GRAY8", "", falling, 5, -1.0);
   compare_backends_step (&many, "GRAY16_LE", "dynamic-range=0", NULL, 4, 1.0);
   compare_backends_step (&many, "GRAY16_LE", "", falling, 5, -1.0);
+}
+
+GST_END_TEST;
+
+/* ---- the automatic range in one kernel or two ---- */
+
+static void check_cuda_video (const gchar * format, const gchar * props);
+
+#ifdef HAVE_CUDA
+/* aooct_cuda_norm_plan() for @g with the default crop (the positive
+ * depths), GRAY8: the blocks of the one-kernel path, 0 for two kernels */
+static gint
+fused_blocks (const Geom * g)
+{
+  AooctCudaNormParams p = { 0 };
+  GError *err = NULL;
+
+  p.samples = g->f * g->p1;
+  p.alines = g->m;
+  p.bscans = g->bscans;
+  p.crop_end = p.samples / 2;
+  fail_unless (aooct_cuda_norm_plan (&p, &err), "%s", err ? err->message : "?");
+  return p.fused_blocks;
+}
+#endif
+
+/* The images of @n buffers (levels rising by 10^1.5 each, from a seeded
+ * generator: the same data on every call) through aooctnorm backend=cuda
+ * with @props into @format, as one packed array of @bytes per pixel;
+ * @fused: AOOCT_CUDA_NORM_FUSED unset, or 0 (two kernels) */
+static guint8 *
+cuda_images (const Geom * g, const gchar * format, gint bytes,
+    const gchar * props, gint n, gboolean fused, gsize * size)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  gchar *launch = g_strdup_printf ("aooctnorm backend=cuda %s", props);
+  GstHarness *h;
+  GByteArray *all = g_byte_array_new ();
+  gint k;
+
+  if (fused)
+    g_unsetenv ("AOOCT_CUDA_NORM_FUSED");
+  else
+    g_setenv ("AOOCT_CUDA_NORM_FUSED", "0", TRUE);
+  h = aooct_test_harness_new (launch);
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (g));
+  gst_harness_set_sink_caps_str (h, g_strdup_printf ("video/x-raw,format=%s",
+          format));
+  for (k = 0; k < n; k++) {
+    gfloat *data = aooct_test_make_depth (rand, g, pow (10, 1.5 * k));
+    GstBuffer *out = gst_harness_push_and_pull (h,
+        aooct_test_buffer_new (data, input_bytes (g)));
+    GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+    GstVideoInfo vinfo;
+    guint8 *img;
+    gsize row = (gsize) bytes * g->m;
+
+    fail_unless (out != NULL);
+    fail_unless (gst_video_info_from_caps (&vinfo, caps));
+    img = packed_plane (out, caps, 0, row, GST_VIDEO_INFO_HEIGHT (&vinfo),
+        NULL);
+    g_byte_array_append (all, img, row * GST_VIDEO_INFO_HEIGHT (&vinfo));
+    g_free (img);
+    gst_caps_unref (caps);
+    gst_buffer_unref (out);
+    g_free (data);
+  }
+  g_unsetenv ("AOOCT_CUDA_NORM_FUSED");
+  gst_harness_teardown (h);
+  g_free (launch);
+  g_rand_free (rand);
+  *size = all->len;
+  return g_byte_array_free (all, FALSE);
+}
+
+/* Where a buffer's B-scans fit on chip, the automatic range and the
+ * mapping run as one cooperative kernel (cuda/aooct-cuda-norm.cu,
+ * range_map); elsewhere, and with AOOCT_CUDA_NORM_FUSED=0, as two.  Both
+ * must give the same bytes: one B-scan of 1000 A-lines over 2048 depths
+ * (the 2048 x 1000 benchmark shape, several tiles per block), a width
+ * that leaves partial tiles, 3 and 16 B-scans per buffer (a block's tiles
+ * span B-scans, each with its own range), a crop, linear mode, a
+ * dynamic range of 0 and GRAY16; 4 buffers each, so that the keys
+ * restored between calls are checked too.  RGBA (CUDA memory only) with
+ * two kernels against the CPU's image: the one-kernel RGBA is
+ * test_cuda_video_formats. */
+GST_START_TEST (test_fused_range_map)
+{
+  static const struct
+  {
+    Geom g;
+    const gchar *format;
+    gint bytes;
+    const gchar *props;
+  } cases[] = {
+    {{1000, 1, 2048, 2048, 2}, "GRAY8", 1, ""},
+    {{301, 1, 700, 1024, 2}, "GRAY8", 1, "dynamic-range=0"},
+    {{96, 3, 200, 256, 2}, "GRAY16_LE", 2, "crop-start=5 crop-end=200"},
+    {{64, 16, 200, 256, 2}, "GRAY8", 1, "log=false"},
+    {{333, 2, 300, 512, 2}, "GRAY16_LE", 2, "log=false dynamic-range=0"},
+  };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gsize n1, n2;
+    guint8 *one = cuda_images (&cases[i].g, cases[i].format, cases[i].bytes,
+        cases[i].props, 4, TRUE, &n1);
+    guint8 *two = cuda_images (&cases[i].g, cases[i].format, cases[i].bytes,
+        cases[i].props, 4, FALSE, &n2);
+    gsize k, differ = 0;
+
+#ifdef HAVE_CUDA
+    if (!g_getenv ("AOOCT_TEST_FAKE_GPU"))
+      fail_unless (fused_blocks (&cases[i].g) > 0, "case %d: the one-kernel "
+          "path was not planned", (gint) i);
+#endif
+    fail_unless_equals_uint64 (n1, n2);
+    for (k = 0; k < n1; k++)
+      differ += one[k] != two[k];
+    g_print ("%s M=%d B-scans=%d %s: one kernel against two: %"
+        G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes differ\n",
+        cases[i].format, cases[i].g.m, cases[i].g.bscans, cases[i].props,
+        differ, n1);
+    fail_unless (differ == 0);
+    g_free (one);
+    g_free (two);
+  }
+  g_setenv ("AOOCT_CUDA_NORM_FUSED", "0", TRUE);
+  check_cuda_video ("RGBA", "");
+  g_unsetenv ("AOOCT_CUDA_NORM_FUSED");
 }
 
 GST_END_TEST;
@@ -803,6 +936,7 @@ aooct_test_add_cuda_tests (TCase * tc)
   tcase_add_test (tc, test_gray16);
   tcase_add_test (tc, test_manual_range);
   tcase_add_test (tc, test_range_across_buffers);
+  tcase_add_test (tc, test_fused_range_map);
   tcase_add_test (tc, test_playing_changes);
   tcase_add_test (tc, test_playing_invalid);
   tcase_add_test (tc, test_cuda_video_formats);
