@@ -213,6 +213,22 @@ aooct_cuda_stream_new (AooctCudaStream * stream, GError ** error)
   return TRUE;
 }
 
+gboolean
+aooct_cuda_stream_new_ranked (AooctCudaStream * stream, int rank,
+    GError ** error)
+{
+  cudaStream_t s = NULL;
+  int least, greatest;          /* e.g. 0 and -5: a lower number is higher */
+
+  *stream = NULL;
+  AOOCT_CUDA_CHECK (cudaDeviceGetStreamPriorityRange (&least, &greatest),
+      error, "cudaDeviceGetStreamPriorityRange");
+  AOOCT_CUDA_CHECK (cudaStreamCreateWithPriority (&s, cudaStreamNonBlocking,
+          MAX (greatest, least - rank)), error, "cudaStreamCreateWithPriority");
+  *stream = s;
+  return TRUE;
+}
+
 void
 aooct_cuda_stream_free (AooctCudaStream stream)
 {

@@ -62,6 +62,12 @@ gboolean aooct_cuda_malloc_host_portable (gsize size, gpointer * hptr,
 
 /* A non-blocking stream (does not synchronise with the legacy stream). */
 gboolean aooct_cuda_stream_new (AooctCudaStream * stream, GError ** error);
+/* As aooct_cuda_stream_new(), with a priority @rank steps above the
+ * lowest (0: the lowest, the default's; clamped to the device's highest):
+ * where kernels of several streams wait, the GPU starts the blocks of the
+ * higher one first. */
+gboolean aooct_cuda_stream_new_ranked (AooctCudaStream * stream, int rank,
+    GError ** error);
 void aooct_cuda_stream_free (AooctCudaStream stream);
 gboolean aooct_cuda_stream_sync (AooctCudaStream stream, GError ** error);
 

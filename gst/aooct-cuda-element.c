@@ -66,7 +66,7 @@ aooct_cuda_element_handle_query (AooctCudaElement * ce, GstElement * element,
 
 gboolean
 aooct_cuda_element_open (AooctCudaElement * ce, GstElement * element,
-    gint device_id, GError ** error)
+    gint device_id, gint stage, GError ** error)
 {
   gchar *why = NULL;
   gboolean ok;
@@ -90,7 +90,7 @@ aooct_cuda_element_open (AooctCudaElement * ce, GstElement * element,
   }
   if (!aooct_cuda_element_push (ce, error))
     return FALSE;
-  ok = aooct_cuda_stream_new (&ce->stream, error);
+  ok = aooct_cuda_stream_new_ranked (&ce->stream, stage, error);
   aooct_cuda_context_pop ();
   return ok;
 }

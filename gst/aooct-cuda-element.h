@@ -130,9 +130,11 @@ gboolean aooct_cuda_element_handle_query (AooctCudaElement * ce,
     GstElement * element, GstQuery * query);
 
 /* At start: checks the device, finds or creates the shared context and
- * creates the stream.  FALSE with the reason when CUDA cannot be used. */
+ * creates the stream, with the priority @stage steps above the lowest
+ * (GstAooctFilterClass's cuda_stage).  FALSE with the reason when CUDA
+ * cannot be used. */
 gboolean aooct_cuda_element_open (AooctCudaElement * ce, GstElement * element,
-    gint device_id, GError ** error);
+    gint device_id, gint stage, GError ** error);
 /* Waits for the stream, frees staging, stream and context. */
 void aooct_cuda_element_close (AooctCudaElement * ce);
 

@@ -575,6 +575,7 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
 
   filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_cs_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_cs_setup);
+  filter_class->cuda_stage = 2;
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_cs_teardown);
   filter_class->cpu_ops = &cs_cpu;
   filter_class->cuda_ops = CS_CUDA;

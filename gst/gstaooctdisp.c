@@ -766,6 +766,7 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_disp_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_disp_setup);
+  filter_class->cuda_stage = 1;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_disp_live);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_disp_teardown);
   filter_class->cpu_ops = &disp_cpu;

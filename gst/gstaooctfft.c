@@ -579,6 +579,7 @@ gst_aooct_fft_class_init (GstAooctFftClass * klass)
 
   filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_fft_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_fft_setup);
+  filter_class->cuda_stage = 2;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_fft_live);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_fft_teardown);
   filter_class->cpu_ops = &fft_cpu;

@@ -202,7 +202,7 @@ open_backend (GstAooctFilter * self, GError ** error)
     GError *cerr = NULL;
 
     if (aooct_cuda_element_open (self->priv->cuda, GST_ELEMENT (self),
-            device_id, &cerr)) {
+            device_id, klass->cuda_stage, &cerr)) {
       self->active_backend = GST_AOOCT_BACKEND_CUDA;
       self->priv->cuda->graphs = klass->cuda_graphs && cuda_graphs;
       GST_INFO_OBJECT (self, "running on CUDA%s",

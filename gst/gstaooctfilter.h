@@ -221,6 +221,17 @@ struct _GstAooctFilterClass
    * core's rewind (if it has one) has forgotten any table the failed
    * attempt marked as uploaded. */
   gboolean cuda_graphs;
+
+  /* How far along the chain the step sits: 0 on raw camera data (the
+   * default), 1 on spectra, 2 the transform to depth, 3 on depth profiles
+   * or images.  The element's CUDA stream gets a priority that many steps
+   * above the lowest, so that where the kernels of several buffers wait
+   * (one B-scan per buffer: the next buffer's first steps beside this
+   * one's last), the GPU finishes the older buffer first: its download
+   * starts sooner and the output ring frees its slot sooner.  Measured on
+   * an H100 (docs/performance.md, "Stream priorities"): 2048 x 1000, one
+   * B-scan per buffer from page-locked memory, 0.097 -> 0.086-0.090 ms. */
+  gint cuda_stage;
 };
 
 GType gst_aooct_filter_get_type (void);

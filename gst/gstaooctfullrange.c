@@ -293,6 +293,7 @@ gst_aooct_fullrange_class_init (GstAooctFullrangeClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_fullrange_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_fullrange_setup);
+  filter_class->cuda_stage = 1;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_fullrange_live);
   filter_class->cpu_ops = &fullrange_cpu;
   filter_class->cuda_ops = FULLRANGE_CUDA;

@@ -667,6 +667,7 @@ gst_aooct_kmap_class_init (GstAooctKmapClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_kmap_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_kmap_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_kmap_setup);
+  filter_class->cuda_stage = 1;
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_kmap_teardown);
   filter_class->cpu_ops = &kmap_cpu;
   filter_class->cuda_ops = KMAP_CUDA;

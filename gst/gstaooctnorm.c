@@ -750,6 +750,7 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_norm_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_norm_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_norm_setup);
+  filter_class->cuda_stage = 3;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_norm_live);
   filter_class->cpu_ops = &norm_cpu;
   filter_class->cuda_ops = NORM_CUDA;

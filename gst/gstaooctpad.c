@@ -358,6 +358,7 @@ gst_aooct_pad_class_init (GstAooctPadClass * klass)
 
   filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_pad_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_pad_setup);
+  filter_class->cuda_stage = 1;
   filter_class->cpu_ops = &pad_cpu;
   filter_class->cuda_ops = PAD_CUDA;
 #ifdef HAVE_CUDA

@@ -517,6 +517,7 @@ gst_aooct_view_class_init (GstAooctViewClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_view_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_view_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_view_setup);
+  filter_class->cuda_stage = 3;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_view_live);
 }
 
