@@ -34,32 +34,47 @@ aooct_key_float (int k)
   return __int_as_float (k >= 0 ? k : k ^ 0x7fffffff);
 }
 
+/* The minimum / maximum of every thread's @lo / @hi, in thread 0's (a
+ * block of any shape; @smin / @smax: a float per warp, in shared memory).
+ * Every thread of the block must call it; another call may refill the
+ * arrays only after a __syncthreads. */
+static __device__ __forceinline__ void
+aooct_block_min_max (float *lo, float *hi, float *smin, float *smax)
+{
+  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
+  const int lane = tid & 31, warp = tid >> 5;
+  float l = *lo, h = *hi;
+
+  for (int o = 16; o > 0; o >>= 1) {
+    l = fminf (l, __shfl_down_sync (0xffffffffu, l, o));
+    h = fmaxf (h, __shfl_down_sync (0xffffffffu, h, o));
+  }
+  if (lane == 0) {
+    smin[warp] = l;
+    smax[warp] = h;
+  }
+  __syncthreads ();
+  if (tid == 0) {
+    for (int w = 1; w < (int) ((blockDim.x * blockDim.y) >> 5); w++) {
+      l = fminf (l, smin[w]);
+      h = fmaxf (h, smax[w]);
+    }
+  }
+  *lo = l;
+  *hi = h;
+}
+
 /* Folds the block's minimum / maximum of (lo, hi) into @range; every
  * thread of the block (of AOOCT_KEYS_THREADS) must call it. */
 static __device__ void
 aooct_keys_block_fold (float lo, float hi, AooctRangeKeys * range)
 {
   __shared__ float smin[AOOCT_KEYS_THREADS / 32], smax[AOOCT_KEYS_THREADS / 32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 
-  for (int o = 16; o > 0; o >>= 1) {
-    lo = fminf (lo, __shfl_down_sync (0xffffffffu, lo, o));
-    hi = fmaxf (hi, __shfl_down_sync (0xffffffffu, hi, o));
-  }
-  if (lane == 0) {
-    smin[warp] = lo;
-    smax[warp] = hi;
-  }
-  __syncthreads ();
-  if (threadIdx.x == 0) {
-    for (int w = 1; w < (int) (blockDim.x >> 5); w++) {
-      lo = fminf (lo, smin[w]);
-      hi = fmaxf (hi, smax[w]);
-    }
-    if (lo <= hi) {
-      atomicMin (&range->min_key, aooct_float_key (lo));
-      atomicMax (&range->max_key, aooct_float_key (hi));
-    }
+  aooct_block_min_max (&lo, &hi, smin, smax);
+  if (threadIdx.x == 0 && lo <= hi) {
+    atomicMin (&range->min_key, aooct_float_key (lo));
+    atomicMax (&range->max_key, aooct_float_key (hi));
   }
 }
 

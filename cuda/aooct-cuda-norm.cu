@@ -10,6 +10,7 @@
 #include "aooct-cuda-norm.h"
 #include "aooct-cuda-check.h"
 #include "aooct-norm-range.h"
+#include "aooct-cuda-keys.cuh"
 
 #define REDUCE_THREADS 256
 /* Blocks of the reduction: at least 4 pixels per thread, and about 1024
@@ -35,22 +36,6 @@ typedef struct
   AooctNormMap map;
 } BscanRange;
 
-/* Floats as order-preserving ints, so that atomicMin / atomicMax on int
- * give the float minimum / maximum.  NaN never gets here: the reduction
- * drops it (fminf / fmaxf), as the CPU's comparisons do. */
-static __device__ __forceinline__ int
-float_key (float f)
-{
-  int i = __float_as_int (f);
-  return i >= 0 ? i : i ^ 0x7fffffff;
-}
-
-static __device__ __forceinline__ float
-key_float (int k)
-{
-  return __int_as_float (k >= 0 ? k : k ^ 0x7fffffff);
-}
-
 static __device__ __forceinline__ float
 pixel_value (const float2 * in, const AooctCudaNormParams & p, int b, int m,
     int d, int log_mode)
@@ -71,25 +56,10 @@ pixel_value (const float2 * in, const AooctCudaNormParams & p, int b, int m,
 static __device__ __forceinline__ void
 block_fold (float lo, float hi, BscanRange * r, float *smin, float *smax)
 {
-  const int tid = threadIdx.y * blockDim.x + threadIdx.x;
-  const int lane = tid & 31, warp = tid >> 5;
-
-  for (int o = 16; o > 0; o >>= 1) {
-    lo = fminf (lo, __shfl_down_sync (0xffffffffu, lo, o));
-    hi = fmaxf (hi, __shfl_down_sync (0xffffffffu, hi, o));
-  }
-  if (lane == 0) {
-    smin[warp] = lo;
-    smax[warp] = hi;
-  }
-  __syncthreads ();
-  if (tid == 0) {
-    for (int w = 1; w < (int) ((blockDim.x * blockDim.y) >> 5); w++) {
-      lo = fminf (lo, smin[w]);
-      hi = fmaxf (hi, smax[w]);
-    }
-    atomicMin (&r->min_key, float_key (lo));
-    atomicMax (&r->max_key, float_key (hi));
+  aooct_block_min_max (&lo, &hi, smin, smax);
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    atomicMin (&r->min_key, aooct_float_key (lo));
+    atomicMax (&r->max_key, aooct_float_key (hi));
   }
   __syncthreads ();
 }
@@ -150,8 +120,8 @@ range_reduce (const float2 * in, BscanRange * range, AooctCudaNormParams p,
         /* every other block has added its keys (they counted themselves
          * in after): take them, and leave the initial values behind */
         __threadfence ();
-        vmin = key_float (atomicExch (&range[b].min_key, INT_MAX));
-        vmax = key_float (atomicExch (&range[b].max_key, INT_MIN));
+        vmin = aooct_key_float (atomicExch (&range[b].min_key, INT_MAX));
+        vmax = aooct_key_float (atomicExch (&range[b].max_key, INT_MIN));
         atomicExch (&range[b].blocks_done, 0u);
         aooct_norm_range_compute (s.auto_range, s.log, s.dynamic_range,
             s.range_min, s.range_max, q, vmin, vmax, &dlo, &dhi, &scale);
@@ -331,8 +301,8 @@ range_map (const float2 * in, uint8_t * out, size_t out_stride,
         break;
       if (b != map_b) {
         /* the keys changed after this kernel began: past the L1 */
-        double vmin = key_float (__ldcg (&range[b].min_key));
-        double vmax = key_float (__ldcg (&range[b].max_key));
+        double vmin = aooct_key_float (__ldcg (&range[b].min_key));
+        double vmax = aooct_key_float (__ldcg (&range[b].max_key));
         double dlo, dhi, scale;
 
         aooct_norm_range_compute (s.auto_range, s.log, s.dynamic_range,
