@@ -379,6 +379,12 @@ aooct_cuda_norm_plan (AooctCudaNormParams * p, GError ** error)
   p->fused_tiles = 0;
   if ((env && strcmp (env, "0") == 0) || tiles <= 0)
     return TRUE;
+  if (env && strcmp (env, "oversize") == 0 && tiles <= G_MAXINT) {
+    /* tests: a grid the device cannot hold, refused at every launch */
+    p->fused_tiles = 1;
+    p->fused_blocks = (int) tiles;
+    return TRUE;
+  }
   AOOCT_CUDA_CHECK (cudaGetDevice (&dev), error, "aooctnorm: cudaGetDevice");
   AOOCT_CUDA_CHECK (cudaDeviceGetAttribute (&coop,
           cudaDevAttrCooperativeLaunch, dev), error,
@@ -473,10 +479,18 @@ aooct_cuda_norm (const AooctCudaNormParams * p,
       (void *) &q
     };
 
-    AOOCT_CUDA_CHECK (cudaLaunchCooperativeKernel (range_map_kernel
-            (p->format, p->fused_tiles), dim3 (p->fused_blocks), block, args,
-            0, stream), error, "aooctnorm: range and map kernel");
-    return TRUE;
+    cudaError_t err = cudaLaunchCooperativeKernel (range_map_kernel
+        (p->format, p->fused_tiles), dim3 (p->fused_blocks), block, args, 0,
+        stream);
+
+    if (err == cudaSuccess)
+      return TRUE;
+    if (err != cudaErrorCooperativeLaunchTooLarge)
+      return aooct_cuda_set_error (err, error,
+          "aooctnorm: range and map kernel");
+    /* the device holds fewer blocks than at setup (MPS or another limit
+     * on this context's SMs): the two kernels, which need no residency */
+    (void) cudaGetLastError ();
   }
   if (s->auto_range) {
     long long total = (long long) rows * p->alines;

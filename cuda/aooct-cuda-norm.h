@@ -6,8 +6,8 @@
  * range, or one with the automatic range where the B-scans fit on chip
  * (aooct_cuda_norm_plan: a cooperative kernel that keeps its pixels in
  * registers across a grid-wide barrier, so that it reads its input once;
- * otherwise as the two below, and the same bytes).  The first reads the cropped B-scans once, computing intensity
- * and log on the fly, and reduces them to the per-B-scan value range
+ * otherwise as the two below, and the same bytes).  The first reads the
+ * cropped B-scans once, computing intensity and log on the fly, and reduces them to the per-B-scan value range
  * (float minimum / maximum through order-preserving integer atomics, so
  * the result does not depend on the order of the blocks); its last block
  * per B-scan then computes lo and the scale with the CPU's very function
@@ -61,7 +61,9 @@ typedef struct
  * at once; then aooct_cuda_norm() computes the automatic range and the
  * mapping in one kernel, reading the input once, else in two.  The
  * environment variable AOOCT_CUDA_NORM_FUSED=0 keeps two kernels (for
- * tests and benchmarks: both give the same bytes). */
+ * tests and benchmarks: both give the same bytes); =oversize plans a grid
+ * larger than any device holds (for the test of the fallback: a launch the
+ * device refuses as too large runs the two kernels instead). */
 gboolean aooct_cuda_norm_plan (AooctCudaNormParams * p, GError ** error);
 
 /* Device scratch aooct_cuda_norm() needs: its size, and a new one,

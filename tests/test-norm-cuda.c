@@ -329,10 +329,11 @@ fused_blocks (const Geom * g)
 /* The images of @n buffers (levels rising by 10^1.5 each, from a seeded
  * generator: the same data on every call) through aooctnorm backend=cuda
  * with @props into @format, as one packed array of @bytes per pixel;
- * @fused: AOOCT_CUDA_NORM_FUSED unset, or 0 (two kernels) */
+ * @fused: the value of AOOCT_CUDA_NORM_FUSED for the element ("0": two
+ * kernels), NULL to leave it unset (the planned path) */
 static guint8 *
 cuda_images (const Geom * g, const gchar * format, gint bytes,
-    const gchar * props, gint n, gboolean fused, gsize * size)
+    const gchar * props, gint n, const gchar * fused, gsize * size)
 {
   GRand *rand = g_rand_new_with_seed (11);
   gchar *launch = g_strdup_printf ("aooctnorm backend=cuda %s", props);
@@ -341,9 +342,9 @@ cuda_images (const Geom * g, const gchar * format, gint bytes,
   gint k;
 
   if (fused)
-    g_unsetenv ("AOOCT_CUDA_NORM_FUSED");
+    g_setenv ("AOOCT_CUDA_NORM_FUSED", fused, TRUE);
   else
-    g_setenv ("AOOCT_CUDA_NORM_FUSED", "0", TRUE);
+    g_unsetenv ("AOOCT_CUDA_NORM_FUSED");
   h = aooct_test_harness_new (launch);
   gst_harness_set_src_caps (h, aooct_test_depth_caps (g));
   gst_harness_set_sink_caps_str (h, g_strdup_printf ("video/x-raw,format=%s",
@@ -406,9 +407,9 @@ GST_START_TEST (test_fused_range_map)
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
     gsize n1, n2;
     guint8 *one = cuda_images (&cases[i].g, cases[i].format, cases[i].bytes,
-        cases[i].props, 4, TRUE, &n1);
+        cases[i].props, 4, NULL, &n1);
     guint8 *two = cuda_images (&cases[i].g, cases[i].format, cases[i].bytes,
-        cases[i].props, 4, FALSE, &n2);
+        cases[i].props, 4, "0", &n2);
     gsize k, differ = 0;
 
 #ifdef HAVE_CUDA
@@ -430,6 +431,37 @@ GST_START_TEST (test_fused_range_map)
   g_setenv ("AOOCT_CUDA_NORM_FUSED", "0", TRUE);
   check_cuda_video ("RGBA", "");
   g_unsetenv ("AOOCT_CUDA_NORM_FUSED");
+}
+
+GST_END_TEST;
+
+/* Where the device holds fewer blocks at once than at setup (MPS, another
+ * limit on the context's SMs), the cooperative launch is refused as too
+ * large: aooctnorm then runs the two kernels, with no element error and
+ * the same image.  AOOCT_CUDA_NORM_FUSED=oversize plans one block per
+ * tile, more than an H100 or H200 holds for 2048 x 1000 (2048 blocks), so
+ * every launch is refused; with and without CUDA graphs. */
+GST_START_TEST (test_fused_too_large)
+{
+  const Geom g = { 1000, 1, 2048, 2048, 2 };
+  const gchar *const props[] = { "", "cuda-graphs=false" };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (props); i++) {
+    gsize n1, n2, k, differ = 0;
+    guint8 *two = cuda_images (&g, "GRAY8", 1, props[i], 4, "0", &n2);
+    guint8 *refused = cuda_images (&g, "GRAY8", 1, props[i], 4, "oversize",
+        &n1);
+    fail_unless_equals_uint64 (n1, n2);
+    for (k = 0; k < n1; k++)
+      differ += refused[k] != two[k];
+    g_print ("%s: launch refused as too large against two kernels: %"
+        G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes differ\n",
+        props[i][0] ? props[i] : "cuda-graphs=true", differ, n1);
+    fail_unless (differ == 0);
+    g_free (refused);
+    g_free (two);
+  }
 }
 
 GST_END_TEST;
@@ -937,6 +969,7 @@ aooct_test_add_cuda_tests (TCase * tc)
   tcase_add_test (tc, test_manual_range);
   tcase_add_test (tc, test_range_across_buffers);
   tcase_add_test (tc, test_fused_range_map);
+  tcase_add_test (tc, test_fused_too_large);
   tcase_add_test (tc, test_playing_changes);
   tcase_add_test (tc, test_playing_invalid);
   tcase_add_test (tc, test_cuda_video_formats);
