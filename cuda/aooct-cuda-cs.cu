@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct CUDA core: compressive sensing (see aooct-cuda-cs.h). */
-#include <cublas_v2.h>
-
 #include "aooct-cuda-cs.h"
 #include "aooct-cuda-check.h"
 #include "aooct-cuda-cufft.h"
@@ -16,11 +14,8 @@ struct _AooctCudaCs
   float tau, scale;
   int *pixel;
   float2 *disp;
-  AooctCudaNonuniform *adjoint; /* A^H, unscaled */
-  /* A, nudft: T (P x U column-major, T[m][n] = exp(-2 pi i m s_n / P)),
-   * applied as T^H */
-  cublasHandle_t blas;
-  float2 *matrix;
+  /* A^H, unscaled; with nudft it also applies A, with its own matrix */
+  AooctCudaNonuniform *adjoint;
   /* A, nufft */
   gint grid;
   int *bin, *irow, *ipoint;
@@ -30,45 +25,11 @@ struct _AooctCudaCs
   AooctCufftPlan inverse;
   gpointer plan_work;
   /* iteration state, rows x P complex (samples rows use the first U) */
-  float2 *y, *r, *g, *ax;
+  float2 *y, *r, *g;
+  /* nudft: A x, transposed (U x rows, the A-line index fastest) */
+  float2 *ax_t;
   double *alpha, *lambda, *step;
 };
-
-static gboolean
-blas_ok (cublasStatus_t s, const gchar * what, GError ** error)
-{
-  if (s == CUBLAS_STATUS_SUCCESS)
-    return TRUE;
-  g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
-      "aooctcs: %s failed: cuBLAS status %d", what, (int) s);
-  return FALSE;
-}
-
-static gboolean
-setup_nudft (AooctCudaCs * c, const AooctGeometry * og, const gdouble * s,
-    GError ** error)
-{
-  gfloat *a = aooct_nudft_matrix_new (og, s), *t;
-  gsize m, n;
-  gboolean ok;
-
-  /* row-major P x U -> column-major P x U */
-  t = g_new (gfloat, 2 * (gsize) c->p * c->u);
-  for (m = 0; m < (gsize) c->p; m++)
-    for (n = 0; n < (gsize) c->u; n++) {
-      t[2 * (n * c->p + m)] = a[2 * (m * c->u + n)];
-      t[2 * (n * c->p + m) + 1] = a[2 * (m * c->u + n) + 1];
-    }
-  g_free (a);
-  ok = aooct_cuda_upload_new ((gpointer *) & c->matrix, t,
-      (gsize) c->p * c->u * sizeof (float2), error);
-  g_free (t);
-  if (!ok || !blas_ok (cublasCreate (&c->blas), "cublasCreate", error))
-    return FALSE;
-  /* no TF32: its 10-bit mantissa would miss the Accuracy section */
-  return blas_ok (cublasSetMathMode (c->blas, CUBLAS_PEDANTIC_MATH),
-      "cublasSetMathMode", error);
-}
 
 static gboolean
 setup_nufft (AooctCudaCs * c, const AooctCs * cs, const AooctGeometry * og,
@@ -145,12 +106,12 @@ aooct_cuda_cs_new (const AooctCs * cs, gsize rows, GError ** error)
       && aooct_cuda_malloc (rows * sizeof (double), (gpointer *) & c->step,
       error);
   if (ok) {
-    c->adjoint = aooct_cuda_nonuniform_new (&og, cs->s, rows, error);
+    c->adjoint = aooct_cuda_nonuniform_new (&og, cs->s, rows, FALSE, error);
     ok = c->adjoint != NULL;
   }
   if (ok && cs->op == AOOCT_CS_OPERATOR_NUDFT)
-    ok = aooct_cuda_malloc (state, (gpointer *) & c->ax, error)
-        && setup_nudft (c, &og, cs->s, error);
+    ok = aooct_cuda_malloc (rows * cs->u * sizeof (float2),
+        (gpointer *) & c->ax_t, error);
   else if (ok)
     ok = setup_nufft (c, cs, &og, error);
   if (ok) {
@@ -271,10 +232,10 @@ shrink_kernel (float2 * x, const float2 * g, const double *alpha,
     step[a] = dd;
 }
 
-/* r+ = scale A x+ - y (A x+ from ax, or interpolated from the inverse
+/* r+ = scale A x+ - y (A x+ from ax_t, or interpolated from the inverse
  * FFT'd grid), ||r+ - r||^2, alpha */
 static __global__ void
-resid_kernel (float2 * r, const float2 * y, const float2 * ax,
+resid_kernel (float2 * r, const float2 * y, const float2 * ax_t,
     const float2 * grid, const int *irow, const int *ipoint,
     const float2 * iweight, int q, double *alpha, const double *step,
     float scale, int u, int p)
@@ -300,7 +261,7 @@ resid_kernel (float2 * r, const float2 * y, const float2 * ax,
       }
       v = make_float2 (re, im);
     } else {
-      v = ax[i];
+      v = ax_t[(size_t) n * gridDim.x + a];
     }
     float2 yy = y[i], ro = r[i];
     float nr = __fsub_rn (__fmul_rn (v.x, scale), yy.x);
@@ -328,9 +289,6 @@ aooct_cuda_cs_process (AooctCudaCs * c, const gfloat * in, gfloat * out,
   load_kernel <<< c->rows, ROW_THREADS, 0, st >>> (in, c->pixel, c->disp,
       c->y, c->r, x, c->alpha, c->in_width, c->u, c->p);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctcs: load kernel");
-  if (c->blas && !blas_ok (cublasSetStream (c->blas, st), "cublasSetStream",
-          error))
-    return FALSE;
   if (c->grid && !aooct_cufft_plan_set_stream (&c->inverse, st, error))
     return FALSE;
 
@@ -351,18 +309,11 @@ aooct_cuda_cs_process (AooctCudaCs * c, const gfloat * in, gfloat * out,
       AOOCT_CUFFT_CHECK (cufftExecC2C (c->inverse.handle, c->grid_in,
               c->grid_out, CUFFT_INVERSE), error, "aooctcs: inverse cuFFT "
           "of %d x %d points", c->rows, c->grid);
-    } else {
-      const cuComplex one = make_cuComplex (1.0f, 0.0f);
-      const cuComplex zero = make_cuComplex (0.0f, 0.0f);
-
-      /* ax (U x rows, ld P) = T^H (U x P) x (P x rows) */
-      if (!blas_ok (cublasCgemm (c->blas, CUBLAS_OP_C, CUBLAS_OP_N, c->u,
-                  c->rows, c->p, &one, (const cuComplex *) c->matrix, c->p,
-                  (const cuComplex *) x, c->p, &zero, (cuComplex *) c->ax,
-                  c->p), "NUDFT cublasCgemm", error))
-        return FALSE;
+    } else if (!aooct_cuda_nonuniform_nudft_adjoint_t (c->adjoint,
+            (const gfloat *) x, (gfloat *) c->ax_t, stream, error)) {
+      return FALSE;
     }
-    resid_kernel <<< c->rows, ROW_THREADS, 0, st >>> (c->r, c->y, c->ax,
+    resid_kernel <<< c->rows, ROW_THREADS, 0, st >>> (c->r, c->y, c->ax_t,
         c->grid ? c->grid_out : NULL, c->irow, c->ipoint, c->iweight,
         c->grid, c->alpha, c->step, c->scale, c->u, c->p);
     AOOCT_CUDA_CHECK_LAUNCH (error, "aooctcs: residual kernel");
@@ -375,14 +326,11 @@ aooct_cuda_cs_free (AooctCudaCs * c)
 {
   if (c == NULL)
     return;
-  if (c->blas)
-    cublasDestroy (c->blas);
   aooct_cuda_nonuniform_free (c->adjoint);
   aooct_cufft_plan_destroy (&c->inverse);
   aooct_cuda_free (c->plan_work);
   aooct_cuda_free (c->pixel);
   aooct_cuda_free (c->disp);
-  aooct_cuda_free (c->matrix);
   aooct_cuda_free (c->bin);
   aooct_cuda_free (c->irow);
   aooct_cuda_free (c->ipoint);
@@ -393,7 +341,7 @@ aooct_cuda_cs_free (AooctCudaCs * c)
   aooct_cuda_free (c->y);
   aooct_cuda_free (c->r);
   aooct_cuda_free (c->g);
-  aooct_cuda_free (c->ax);
+  aooct_cuda_free (c->ax_t);
   aooct_cuda_free (c->alpha);
   aooct_cuda_free (c->lambda);
   aooct_cuda_free (c->step);

@@ -116,18 +116,19 @@ setup_nufft (AooctCudaNonuniform * nu, const AooctGeometry * g,
 
 AooctCudaNonuniform *
 aooct_cuda_nonuniform_new (const AooctGeometry * g, const gdouble * positions,
-    gsize rows, GError ** error)
+    gsize rows, gboolean with_work, GError ** error)
 {
   AooctCudaNonuniform *nu = g_new0 (AooctCudaNonuniform, 1);
-  gboolean ok;
+  gboolean ok = TRUE;
 
   nu->mode = g->k_sampling;
   nu->samples = g->samples;
   nu->j0 = aooct_geometry_data_start (g);
   nu->j1 = aooct_geometry_data_end (g);
   nu->rows = (gint) rows;
-  ok = aooct_cuda_malloc (rows * g->samples * sizeof (float2),
-      (gpointer *) & nu->work, error);
+  if (with_work)
+    ok = aooct_cuda_malloc (rows * g->samples * sizeof (float2),
+        (gpointer *) & nu->work, error);
   if (ok)
     ok = nu->mode == AOOCT_K_SAMPLING_NUDFT ?
         setup_nudft (nu, g, positions, error) :
@@ -242,6 +243,28 @@ aooct_cuda_nonuniform_process (AooctCudaNonuniform * nu, const gfloat * work,
     }
     return TRUE;
   }
+}
+
+gboolean
+aooct_cuda_nonuniform_nudft_adjoint_t (AooctCudaNonuniform * nu,
+    const gfloat * x, gfloat * out_t, AooctCudaStream stream, GError ** error)
+{
+  const cuComplex one = make_cuComplex (1.0f, 0.0f);
+  const cuComplex zero = make_cuComplex (0.0f, 0.0f);
+  const int nd = nu->j1 - nu->j0 + 1;
+
+  g_return_val_if_fail (nu->mode == AOOCT_K_SAMPLING_NUDFT, FALSE);
+  AOOCT_CUBLAS_CHECK (cublasSetStream (nu->blas, (cudaStream_t) stream),
+      error, "cublasSetStream");
+  /* column-major: out_t (rows x nd) = x^T (rows x P2) * M^H (P2 x nd),
+   * M the stored nd x P2 (= A^T), so M^H = conj (A) and out_t =
+   * (A^H x)^T */
+  AOOCT_CUBLAS_CHECK (cublasCgemm (nu->blas, CUBLAS_OP_T, CUBLAS_OP_C,
+          nu->rows, nd, nu->samples, &one, (const cuComplex *) x,
+          nu->samples, (const cuComplex *) nu->matrix, nd, &zero,
+          (cuComplex *) out_t, nu->rows), error,
+      "aooctcs: NUDFT adjoint cublasCgemm");
+  return TRUE;
 }
 
 void

@@ -5,7 +5,7 @@
 
 #include "aooct-cuda-norm-extra.h"
 #include "aooct-cuda-check.h"
-#include "aooct-cuda-keys.cuh"
+#include "aooct-cuda-keys-kernels.cuh"
 
 #define THREADS AOOCT_KEYS_THREADS
 

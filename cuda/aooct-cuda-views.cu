@@ -8,7 +8,7 @@
 #include "aooct-cuda-check.h"
 #include "aooct-norm-range.h"
 
-#include "aooct-cuda-keys.cuh"
+#include "aooct-cuda-keys-kernels.cuh"
 
 /* Index of crop row @r in an A-line: a negative (full-range, spec section
  * 9) depth bin is FFT bin P2 + bin. */

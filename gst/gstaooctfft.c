@@ -268,7 +268,7 @@ fft_cuda_create (GstAooctFilter * filter, gconstpointer settings,
     goto failed;
   if (c->in.k_sampling != AOOCT_K_SAMPLING_EVEN) {
     c->nu = aooct_cuda_nonuniform_new (&c->in, filter->in_positions, rows,
-        error);
+        TRUE, error);
     if (c->nu == NULL)
       goto failed;
   }
