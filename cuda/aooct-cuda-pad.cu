@@ -70,9 +70,22 @@
 
 /* ---- kernels ----------------------------------------------------------- */
 
-/* y[r][0..P1) = 0 except y[r][o + n] = x[r][n] * scale (scale = 1/P1) */
-static __global__ void
-pad_place_kernel (const float *x, float *y, int n, int p1, int offset,
+static __device__ __forceinline__ float
+scaled (float v, float scale)
+{
+  return v * scale;
+}
+
+static __device__ __forceinline__ float2
+scaled (float2 v, float scale)
+{
+  return make_float2 (v.x * scale, v.y * scale);
+}
+
+/* y[r][0..P1) = 0 except y[r][o + n] = x[r][n] * scale (scale = 1/P1);
+ * float: real spectra, float2: complex ones */
+template < typename T > static __global__ void
+pad_place_kernel (const T * x, T * y, int n, int p1, int offset,
     float scale, int rows)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -81,15 +94,15 @@ pad_place_kernel (const float *x, float *y, int n, int p1, int offset,
   AOOCT_FOR_ROWS (r, rows) {
     int src = i - offset;
     y[(size_t) r * p1 + i] = (src >= 0 && src < n) ?
-        x[(size_t) r * n + src] * scale : 0.0f;
+        scaled (x[(size_t) r * n + src], scale) : T ();
   }
 }
 
-static cudaError_t
-aooct_cuda_pad_place (const float *x, float *y, int n, int p1, int offset,
+template < typename T > static cudaError_t
+aooct_cuda_pad_place (const T * x, T * y, int n, int p1, int offset,
     float scale, int rows, cudaStream_t stream)
 {
-  pad_place_kernel <<< aooct_cuda_grid (p1, rows),
+  pad_place_kernel < T > <<< aooct_cuda_grid (p1, rows),
       AOOCT_CUDA_THREADS, 0, stream >>> (x, y, n, p1, offset, scale, rows);
   return cudaGetLastError ();
 }
@@ -121,56 +134,29 @@ aooct_cuda_pad_zero_bins (float2 * Z, int p1, int p2, int rows,
 }
 
 /* one thread per margin sample of a row: i < j0 is sample i, the others
- * the samples after j1 */
-static __global__ void
-pad_margins_kernel (float *z, int p2, int j0, int j1, int rows)
+ * the samples after j1 (float: real spectra, float2: complex ones) */
+template < typename T > static __global__ void
+pad_margins_kernel (T * z, int p2, int j0, int j1, int rows)
 {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= j0 + (p2 - 1 - j1))
     return;
   int j = i < j0 ? i : j1 + 1 + (i - j0);
   AOOCT_FOR_ROWS (r, rows) {
-    z[(size_t) r * p2 + j] = 0.0f;
+    z[(size_t) r * p2 + j] = T ();
   }
 }
 
-static cudaError_t
-aooct_cuda_pad_margins (float *z, int p2, int j0, int j1, int rows,
+template < typename T > static cudaError_t
+aooct_cuda_pad_margins (T * z, int p2, int j0, int j1, int rows,
     cudaStream_t stream)
 {
   int count = j0 + (p2 - 1 - j1);
 
   if (count <= 0)
     return cudaSuccess;
-  pad_margins_kernel <<< aooct_cuda_grid (count, rows),
+  pad_margins_kernel < T > <<< aooct_cuda_grid (count, rows),
       AOOCT_CUDA_THREADS, 0, stream >>> (z, p2, j0, j1, rows);
-  return cudaGetLastError ();
-}
-
-static __global__ void
-pad_place_complex_kernel (const float2 * x, float2 * y, int n, int p1,
-    int offset, float scale, int rows)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= p1)
-    return;
-  AOOCT_FOR_ROWS (r, rows) {
-    int src = i - offset;
-    float2 v = make_float2 (0.0f, 0.0f);
-    if (src >= 0 && src < n) {
-      v = x[(size_t) r * n + src];
-      v = make_float2 (v.x * scale, v.y * scale);
-    }
-    y[(size_t) r * p1 + i] = v;
-  }
-}
-
-static cudaError_t
-aooct_cuda_pad_place_complex (const float2 * x, float2 * y, int n, int p1,
-    int offset, float scale, int rows, cudaStream_t stream)
-{
-  pad_place_complex_kernel <<< aooct_cuda_grid (p1, rows),
-      AOOCT_CUDA_THREADS, 0, stream >>> (x, y, n, p1, offset, scale, rows);
   return cudaGetLastError ();
 }
 
@@ -206,31 +192,6 @@ aooct_cuda_pad_spread_complex (float2 * Z, int p1, int p2, int rows,
     return cudaSuccess;
   pad_spread_complex_kernel <<< aooct_cuda_grid (p2 - p1, rows),
       AOOCT_CUDA_THREADS, 0, stream >>> (Z, p1, p2, rows);
-  return cudaGetLastError ();
-}
-
-static __global__ void
-pad_margins_complex_kernel (float2 * z, int p2, int j0, int j1, int rows)
-{
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= j0 + (p2 - 1 - j1))
-    return;
-  int j = i < j0 ? i : j1 + 1 + (i - j0);
-  AOOCT_FOR_ROWS (r, rows) {
-    z[(size_t) r * p2 + j] = make_float2 (0.0f, 0.0f);
-  }
-}
-
-static cudaError_t
-aooct_cuda_pad_margins_complex (float2 * z, int p2, int j0, int j1,
-    int rows, cudaStream_t stream)
-{
-  int count = j0 + (p2 - 1 - j1);
-
-  if (count <= 0)
-    return cudaSuccess;
-  pad_margins_complex_kernel <<< aooct_cuda_grid (count, rows),
-      AOOCT_CUDA_THREADS, 0, stream >>> (z, p2, j0, j1, rows);
   return cudaGetLastError ();
 }
 
@@ -334,7 +295,7 @@ pad_process_complex (AooctCudaPad * pad, const float2 * in, float2 * out,
 {
   float2 *y = (float2 *) pad->y;
 
-  AOOCT_CUDA_CHECK (aooct_cuda_pad_place_complex (in, y, pad->n, pad->p1,
+  AOOCT_CUDA_CHECK (aooct_cuda_pad_place (in, y, pad->n, pad->p1,
           pad->offset, aooct_cuda_pad_scale (pad), pad->rows, stream), error,
       "aooctpad: complex placing kernel");
   if (!aooct_cufft_plan_set_stream (&pad->r2c, stream, error))
@@ -350,7 +311,7 @@ pad_process_complex (AooctCudaPad * pad, const float2 * in, float2 * out,
           CUFFT_INVERSE), error,
       "aooctpad: cufftExecC2C (inverse) of %d x %d points", pad->rows,
       pad->p2);
-  AOOCT_CUDA_CHECK (aooct_cuda_pad_margins_complex (out, pad->p2, pad->j0,
+  AOOCT_CUDA_CHECK (aooct_cuda_pad_margins (out, pad->p2, pad->j0,
           pad->j1, pad->rows, stream), error,
       "aooctpad: complex margins kernel");
   return TRUE;
