@@ -208,12 +208,40 @@ struct _AooctCudaPad
   float2 *z;                    /* padded spectra Z */
 };
 
+/* The forward plan of P1 points and the backward plan of P2 (sharing one
+ * work area), the placed A-lines y and the spectra Z, with @y_row and
+ * @z_row bytes per A-line. */
+static gboolean
+pad_plans_new (AooctCudaPad * pad, cufftType forward, int forward_odist,
+    const gchar * forward_name, cufftType backward, int backward_idist,
+    const gchar * backward_name, gsize y_row, gsize z_row, GError ** error)
+{
+  const gsize rows = (gsize) pad->rows;
+  gchar *what = g_strdup_printf ("aooctpad %s of %d points", forward_name,
+      pad->p1);
+  gboolean ok = aooct_cufft_plan_make (&pad->r2c, pad->p1, forward,
+      pad->rows, pad->p1, forward_odist, what, error);
+
+  g_free (what);
+  if (!ok)
+    return FALSE;
+  what = g_strdup_printf ("aooctpad %s of %d points", backward_name, pad->p2);
+  ok = aooct_cufft_plan_make (&pad->c2r, pad->p2, backward, pad->rows,
+      backward_idist, pad->p2, what, error);
+  g_free (what);
+  return ok
+      && aooct_cuda_malloc (MAX (MAX (pad->r2c.work_bytes,
+              pad->c2r.work_bytes), 1), &pad->work, error)
+      && aooct_cufft_plan_set_work (&pad->r2c, pad->work, error)
+      && aooct_cufft_plan_set_work (&pad->c2r, pad->work, error)
+      && aooct_cuda_malloc (rows * y_row, (gpointer *) & pad->y, error)
+      && aooct_cuda_malloc (rows * z_row, (gpointer *) & pad->z, error);
+}
+
 AooctCudaPad *
 aooct_cuda_pad_new (const AooctGeometry * out, GError ** error)
 {
   AooctCudaPad *pad = g_new0 (AooctCudaPad, 1);
-  gsize rows = aooct_geometry_total_alines (out);
-  gchar *what;
   gboolean ok;
 
   pad->n = out->raw_samples;
@@ -222,64 +250,26 @@ aooct_cuda_pad_new (const AooctGeometry * out, GError ** error)
   pad->p2 = out->samples;
   pad->j0 = aooct_geometry_data_start (out);
   pad->j1 = aooct_geometry_data_end (out);
-  pad->rows = (gint) rows;
+  pad->rows = (gint) aooct_geometry_total_alines (out);
   pad->complex = out->sample_type == AOOCT_SAMPLE_COMPLEX;
 
-  if (pad->complex) {
-    what = g_strdup_printf ("aooctpad complex FFT of %d points", pad->p1);
-    ok = aooct_cufft_plan_make (&pad->r2c, pad->p1, CUFFT_C2C, rows,
-        pad->p1, pad->p2, what, error);
-    g_free (what);
-    if (!ok)
-      goto failed;
-    what = g_strdup_printf ("aooctpad complex inverse FFT of %d points",
-        pad->p2);
-    ok = aooct_cufft_plan_make (&pad->c2r, pad->p2, CUFFT_C2C, rows,
-        pad->p2, pad->p2, what, error);
-    g_free (what);
-    if (!ok)
-      goto failed;
-    if (!aooct_cuda_malloc (MAX (MAX (pad->r2c.work_bytes,
-                    pad->c2r.work_bytes), 1), &pad->work, error)
-        || !aooct_cufft_plan_set_work (&pad->r2c, pad->work, error)
-        || !aooct_cufft_plan_set_work (&pad->c2r, pad->work, error)
-        || !aooct_cuda_malloc (rows * pad->p1 * sizeof (float2),
-            (gpointer *) & pad->y, error)
-        || !aooct_cuda_malloc (rows * pad->p2 * sizeof (float2),
-            (gpointer *) & pad->z, error))
-      goto failed;
-    return pad;
+  if (pad->complex)
+    /* C2C of P1 into the top P1 bins of each P2-bin row of Z, C2C back of
+     * P2 */
+    ok = pad_plans_new (pad, CUFFT_C2C, pad->p2, "complex FFT", CUFFT_C2C,
+        pad->p2, "complex inverse FFT", pad->p1 * sizeof (float2),
+        pad->p2 * sizeof (float2), error);
+  else
+    /* the R2C writes each row's P1/2 + 1 bins at the start of a row of
+     * P2/2 + 1: the layout the C2R reads */
+    ok = pad_plans_new (pad, CUFFT_R2C, pad->p2 / 2 + 1, "R2C", CUFFT_C2R,
+        pad->p2 / 2 + 1, "C2R", pad->p1 * sizeof (float),
+        (pad->p2 / 2 + 1) * sizeof (float2), error);
+  if (!ok) {
+    aooct_cuda_pad_free (pad);
+    return NULL;
   }
-
-  /* the R2C writes each row's P1/2 + 1 bins at the start of a row of
-   * P2/2 + 1: the layout the C2R reads */
-  what = g_strdup_printf ("aooctpad R2C of %d points", pad->p1);
-  ok = aooct_cufft_plan_make (&pad->r2c, pad->p1, CUFFT_R2C, rows, pad->p1,
-      pad->p2 / 2 + 1, what, error);
-  g_free (what);
-  if (!ok)
-    goto failed;
-  what = g_strdup_printf ("aooctpad C2R of %d points", pad->p2);
-  ok = aooct_cufft_plan_make (&pad->c2r, pad->p2, CUFFT_C2R, rows,
-      pad->p2 / 2 + 1, pad->p2, what, error);
-  g_free (what);
-  if (!ok)
-    goto failed;
-
-  if (!aooct_cuda_malloc (MAX (MAX (pad->r2c.work_bytes,
-                  pad->c2r.work_bytes), 1), &pad->work, error)
-      || !aooct_cufft_plan_set_work (&pad->r2c, pad->work, error)
-      || !aooct_cufft_plan_set_work (&pad->c2r, pad->work, error)
-      || !aooct_cuda_malloc (rows * pad->p1 * sizeof (float),
-          (gpointer *) & pad->y, error)
-      || !aooct_cuda_malloc (rows * (pad->p2 / 2 + 1) * sizeof (float2),
-          (gpointer *) & pad->z, error))
-    goto failed;
   return pad;
-
-failed:
-  aooct_cuda_pad_free (pad);
-  return NULL;
 }
 
 gfloat
