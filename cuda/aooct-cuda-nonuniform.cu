@@ -253,7 +253,12 @@ aooct_cuda_nonuniform_nudft_adjoint_t (AooctCudaNonuniform * nu,
   const cuComplex zero = make_cuComplex (0.0f, 0.0f);
   const int nd = nu->j1 - nu->j0 + 1;
 
-  g_return_val_if_fail (nu->mode == AOOCT_K_SAMPLING_NUDFT, FALSE);
+  if (nu->mode != AOOCT_K_SAMPLING_NUDFT) {
+    /* a caller's mistake, but an element error rather than a crash */
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
+        "aooctcs: the NUDFT adjoint asked of a NUFFT operator");
+    return FALSE;
+  }
   AOOCT_CUBLAS_CHECK (cublasSetStream (nu->blas, (cudaStream_t) stream),
       error, "cublasSetStream");
   /* column-major: out_t (rows x nd) = x^T (rows x P2) * M^H (P2 x nd),
