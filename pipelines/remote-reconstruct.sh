@@ -28,8 +28,9 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # what running needs, no build tools (scripts/runtime-deps.sh); gdppay,
 # gdpdepay, srtsink and srtsrc are in plugins-bad
+aooct_extra_packages=(gstreamer1.0-plugins-bad)
 # shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-bad
+source "$root/scripts/runtime-deps.sh"
 
 addr=${1:-}
 port=${2:-5600}
