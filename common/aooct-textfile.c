@@ -11,6 +11,7 @@
 #include <glib/gstdio.h>
 
 #include "aooct-textfile.h"
+#include "aooct-file-check.h"
 #include "aooct-error.h"
 
 /* Upper bound on records, far above any real calibration (P2 <= 2^20),
@@ -199,10 +200,7 @@ read_regular_file (const gchar * path, gchar ** data, gsize * len,
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "%s: not a regular "
         "file (%s); a calibration must be a text file", path,
-        S_ISFIFO (st.st_mode) ? "a FIFO" : S_ISCHR (st.st_mode) ?
-        "a character device" : S_ISDIR (st.st_mode) ? "a directory" :
-        S_ISSOCK (st.st_mode) ? "a socket" : S_ISBLK (st.st_mode) ?
-        "a block device" : "cannot tell its type");
+        aooct_file_kind (st.st_mode));
     close (fd);
     return FALSE;
   }
