@@ -326,6 +326,37 @@ GST_START_TEST (test_seek)
 
 GST_END_TEST;
 
+/* issue 33 item 2: open() of a FIFO without a writer blocked the state
+ * change for ever (not even Ctrl-C stopped gst-launch).  Every path that is
+ * not a regular file is an error that says what it is, at once; the
+ * calibration readers get the same paths in aooct_test_for_each_bad_file()
+ * (tests of dcsub, kmap, disp, calib). */
+static void
+check_not_regular (const gchar * path, const AooctTestBadFile * bad,
+    gpointer user_data)
+{
+  const gchar *props = user_data;
+  gchar *l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
+      "%s ! fakesink", path, props);
+  gint64 t0 = g_get_monotonic_time ();
+
+  aooct_test_expect_pipeline_error (l, path, "not a regular file", bad->what,
+      NULL);
+  fail_unless (g_get_monotonic_time () - t0 < 10 * G_USEC_PER_SEC,
+      "%s: took %" G_GINT64_FORMAT " us", l, g_get_monotonic_time () - t0);
+  g_free (l);
+}
+
+GST_START_TEST (test_not_regular_files)
+{
+  aooct_test_for_each_special_file (check_not_regular, (gpointer) "");
+  /* reading in place maps the file: the same checks before */
+  aooct_test_for_each_special_file (check_not_regular,
+      (gpointer) "map-file=true");
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_bad_input)
 {
   GRand *rand = aooct_test_rand_new ();
@@ -436,6 +467,7 @@ filesrc_suite (void)
   tcase_add_test (tc, test_same_images_through_chain);
   tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_bad_input);
+  tcase_add_test (tc, test_not_regular_files);
   tcase_add_test (tc, test_truncated_while_playing);
   /* windows of the mapped file read by the GPU in place:
    * test-filesrc-cuda.c */
