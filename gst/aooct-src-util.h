@@ -14,6 +14,16 @@ G_BEGIN_DECLS
 GstCaps *aooct_src_video_caps (GstVideoFormat format, gint width,
     gint height, gint fps_n, gint fps_d);
 
+/* Whether frames of @width samples x @height A-lines x @bscans B-scans of
+ * @format (the video frame: width, height x bscans rows) can be one
+ * GStreamer video frame: at most G_MAXINT rows (the caps' height is an
+ * int) and a size GstVideoInfo accepts (about 4 GiB).  Else @error names
+ * the properties (@height_name, @bscans_name: NULL when the element has no
+ * such property) and what overflowed. */
+gboolean aooct_src_check_frame (GstVideoFormat format, gint width,
+    gint height, guint bscans, const gchar * height_name,
+    const gchar * bscans_name, GError ** error);
+
 /* get_caps(): @caps (taken) intersected with @filter, if any. */
 GstCaps *aooct_src_filter_caps (GstCaps * caps, GstCaps * filter);
 

@@ -233,8 +233,10 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
   GST_OBJECT_LOCK (self);
   if (self->width <= 0 || self->height <= 0 || self->bscans == 0
       || (self->format != GST_VIDEO_FORMAT_GRAY16_LE
-          && self->format != GST_VIDEO_FORMAT_GRAY8)) {
-    /* start() reports what is missing */
+          && self->format != GST_VIDEO_FORMAT_GRAY8)
+      || !aooct_src_check_frame (self->format, self->width, self->height,
+          self->bscans, "height", "bscans-per-buffer", NULL)) {
+    /* start() reports what is missing or overflows */
     GST_OBJECT_UNLOCK (self);
     caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (src));
   } else {
@@ -441,6 +443,13 @@ gst_aooct_file_src_start (GstBaseSrc * src)
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("format %s is not a raw OCT sample format: use gray16-le or gray8",
             gst_video_format_to_string (format)), (NULL));
+    goto failed;
+  }
+
+  if (!aooct_src_check_frame (format, width, height, bscans, "height",
+          "bscans-per-buffer", &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message), (NULL));
+    g_clear_error (&err);
     goto failed;
   }
 

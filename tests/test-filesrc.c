@@ -357,6 +357,78 @@ GST_START_TEST (test_not_regular_files)
 
 GST_END_TEST;
 
+/* issue 33 item 13: a product of properties too large for the buffers
+ * that carry it said "not-negotiated" or "could not link".  Each says what
+ * overflowed: the source's frame (height x bscans-per-buffer rows: more
+ * than an int, or more than GstVideoInfo takes), and downstream the
+ * elements' buffers (aooctdcsub's float samples, aooctpad's size x
+ * factor), on sparse files of the size each needs. */
+static gchar *
+sparse_file (guint64 bytes)
+{
+  gchar *path = aooct_test_write_temp ("");
+
+  fail_unless (truncate (path, (off_t) bytes) == 0, "truncate %s", path);
+  return path;
+}
+
+GST_START_TEST (test_sizes_that_overflow)
+{
+  const struct
+  {
+    guint64 file_bytes;
+    const gchar *launch;        /* %s: the file */
+    const gchar *want[3];
+  } cases[] = {
+    /* 2^31 rows: not an int (the issue's case, alone and linked to dcsub) */
+    {1ull << 32, "aooctfilesrc location=%s format=gray8 width=2 "
+          "height=65536 bscans-per-buffer=32768 ! fakesink",
+          {"height=65536 x bscans-per-buffer=32768", "2147483648 A-lines",
+            "lower the B-scans per buffer"}},
+    {1ull << 32, "aooctfilesrc location=%s format=gray8 width=2 "
+          "height=65536 bscans-per-buffer=32768 ! aooctdcsub "
+          "alines-per-bscan=65536 ! fakesink",
+          {"height=65536 x bscans-per-buffer=32768", "2147483648 A-lines",
+            NULL}},
+    /* 2^30 rows of 2 bytes: an int, but more than GstVideoInfo takes */
+    {1ull << 32, "aooctfilesrc location=%s format=gray8 width=2 "
+          "height=65536 bscans-per-buffer=16384 ! fakesink",
+        {"height=65536 x bscans-per-buffer=16384", "larger than GStreamer's "
+                "video frames", NULL}},
+    /* a frame that fits, whose float samples do not */
+    {1ull << 30, "aooctfilesrc location=%s width=2048 height=65536 "
+          "bscans-per-buffer=4 ! aooctdcsub alines-per-bscan=65536 ! "
+          "fakesink", {"aooctdcsub", "2048 x 65536 x 4", "larger than 2 GiB"}},
+    /* aooctpad's size x factor */
+    {1ull << 28, "aooctfilesrc location=%s width=2048 height=65536 ! "
+          "aooctdcsub ! aooctpad size=2048 factor=8 ! fakesink",
+        {"aooctpad", "16384 x 65536 x 1", "larger than 2 GiB"}},
+  };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (cases); k++) {
+    gchar *path = sparse_file (cases[k].file_bytes);
+    gchar **parts = g_strsplit (cases[k].launch, "%s", 2);
+    gchar *launch = g_strjoinv (path, parts);
+    gchar *text = aooct_test_run_pipeline (launch, 60);
+    guint i;
+
+    fail_unless (text != NULL, "%s: no error", launch);
+    for (i = 0; i < G_N_ELEMENTS (cases[k].want) && cases[k].want[i]; i++)
+      fail_unless (strstr (text, cases[k].want[i]) != NULL,
+          "case %u: the error '%s' does not say '%s'", k, text,
+          cases[k].want[i]);
+    fail_if (strstr (text, "not-negotiated") != NULL, "%s", text);
+    g_free (text);
+    g_free (launch);
+    g_strfreev (parts);
+    g_unlink (path);
+    g_free (path);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_bad_input)
 {
   GRand *rand = aooct_test_rand_new ();
@@ -468,6 +540,7 @@ filesrc_suite (void)
   tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_bad_input);
   tcase_add_test (tc, test_not_regular_files);
+  tcase_add_test (tc, test_sizes_that_overflow);
   tcase_add_test (tc, test_truncated_while_playing);
   /* windows of the mapped file read by the GPU in place:
    * test-filesrc-cuda.c */
