@@ -9,12 +9,13 @@
 
 GstCaps *
 aooct_src_video_caps (GstVideoFormat format, gint width, gint height,
-    gint fps_n, gint fps_d)
+    gint bscans, gint fps_n, gint fps_d)
 {
   return gst_caps_new_simple ("video/x-raw",
       "format", G_TYPE_STRING, gst_video_format_to_string (format),
       "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
-      "framerate", GST_TYPE_FRACTION, fps_n, fps_d, NULL);
+      "framerate", GST_TYPE_FRACTION, fps_n, fps_d,
+      AOOCT_SRC_BSCANS_FIELD, G_TYPE_INT, bscans, NULL);
 }
 
 GstCaps *

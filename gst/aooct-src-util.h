@@ -9,10 +9,16 @@
 
 G_BEGIN_DECLS
 
+/* The caps field that says how many B-scans a raw frame stacks (frames of
+ * height B x M carry B B-scans of M A-lines): aooctdcsub takes its
+ * A-lines per B-scan from it (docs/caps.md). */
+#define AOOCT_SRC_BSCANS_FIELD "bscans"
+
 /* The fixed caps of a raw-frame source: video/x-raw @format, @width x
- * @height at @fps_n / @fps_d frames per second. */
+ * @height (@bscans B-scans stacked) at @fps_n / @fps_d frames per
+ * second. */
 GstCaps *aooct_src_video_caps (GstVideoFormat format, gint width,
-    gint height, gint fps_n, gint fps_d);
+    gint height, gint bscans, gint fps_n, gint fps_d);
 
 /* Whether frames of @width samples x @height A-lines x @bscans B-scans of
  * @format (the video frame: width, height x bscans rows) can be one

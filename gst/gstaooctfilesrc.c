@@ -21,9 +21,10 @@
  *   pool downstream proposes: aooctdcsub on CUDA proposes page-locked
  *   memory, which it then uploads without another host copy;
  * - it reads the next buffer while the current one travels downstream;
- * - `bscans-per-buffer` puts several B-scans into one buffer (use
- *   `aooctdcsub alines-per-bscan=HEIGHT` after it), which divides the
- *   per-buffer cost of every element (docs/performance.md, "Batching").
+ * - `bscans-per-buffer` puts several B-scans into one buffer (the caps
+ *   say how many, field `bscans`: aooctdcsub takes its alines-per-bscan
+ *   from them), which divides the per-buffer cost of every element
+ *   (docs/performance.md, "Batching").
  *
  * The file must hold a whole number of B-scans of `width` x `height`
  * samples (an element error says so otherwise: a wrong width, height or
@@ -244,7 +245,7 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
     gst_util_fraction_multiply (self->fps_n, self->fps_d, 1, self->bscans,
         &fps_n, &fps_d);
     caps = aooct_src_video_caps (self->format, self->width,
-        self->height * (gint) self->bscans, fps_n, fps_d);
+        self->height * (gint) self->bscans, (gint) self->bscans, fps_n, fps_d);
     GST_OBJECT_UNLOCK (self);
   }
   return aooct_src_filter_caps (caps, filter);
@@ -752,14 +753,13 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   /**
    * GstAooctFileSrc:bscans-per-buffer:
    *
-   * B-scans in each buffer (K; buffer height K x height: give aooctdcsub
-   * alines-per-bscan=height)
+   * B-scans in each buffer (K; buffer height K x height; the caps field
+   * bscans=K tells aooctdcsub)
    */
   g_object_class_install_property (gobject_class, PROP_BSCANS_PER_BUFFER,
       g_param_spec_uint ("bscans-per-buffer", "B-scans per buffer",
-          "B-scans in each buffer (K; buffer height K x height: give "
-          "aooctdcsub alines-per-bscan=height)", 1, 65536, DEFAULT_BSCANS,
-          flags));
+          "B-scans in each buffer (K; buffer height K x height; the caps "
+          "field bscans=K tells aooctdcsub)", 1, 65536, DEFAULT_BSCANS, flags));
   /**
    * GstAooctFileSrc:threads:
    *
