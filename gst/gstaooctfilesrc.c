@@ -21,9 +21,10 @@
  *   pool downstream proposes: aooctdcsub on CUDA proposes page-locked
  *   memory, which it then uploads without another host copy;
  * - it reads the next buffer while the current one travels downstream;
- * - `bscans-per-buffer` puts several B-scans into one buffer (use
- *   `aooctdcsub alines-per-bscan=HEIGHT` after it), which divides the
- *   per-buffer cost of every element (docs/performance.md, "Batching").
+ * - `bscans-per-buffer` puts several B-scans into one buffer (the caps
+ *   say how many, field `bscans`: aooctdcsub takes its alines-per-bscan
+ *   from them), which divides the per-buffer cost of every element
+ *   (docs/performance.md, "Batching").
  *
  * The file must hold a whole number of B-scans of `width` x `height`
  * samples (an element error says so otherwise: a wrong width, height or
@@ -235,8 +236,10 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
   GST_OBJECT_LOCK (self);
   if (self->width <= 0 || self->height <= 0 || self->bscans == 0
       || (self->format != GST_VIDEO_FORMAT_GRAY16_LE
-          && self->format != GST_VIDEO_FORMAT_GRAY8)) {
-    /* start() reports what is missing */
+          && self->format != GST_VIDEO_FORMAT_GRAY8)
+      || !aooct_src_check_frame (self->format, self->width, self->height,
+          self->bscans, "height", "bscans-per-buffer", NULL)) {
+    /* start() reports what is missing or overflows */
     GST_OBJECT_UNLOCK (self);
     caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (src));
   } else {
@@ -244,7 +247,7 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
     gst_util_fraction_multiply (self->fps_n, self->fps_d, 1, self->bscans,
         &fps_n, &fps_d);
     caps = aooct_src_video_caps (self->format, self->width,
-        self->height * (gint) self->bscans, fps_n, fps_d);
+        self->height * (gint) self->bscans, (gint) self->bscans, fps_n, fps_d);
     GST_OBJECT_UNLOCK (self);
   }
   return aooct_src_filter_caps (caps, filter);
@@ -443,6 +446,13 @@ gst_aooct_file_src_start (GstBaseSrc * src)
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("format %s is not a raw OCT sample format: use gray16-le or gray8",
             gst_video_format_to_string (format)), (NULL));
+    goto failed;
+  }
+
+  if (!aooct_src_check_frame (format, width, height, bscans, "height",
+          "bscans-per-buffer", &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message), (NULL));
+    g_clear_error (&err);
     goto failed;
   }
 
@@ -763,14 +773,13 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   /**
    * GstAooctFileSrc:bscans-per-buffer:
    *
-   * B-scans in each buffer (K; buffer height K x height: give aooctdcsub
-   * alines-per-bscan=height)
+   * B-scans in each buffer (K; buffer height K x height; the caps field
+   * bscans=K tells aooctdcsub)
    */
   g_object_class_install_property (gobject_class, PROP_BSCANS_PER_BUFFER,
       g_param_spec_uint ("bscans-per-buffer", "B-scans per buffer",
-          "B-scans in each buffer (K; buffer height K x height: give "
-          "aooctdcsub alines-per-bscan=height)", 1, 65536, DEFAULT_BSCANS,
-          flags));
+          "B-scans in each buffer (K; buffer height K x height; the caps "
+          "field bscans=K tells aooctdcsub)", 1, 65536, DEFAULT_BSCANS, flags));
   /**
    * GstAooctFileSrc:threads:
    *

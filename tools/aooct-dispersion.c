@@ -33,7 +33,7 @@
 #include <gst/gst.h>
 #include <stdlib.h>
 
-#include "aooct-file-check.h"
+#include "aooct-open.h"
 #include "aooct-tool-util.h"
 
 #define N_CHAIN 6

@@ -295,10 +295,14 @@ write_page (Stack * stack, GstSample * sample, GError ** error)
   if (!gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
       || (GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY16_LE
           && GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY8)) {
+    /* gst_caps_to_string: GLib's printf cannot print GST_PTR_FORMAT */
+    gchar *got = gst_caps_to_string (gst_sample_get_caps (sample));
+
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
         "--tiff needs raw GRAY16_LE or GRAY8 video at the end of the "
         "pipeline (e.g. '... ! aooctnorm ! video/x-raw,format=GRAY16_LE'), "
-        "got %" GST_PTR_FORMAT, gst_sample_get_caps (sample));
+        "got %s", got ? got : "no caps");
+    g_free (got);
     return FALSE;
   }
   bits = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY16_LE ? 16 : 8;

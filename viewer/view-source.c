@@ -6,7 +6,8 @@
  * calibration whose length is not the frame width. */
 #include "view-source.h"
 #include "view-settings.h"
-#include "aooct-file-check.h"
+#include "aooct-open.h"
+#include "aooct-textfile.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -23,8 +24,10 @@ count_records (const gchar * path, GError ** error)
 {
   gchar *text, **lines;
   gint i, n = 0;
+  gsize len;
 
-  if (!g_file_get_contents (path, &text, NULL, error))
+  /* a FIFO or device named as the file is refused, not read for ever */
+  if (!aooct_text_read_file (path, &text, &len, error))
     return -1;
   lines = g_strsplit (text, "\n", -1);
   for (i = 0; lines[i]; i++) {
