@@ -81,3 +81,28 @@ aooct_open_regular (const gchar * path, const gchar * expected,
     *st = after;
   return fd;
 }
+
+gboolean
+aooct_file_check_regular (const gchar * path, const gchar * what,
+    guint64 * size, GError ** error)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0) {
+    gint e = errno;
+
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "%s %s: %s", what,
+        path, g_strerror (e));
+    return FALSE;
+  }
+  if (!S_ISREG (st.st_mode)) {
+    /* a FIFO would block open() until a writer comes, a device may never
+     * end: neither is a recorded file */
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "%s %s: not a regular "
+        "file (it is %s)", what, path, aooct_file_type_name (st.st_mode));
+    return FALSE;
+  }
+  if (size)
+    *size = (guint64) st.st_size;
+  return TRUE;
+}

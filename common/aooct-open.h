@@ -27,6 +27,12 @@ const gchar *aooct_file_type_name (mode_t mode);
 gint aooct_open_regular (const gchar * path, const gchar * expected,
     struct stat *st, GError ** error);
 
+/* Only checks (stat) that @path is a regular file, for a caller that hands
+ * the path on to a GStreamer element or opens it later itself; @what
+ * names it in the message ("raw file"); @size, if not NULL, gets its size. */
+gboolean aooct_file_check_regular (const gchar * path, const gchar * what,
+    guint64 * size, GError ** error);
+
 G_END_DECLS
 
 #endif /* __AOOCT_OPEN_H__ */

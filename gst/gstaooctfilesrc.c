@@ -100,8 +100,10 @@ struct _GstAooctFileSrc
   guint64 next;                 /* index of the buffer create() returns */
   gchar *path;                  /* location at start */
   /* the buffers fetched ahead (made at the first create(), once the pool
-   * is known) */
+   * is known); the pointer and unlocked under the object lock: unlock()
+   * may come before create() makes it, and must still stop it */
   AooctFilePrefetch *prefetch;
+  gboolean unlocked;
   /* the page-locked pool's allocator, when downstream (aooctdcsub on CUDA)
    * proposed one and map-file lets the GPU read the file in place */
   GstAllocator *host_allocator;
@@ -510,6 +512,7 @@ static gboolean
 gst_aooct_file_src_stop (GstBaseSrc * src)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+  AooctFilePrefetch *prefetch;
 
   if (self->prefetch) {
     guint64 read, in_place;
@@ -519,8 +522,11 @@ gst_aooct_file_src_stop (GstBaseSrc * src)
         "threads, %" G_GUINT64_FORMAT " read by the GPU in place", read,
         in_place);
   }
-  aooct_file_prefetch_free (self->prefetch);
+  GST_OBJECT_LOCK (self);
+  prefetch = self->prefetch;
   self->prefetch = NULL;
+  GST_OBJECT_UNLOCK (self);
+  aooct_file_prefetch_free (prefetch);
   aooct_file_reader_close (self->reader);
   self->reader = NULL;
   gst_clear_object (&self->host_allocator);
@@ -532,8 +538,11 @@ gst_aooct_file_src_unlock (GstBaseSrc * src)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
 
+  GST_OBJECT_LOCK (self);
+  self->unlocked = TRUE;
   if (self->prefetch)
     aooct_file_prefetch_set_flushing (self->prefetch, TRUE);
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -542,8 +551,11 @@ gst_aooct_file_src_unlock_stop (GstBaseSrc * src)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
 
+  GST_OBJECT_LOCK (self);
+  self->unlocked = FALSE;
   if (self->prefetch)
     aooct_file_prefetch_set_flushing (self->prefetch, FALSE);
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -588,8 +600,16 @@ start_prefetch (GstAooctFileSrc * self)
 {
   /* without the GPU reading in place: one buffer ahead of the one going
    * downstream, as a reader thread set needs no more */
-  self->prefetch = aooct_file_prefetch_new (self->reader, self->read_bytes,
-      self->n_buffers, 2, prefetch_alloc, self);
+  AooctFilePrefetch *prefetch = aooct_file_prefetch_new (self->reader,
+      self->read_bytes, self->n_buffers, 2, prefetch_alloc, self);
+
+  /* an unlock() that came before it (a state change while the first
+   * create() starts) flushes it at once; else take() would wait for a
+   * reader that gets no buffer from the deactivated pool, forever */
+  GST_OBJECT_LOCK (self);
+  self->prefetch = prefetch;
+  aooct_file_prefetch_set_flushing (prefetch, self->unlocked);
+  GST_OBJECT_UNLOCK (self);
   if (self->host_allocator) {
     GError *err = NULL;
 
