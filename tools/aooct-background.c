@@ -16,8 +16,8 @@
  *
  * or a raw file recorded that way:
  *
- *   aooct-background --output=background.txt filesrc location=bg.raw ! \
- *       rawvideoparse format=gray16-le width=832 height=240
+ *   aooct-background --output=background.txt aooctfilesrc location=bg.raw \
+ *       format=gray16-le width=832 height=240
  *
  * aooct-background appends an appsink to SOURCE, takes the first N frames
  * (all of them when the stream ends earlier, with a note), sums every
