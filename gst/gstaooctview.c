@@ -10,8 +10,11 @@
  * bscans-per-volume of them (spec section 11): it collects each B-scan
  * (collect_cpu / collect_cuda of the subclass) and makes the volume's
  * image when the volume is complete (emit_cpu / emit_cuda), with the
- * crop and grey-level settings of aooctnorm.  aooctenface and aooctrender
- * are its subclasses.
+ * crop and grey-level settings of aooctnorm.  While a volume fills it
+ * sends a GAP event at the timestamp its image will carry after every
+ * input, so that a sink downstream prerolls and a tee with a B-scan
+ * branch beside it never waits for it.  aooctenface and aooctrender are
+ * its subclasses.
  *
  * ## Example launch line
  * |[
