@@ -24,12 +24,20 @@ python3 - "$out/dec" "$frames" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()
 n = int(sys.argv[2]); f = data[(n - 1) * 480000:n * 480000]
+def mean(f, x0):
+    vals = [f[r * 1200 + c] for r in range(150, 250, 4) for c in range(x0 + 150, x0 + 250, 4)]
+    return sum(vals) / len(vals)
 for name, x0 in (("B-scan", 0), ("en-face", 400), ("volume", 800)):
-    vals = [f[r * 1200 + c] for r in range(150, 250) for c in range(x0 + 150, x0 + 250)]
-    m = sum(vals) / len(vals)
+    m = mean(f, x0)
     print(f"{name} pane: mean grey {m:.0f}")
     if m < 10:
         sys.exit(f"{name} pane is black")
+# compositor shows each view image over its whole volume (the B-scan pane
+# waits for it in views.sh's queue): the en-face pane in every frame
+shown = sum(mean(data[i * 480000:(i + 1) * 480000], 400) >= 10 for i in range(n))
+print(f"en-face pane shown in {shown} of {n} frames")
+if shown < n:
+    sys.exit(f"the en-face pane is black in {n - shown} of {n} frames")
 PY
 echo "views.sh: $frames frames of 1200x400 in the MP4"
 
