@@ -7,7 +7,7 @@
 #  - a worker killed (SIGKILL) in the middle of a file: Ray retries it and
 #    the file's output is complete;
 #  - every output is byte-identical to aooct-stack's on the same file with
-#    the same chain (the images and depth-scale.txt);
+#    the same chain (the images and depth-scale.txt), with --tiff too;
 #  - a re-run skips the complete outputs (untouched) and redoes one with an
 #    image missing, clearing a dead attempt's partial folder.
 # Exit 77 (skipped) when the project's .venv has no gi or no ray
@@ -78,6 +78,21 @@ for i in 1 2 3 4 5; do
   [ "$(ls "$out/scan$i" | grep -c '\.png$')" = 24 ] || { echo "scan$i: not 24 images"; exit 1; }
 done
 echo "5 outputs byte-identical to aooct-stack's (24 PNGs and depth-scale.txt each)"
+
+# --- --tiff: one multi-page TIFF per volume, as aooct-stack --tiff --------
+"$py" "$root/tools/aooct-batch" "${args[@]/$out/$tmp/tiff}" --tiff "$in/scan1.raw" "$in/scan4.raw" \
+  >"$tmp/run-tiff" 2>&1 || { cat "$tmp/run-tiff"; echo "--tiff failed"; exit 1; }
+chain=$("$py" "$root/tools/aooct-batch" "${args[@]}" --tiff --print-pipeline "$in/scan1.raw")
+for i in 1 4; do
+  c=${chain/name=src/name=src location=$in/scan$i.raw}
+  c=${c/name=kmap/name=kmap wavelength-file=$tmp/cal.txt}
+  mkdir -p "$tmp/stack-tiff$i"
+  # shellcheck disable=SC2086  # a pipeline description
+  "$stack" --tiff --bscans-per-volume=12 --location="$tmp/stack-tiff$i/vol{volume}.tif" $c >/dev/null
+  diff -r "$tmp/stack-tiff$i" "$tmp/tiff/scan$i" || { echo "scan$i: TIFFs differ from aooct-stack --tiff's"; exit 1; }
+  [ -f "$tmp/tiff/scan$i/vol001.tif" ] || { echo "scan$i: no vol001.tif"; exit 1; }
+done
+echo "--tiff: 2 outputs byte-identical to aooct-stack --tiff's (2 volumes each)"
 
 # --- a re-run: complete outputs skipped, a damaged one redone --------------
 touch -d '2000-01-01' "$out"/scan*.json

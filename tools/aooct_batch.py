@@ -8,7 +8,8 @@ files at once, one Ray task per file.
 
 Each file goes through the aooct chain in a Ray worker (one pipeline made
 with Gst.parse_launch, no shell) and comes out as aooct-stack writes it:
-OUT/NAME/vol000-bscan0000.png ... and depth-scale.txt, plus OUT/NAME.json
+OUT/NAME/vol000-bscan0000.png ... (with --tiff one multi-page TIFF per
+volume, OUT/NAME/vol000.tif) and depth-scale.txt, plus OUT/NAME.json
 (settings, geometry, timings, plugin version).  A task asks Ray for one GPU
 (--backend cuda) or one CPU (--backend cpu); without --address Ray runs on
 this machine with --workers tasks at once, --address auto or ray://HOST:PORT
@@ -116,6 +117,75 @@ class Failed(Exception):
     pass
 
 
+class Tiff:
+    """aooct-stack --tiff's multi-page TIFF (tools/aooct-stack.c,
+    write_page): libtiff through ctypes with the same calls in the same
+    order, so the files are byte-identical.  Page b = B-scan b."""
+
+    def __init__(self, path):
+        import ctypes
+        import ctypes.util
+
+        self.c = ctypes
+        name = ctypes.util.find_library("tiff")
+        if not name:
+            raise Failed("--tiff: libtiff is not installed (libtiff6)")
+        self.lib = lib = ctypes.CDLL(name)
+        lib.TIFFOpen.restype = ctypes.c_void_p
+        lib.TIFFOpen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        lib.TIFFWriteScanline.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint16]
+        lib.TIFFWriteDirectory.argtypes = [ctypes.c_void_p]
+        lib.TIFFFlush.argtypes = [ctypes.c_void_p]
+        lib.TIFFClose.argtypes = [ctypes.c_void_p]
+        self.path = path
+        self.tif = lib.TIFFOpen(os.fsencode(path), b"w")
+        if not self.tif:
+            raise Failed(f"cannot create {path}")
+
+    def field(self, tag, *values):
+        # TIFFSetField is variadic: integers go as C ints
+        c = self.c
+        self.lib.TIFFSetField(c.c_void_p(self.tif), c.c_uint32(tag), *(c.c_int(v) for v in values))
+
+    def write_page(self, sample, bscan, per_volume):
+        s = sample.get_caps().get_structure(0)
+        fmt = s.get_string("format")
+        if s.get_name() != "video/x-raw" or fmt not in ("GRAY16_LE", "GRAY8"):
+            raise Failed("--tiff needs raw GRAY16_LE or GRAY8 video at the end of the pipeline, "
+                         f"got {sample.get_caps().to_string()}")
+        width, height = s.get_int("width")[1], s.get_int("height")[1]
+        bits = 16 if fmt == "GRAY16_LE" else 8
+        # SUBFILETYPE=PAGE, IMAGEWIDTH, IMAGELENGTH, BITSPERSAMPLE,
+        # SAMPLESPERPIXEL, PHOTOMETRIC=MINISBLACK, COMPRESSION=NONE,
+        # PLANARCONFIG=CONTIG, ROWSPERSTRIP, PAGENUMBER
+        for tag, *v in ((254, 2), (256, width), (257, height), (258, bits), (277, 1), (262, 1),
+                        (259, 1), (284, 1), (278, height), (297, bscan, per_volume)):
+            self.field(tag, *v)
+        buf = sample.get_buffer()
+        # GStreamer's rows: 4-byte aligned (x86: little-endian, as GRAY16_LE)
+        row = width * bits // 8
+        stride = (row + 3) // 4 * 4
+        ok, info = buf.map(Gst.MapFlags.READ)
+        try:
+            data = info.data
+            for r in range(height):
+                if self.lib.TIFFWriteScanline(self.tif, bytes(data[r * stride:r * stride + row]), r, 0) != 1:
+                    raise Failed(f"cannot write page {bscan} of {self.path}")
+        finally:
+            buf.unmap(info)
+        if self.lib.TIFFWriteDirectory(self.tif) != 1:
+            raise Failed(f"cannot write page {bscan} of {self.path}")
+
+    def close(self):
+        if not self.tif:
+            return
+        ok = self.lib.TIFFFlush(self.tif) == 1
+        self.lib.TIFFClose(self.tif)
+        self.tif = None
+        if not ok:
+            raise Failed(f"cannot finish {self.path}")
+
+
 def run_pipeline(job, partial, report):
     """One file through the chain into partial/: the images as aooct-stack
     writes them; returns (images, depth scale text or None)."""
@@ -136,6 +206,7 @@ def run_pipeline(job, partial, report):
     sink = pipeline.get_by_name("aooct_stack_sink")
     bus = pipeline.get_bus()
     per_volume, written, errors = job["bscans_per_volume"], 0, []
+    tif = None
     mask = Gst.MessageType.ERROR | Gst.MessageType.WARNING | Gst.MessageType.ELEMENT
 
     def drain():
@@ -166,16 +237,30 @@ def run_pipeline(job, partial, report):
                 continue
             volume, bscan = divmod(written, per_volume)
             path = os.path.join(partial, expand_location(job["location"], volume, bscan))
-            buf = sample.get_buffer()
-            ok, info = buf.map(Gst.MapFlags.READ)
-            with open(path, "wb") as f:
-                f.write(info.data)
-            buf.unmap(info)
+            if job["tiff"]:
+                if bscan == 0:
+                    if tif is not None:
+                        tif.close()
+                    tif = Tiff(path)
+                tif.write_page(sample, bscan, per_volume)
+            else:
+                buf = sample.get_buffer()
+                ok, info = buf.map(Gst.MapFlags.READ)
+                with open(path, "wb") as f:
+                    f.write(info.data)
+                buf.unmap(info)
             written += 1
             report(written * job["height"])
         drain()
+    except Failed as e:
+        errors.append(str(e))
     finally:
         pipeline.set_state(Gst.State.NULL)
+    if tif is not None:
+        try:
+            tif.close()
+        except Failed as e:
+            errors.append(str(e))
     if errors:
         raise Failed(errors[0])
     if written == 0:
@@ -249,7 +334,7 @@ def convert(job, progress):
                      "bscans": images, "volumes": images // job["bscans_per_volume"]},
         "settings": {"pipeline": job["pipeline"], "wavelength_file": job.get("wavelength_file"),
                      "backend": job["backend"], "elements": job["settings"],
-                     "location": job["location"]},
+                     "location": job["location"], "tiff": job["tiff"]},
         "timings": {"start": start, "seconds": round(seconds, 3),
                     "alines_per_second": round(images * job["height"] / seconds) if seconds > 0 else None},
         "attempts": len(stale) + 1,
@@ -313,6 +398,8 @@ def parse_args(argv):
     p.add_argument("--dynamic-range", type=float, default=50.0, help="aooctnorm dB")
     p.add_argument("--backend", choices=("cpu", "cuda", "auto"), default="auto",
                    help="auto: cuda when the Ray cluster has GPUs, else cpu")
+    p.add_argument("--tiff", action="store_true",
+                   help="one multi-page 16-bit TIFF per volume (aooct-stack --tiff)")
     p.add_argument("--location", help="file name template in each file's folder (aooct-stack's)")
     p.add_argument("--address", help="Ray cluster: auto or ray://HOST:PORT (default: a local Ray)")
     p.add_argument("--workers", type=int, default=0,
@@ -336,7 +423,7 @@ def make_jobs(args):
         raise SystemExit("aooct-batch: the calibration is needed: --wavelength-file or --wavelength-coeffs")
     if args.bscans_per_volume < 1:
         raise SystemExit("aooct-batch: --bscans-per-volume must be >= 1")
-    location = args.location or "vol{volume}-bscan{bscan}.png"
+    location = args.location or ("vol{volume}.tif" if args.tiff else "vol{volume}-bscan{bscan}.png")
     try:
         expand_location(location, 0, 0)
     except ValueError as e:
@@ -347,7 +434,7 @@ def make_jobs(args):
         format=fmt, width=width, height=height, pad_size=args.pad_size, a2=args.a2, a3=args.a3,
         dynamic_range=args.dynamic_range,
         coeffs=' wavelength-coeffs="%s"' % args.wavelength_coeffs if args.wavelength_coeffs else "")
-    pipeline += " ! pngenc"
+    pipeline += " ! video/x-raw,format=GRAY16_LE" if args.tiff else " ! pngenc"
     files = []
     for pattern in args.inputs:
         matched = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
@@ -362,7 +449,7 @@ def make_jobs(args):
         names[name] = f
     return [{"input": os.path.abspath(f), "name": name, "outdir": os.path.abspath(args.output),
              "pipeline": pipeline, "format": fmt, "width": width, "height": height,
-             "bscans_per_volume": args.bscans_per_volume, "location": location,
+             "bscans_per_volume": args.bscans_per_volume, "location": location, "tiff": args.tiff,
              "wavelength_file": os.path.abspath(args.wavelength_file) if args.wavelength_file else None,
              "backend": args.backend, "settings": elements} for name, f in names.items()]
 
