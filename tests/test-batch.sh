@@ -38,6 +38,12 @@ args=(--width 832 --height 240 --bscans-per-volume 12 --wavelength-file "$tmp/ca
   --a2 8 --a3 -2 --backend cpu --workers 2 -o "$out")
 batch() { "$py" "$root/tools/aooct-batch" "${args[@]}" "$in/*.raw"; }
 
+# --- templates that cannot name every output apart: refused up front -----
+for l in x.png 'v{volume}.png' 'v{volume}-{bscan}.jpg' '{volume}/../../x{bscan}.png'; do
+  rc=0; "$py" "$root/tools/aooct-batch" "${args[@]}" --location "$l" "$in/scan1.raw" >"$tmp/log" 2>&1 || rc=$?
+  [ $rc = 2 ] && [ ! -e "$out" ] || { cat "$tmp/log"; echo "--location $l: rc $rc, not refused"; exit 1; }
+done
+
 # --- first run, a worker killed in the middle of a file -------------------
 batch >"$tmp/run1" 2>&1 &
 bpid=$!

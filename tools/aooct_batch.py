@@ -206,7 +206,7 @@ def run_pipeline(job, partial, report):
     sink = pipeline.get_by_name("aooct_stack_sink")
     bus = pipeline.get_bus()
     per_volume, written, errors = job["bscans_per_volume"], 0, []
-    tif = None
+    tif, claimed = None, set()
     mask = Gst.MessageType.ERROR | Gst.MessageType.WARNING | Gst.MessageType.ELEMENT
 
     def drain():
@@ -237,6 +237,10 @@ def run_pipeline(job, partial, report):
                 continue
             volume, bscan = divmod(written, per_volume)
             path = os.path.join(partial, expand_location(job["location"], volume, bscan))
+            if path in claimed if not job["tiff"] or bscan == 0 else False:
+                raise Failed(f"image {written} would be written to {os.path.basename(path)}, over an "
+                             "earlier one: give --location fields a separator or more digits")
+            claimed.add(path)
             if job["tiff"]:
                 if bscan == 0:
                     if tif is not None:
@@ -361,13 +365,18 @@ def complete(outdir, name):
         return False
 
 
+def usage_error(message):
+    print(f"aooct-batch: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def load_settings(path):
     """An aooct-view settings file: [source] geometry, element groups."""
     kf = GLib.KeyFile()
     try:
         kf.load_from_file(path, GLib.KeyFileFlags.NONE)
     except GLib.Error as e:
-        raise SystemExit(f"aooct-batch: --settings {path}: {e.message}")
+        usage_error(f"--settings {path}: {e.message}")
     groups, _ = kf.get_groups()
     source, elements = {}, {}
     for g in groups:
@@ -415,21 +424,34 @@ def make_jobs(args):
     height = args.height or int(source.get("height", 0))
     fmt = args.format or source.get("format", "gray16-le")
     if width < 1 or height < 1:
-        raise SystemExit("aooct-batch: --width and --height (or --settings with [source] width, height) are needed")
+        usage_error("--width and --height (or --settings with [source] width, height) are needed")
     if fmt not in BYTES:
-        raise SystemExit(f"aooct-batch: format {fmt}: expected gray16-le or gray8")
+        usage_error(f"format {fmt}: expected gray16-le or gray8")
     kmap = elements.get("aooctkmap", {})
     if not (args.wavelength_file or args.wavelength_coeffs or kmap):
-        raise SystemExit("aooct-batch: the calibration is needed: --wavelength-file or --wavelength-coeffs")
+        usage_error("the calibration is needed: --wavelength-file or --wavelength-coeffs")
     if args.bscans_per_volume < 1:
-        raise SystemExit("aooct-batch: --bscans-per-volume must be >= 1")
+        usage_error("--bscans-per-volume must be >= 1")
     location = args.location or ("vol{volume}.tif" if args.tiff else "vol{volume}-bscan{bscan}.png")
     try:
-        expand_location(location, 0, 0)
+        first = expand_location(location, 0, 0)
+        # aooct-stack's rules: every image (every TIFF volume) named apart,
+        # the name saying the format; a name that still comes round again
+        # (fields run together) stops the file in run_pipeline
+        if first == expand_location(location, 1, 0):
+            raise ValueError(f'--location "{location}" has no {{volume}}: every volume would be '
+                             f"written to {first}, each over the one before")
+        if not args.tiff and args.bscans_per_volume > 1 and first == expand_location(location, 0, 1):
+            raise ValueError(f'--location "{location}" has no {{bscan}}: the B-scans of a volume '
+                             f"would all be written to {first}, each over the one before")
+        ext = (".tif", ".tiff") if args.tiff else (".png",)
+        if not first.lower().endswith(ext):
+            raise ValueError(f'--location "{location}" must end in {" or ".join(ext)}: '
+                             + ("--tiff writes TIFF files" if args.tiff else "the images are PNG"))
     except ValueError as e:
-        raise SystemExit(f"aooct-batch: {e}")
+        usage_error(f"{e}")
     if os.path.isabs(location) or ".." in location.split(os.sep):
-        raise SystemExit("aooct-batch: --location is a name inside each file's folder")
+        usage_error("--location is a name inside each file's folder")
     pipeline = CHAIN.format(
         format=fmt, width=width, height=height, pad_size=args.pad_size, a2=args.a2, a3=args.a3,
         dynamic_range=args.dynamic_range,
@@ -439,13 +461,13 @@ def make_jobs(args):
     for pattern in args.inputs:
         matched = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
         if not matched:
-            raise SystemExit(f"aooct-batch: {pattern}: no such file")
+            usage_error(f"{pattern}: no such file")
         files += matched
     names = {}
     for f in files:
         name = os.path.splitext(os.path.basename(f))[0]
         if name in names and names[name] != f:
-            raise SystemExit(f"aooct-batch: {names[name]} and {f} would both be written to {name}: rename one")
+            usage_error(f"{names[name]} and {f} would both be written to {name}: rename one")
         names[name] = f
     return [{"input": os.path.abspath(f), "name": name, "outdir": os.path.abspath(args.output),
              "pipeline": pipeline, "format": fmt, "width": width, "height": height,
