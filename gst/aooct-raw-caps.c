@@ -61,3 +61,54 @@ aooct_raw_caps_video_info (const GstCaps * caps, GstVideoInfo * info,
   aooct_raw_packed_video_info (info, *format, width, height, fps_n, fps_d);
   return TRUE;
 }
+
+/* the packed formats' values: past any GstVideoFormat */
+#define PACKED_ENUM_BASE 0x10000
+
+GType
+gst_aooct_raw_format_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_VIDEO_FORMAT_GRAY16_LE, "16-bit little-endian samples",
+        "gray16-le"},
+    {GST_VIDEO_FORMAT_GRAY8, "8-bit samples", "gray8"},
+    {PACKED_ENUM_BASE + AOOCT_RAW_MONO12P, "Packed 12-bit samples, GenICam "
+          "Mono12p (2 in 3 bytes, LSB first)", "mono12p"},
+    {PACKED_ENUM_BASE + AOOCT_RAW_MONO12PACKED, "Packed 12-bit samples, "
+          "GigE Vision Mono12Packed (2 in 3 bytes, low nibbles in the "
+          "middle byte)", "mono12packed"},
+    {PACKED_ENUM_BASE + AOOCT_RAW_MONO10P, "Packed 10-bit samples, GenICam "
+          "Mono10p (4 in 5 bytes, LSB first)", "mono10p"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstAooctRawFormat", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+AooctRawFormat
+aooct_raw_format_from_enum (gint value)
+{
+  if (value == GST_VIDEO_FORMAT_GRAY8)
+    return AOOCT_RAW_GRAY8;
+  if (value == GST_VIDEO_FORMAT_GRAY16_LE)
+    return AOOCT_RAW_GRAY16_LE;
+  return (AooctRawFormat) (value - PACKED_ENUM_BASE);
+}
+
+gint
+aooct_raw_format_to_enum (AooctRawFormat format)
+{
+  switch (format) {
+    case AOOCT_RAW_GRAY8:
+      return GST_VIDEO_FORMAT_GRAY8;
+    case AOOCT_RAW_GRAY16_LE:
+      return GST_VIDEO_FORMAT_GRAY16_LE;
+    default:
+      return PACKED_ENUM_BASE + format;
+  }
+}

@@ -35,5 +35,15 @@ void aooct_raw_packed_video_info (GstVideoInfo * info, AooctRawFormat format,
 gboolean aooct_raw_caps_video_info (const GstCaps * caps, GstVideoInfo * info,
     AooctRawFormat * format);
 
+/* The enum of a `format` property of raw samples (aooctfilesrc): nicks
+ * gray16-le, gray8, mono12p, mono12packed, mono10p.  gray16-le and gray8
+ * keep the values of GST_VIDEO_FORMAT_GRAY16_LE and _GRAY8, which the
+ * property had when it was a GstVideoFormat. */
+#define GST_TYPE_AOOCT_RAW_FORMAT (gst_aooct_raw_format_get_type ())
+GType gst_aooct_raw_format_get_type (void);
+/* A value of that enum as a format, and back */
+AooctRawFormat aooct_raw_format_from_enum (gint value);
+gint aooct_raw_format_to_enum (AooctRawFormat format);
+
 G_END_DECLS
 #endif /* __AOOCT_RAW_CAPS_H__ */
