@@ -462,11 +462,10 @@ gst_aooct_file_src_start (GstBaseSrc * src)
   if (size == 0 || size % frame_bytes != 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("%s: %" G_GUINT64_FORMAT " bytes is not a whole number of B-scans "
-            "of %d A-lines x %d samples in %s (%" G_GSIZE_FORMAT " bytes per "
-            "A-line, %" G_GUINT64_FORMAT " per B-scan): check width, height "
-            "and format", location, size, height, width,
-            aooct_raw_format_name (format), self->row_bytes, frame_bytes),
-        (NULL));
+            "of %d A-lines x %d samples in %s (%" G_GUINT64_FORMAT " bytes, %"
+            G_GSIZE_FORMAT " per A-line): check width, height and format",
+            location, size, height, width, aooct_raw_format_name (format),
+            frame_bytes, self->row_bytes), (NULL));
     goto failed;
   }
   n_frames = size / frame_bytes;
