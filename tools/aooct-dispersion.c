@@ -5,14 +5,16 @@
  *
  *   aooct-dispersion --samples=N --alines=M
  *       (--wavelength-file=F | --wavelength-coeffs=C) [--size=P1]
- *       [--factor=F] [--format=gray16-le|gray8] RAWFILE
+ *       [--factor=F] [--format=gray16-le|gray8|mono12p|mono12packed|mono10p]
+ *       RAWFILE
  *
  * prints, on stdout,
  *
  *   aooctdisp a2=7.713 a3=-2.732
  *
  * It runs the chain up to aooctdisp estimate=true on the first B-scan of
- * RAWFILE (M A-lines of N samples, the spec's raw layout) with the given
+ * RAWFILE (M A-lines of N samples, the spec's raw layout, or packed 12- or
+ * 10-bit samples, docs/caps.md) with the given
  * calibration and padding (as the pipeline that will use the result:
  * a2/a3 are in radians over the measured samples, so they do not depend
  * on the padding, but the depth range the sharpness is measured over
@@ -24,6 +26,8 @@
  * or holds no whole B-scan, or the chain fails, 2 on a usage error. */
 #include <gst/gst.h>
 #include <stdlib.h>
+
+#include "aooct-raw-format.h"
 
 int
 main (int argc, char **argv)
@@ -44,7 +48,8 @@ main (int argc, char **argv)
     {"factor", 'f', 0, G_OPTION_ARG_INT, &factor,
         "aooctpad factor (default 2)", "F"},
     {"format", 0, 0, G_OPTION_ARG_STRING, &format,
-        "Raw sample format: gray16-le (default) or gray8", "FORMAT"},
+        "Raw sample format: gray16-le (default), gray8, or packed mono12p, "
+          "mono12packed, mono10p", "FORMAT"},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
         "RAWFILE"},
     {NULL}
@@ -53,7 +58,8 @@ main (int argc, char **argv)
   GError *error = NULL;
   GstElement *pipeline;
   GstBus *bus;
-  gchar *kmap, *launch, *loc;
+  gchar *kmap, *launch, *loc, *source;
+  AooctRawFormat raw_format = AOOCT_RAW_GRAY16_LE;
   gboolean done = FALSE;
   gint status = 1;
 
@@ -70,14 +76,19 @@ main (int argc, char **argv)
       || alines < 1 || (wfile == NULL) == (coeffs == NULL)) {
     g_printerr ("aooct-dispersion: usage: aooct-dispersion --samples=N "
         "--alines=M (--wavelength-file=F | --wavelength-coeffs=C) "
-        "[--size=P1] [--factor=F] [--format=gray16-le|gray8] RAWFILE "
+        "[--size=P1] [--factor=F] [--format=gray16-le|gray8|mono12p|"
+        "mono12packed|mono10p] RAWFILE "
         "(exactly one calibration, N >= 2, M >= 1)\n");
     return 2;
   }
-  if (format && g_strcmp0 (format, "gray16-le") != 0
-      && g_strcmp0 (format, "gray8") != 0) {
-    g_printerr ("aooct-dispersion: --format must be gray16-le or gray8, not "
-        "%s\n", format);
+  if (format && !aooct_raw_format_from_string (format, &raw_format)) {
+    g_printerr ("aooct-dispersion: --format must be gray16-le, gray8, "
+        "mono12p, mono12packed or mono10p, not %s\n", format);
+    return 2;
+  }
+  if (!aooct_raw_check_width (raw_format, samples, &error)) {
+    g_printerr ("aooct-dispersion: --samples=%d: %s\n", samples,
+        error->message);
     return 2;
   }
   if (!g_file_test (rest[0], G_FILE_TEST_IS_REGULAR)) {
@@ -89,10 +100,21 @@ main (int argc, char **argv)
   loc = g_strescape (rest[0], NULL);
   kmap = wfile ? g_strdup_printf ("wavelength-file=\"%s\"", wfile) :
       g_strdup_printf ("wavelength-coeffs=\"%s\"", coeffs);
-  launch = g_strdup_printf ("filesrc location=\"%s\" ! rawvideoparse "
-      "format=%s width=%d height=%d ! aooctdcsub ! aooctpad size=%d "
-      "factor=%d ! aooctkmap %s ! aooctdisp estimate=true ! fakesink", loc,
-      format ? format : "gray16-le", samples, alines, size, factor, kmap);
+  /* packed B-scans: whole B-scans of the file's bytes in the caps of
+   * docs/caps.md (rawvideoparse knows no packed format) */
+  if (aooct_raw_format_is_packed (raw_format))
+    source = g_strdup_printf ("filesrc location=\"%s\" blocksize=%"
+        G_GSIZE_FORMAT " ! video/x-aooct-packed,format=%s,width=%d,height=%d,"
+        "framerate=0/1", loc, aooct_raw_row_bytes (raw_format, samples) *
+        alines, aooct_raw_format_name (raw_format), samples, alines);
+  else
+    source = g_strdup_printf ("filesrc location=\"%s\" ! rawvideoparse "
+        "format=%s width=%d height=%d", loc, raw_format == AOOCT_RAW_GRAY8 ?
+        "gray8" : "gray16-le", samples, alines);
+  launch = g_strdup_printf ("%s ! aooctdcsub ! aooctpad size=%d factor=%d ! "
+      "aooctkmap %s ! aooctdisp estimate=true ! fakesink", source, size,
+      factor, kmap);
+  g_free (source);
   pipeline = gst_parse_launch (launch, &error);
   if (pipeline == NULL || error) {
     g_printerr ("aooct-dispersion: %s (is the aooct plugin on "
