@@ -328,7 +328,7 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
     if (!ok)
       return FALSE;
     if (!gst_video_info_from_caps (&self->out_vinfo, outcaps)) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+      aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
           "cannot parse output caps %" GST_PTR_FORMAT, outcaps);
       return FALSE;
     }

@@ -5,10 +5,11 @@
 #endif
 
 #include "aooct-raw-caps.h"
+#include "aooct-src-util.h"
 
 GstCaps *
 aooct_raw_caps_new (AooctRawFormat format, gint width, gint height,
-    gint fps_n, gint fps_d)
+    gint bscans, gint fps_n, gint fps_d)
 {
   const gchar *name = aooct_raw_format_is_packed (format) ?
       AOOCT_PACKED_CAPS_NAME : "video/x-raw";
@@ -16,7 +17,22 @@ aooct_raw_caps_new (AooctRawFormat format, gint width, gint height,
   return gst_caps_new_simple (name,
       "format", G_TYPE_STRING, aooct_raw_format_name (format),
       "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
-      "framerate", GST_TYPE_FRACTION, fps_n, fps_d, NULL);
+      "framerate", GST_TYPE_FRACTION, fps_n, fps_d,
+      AOOCT_SRC_BSCANS_FIELD, G_TYPE_INT, bscans, NULL);
+}
+
+GstVideoFormat
+aooct_raw_format_video_layout (AooctRawFormat format, gint width,
+    gint * layout_width)
+{
+  *layout_width = (gint) aooct_raw_row_bytes (format, width);
+  switch (format) {
+    case AOOCT_RAW_GRAY16_LE:
+      *layout_width = width;
+      return GST_VIDEO_FORMAT_GRAY16_LE;
+    default:
+      return GST_VIDEO_FORMAT_GRAY8;
+  }
 }
 
 void

@@ -17,9 +17,17 @@ G_BEGIN_DECLS
   "format = (string) { mono12p, mono12packed, mono10p }, " \
   "width = (int) [ 2, 1048576 ], height = (int) [ 1, MAX ], " \
   "framerate = (fraction) [ 0/1, MAX ]"
-/* Caps of frames of @height rows of @width samples in @format. */
-    GstCaps * aooct_raw_caps_new (AooctRawFormat format, gint width,
-    gint height, gint fps_n, gint fps_d);
+
+/* Caps of frames of @height rows of @width samples in @format that stack
+ * @bscans B-scans (the field aooct-src-util.h names). */
+GstCaps *aooct_raw_caps_new (AooctRawFormat format, gint width, gint height,
+    gint bscans, gint fps_n, gint fps_d);
+
+/* The video format and width whose frames have the byte layout of a frame
+ * of @width samples in @format: itself, or GRAY8 @width x bits / 8 wide
+ * for packed samples (aooct_raw_packed_video_info ()). */
+GstVideoFormat aooct_raw_format_video_layout (AooctRawFormat format,
+    gint width, gint * layout_width);
 
 /* The byte layout of a packed frame as GStreamer's video library can map
  * and copy it: a GRAY8 frame whose width is the packed row's bytes, rows
