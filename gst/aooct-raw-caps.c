@@ -86,16 +86,14 @@ gst_aooct_raw_format_get_type (void)
 {
   static GType type = 0;
   static const GEnumValue values[] = {
-    {GST_VIDEO_FORMAT_GRAY16_LE, "16-bit little-endian samples",
-        "gray16-le"},
-    {GST_VIDEO_FORMAT_GRAY8, "8-bit samples", "gray8"},
-    {PACKED_ENUM_BASE + AOOCT_RAW_MONO12P, "Packed 12-bit samples, GenICam "
-          "Mono12p (2 in 3 bytes, LSB first)", "mono12p"},
-    {PACKED_ENUM_BASE + AOOCT_RAW_MONO12PACKED, "Packed 12-bit samples, "
-          "GigE Vision Mono12Packed (2 in 3 bytes, low nibbles in the "
-          "middle byte)", "mono12packed"},
-    {PACKED_ENUM_BASE + AOOCT_RAW_MONO10P, "Packed 10-bit samples, GenICam "
-          "Mono10p (4 in 5 bytes, LSB first)", "mono10p"},
+    {GST_VIDEO_FORMAT_GRAY16_LE, "16-bit little-endian", "gray16-le"},
+    {GST_VIDEO_FORMAT_GRAY8, "8-bit", "gray8"},
+    {PACKED_ENUM_BASE + AOOCT_RAW_MONO12P, "12-bit packed, GenICam Mono12p",
+        "mono12p"},
+    {PACKED_ENUM_BASE + AOOCT_RAW_MONO12PACKED, "12-bit packed, GigE Vision "
+          "Mono12Packed", "mono12packed"},
+    {PACKED_ENUM_BASE + AOOCT_RAW_MONO10P, "10-bit packed, GenICam Mono10p",
+        "mono10p"},
     {0, NULL, NULL}
   };
 
