@@ -57,6 +57,17 @@ aooct_raw_format_name (AooctRawFormat format)
   return names[format];
 }
 
+const gchar *
+aooct_raw_format_nick (AooctRawFormat format)
+{
+  static const gchar *const nicks[AOOCT_RAW_N_FORMATS] = {
+    "gray8", "gray16-le", "mono12p", "mono12packed", "mono10p"
+  };
+
+  g_return_val_if_fail ((guint) format < AOOCT_RAW_N_FORMATS, "?");
+  return nicks[format];
+}
+
 gboolean
 aooct_raw_format_from_string (const gchar * str, AooctRawFormat * format)
 {

@@ -80,6 +80,9 @@ gboolean aooct_raw_format_is_packed (AooctRawFormat format);
 gsize aooct_raw_row_bytes (AooctRawFormat format, gint n);
 /* "GRAY8", "GRAY16_LE", "mono12p", "mono12packed", "mono10p" */
 const gchar *aooct_raw_format_name (AooctRawFormat format);
+/* aooctfilesrc's name of @format (its format property): "gray8",
+ * "gray16-le", "mono12p", "mono12packed", "mono10p" */
+const gchar *aooct_raw_format_nick (AooctRawFormat format);
 /* The tools' and files' spellings: gray8, gray16-le (or gray16), mono12p,
  * mono12packed, mono10p (case-insensitive); FALSE for anything else. */
 gboolean aooct_raw_format_from_string (const gchar * str,

@@ -213,11 +213,8 @@ main (int argc, char **argv)
     return 1;
   }
 
-  /* aooctfilesrc's names of the formats */
-  pipeline = build_chain (rest[0], raw_format == AOOCT_RAW_GRAY16_LE ?
-      "gray16-le" : raw_format == AOOCT_RAW_GRAY8 ? "gray8" :
-      aooct_raw_format_name (raw_format), samples,
-      alines, size, factor, wfile, coeffs, &usage, &error);
+  pipeline = build_chain (rest[0], aooct_raw_format_nick (raw_format),
+      samples, alines, size, factor, wfile, coeffs, &usage, &error);
   if (!pipeline) {
     g_printerr ("aooct-dispersion: %s\n", error->message);
     return usage ? 2 : 1;
