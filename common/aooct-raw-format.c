@@ -152,3 +152,49 @@ aooct_raw_unpack_row (AooctRawFormat format, const guint8 * row, gint n,
       break;
   }
 }
+
+void
+aooct_raw_pack_row (AooctRawFormat format, const guint16 * in, gint n,
+    guint8 * row)
+{
+  gint i;
+
+  switch (format) {
+    case AOOCT_RAW_GRAY8:
+      for (i = 0; i < n; i++)
+        row[i] = (guint8) in[i];
+      break;
+    case AOOCT_RAW_GRAY16_LE:
+      for (i = 0; i < n; i++) {
+        row[2 * i] = in[i] & 0xff;
+        row[2 * i + 1] = in[i] >> 8;
+      }
+      break;
+    case AOOCT_RAW_MONO12P:
+      for (i = 0; i < n; i += 2, row += 3) {
+        guint32 w = in[i] | (guint32) in[i + 1] << 12;
+
+        row[0] = w & 0xff;
+        row[1] = w >> 8 & 0xff;
+        row[2] = w >> 16 & 0xff;
+      }
+      break;
+    case AOOCT_RAW_MONO12PACKED:
+      for (i = 0; i < n; i += 2, row += 3) {
+        row[0] = in[i] >> 4;
+        row[1] = (in[i] & 0xf) | (in[i + 1] & 0xf) << 4;
+        row[2] = in[i + 1] >> 4;
+      }
+      break;
+    case AOOCT_RAW_MONO10P:
+      for (i = 0; i < n; i += 4, row += 5) {
+        guint64 w = in[i] | (guint64) in[i + 1] << 10 |
+            (guint64) in[i + 2] << 20 | (guint64) in[i + 3] << 30;
+        gint b;
+
+        for (b = 0; b < 5; b++)
+          row[b] = w >> (8 * b) & 0xff;
+      }
+      break;
+  }
+}

@@ -95,5 +95,11 @@ gboolean aooct_raw_check_width (AooctRawFormat format, gint n, GError ** error);
 void aooct_raw_unpack_row (AooctRawFormat format, const guint8 * row, gint n,
     guint16 * out);
 
+/* The inverse: @n samples (@n a multiple of the unit, each below
+ * 2^bits) packed into a row of @format at @row.  For writing packed files
+ * and frames (the benchmark); the tests pack by hand instead. */
+void aooct_raw_pack_row (AooctRawFormat format, const guint16 * in, gint n,
+    guint8 * row);
+
 G_END_DECLS
 #endif /* __AOOCT_RAW_FORMAT_H__ */
