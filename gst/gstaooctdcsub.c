@@ -147,9 +147,10 @@ check_not_aravis_packed (const GstStructure * s, GError ** error)
   g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
       "input format GRAY16_LE with bpp=%d: these are packed %d-bit samples "
       "under 16-bit caps (aravissrc's packed formats); put capssetter "
-      "replace=true caps=\"" AOOCT_PACKED_CAPS_NAME ", format=%s, width=N, "
-      "height=M, framerate=F\" before aooctdcsub (docs/caps.md) or set the "
-      "camera to Mono16", bpp, bpp, bpp == 10 ? "mono10p" : "mono12p");
+      "join=false replace=true caps=\"" AOOCT_PACKED_CAPS_NAME ", "
+      "format=%s, width=N, height=M, framerate=F\" before aooctdcsub "
+      "(docs/caps.md) or set the camera to Mono16", bpp, bpp,
+      bpp == 10 ? "mono10p" : "mono12p");
   return FALSE;
 }
 

@@ -418,6 +418,59 @@ GST_START_TEST (test_filesrc_packed_file)
 
 GST_END_TEST;
 
+/* aravissrc's packed frames come under GRAY16_LE caps with bpp=12: the
+ * way docs/caps.md gives relabels them with capssetter (a filesrc with
+ * those caps stands in for the camera) */
+GST_START_TEST (test_aravis_caps_relabelled)
+{
+  const gint n = 1024, alines = 40;
+  GRand *rand;
+  guint16 *raw;
+  guint8 *packed;
+  gsize size, ref_bytes, got_bytes;
+  gchar *ppath, *rpath, *lp, *lr;
+  gfloat *ref, *got;
+  GstElementFactory *f = gst_element_factory_find ("capssetter");
+
+  if (f == NULL) {
+    g_print ("no capssetter (gst-plugins-good): skipped\n");
+    return;
+  }
+  gst_object_unref (f);
+  rand = aooct_test_rand_new ();
+  raw = aooct_test_make_spectra (rand, n, alines, 2, 4095);
+  packed = pack_frame (AOOCT_RAW_MONO12P, raw, n, alines * 2, &size);
+  ppath = write_temp_bytes (packed, size);
+  rpath = write_temp_bytes (raw, (gsize) n * alines * 2 * 2);
+  lp = g_strdup_printf ("filesrc location=%s blocksize=%" G_GSIZE_FORMAT
+      " ! video/x-raw,format=GRAY16_LE,bpp=12,depth=12,width=%d,height=%d ! "
+      "capssetter join=false replace=true caps=\"video/x-aooct-packed,"
+      "format=mono12p,width=%d,height=%d,framerate=0/1\" ! aooctdcsub ! "
+      "appsink name=sink sync=false wait-on-eos=false", ppath, size / 2, n,
+      alines, n, alines);
+  lr = g_strdup_printf ("aooctfilesrc location=%s width=%d height=%d ! "
+      "aooctdcsub ! appsink name=sink sync=false wait-on-eos=false", rpath,
+      n, alines);
+  ref = run_file (lr, "cpu", &ref_bytes);
+  got = run_file (lp, aooct_test_backend, &got_bytes);
+  fail_unless_equals_int (ref_bytes, (gsize) n * alines * 2 * 4);
+  fail_unless_equals_int (got_bytes, ref_bytes);
+  fail_unless (memcmp (got, ref, ref_bytes) == 0);
+  g_unlink (ppath);
+  g_unlink (rpath);
+  g_free (ppath);
+  g_free (rpath);
+  g_free (lp);
+  g_free (lr);
+  g_free (ref);
+  g_free (got);
+  g_free (packed);
+  g_free (raw);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 /* ---- what a layout does not allow ----------------------------------- */
 
 GST_START_TEST (test_bad_packed_input)
@@ -473,6 +526,7 @@ add_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_dcsub_packed_as_gray16);
   tcase_add_test (tc, test_dcsub_packed_modes);
   tcase_add_test (tc, test_filesrc_packed_file);
+  tcase_add_test (tc, test_aravis_caps_relabelled);
   tcase_add_test (tc, test_bad_packed_input);
 }
 
