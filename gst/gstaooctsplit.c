@@ -6,7 +6,9 @@
  *
  * The first half of a pair around any aooct chain that runs it on several
  * GPUs of one host (docs/scale-out.md): each input buffer goes whole to
- * one of the request pads src_%u in turn, with its position in the stream
+ * one of the request pads src_%u in turn (buffers-per-branch of them in a
+ * row: a whole volume per branch where the volume views run in the
+ * branches), with its position in the stream
  * (a sequence number, from 0 after start and after each flush) in a meta
  * that the aooct elements carry over onto their outputs; aooctmerge puts
  * the branches' outputs back into that order.  Each branch starts with a
@@ -56,9 +58,17 @@ struct _GstAooctSplit
   GPtrArray *srcpads;           /* GstPad, in the order requested */
   guint next_pad;               /* index of the next number in srcpads */
   guint pad_counter;            /* for the names of new pads */
+  guint chunk;                  /* buffers-per-branch */
+  guint in_chunk;               /* of them handed to srcpads[next_pad] */
   guint64 next_seq;
   guint32 seek_seqnum;          /* the last seek sent upstream */
   gboolean seek_result;
+};
+
+enum
+{
+  PROP_0,
+  PROP_BUFFERS_PER_BRANCH
 };
 
 G_DEFINE_TYPE (GstAooctSplit, gst_aooct_split, GST_TYPE_ELEMENT);
@@ -84,7 +94,10 @@ gst_aooct_split_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   if (self->srcpads->len > 0) {
     out = gst_object_ref (g_ptr_array_index (self->srcpads,
             self->next_pad % self->srcpads->len));
-    self->next_pad = (self->next_pad + 1) % self->srcpads->len;
+    if (++self->in_chunk >= self->chunk) {
+      self->next_pad = (self->next_pad + 1) % self->srcpads->len;
+      self->in_chunk = 0;
+    }
     seq = self->next_seq++;
   }
   GST_OBJECT_UNLOCK (self);
@@ -118,6 +131,7 @@ gst_aooct_split_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
     GST_OBJECT_LOCK (self);
     self->next_seq = 0;
     self->next_pad = 0;
+    self->in_chunk = 0;
     GST_OBJECT_UNLOCK (self);
   }
   /* to every branch (the default goes to all our src pads) */
@@ -319,11 +333,48 @@ gst_aooct_split_change_state (GstElement * element, GstStateChange transition)
     GST_OBJECT_LOCK (self);
     self->next_seq = 0;
     self->next_pad = 0;
+    self->in_chunk = 0;
     self->seek_seqnum = GST_SEQNUM_INVALID;
     GST_OBJECT_UNLOCK (self);
   }
   return GST_ELEMENT_CLASS (gst_aooct_split_parent_class)->change_state
       (element, transition);
+}
+
+static void
+gst_aooct_split_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctSplit *self = GST_AOOCT_SPLIT (object);
+
+  switch (prop_id) {
+    case PROP_BUFFERS_PER_BRANCH:
+      GST_OBJECT_LOCK (self);
+      self->chunk = g_value_get_uint (value);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_aooct_split_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstAooctSplit *self = GST_AOOCT_SPLIT (object);
+
+  switch (prop_id) {
+    case PROP_BUFFERS_PER_BRANCH:
+      GST_OBJECT_LOCK (self);
+      g_value_set_uint (value, self->chunk);
+      GST_OBJECT_UNLOCK (self);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
 }
 
 static void
@@ -342,6 +393,17 @@ gst_aooct_split_class_init (GstAooctSplitClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
 
   gobject_class->finalize = gst_aooct_split_finalize;
+  gobject_class->set_property = gst_aooct_split_set_property;
+  gobject_class->get_property = gst_aooct_split_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_BUFFERS_PER_BRANCH,
+      g_param_spec_uint ("buffers-per-branch", "Buffers per branch",
+          "Consecutive buffers handed to one branch before the next: 1 "
+          "spreads buffers; the buffers of a volume (bscans-per-volume / "
+          "B-scans per buffer) keep each volume whole on one branch, for "
+          "the volume views inside the branches", 1, G_MAXUINT, 1,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
   element_class->request_new_pad =
       GST_DEBUG_FUNCPTR (gst_aooct_split_request_new_pad);
   element_class->release_pad = GST_DEBUG_FUNCPTR (gst_aooct_split_release_pad);
@@ -359,6 +421,7 @@ static void
 gst_aooct_split_init (GstAooctSplit * self)
 {
   self->srcpads = g_ptr_array_new_with_free_func (gst_object_unref);
+  self->chunk = 1;
   self->seek_seqnum = GST_SEQNUM_INVALID;
   self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
   gst_pad_set_chain_function (self->sinkpad,

@@ -400,6 +400,36 @@ GST_START_TEST (test_views_after_merge)
 
 GST_END_TEST;
 
+/* Or the distribution by volume: aooctsplit buffers-per-branch=5 hands
+ * each branch whole volumes of 5 B-scans, aooctenface runs in the
+ * branches, and aooctmerge puts the images back in volume order: those of
+ * one chain. */
+GST_START_TEST (test_views_in_branches)
+{
+  const gchar *src = "aooctsrc samples=832 alines=240 seed=19 "
+      "num-buffers=20 center-wavelength=800 bandwidth=20";
+  gchar *chain = g_strdup_printf ("aooctdcsub ! aooctpad size=2048 factor=2 "
+      "! aooctkmap wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" ! aooctdisp "
+      "a2=8 a3=-2 ! aooctfft ! aooctenface backend=%s bscans-per-volume=5",
+      aooct_test_backend);
+  gchar *one = g_strdup_printf ("%s ! %s ! appsink name=out sync=false "
+      "wait-on-eos=false", src, chain);
+  gchar *two = g_strdup_printf ("%s ! aooctsplit name=s buffers-per-branch=5 "
+      "aooctmerge name=m ! appsink name=out sync=false wait-on-eos=false "
+      "s. ! queue ! %s ! m.  s. ! queue ! %s ! m.", src, chain, chain);
+  GList *a = images_of (one), *b = images_of (two);
+
+  fail_unless_equals_int (g_list_length (a), 4);
+  assert_same_images (a, b, "en face in the branches, by volume");
+  g_list_free_full (a, (GDestroyNotify) g_bytes_unref);
+  g_list_free_full (b, (GDestroyNotify) g_bytes_unref);
+  g_free (chain);
+  g_free (one);
+  g_free (two);
+}
+
+GST_END_TEST;
+
 /* A change made on the bin while the branches run takes effect from the
  * same B-scan on every branch: 4 B-scans pushed (still in the branches),
  * a2, a3, window and the display range changed, 4 more; the 8 images are
@@ -500,6 +530,7 @@ add_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_error_from_step);
   tcase_add_test (tc, test_branches_same_images);
   tcase_add_test (tc, test_views_after_merge);
+  tcase_add_test (tc, test_views_in_branches);
   tcase_add_test (tc, test_branches_live_change);
   tcase_add_test (tc, test_error_from_branch);
 }
