@@ -70,8 +70,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_aooct_bin_debug);
 #define ALL_STEPS (-1)
 
 /* The custom event that carries a property changed while running down
- * every branch (fields "name", "value") */
-#define LIVE_PROPERTY_EVENT "aooct-bin-property"
+ * every branch (fields "name", "value"), named after the property: sticky,
+ * so that a flush (a seek) does not lose it in a branch's queue, and
+ * replaced only by a later value of the same property */
+#define LIVE_PROPERTY_EVENT "aooct-bin-property/"
 
 /* One chain of the six elements: the bin's own children, or (gpus) in a
  * branch bin after a queue. */
@@ -208,6 +210,13 @@ set_on_chain (Chain * c, gint step, const gchar * name, const GValue * value)
       g_object_set_property (G_OBJECT (c->step[i]), name, value);
 }
 
+static void
+free_value (GValue * v)
+{
+  g_value_unset (v);
+  g_free (v);
+}
+
 /* A property changed while the branches run: as an event down each of
  * them from aooctsplit's input, between two buffers (see the top).  FALSE
  * where it cannot go that way (not running, flushing). */
@@ -221,7 +230,12 @@ send_live (GstAooctBin * self, GParamSpec * pspec, const GValue * value)
   if (self->split == NULL || !(pspec->flags & GST_PARAM_MUTABLE_PLAYING)
       || GST_STATE (self) < GST_STATE_PAUSED)
     return FALSE;
-  st = gst_structure_new_empty (LIVE_PROPERTY_EVENT);
+  {
+    gchar *event_name = g_strconcat (LIVE_PROPERTY_EVENT, pspec->name, NULL);
+
+    st = gst_structure_new_empty (event_name);
+    g_free (event_name);
+  }
   gst_structure_set (st, "name", G_TYPE_STRING, pspec->name, NULL);
   gst_structure_set_value (st, "value", value);
   g_mutex_lock (&self->live_lock);
@@ -236,7 +250,7 @@ send_live (GstAooctBin * self, GParamSpec * pspec, const GValue * value)
   pad = gst_element_get_static_pad (self->split, "sink");
   /* serialized: waits for the buffer aooctsplit is handing out */
   sent = gst_pad_send_event (pad,
-      gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM, st));
+      gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY, st));
   gst_object_unref (pad);
   if (!sent) {
     g_mutex_lock (&self->live_lock);
@@ -311,8 +325,9 @@ live_property_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   GParamSpec *pspec;
   gint i = GPOINTER_TO_INT (user_data), step;
 
-  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_DOWNSTREAM
-      || !gst_event_has_name (event, LIVE_PROPERTY_EVENT))
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CUSTOM_DOWNSTREAM_STICKY
+      || !g_str_has_prefix (gst_structure_get_name (gst_event_get_structure
+              (event)), LIVE_PROPERTY_EVENT))
     return GST_PAD_PROBE_OK;
   st = gst_event_get_structure (event);
   name = gst_structure_get_string (st, "name");
@@ -479,9 +494,20 @@ build (GstAooctBin * self, const gint * devices, guint n)
 static void
 gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
 {
-  gchar **parts = gpus ? g_strsplit (gpus, ",", -1) : NULL;
-  GArray *devices = g_array_new (FALSE, FALSE, sizeof (gint));
+  gchar **parts;
+  GArray *devices;
   guint k;
+
+  if (GST_STATE (self) != GST_STATE_NULL
+      || GST_STATE_PENDING (self) != GST_STATE_VOID_PENDING) {
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("gpus can change only "
+            "while the pipeline is stopped (NULL state): kept gpus=%s, "
+            "ignored gpus=%s", self->gpus ? self->gpus : "", gpus ? gpus :
+            ""), (NULL));
+    return;
+  }
+  parts = gpus ? g_strsplit (gpus, ",", -1) : NULL;
+  devices = g_array_new (FALSE, FALSE, sizeof (gint));
 
   for (k = 0; parts && parts[k]; k++) {
     gchar *t = g_strstrip (parts[k]), *end = NULL;
@@ -552,12 +578,46 @@ gst_aooct_bin_handle_message (GstBin * bin, GstMessage * msg)
   GST_BIN_CLASS (gst_aooct_bin_parent_class)->handle_message (bin, msg);
 }
 
+/* Values sent down the branches that did not arrive (the pipeline
+ * stopped first): set on every branch now, so that the next run has
+ * what the bin says. */
 static void
-free_value (GValue * v)
+apply_pending (GstAooctBin * self)
 {
-  g_value_unset (v);
-  g_free (v);
+  GObjectClass *klass = G_OBJECT_GET_CLASS (self);
+  GHashTable *pending;
+  GHashTableIter it;
+  gpointer name, value;
+  guint k;
+
+  g_mutex_lock (&self->live_lock);
+  pending = self->live;
+  self->live = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+      (GDestroyNotify) free_value);
+  g_mutex_unlock (&self->live_lock);
+  g_hash_table_iter_init (&it, pending);
+  while (g_hash_table_iter_next (&it, &name, &value)) {
+    GParamSpec *p = g_object_class_find_property (klass, name);
+    gint step = g_array_index (prop_step, gint, p->param_id - 1);
+
+    for (k = 0; k < self->n_chains; k++)
+      set_on_chain (&self->chains[k], step, name, value);
+  }
+  g_hash_table_unref (pending);
 }
+
+static GstStateChangeReturn
+gst_aooct_bin_change_state (GstElement * element, GstStateChange transition)
+{
+  GstStateChangeReturn ret =
+      GST_ELEMENT_CLASS (gst_aooct_bin_parent_class)->change_state (element,
+      transition);
+
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    apply_pending (GST_AOOCT_BIN (element));
+  return ret;
+}
+
 
 static void
 gst_aooct_bin_finalize (GObject * object)
@@ -582,6 +642,7 @@ gst_aooct_bin_class_init (GstAooctBinClass * klass)
   gobject_class->set_property = gst_aooct_bin_set_property;
   gobject_class->get_property = gst_aooct_bin_get_property;
   gobject_class->finalize = gst_aooct_bin_finalize;
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_aooct_bin_change_state);
   GST_BIN_CLASS (klass)->handle_message =
       GST_DEBUG_FUNCPTR (gst_aooct_bin_handle_message);
 

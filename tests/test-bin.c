@@ -312,6 +312,28 @@ GST_START_TEST (test_gpus_property)
 
 GST_END_TEST;
 
+/* gpus changes only while stopped: running, a change is a warning and
+ * the branches stay. */
+GST_START_TEST (test_gpus_while_running)
+{
+  GstHarness *h = aooct_test_harness_new ("aooctbin backend=cpu gpus=0,0 "
+      PROPS);
+  GstElement *bin = aooct_test_element (h, "aooctbin");
+  gchar *gpus = NULL;
+
+  gst_harness_play (h);
+  g_object_set (bin, "gpus", "0", NULL);
+  aooct_test_assert_warning (h, "gpus", "stopped", NULL);
+  g_object_get (bin, "gpus", &gpus, NULL);
+  fail_unless_equals_string (gpus, "0,0");
+  fail_unless (gst_child_proxy_lookup (GST_CHILD_PROXY (bin),
+          "branch1::disp::a2", NULL, NULL));
+  g_free (gpus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* the thesis geometry: 832 x 240 padded 2048 -> 4096 */
 #define THESIS_SRC "aooctsrc samples=832 alines=240 seed=17 num-buffers=10 " \
   "center-wavelength=800 bandwidth=20"
@@ -525,6 +547,7 @@ add_tests (TCase * tc, gboolean cuda)
     tcase_add_test (tc, test_properties_proxied);
     tcase_add_test (tc, test_properties_forwarded);
     tcase_add_test (tc, test_gpus_property);
+    tcase_add_test (tc, test_gpus_while_running);
   }
   tcase_add_test (tc, test_same_as_chain);
   tcase_add_test (tc, test_error_from_step);

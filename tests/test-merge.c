@@ -266,11 +266,13 @@ GST_START_TEST (test_caps_change)
 {
   Record r;
   GstHarness *h = branches_new (2, NULL, &r);
+  GstCaps *caps;
   guint i;
 
   push_ids (h, 0, 3001);
-  fail_unless (gst_harness_push_event (h, gst_event_new_caps
-          (gst_caps_from_string ("application/x-test,v=(int)2"))));
+  caps = gst_caps_from_string ("application/x-test,v=(int)2");
+  fail_unless (gst_harness_push_event (h, gst_event_new_caps (caps)));
+  gst_caps_unref (caps);
   push_ids (h, 3001, 3000);
   finish (h, &r);
   fail_unless_equals_int (r.items->len, 6001 + 5);
