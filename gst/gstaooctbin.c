@@ -226,28 +226,29 @@ send_live (GstAooctBin * self, GParamSpec * pspec, const GValue * value)
   GstStructure *st;
   GstPad *pad;
   gboolean sent;
+  gchar *event_name;
+  GValue *v;
 
   if (self->split == NULL || !(pspec->flags & GST_PARAM_MUTABLE_PLAYING)
       || GST_STATE (self) < GST_STATE_PAUSED)
     return FALSE;
-  {
-    gchar *event_name = g_strconcat (LIVE_PROPERTY_EVENT, pspec->name, NULL);
-
-    st = gst_structure_new_empty (event_name);
-    g_free (event_name);
+  pad = gst_element_get_static_pad (self->split, "sink");
+  /* before the stream's caps no branch has a B-scan: set at once */
+  if (!gst_pad_has_current_caps (pad)) {
+    gst_object_unref (pad);
+    return FALSE;
   }
+  event_name = g_strconcat (LIVE_PROPERTY_EVENT, pspec->name, NULL);
+  st = gst_structure_new_empty (event_name);
+  g_free (event_name);
   gst_structure_set (st, "name", G_TYPE_STRING, pspec->name, NULL);
   gst_structure_set_value (st, "value", value);
+  v = g_new0 (GValue, 1);
+  g_value_init (v, G_VALUE_TYPE (value));
+  g_value_copy (value, v);
   g_mutex_lock (&self->live_lock);
-  {
-    GValue *v = g_new0 (GValue, 1);
-
-    g_value_init (v, G_VALUE_TYPE (value));
-    g_value_copy (value, v);
-    g_hash_table_insert (self->live, g_strdup (pspec->name), v);
-  }
+  g_hash_table_insert (self->live, g_strdup (pspec->name), v);
   g_mutex_unlock (&self->live_lock);
-  pad = gst_element_get_static_pad (self->split, "sink");
   /* serialized: waits for the buffer aooctsplit is handing out */
   sent = gst_pad_send_event (pad,
       gst_event_new_custom (GST_EVENT_CUSTOM_DOWNSTREAM_STICKY, st));
@@ -348,10 +349,16 @@ live_property_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
     GstAooctBin *self = branch ?
         GST_AOOCT_BIN (gst_object_get_parent (GST_OBJECT (branch))) : NULL;
 
-    /* the first branch has it all: the bin reads its elements again */
+    /* the first branch has it all: the bin reads its elements again
+     * (unless a later value is on its way) */
     if (self && self->n_chains > 0 && self->chains[0].branch == branch) {
+      const GValue *latest;
+
       g_mutex_lock (&self->live_lock);
-      g_hash_table_remove (self->live, name);
+      latest = g_hash_table_lookup (self->live, name);
+      if (latest && gst_value_compare (latest, gst_structure_get_value (st,
+                  "value")) == GST_VALUE_EQUAL)
+        g_hash_table_remove (self->live, name);
       g_mutex_unlock (&self->live_lock);
     }
     gst_clear_object (&self);
