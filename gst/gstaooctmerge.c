@@ -19,7 +19,10 @@
  * buffers (caps, segment, EOS, custom) is pushed once, when every branch
  * has reached it, after all buffers before it and before any after it.  A
  * flush is pushed once: the flush-start of the first branch, the
- * flush-stop of the last (numbers start over from 0, as aooctsplit's).  A
+ * flush-stop of the last (numbers start over from 0, as aooctsplit's).
+ * GAP events stop here (a volume view in a branch sends them while it
+ * holds its image back; their place among the other branches' buffers
+ * is unknown).  A
  * flow error downstream (not-linked, an error, EOS) is returned to every
  * branch.  An error inside a branch stops that branch; its element posts
  * the error, and the others are released when the pipeline stops.
@@ -332,6 +335,13 @@ gst_aooct_merge_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       }
       g_cond_broadcast (&self->cond);
       g_mutex_unlock (&self->lock);
+      break;
+    case GST_EVENT_GAP:
+      /* a branch's own (a volume view holding its image back): where it
+       * falls among the other branches' buffers is unknown, and pushed
+       * out of order it would tell downstream that time has passed that
+       * an earlier image has yet to fill */
+      GST_LOG_OBJECT (self, "dropping %" GST_PTR_FORMAT, event);
       break;
     default:
       if (GST_EVENT_IS_SERIALIZED (event))

@@ -29,6 +29,7 @@
 #include "aooct-error.h"
 #include "aooct-caps.h"
 #include "aooct-norm-props.h"
+#include "aooct-gap.h"
 #include "aooct-seq-meta.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_view_debug);
@@ -52,6 +53,7 @@ typedef struct
   guint64 first_seq;            /* aooctsplit, numbered so */
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 volumes;              /* images made since start */
+  AooctGap gap;                 /* the span the pending image will cover */
   /* what process_buffers() is asked for */
   gint take_from, take_count;   /* B-scans of the input buffer to collect,
                                  * or take_count 0: emit the image */
@@ -191,6 +193,7 @@ gst_aooct_view_setup (GstAooctFilter * filter, gconstpointer * settings,
   /* counting starts over with new caps (a partial volume of the old ones
    * has been emitted by the caps event) */
   priv->filled = 0;
+  aooct_gap_reset (&priv->gap);
   *settings = p;
   return TRUE;
 }
@@ -292,6 +295,7 @@ emit_volume (GstAooctView * self)
   if (ret != GST_FLOW_OK) {
     gst_clear_buffer (&out);
     priv->filled = 0;
+    aooct_gap_reset (&priv->gap);
     return ret;
   }
   GST_BUFFER_PTS (out) = priv->first_pts;
@@ -310,12 +314,16 @@ emit_volume (GstAooctView * self)
       GST_TIME_ARGS (priv->first_pts));
   priv->volumes++;
   priv->filled = 0;
+  aooct_gap_reset (&priv->gap);
   return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
 }
 
 /* Every B-scan of the input into the volume; an image whenever a volume
  * is complete (pushed here: one input may end one volume and start the
- * next, or end several).  *outbuf stays NULL. */
+ * next, or end several).  *outbuf stays NULL.  An input that leaves a
+ * volume pending is followed by a GAP event from the volume's first
+ * B-scan to the input's end (aooct-gap.h): downstream prerolls and goes
+ * on while the volume fills, as a tee with a B-scan branch needs. */
 static GstFlowReturn
 gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
 {
@@ -363,10 +371,15 @@ gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       break;
     priv->filled += take;
     b += take;
+    aooct_gap_take (&priv->gap, priv->first_pts, GST_CLOCK_TIME_IS_VALID (pts)
+        && GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
+        pts + b * priv->bscan_duration : pts);
     if (priv->filled == priv->params.volume)
       ret = emit_volume (self);
   }
   gst_buffer_unref (inbuf);
+  if (ret == GST_FLOW_OK && priv->filled > 0)
+    aooct_gap_push (&priv->gap, GST_BASE_TRANSFORM_SRC_PAD (bt));
   return ret;
 }
 
@@ -395,6 +408,12 @@ gst_aooct_view_sink_event (GstBaseTransform * bt, GstEvent * event)
       break;
     case GST_EVENT_FLUSH_STOP:
       priv->filled = 0;
+      aooct_gap_reset (&priv->gap);
+      break;
+    case GST_EVENT_GAP:
+      /* no B-scans for a while: downstream hears of it from the pending
+       * volume's start on */
+      event = aooct_gap_widen (&priv->gap, event);
       break;
     default:
       break;
@@ -409,6 +428,7 @@ gst_aooct_view_start (GstBaseTransform * bt)
 
   priv->filled = 0;
   priv->volumes = 0;
+  aooct_gap_reset (&priv->gap);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->start (bt);
 }
 
@@ -546,4 +566,5 @@ gst_aooct_view_init (GstAooctView * self)
   aooct_norm_settings_init (&priv->settings);
   priv->first_pts = GST_CLOCK_TIME_NONE;
   priv->bscan_duration = GST_CLOCK_TIME_NONE;
+  aooct_gap_reset (&priv->gap);
 }
