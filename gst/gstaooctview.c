@@ -33,6 +33,7 @@
 #include "aooct-caps.h"
 #include "aooct-norm-props.h"
 #include "aooct-gap.h"
+#include "aooct-seq-meta.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_view_debug);
 #define GST_CAT_DEFAULT gst_aooct_view_debug
@@ -51,6 +52,8 @@ typedef struct
   gint filled;                  /* B-scans collected */
   gboolean log_mode;            /* log setting at the volume's first B-scan */
   GstClockTime first_pts;       /* of its first B-scan */
+  gboolean has_seq;             /* its first B-scan's buffer came from */
+  guint64 first_seq;            /* aooctsplit, numbered so */
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 volumes;              /* images made since start */
   AooctGap gap;                 /* where the pending image will start */
@@ -300,6 +303,9 @@ emit_volume (GstAooctView * self)
   }
   GST_BUFFER_PTS (out) = priv->first_pts;
   GST_BUFFER_DTS (out) = GST_CLOCK_TIME_NONE;
+  /* in a branch of aooctsplit: the image goes where its volume began */
+  if (priv->has_seq)
+    aooct_seq_meta_set (out, priv->first_seq);
   GST_BUFFER_DURATION (out) = GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
       priv->bscan_duration * priv->params.volume : GST_CLOCK_TIME_NONE;
   GST_BUFFER_OFFSET (out) = priv->volumes;
@@ -359,6 +365,7 @@ gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       GST_OBJECT_LOCK (self);
       priv->log_mode = priv->settings.log;
       GST_OBJECT_UNLOCK (self);
+      priv->has_seq = aooct_seq_meta_get (inbuf, &priv->first_seq);
     }
     priv->take_from = b;
     priv->take_count = take;
