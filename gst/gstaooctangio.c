@@ -44,6 +44,10 @@
 #include "aooct-cpu-angio.h"
 #include "aooct-step.h"
 
+#ifdef HAVE_CUDA
+#include "aooct-cuda-angio.h"
+#endif
+
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_angio_debug);
 #define GST_CAT_DEFAULT gst_aooct_angio_debug
 
@@ -179,8 +183,42 @@ static const AooctStepOps angio_cpu = { angio_cpu_create, angio_cpu_process,
   angio_cpu_destroy, NULL, NULL
 };
 
-/* CUDA: next commit */
+#ifdef HAVE_CUDA
+static gpointer
+angio_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return aooct_cuda_angio_new (settings, error);
+}
+
+static gboolean
+angio_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  const AngioLive *live = run->live;
+
+  if (live->call->count > 0)
+    return aooct_cuda_angio_collect (core, (const gfloat *) (in->data +
+            live->call->in_row * in->stride), live->call->first,
+        live->call->count, run->stream, error);
+  return aooct_cuda_angio_emit (core, &live->s, out->data, out->stride,
+      run->stream, error);
+}
+
+static void
+angio_cuda_destroy (gpointer core)
+{
+  aooct_cuda_angio_free (core);
+}
+
+static const AooctStepOps angio_cuda = { angio_cuda_create,
+  angio_cuda_process, angio_cuda_destroy, NULL, NULL
+};
+
+#define ANGIO_CUDA (&angio_cuda)
+#else
 #define ANGIO_CUDA NULL
+#endif
 
 static gboolean
 read_settings (GstAooctAngio * self, AooctAngioSettings * s, GError ** error)

@@ -48,6 +48,10 @@
 #include "aooct-cpu-doppler.h"
 #include "aooct-step.h"
 
+#ifdef HAVE_CUDA
+#include "aooct-cuda-doppler.h"
+#endif
+
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_doppler_debug);
 #define GST_CAT_DEFAULT gst_aooct_doppler_debug
@@ -152,8 +156,57 @@ static const AooctStepOps doppler_cpu = { doppler_cpu_create,
   doppler_cpu_process, doppler_cpu_destroy, NULL, NULL
 };
 
-/* CUDA: next commit */
+#ifdef HAVE_CUDA
+static gpointer
+doppler_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return aooct_cuda_doppler_new (settings, error);
+}
+
+static gboolean
+doppler_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  return aooct_cuda_doppler_process (core, run->live,
+      (const gfloat *) in->data, out->data, out->stride, run->stream, error);
+}
+
+static void
+doppler_cuda_destroy (gpointer core)
+{
+  aooct_cuda_doppler_free (core);
+}
+
+/* the kernels' arguments are the planes and this buffer's settings */
+G_STATIC_ASSERT (sizeof (AooctDopplerSettings) <= AOOCT_STEP_GRAPH_KEY);
+
+static gssize
+doppler_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+{
+  const AooctDopplerSettings *s = run->live;
+  AooctDopplerSettings k;
+
+  /* field by field into a zeroed copy: padding bytes compare equal */
+  memset (&k, 0, sizeof (k));
+  k.lag = s->lag;
+  k.aline_window = s->aline_window;
+  k.depth_window = s->depth_window;
+  k.threshold = s->threshold;
+  k.bulk_correction = s->bulk_correction;
+  memcpy (key, &k, sizeof (k));
+  return sizeof (k);
+}
+
+static const AooctStepOps doppler_cuda = { doppler_cuda_create,
+  doppler_cuda_process, doppler_cuda_destroy, NULL, NULL,
+  doppler_cuda_graph_key
+};
+
+#define DOPPLER_CUDA (&doppler_cuda)
+#else
 #define DOPPLER_CUDA NULL
+#endif
 
 /* This buffer's settings; FALSE with @error naming the property when the
  * spec forbids them. */
@@ -403,6 +456,10 @@ gst_aooct_doppler_class_init (GstAooctDopplerClass * klass)
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_doppler_live);
   filter_class->cpu_ops = &doppler_cpu;
   filter_class->cuda_ops = DOPPLER_CUDA;
+#ifdef HAVE_CUDA
+  /* only kernels and a memset on the stream: capturable */
+  filter_class->cuda_graphs = TRUE;
+#endif
 }
 
 static void

@@ -11,7 +11,8 @@
  *   scale), mask on and off, GRAY8 and GRAY16, full range, groups that
  *   straddle buffers, the partial group at EOS (no image, a warning), a
  *   flush in the middle of a group, new caps in the middle of a group;
- *   on CUDA also the images in CUDA memory (RGBA, NV12);
+ *   on CUDA also the images in CUDA memory (RGBA, NV12), and the CPU's
+ *   and CUDA's images byte for byte;
  *   the errors: lag >= A-lines (at negotiation and set while playing), an
  *   even depth-window, repeats < 2, input that is not depth-domain
  *   complex.
@@ -179,15 +180,21 @@ ref_image (AooctRefFlowImage * p, const Flow * f, gint bits)
 }
 
 static GstHarness *
-harness (const gchar * element, const gchar * props, const gchar * caps)
+harness_on (const gchar * backend, const gchar * element,
+    const gchar * props, const gchar * caps)
 {
   gchar *launch = g_strdup_printf ("%s backend=%s %s%s%s", element,
-      aooct_test_backend, props, caps ? " ! capsfilter caps=" : "",
-      caps ? caps : "");
+      backend, props, caps ? " ! capsfilter caps=" : "", caps ? caps : "");
   GstHarness *h = aooct_test_harness_new (launch);
 
   g_free (launch);
   return h;
+}
+
+static GstHarness *
+harness (const gchar * element, const gchar * props, const gchar * caps)
+{
+  return harness_on (aooct_test_backend, element, props, caps);
 }
 
 /* plane 0 of @buf, as packed rows (g_free); the format from @h's caps */
@@ -742,6 +749,59 @@ check_cuda_memory (const gchar * element, const gchar * format,
   flow_clear (&f);
 }
 
+/* Both backends do the same float32 operations in the same order
+ * (common/aooct-flow-pixel.h): the same bytes, B-scan after B-scan. */
+static void
+check_same_bytes (const gchar * element, const gchar * props,
+    const gchar * caps, gdouble bulk, gboolean full_range)
+{
+  Flow f;
+  GstHarness *hc, *hg;
+  GstBuffer *oc, *og;
+  GstMapInfo mc, mg;
+  gint i;
+
+  flow_init (&f, 45, 128, 4, 3, full_range, bulk);
+  hc = harness_on ("cpu", element, props, caps);
+  hg = harness_on ("cuda", element, props, caps);
+  gst_harness_set_src_caps (hc, flow_caps (&f));
+  gst_harness_set_src_caps (hg, flow_caps (&f));
+  for (i = 0; i < f.n_buf; i++) {
+    oc = gst_harness_push_and_pull (hc, flow_buffer (&f, i));
+    og = gst_harness_push_and_pull (hg, flow_buffer (&f, i));
+    fail_unless (gst_buffer_map (oc, &mc, GST_MAP_READ));
+    fail_unless (gst_buffer_map (og, &mg, GST_MAP_READ));
+    fail_unless_equals_uint64 (mc.size, mg.size);
+    fail_unless (memcmp (mc.data, mg.data, mc.size) == 0,
+        "%s %s: CPU and CUDA images differ (buffer %d)", element, props, i);
+    gst_buffer_unmap (oc, &mc);
+    gst_buffer_unmap (og, &mg);
+    gst_buffer_unref (oc);
+    gst_buffer_unref (og);
+  }
+  gst_harness_teardown (hc);
+  gst_harness_teardown (hg);
+  flow_clear (&f);
+}
+
+GST_START_TEST (test_backends_same_bytes)
+{
+  check_same_bytes ("aooctdoppler", "", NULL, 0, FALSE);
+  check_same_bytes ("aooctdoppler", "bulk-correction=true lag=2 "
+      "aline-window=5 depth-window=5", "video/x-raw,format=GRAY16_LE", 0.7,
+      FALSE);
+  check_same_bytes ("aooctdoppler", "bulk-correction=true threshold=0",
+      "video/x-raw,format=RGBA", G_PI / 2, TRUE);
+  check_same_bytes ("aooctangio", "", NULL, 0, FALSE);
+  check_same_bytes ("aooctangio", "repeats=2 aline-window=4 depth-window=1",
+      "video/x-raw,format=GRAY16_LE", 0, TRUE);
+  check_same_bytes ("aooctangio", "method=speckle-variance", NULL, 0, FALSE);
+  check_same_bytes ("aooctangio", "method=speckle-variance variance-max=0 "
+      "threshold=10", "video/x-raw,format=GRAY16_LE", 0, FALSE);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_cuda_memory)
 {
   check_cuda_memory ("aooctdoppler", "RGBA", "RGBA");
@@ -766,8 +826,10 @@ add_flow_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_angio_flush);
   tcase_add_test (tc, test_caps_renegotiation);
   tcase_add_test (tc, test_errors);
-  if (cuda)
+  if (cuda) {
     tcase_add_test (tc, test_cuda_memory);
+    tcase_add_test (tc, test_backends_same_bytes);
+  }
 }
 
 static Suite *
