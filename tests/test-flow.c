@@ -197,35 +197,6 @@ harness (const gchar * element, const gchar * props, const gchar * caps)
   return harness_on (aooct_test_backend, element, props, caps);
 }
 
-/* plane 0 of @buf, as packed rows (g_free); the format from @h's caps */
-static guint8 *
-image_of (GstHarness * h, GstBuffer * buf, gint * width, gint * height,
-    gint * bpp)
-{
-  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
-  GstVideoInfo info;
-  GstVideoFrame frame;
-  guint8 *img;
-  gint r;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  gst_caps_unref (caps);
-  *width = GST_VIDEO_INFO_WIDTH (&info);
-  *height = GST_VIDEO_INFO_HEIGHT (&info);
-  *bpp = GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0);
-  if (GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_RGBA)
-    *bpp = 4;
-  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
-  img = g_malloc ((gsize) * width * *height * *bpp);
-  for (r = 0; r < *height; r++)
-    memcpy (img + (gsize) r * *width * *bpp,
-        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
-        (gsize) r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0),
-        (gsize) * width * *bpp);
-  gst_video_frame_unmap (&frame);
-  return img;
-}
-
 /* Every pixel of @got within @tol of @want (bytes of RGBA each; GRAY16
  * words), the undecidable ones aside; returns how many were set aside. */
 static gint
@@ -294,7 +265,7 @@ check_doppler (const gchar * props, const DopplerProps * dp,
     fail_unless_equals_int (gst_harness_push (h, flow_buffer (&f, i)),
         GST_FLOW_OK);
     out = gst_harness_pull (h);
-    img = image_of (h, out, &width, &height, &got_bpp);
+    img = aooct_test_image_of (h, out, &width, &height, &got_bpp);
     fail_unless_equals_int (width, m);
     fail_unless_equals_int (height, rows * bscans);
     fail_unless_equals_int (got_bpp, bpp);
@@ -458,7 +429,7 @@ check_angio (const gchar * props, const AngioProps * ap, const gchar * caps,
 
     out = gst_harness_try_pull (h);
     fail_unless (out != NULL, "%s: missing", what);
-    img = image_of (h, out, &width, &height, &got_bpp);
+    img = aooct_test_image_of (h, out, &width, &height, &got_bpp);
     fail_unless_equals_int (width, m);
     fail_unless_equals_int (height, rows);
     fail_unless_equals_int (got_bpp, bpp);
@@ -565,7 +536,7 @@ GST_START_TEST (test_angio_flush)
         GST_FLOW_OK);
   /* the group of B-scans 2 .. 5, stamped with B-scan 2's time */
   out = gst_harness_pull (h);
-  img = image_of (h, out, &width, &height, &bpp);
+  img = aooct_test_image_of (h, out, &width, &height, &bpp);
   aooct_ref_flow_angio (&p, d.repeats, d.sv, d.wm, d.wz, d.threshold, d.dmax,
       d.vmax, flow_bscan (&f, 2), want, 24, und);
   compare ("aooctangio after a flush", img, want, und, 24 * 32, 1, 1);
@@ -602,13 +573,13 @@ GST_START_TEST (test_caps_renegotiation)
   h = harness ("aooctdoppler", "", NULL);
   gst_harness_set_src_caps (h, flow_caps (&a));
   out = gst_harness_push_and_pull (h, flow_buffer (&a, 0));
-  img = image_of (h, out, &width, &height, &bpp);
+  img = aooct_test_image_of (h, out, &width, &height, &bpp);
   fail_unless (width == 24 && height == 32);
   g_free (img);
   gst_buffer_unref (out);
   gst_harness_set_src_caps (h, flow_caps (&b));
   out = gst_harness_push_and_pull (h, flow_buffer (&b, 1));
-  img = image_of (h, out, &width, &height, &bpp);
+  img = aooct_test_image_of (h, out, &width, &height, &bpp);
   fail_unless (width == 16 && height == 2 * 16, "%d x %d", width, height);
   ref_image (&p, &b, 8);
   aooct_ref_flow_doppler (&p, 1, 4, 3, 20, FALSE, flow_bscan (&b, 2), want,
@@ -629,7 +600,7 @@ GST_START_TEST (test_caps_renegotiation)
     fail_unless_equals_int (gst_harness_push (h, flow_buffer (&b, i)),
         GST_FLOW_OK);
   out = gst_harness_pull (h);
-  img = image_of (h, out, &width, &height, &bpp);
+  img = aooct_test_image_of (h, out, &width, &height, &bpp);
   fail_unless (width == 16 && height == 16, "%d x %d", width, height);
   aooct_ref_flow_angio (&p, d.repeats, d.sv, d.wm, d.wz, d.threshold, d.dmax,
       d.vmax, flow_bscan (&b, 0), want, 16, und);
@@ -725,8 +696,8 @@ check_cuda_memory (const gchar * element, const gchar * format,
   gst_harness_set_src_caps (hh, flow_caps (&f));
   oc = gst_harness_push_and_pull (hc, flow_buffer (&f, 0));
   oh = gst_harness_push_and_pull (hh, flow_buffer (&f, 0));
-  a = image_of (hc, oc, &w, &hgt, &bpp);
-  b = image_of (hh, oh, &w2, &h2, &bpp2);
+  a = aooct_test_image_of (hc, oc, &w, &hgt, &bpp);
+  b = aooct_test_image_of (hh, oh, &w2, &h2, &bpp2);
   fail_unless (w == w2 && hgt == h2);
   for (i = 0; i < w * hgt; i++) {
     if (bpp == 4 && angio) {
