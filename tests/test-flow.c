@@ -717,6 +717,28 @@ GST_START_TEST (test_full_range_chain)
 
 GST_END_TEST;
 
+/* Beside a branch of B-scans behind a tee (issue 35): aooctangio's GAP
+ * events let its sink preroll while a group fills, so the pipeline does
+ * not stall when a group is longer than the other branch's queue. */
+GST_START_TEST (test_angio_tee_preroll)
+{
+  GstElement *p = aooct_test_run_to_eos ("aooctsrc samples=256 alines=32 "
+      "num-buffers=24 wavelength-coeffs=\"785,0.5,1e-05,-2e-09\" ! "
+      "aooctdcsub ! aooctkmap "
+      "wavelength-coeffs=\"785,0.5,1e-05,-2e-09\" ! aooctfft ! tee name=t "
+      "t. ! queue max-size-buffers=1 ! aooctnorm ! fakesink "
+      "t. ! queue max-size-buffers=1 ! aooctangio repeats=8 ! "
+      "appsink name=ang wait-on-eos=false", aooct_test_backend, 60);
+  GList *ang = aooct_test_pull_all (p, "ang");
+
+  fail_unless_equals_int (g_list_length (ang), 3);
+  g_list_free_full (ang, (GDestroyNotify) gst_sample_unref);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
 /* ---- errors ---- */
 
 static void
@@ -896,6 +918,7 @@ add_flow_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_angio_flush);
   tcase_add_test (tc, test_caps_renegotiation);
   tcase_add_test (tc, test_full_range_chain);
+  tcase_add_test (tc, test_angio_tee_preroll);
   tcase_add_test (tc, test_errors);
   if (cuda) {
     tcase_add_test (tc, test_cuda_memory);
