@@ -6,7 +6,8 @@
  *
  *   Doppler: defaults, lag / windows / mask off, bulk correction with an
  *   added bulk phase, GRAY8, GRAY16 and RGBA, full range with a carrier,
- *   several B-scans per buffer; the velocity message;
+ *   several B-scans per buffer; the velocity message; settings changed
+ *   while playing (both elements);
  *   angiography: decorrelation and speckle variance (fixed and automatic
  *   scale), mask on and off, GRAY8 and GRAY16, full range (synthetic, and
  *   after aooctfullrange in the real chain), groups that
@@ -387,6 +388,56 @@ GST_START_TEST (test_doppler_velocity)
 
 GST_END_TEST;
 
+/* Settings changed while playing apply from the next buffer (Doppler) or
+ * image (angiography) on. */
+GST_START_TEST (test_live_changes)
+{
+  Flow f;
+  GstHarness *h;
+  GstBuffer *out;
+  AooctRefFlowImage p;
+  guint8 *want, *und, *img;
+  gint width, height, bpp;
+
+  flow_init (&f, 40, 128, 4, 2, FALSE, 0.3);
+  ref_image (&p, &f, 8);
+  want = g_malloc (40 * 32);
+  und = g_malloc (40 * 32);
+  h = harness ("aooctdoppler", "", NULL);
+  gst_harness_set_src_caps (h, flow_caps (&f));
+  gst_buffer_unref (gst_harness_push_and_pull (h, flow_buffer (&f, 0)));
+  g_object_set (aooct_test_element (h, "aooctdoppler"), "bulk-correction",
+      TRUE, "aline-window", 2, "depth-window", 1, "threshold", 5.0, "lag", 2,
+      NULL);
+  out = gst_harness_push_and_pull (h, flow_buffer (&f, 1));
+  img = aooct_test_image_of (h, out, &width, &height, &bpp);
+  aooct_ref_flow_doppler (&p, 2, 2, 1, 5, TRUE, flow_bscan (&f, 4), want, 40,
+      und);
+  compare ("aooctdoppler after live changes", img, want, und, 40 * 32, 1, 1);
+  g_free (img);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+
+  h = harness ("aooctangio", "", NULL);
+  gst_harness_set_src_caps (h, flow_caps (&f));
+  gst_buffer_unref (gst_harness_push_and_pull (h, flow_buffer (&f, 0)));
+  g_object_set (aooct_test_element (h, "aooctangio"), "method", 1,
+      "variance-max", 20.0, "threshold", 0.0, NULL);
+  out = gst_harness_push_and_pull (h, flow_buffer (&f, 1));
+  img = aooct_test_image_of (h, out, &width, &height, &bpp);
+  aooct_ref_flow_angio (&p, 4, TRUE, 3, 3, 0, 0.25, 20, flow_bscan (&f, 4),
+      want, 40, und);
+  compare ("aooctangio after live changes", img, want, und, 40 * 32, 1, 1);
+  g_free (img);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  g_free (want);
+  g_free (und);
+  flow_clear (&f);
+}
+
+GST_END_TEST;
+
 /* ---- aooctangio ---- */
 
 typedef struct
@@ -442,7 +493,14 @@ check_angio (const gchar * props, const AngioProps * ap, const gchar * caps,
     aooct_ref_flow_angio (&p, ap->repeats, ap->sv, ap->wm, ap->wz,
         ap->threshold, ap->dmax, ap->vmax, flow_bscan (&f, b0), want,
         (gsize) m * bpp, und);
-    compare (what, img, want, und, rows * m, bpp, tol);
+    /* the spec sets a whole speckle-variance image aside when its maximum
+     * (variance-max=0) lies at a pixel the mask cannot decide: rare, and
+     * then this group proves nothing */
+    if (ap->sv && ap->vmax == 0 && und[0] && memchr (und, 0,
+            (gsize) rows * m) == NULL)
+      g_print ("%s: the maximum lies at an undecidable pixel\n", what);
+    else
+      compare (what, img, want, und, rows * m, bpp, tol);
     g_free (what);
     g_free (img);
     gst_buffer_unref (out);
@@ -912,6 +970,7 @@ add_flow_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_doppler_bulk);
   tcase_add_test (tc, test_doppler_full_range);
   tcase_add_test (tc, test_doppler_velocity);
+  tcase_add_test (tc, test_live_changes);
   tcase_add_test (tc, test_angio_decorrelation);
   tcase_add_test (tc, test_angio_speckle_variance);
   tcase_add_test (tc, test_angio_full_range);
