@@ -168,6 +168,14 @@ typedef void (*AooctTestBadFileFunc) (const gchar * path,
 void aooct_test_for_each_bad_file (const AooctTestBadFile * extra,
     guint n_extra, AooctTestBadFileFunc func, gpointer user_data);
 
+/* Calls @func for every kind of path that is not a regular file: a FIFO
+ * without a writer (opening it blocking would never return), a UNIX
+ * socket, a character device (/dev/zero), a directory; @bad->what is what
+ * the error must call it ("a FIFO", "a socket"...).  Every element that
+ * reads a user's file refuses each of them at once. */
+void aooct_test_for_each_special_file (AooctTestBadFileFunc func,
+    gpointer user_data);
+
 G_END_DECLS
 
 #endif /* __AOOCT_TEST_UTIL_H__ */
