@@ -163,6 +163,11 @@ typedef void (*AooctTestBadFileFunc) (const gchar * path,
 void aooct_test_for_each_bad_file (const AooctTestBadFile * extra,
     guint n_extra, AooctTestBadFileFunc func, gpointer user_data);
 
+/* The image of @buf (plane 0, in the format of the caps of @h's sink pad)
+ * as packed rows of @width pixels of @bpp bytes (g_free). */
+guint8 *aooct_test_image_of (GstHarness * h, GstBuffer * buf, gint * width,
+    gint * height, gint * bpp);
+
 G_END_DECLS
 
 #endif /* __AOOCT_TEST_UTIL_H__ */
