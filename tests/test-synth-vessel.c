@@ -14,6 +14,7 @@
 #include "aooct-error.h"
 #include "aooct-fftw.h"
 #include "aooct-ref64.h"
+#include "aooct-test-vessel.h"
 
 /* ---- the phantom and its reconstruction --------------------------------- */
 
@@ -53,21 +54,11 @@ static void
 reconstruct (const AooctSynthParams * p, guint64 first, gint n_frames,
     Depth * d)
 {
-  AooctSynthParams bgp = *p;
   AooctRefParams rp;
   AooctRefGrid g;
   GError *err = NULL;
-  guint16 *raw, *bgraw;
-  gdouble *bg = g_new0 (gdouble, p->samples);
-  gint i, m;
-
-  bgp.reflectivity = 0;
-  bgp.noise = 0;
-  bgp.vessel_count = 0;
-  bgraw = synth_frames (&bgp, 0, 1);
-  for (m = 0; m < p->alines; m++)
-    for (i = 0; i < p->samples; i++)
-      bg[i] += bgraw[(gsize) m * p->samples + i] / (gdouble) p->alines;
+  guint16 *raw;
+  gdouble *bg = aooct_test_synth_background (p);
 
   aooct_ref_params_init (&rp, p->samples, p->alines, n_frames);
   rp.dc_mode = AOOCT_REF_DC_BACKGROUND;
@@ -90,7 +81,6 @@ reconstruct (const AooctSynthParams * p, guint64 first, gint n_frames,
       err ? err->message : "");
   d->bins_per_um = aooct_synth_depth_bin (p, 1.0, g.p1);
   g_free (raw);
-  g_free (bgraw);
   g_free (bg);
 }
 
@@ -125,30 +115,15 @@ typedef struct
 } RegionArgs;
 
 static gboolean
-vessel_contains (const RegionArgs * r, gint j, gint a, gint z, gdouble scale)
-{
-  gdouble cx, cz, rx, rz, dx, dz;
-
-  aooct_synth_vessel_geometry (r->p, j, r->frame, &cx, &cz, &rx, &rz);
-  cz = (cz + r->p->depth_offset) * r->d->bins_per_um;
-  rz *= r->d->bins_per_um;
-  dx = (a - cx) / (scale * rx);
-  dz = (z - cz) / (scale * rz);
-  return dx * dx + dz * dz <= 1;
-}
-
-static gboolean
 in_region (const RegionArgs * r, Region region, gint a, gint z)
 {
-  gint j;
-
   if (region == REGION_VESSEL_CORE)
-    return vessel_contains (r, r->vessel, a, z, 0.6);
-  /* tissue: 1.5 radii clear of every vessel, bright in frame 0 */
-  for (j = 0; j < r->p->vessel_count; j++)
-    if (vessel_contains (r, j, a, z, 1.5) || vessel_contains (r, j, a + 12,
-            z, 1.5) || vessel_contains (r, j, a - 12, z, 1.5))
-      return FALSE;
+    return aooct_test_in_vessel (r->p, r->vessel, r->frame,
+        r->d->bins_per_um, a, z, 0.6);
+  /* tissue: 1.5 radii clear of every vessel, also 12 A-lines (the reach of
+   * speckle-width 3) either side, bright in frame 0 */
+  if (aooct_test_near_vessel (r->p, r->frame, r->d->bins_per_um, a, z, 1.5, 12))
+    return FALSE;
   return intensity (r->d, 0, a, z) > r->tissue_min;
 }
 
