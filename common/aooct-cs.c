@@ -8,6 +8,7 @@
 #include "aooct-cs.h"
 #include "aooct-error.h"
 #include "aooct-textfile.h"
+#include "aooct-textwrite.h"
 
 void
 aooct_cs_settings_init (AooctCsSettings * s)
@@ -171,18 +172,24 @@ aooct_cs_mask_write (const gchar * path, const gint32 * pixel, gint u, gint n,
     const gchar * origin, GError ** error)
 {
   GString *s = g_string_new (NULL);
+  gchar *header = g_strdup_printf ("aooctcs mask: %d of %d camera pixels "
+      "(%s)", u, n, origin);
+  GError *err = NULL;
   gboolean ok;
   gint i;
 
-  g_string_append_printf (s, "# aooctcs mask: %d of %d camera pixels (%s)\n",
-      u, n, origin);
+  aooct_text_append_comment (s, header);
+  g_free (header);
   for (i = 0; i < u; i++)
     g_string_append_printf (s, "%d\n", pixel[i]);
-  ok = g_file_set_contents (path, s->str, s->len, NULL);
+  /* mask-file reads one pixel index per line */
+  ok = aooct_text_write (path, s, 1, 1, u, &err);
   g_string_free (s, TRUE);
-  if (!ok)
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE,
-        "mask-output-file=%s cannot be written", path);
+  if (!ok) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "mask-output-file: %s",
+        err->message);
+    g_error_free (err);
+  }
   return ok;
 }
 

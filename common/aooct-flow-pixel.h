@@ -40,41 +40,85 @@ aooct_flow_bin (int crop_start, int samples, int r)
   return b < 0 ? b + samples : b;
 }
 
-/* aooctdoppler's window sums at pixel (m, r) (spec 12): C = sum of
+/* aooctdoppler's sums over the depth window of row @r for the pair of
+ * A-lines @a, @a + @lag: of X[a+L][d] conj (X[a][d]) (@pr, @pi) and of
+ * |X[a][d]|^2 + |X[a+L][d]|^2 (@ps), d ascending over the window clipped to
+ * the crop; returns how many bins entered.  @x: the B-scan's first
+ * A-line. */
+static inline AOOCT_FLOW_HD int
+aooct_flow_doppler_depth (const float *x, int samples, int crop_start,
+    int rows, int lag, int wz, int a, int r, float *pr, float *pi, float *ps)
+{
+  const int h = (wz - 1) / 2;
+  const int dlo = r - h > 0 ? r - h : 0;
+  const int dhi = r + h < rows - 1 ? r + h : rows - 1;
+  const float *x0 = x + 2 * (size_t) a * samples;
+  const float *x1 = x0 + 2 * (size_t) lag * samples;
+  float sr = 0.0f, si = 0.0f, s = 0.0f;
+  int d;
+
+  for (d = dlo; d <= dhi; d++) {
+    const int b = 2 * aooct_flow_bin (crop_start, samples, d);
+    const float ar = x0[b], ai = x0[b + 1], br = x1[b], bi = x1[b + 1];
+
+    sr += br * ar + bi * ai;
+    si += bi * ar - br * ai;
+    s += (ar * ar + ai * ai) + (br * br + bi * bi);
+  }
+  *pr = sr;
+  *pi = si;
+  *ps = s;
+  return dhi - dlo + 1;
+}
+
+/* The A-lines a of the window of column @m whose pair (a, a + @lag) lies
+ * in the B-scan: @alo .. @ahi (none when ahi < alo). */
+static inline AOOCT_FLOW_HD void
+aooct_flow_doppler_alines (int alines, int lag, int wm, int m, int *alo,
+    int *ahi)
+{
+  const int a0 = m - wm / 2;
+
+  *alo = a0 > 0 ? a0 : 0;
+  *ahi = a0 + wm - 1 < alines - 1 - lag ? a0 + wm - 1 : alines - 1 - lag;
+}
+
+/* I_w of a pixel (spec 12: the mean of I over both members of every pair
+ * of its window) from @s, the sum of the depth sums' @ps added a
+ * ascending, and @n, the bins that entered; no pair: 0. */
+static inline AOOCT_FLOW_HD void
+aooct_flow_doppler_finish (float s, int n, float *iw)
+{
+  *iw = n > 0 ? s / (float) (2 * n) : 0.0f;
+}
+
+/* aooctdoppler's window sums at pixel (m, r) (spec 12): C = the sum of
  * X[a+L][d] conj (X[a][d]) over the pairs inside the B-scan and the crop,
- * a outer, d inner; I_w = mean of I over both members of every pair; no
- * pair: C = 0, I_w = 0.  @x: the B-scan's first A-line. */
+ * as the depth sums of its pairs of A-lines (aooct_flow_doppler_depth)
+ * added a ascending; I_w; no pair: C = 0, I_w = 0.  The CUDA kernel
+ * computes each depth sum here; the CPU keeps those of every (a, r) and
+ * adds them in the same order: the same bits. */
 static inline AOOCT_FLOW_HD void
 aooct_flow_doppler_sums (const float *x, int samples, int alines,
     int crop_start, int rows, int lag, int wm, int wz, int m, int r,
     float *c_re, float *c_im, float *iw)
 {
-  const int a0 = m - wm / 2, h = (wz - 1) / 2;
-  const int alo = a0 > 0 ? a0 : 0;
-  const int ahi = a0 + wm - 1 < alines - 1 - lag ? a0 + wm - 1 :
-      alines - 1 - lag;
-  const int dlo = r - h > 0 ? r - h : 0;
-  const int dhi = r + h < rows - 1 ? r + h : rows - 1;
   float sr = 0.0f, si = 0.0f, s = 0.0f;
-  int a, d, n = 0;
+  int a, alo, ahi, n = 0;
 
+  aooct_flow_doppler_alines (alines, lag, wm, m, &alo, &ahi);
   for (a = alo; a <= ahi; a++) {
-    const float *x0 = x + 2 * (size_t) a * samples;
-    const float *x1 = x0 + 2 * (size_t) lag * samples;
+    float pr, pi, ps;
 
-    for (d = dlo; d <= dhi; d++) {
-      const int b = 2 * aooct_flow_bin (crop_start, samples, d);
-      const float ar = x0[b], ai = x0[b + 1], br = x1[b], bi = x1[b + 1];
-
-      sr += br * ar + bi * ai;
-      si += bi * ar - br * ai;
-      s += (ar * ar + ai * ai) + (br * br + bi * bi);
-      n++;
-    }
+    n += aooct_flow_doppler_depth (x, samples, crop_start, rows, lag, wz, a,
+        r, &pr, &pi, &ps);
+    sr += pr;
+    si += pi;
+    s += ps;
   }
   *c_re = sr;
   *c_im = si;
-  *iw = n > 0 ? s / (float) (2 * n) : 0.0f;
+  aooct_flow_doppler_finish (s, n, iw);
 }
 
 /* The mask's limit in linear intensity: a pixel is masked when

@@ -10,6 +10,7 @@
 #endif
 
 #include "aooct-synth.h"
+#include "aooct-textwrite.h"
 #include "aooct-error.h"
 
 /* ---- retina phantom ---------------------------------------------------- */
@@ -319,6 +320,7 @@ aooct_synth_write_calibration (const AooctSynthParams * p,
   gboolean ok;
   gint i;
 
+  /* header lines without a line break of their own: appended as they are */
   g_string_append_printf (s, "# aooctsrc wavelength calibration: lambda in "
       "nm of camera pixel p = 0..%d, one per line\n", p->samples - 1);
   g_string_append (s, "# lambda(p) = c0 + c1 p + c2 p^2 + c3 p^3, "
@@ -332,10 +334,11 @@ aooct_synth_write_calibration (const AooctSynthParams * p,
             aooct_calib_poly_eval (p->coeffs, p->n_coeffs, i)));
     g_string_append_c (s, '\n');
   }
-  ok = g_file_set_contents (path, s->str, s->len, &err);
+  /* aooctkmap wavelength-file reads exactly one wavelength per pixel */
+  ok = aooct_text_write (path, s, 1, 1, p->samples, &err);
   if (!ok) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE,
-        "cannot write calibration-file %s: %s", path, err->message);
+        "calibration-file: %s", err->message);
     g_error_free (err);
   }
   g_string_free (s, TRUE);

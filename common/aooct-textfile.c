@@ -12,6 +12,7 @@
 
 #include "aooct-textfile.h"
 #include "aooct-error.h"
+#include "aooct-open.h"
 
 /* Upper bound on records, far above any real calibration (P2 <= 2^20),
  * so that a hostile file cannot make us allocate without limit. */
@@ -179,8 +180,8 @@ fail:
  * such as /dev/zero never ends, and a file larger than any calibration
  * would take its size in memory before the parser refuses it.  The file is
  * opened without blocking, and checked before anything is read. */
-static gboolean
-read_regular_file (const gchar * path, gchar ** data, gsize * len,
+gboolean
+aooct_text_read_file (const gchar * path, gchar ** data, gsize * len,
     GError ** error)
 {
   struct stat st;
@@ -188,24 +189,10 @@ read_regular_file (const gchar * path, gchar ** data, gsize * len,
   gchar *buf;
   gint fd;
 
-  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC, 0);
-  if (fd < 0) {
-    gint e = errno;
-
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "%s: cannot read: %s",
-        path, g_strerror (e));
+  fd = aooct_open_regular (path, "a calibration must be a text file", &st,
+      error);
+  if (fd < 0)
     return FALSE;
-  }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "%s: not a regular "
-        "file (%s); a calibration must be a text file", path,
-        S_ISFIFO (st.st_mode) ? "a FIFO" : S_ISCHR (st.st_mode) ?
-        "a character device" : S_ISDIR (st.st_mode) ? "a directory" :
-        S_ISSOCK (st.st_mode) ? "a socket" : S_ISBLK (st.st_mode) ?
-        "a block device" : "cannot tell its type");
-    close (fd);
-    return FALSE;
-  }
   if (st.st_size > AOOCT_TEXT_MAX_BYTES) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "%s: %" G_GINT64_FORMAT
         " bytes is larger than any calibration file can be (at most %d "
@@ -260,7 +247,7 @@ aooct_text_read (const gchar * path, gint min_values, gint max_values,
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "no file name given");
     return NULL;
   }
-  if (!read_regular_file (path, &data, &len, error))
+  if (!aooct_text_read_file (path, &data, &len, error))
     return NULL;
   recs = aooct_text_parse (path, data, len, min_values, max_values, expected,
       n_records, error);

@@ -39,6 +39,12 @@ gchar *aooct_text_quote (const gchar * p, gsize len, gsize max);
  * of the largest grid (2^20 records of two numbers) is far smaller. */
 #define AOOCT_TEXT_MAX_BYTES (64 << 20)
 
+/* Reads the whole of @path into @data (NUL-terminated, g_free), @len bytes:
+ * only a regular file (aooct_open_regular(): a FIFO is refused without
+ * blocking) of at most AOOCT_TEXT_MAX_BYTES. */
+gboolean aooct_text_read_file (const gchar * path, gchar ** data, gsize * len,
+    GError ** error);
+
 /* Reads @path and parses it like aooct_text_parse().  Only a regular file
  * of at most AOOCT_TEXT_MAX_BYTES is read (a FIFO, a device or a huge file
  * is refused without blocking or reading it). */

@@ -13,6 +13,8 @@ struct _AooctCpuDoppler
   gfloat *c;                    /* M x rows complex sums, A-line major */
   gfloat *iw;                   /* M x rows mean intensities */
   gfloat *bulk;                 /* M complex column sums */
+  gfloat *depth;                /* (M - 1) x rows depth sums: re, im, I */
+  gint *count;                  /* rows: bins in the depth window of row r */
 };
 
 /* what the pixel function reads */
@@ -32,6 +34,8 @@ aooct_cpu_doppler_new (const AooctFlowParams * p)
   d->c = g_new (gfloat, 2 * n);
   d->iw = g_new (gfloat, n);
   d->bulk = g_new (gfloat, 2 * (gsize) p->alines);
+  d->depth = g_new (gfloat, 3 * (gsize) MAX (p->alines - 1, 1) * p->rows);
+  d->count = g_new (gint, p->rows);
   return d;
 }
 
@@ -43,6 +47,8 @@ aooct_cpu_doppler_free (AooctCpuDoppler * d)
   g_free (d->c);
   g_free (d->iw);
   g_free (d->bulk);
+  g_free (d->depth);
+  g_free (d->count);
   g_free (d);
 }
 
@@ -97,20 +103,48 @@ one_bscan (AooctCpuDoppler * d, const AooctDopplerSettings * s,
 {
   const AooctFlowParams *p = &d->p;
   const gint rows = p->rows, alines = p->alines;
+  /* the pairs (a, a + L) of the B-scan */
+  const gint pairs = alines - s->lag;
   Image im = { d, 0 };
-  gint m;
+  gint m, a;
 
-#pragma omp parallel for schedule(static) if ((gint64) rows * alines >= AOOCT_CPU_PARALLEL_MIN / 8)
-  for (m = 0; m < alines; m++) {
-    gint r;
+  /* the depth sums of every pair of A-lines (a, a + L) and row, once;
+   * then each pixel adds those of its window, a ascending, as the CUDA
+   * kernel does (aooct_flow_doppler_sums): the same bits */
+#pragma omp parallel for schedule(static) if ((gint64) rows * pairs >= AOOCT_CPU_PARALLEL_MIN / 8)
+  for (a = 0; a < pairs; a++) {
+    gfloat *o = d->depth + 3 * (gsize) a * rows;
+    gint r, n;
 
     for (r = 0; r < rows; r++) {
-      const gsize i = (gsize) m * rows + r;
-
-      aooct_flow_doppler_sums (x, p->samples, alines, p->crop_start, rows,
-          s->lag, s->aline_window, s->depth_window, m, r, &d->c[2 * i],
-          &d->c[2 * i + 1], &d->iw[i]);
+      n = aooct_flow_doppler_depth (x, p->samples, p->crop_start, rows,
+          s->lag, s->depth_window, a, r, &o[3 * r], &o[3 * r + 1],
+          &o[3 * r + 2]);
+      if (a == 0)
+        d->count[r] = n;
     }
+  }
+#pragma omp parallel for schedule(static) if ((gint64) rows * alines >= AOOCT_CPU_PARALLEL_MIN / 8)
+  for (m = 0; m < alines; m++) {
+    gfloat *c = d->c + 2 * (gsize) m * rows, *iw = d->iw + (gsize) m *rows;
+    gint alo, ahi, r, k;
+
+    aooct_flow_doppler_alines (alines, s->lag, s->aline_window, m, &alo, &ahi);
+    for (r = 0; r < rows; r++)
+      c[2 * r] = c[2 * r + 1] = iw[r] = 0.0f;
+    for (k = alo; k <= ahi; k++) {
+      const gfloat *o = d->depth + 3 * (gsize) k * rows;
+
+      for (r = 0; r < rows; r++) {
+        c[2 * r] += o[3 * r];
+        c[2 * r + 1] += o[3 * r + 1];
+        iw[r] += o[3 * r + 2];
+      }
+    }
+    /* iw holds the sum of I so far */
+    for (r = 0; r < rows; r++)
+      aooct_flow_doppler_finish (iw[r], ahi >= alo ? (ahi - alo + 1) *
+          d->count[r] : 0, &iw[r]);
   }
   im.limit = aooct_flow_mask_limit (aooct_cpu_flow_max (d->iw,
           (gsize) alines * rows), aooct_flow_mask_factor (s->threshold));

@@ -207,6 +207,9 @@ aooct_cuda_angio_emit (AooctCudaAngio * a, const AooctAngioSettings * s,
         a->max, *p, factor);
     AOOCT_CUDA_CHECK_LAUNCH (error, "aooctangio: variance maximum kernel");
   }
+  if (!aooct_flow_zero_padding (p->format, p->alines, p->rows, out,
+          out_stride, stream, error))
+    return FALSE;
   aooct_flow_write <<< aooct_flow_write_grid (p->alines, p->rows, 1),
       AOOCT_FLOW_WRITE_BLOCK, 0, stream >>> (pixel, p->alines, p->rows,
       p->format, out, out_stride);

@@ -164,6 +164,9 @@ aooct_cuda_doppler_process (AooctCudaDoppler * d,
         (d->c, d->iw, d->imax, *p, factor);
     AOOCT_CUDA_CHECK_LAUNCH (error, "aooctdoppler: bulk phase kernel");
   }
+  if (!aooct_flow_zero_padding (p->format, p->alines, p->bscans * p->rows,
+          out, out_stride, stream, error))
+    return FALSE;
   aooct_flow_write <<< aooct_flow_write_grid (p->alines, p->rows, p->bscans),
       AOOCT_FLOW_WRITE_BLOCK, 0, stream >>> (pixel, p->alines, p->rows,
       p->format, out, out_stride);

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "aooct-cuda.h"
 #include "aooct-flow.h"
 
 /* a tile: 32 A-lines by 32 rows, written by blocks of 32 x 8 threads */
@@ -82,5 +83,22 @@ aooct_flow_write_grid (int alines, int rows, int images)
 }
 
 #define AOOCT_FLOW_WRITE_BLOCK dim3 (FLOW_TILE, FLOW_TILE_Y)
+
+/* Rows padded to 4 bytes (GStreamer's stride for an odd width): the
+ * padding goes to an image file too, so it is written, with zeros, as on
+ * the CPU (as aooctnorm does).  A wider pitch is not image data. */
+static inline gboolean
+aooct_flow_zero_padding (AooctFlowFormat format, int alines, int rows,
+    uint8_t * out, size_t out_stride, AooctCudaStream stream,
+    GError ** error)
+{
+  const size_t row_bytes = (size_t) alines * (format == AOOCT_FLOW_GRAY16 ?
+      2 : format == AOOCT_FLOW_RGBA ? 4 : 1);
+
+  if (out_stride > row_bytes && out_stride - row_bytes < 4)
+    return aooct_cuda_memset_2d_async (out + row_bytes, out_stride, 0,
+        out_stride - row_bytes, rows, stream, error);
+  return TRUE;
+}
 
 #endif /* __AOOCT_CUDA_FLOW_IMAGE_CUH__ */

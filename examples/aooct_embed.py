@@ -26,14 +26,25 @@ the GRAY8 image shows the narrowing too. With --check the program exits 1
 when a change has not had its effect (the test suite runs it that way).
 
 Needs python3-gi, gir1.2-gstreamer-1.0, python3-numpy (scripts/bootstrap.sh
-installs them) and the aooct plugin on GST_PLUGIN_PATH (or installed):
+installs them) and the aooct plugin on GST_PLUGIN_PATH (or installed).
+Debian's python3-gi is in the system's Python, /usr/bin/python3, not in a
+pyenv or venv one (see docs/howto.md, "From Python"):
 
-    GST_PLUGIN_PATH=build/gst python3 examples/aooct_embed.py
+    GST_PLUGIN_PATH=build/gst /usr/bin/python3 examples/aooct_embed.py
 """
 import argparse
 import sys
 
-import gi
+try:
+    import gi
+except ImportError:
+    # a pyenv or venv python3 first on PATH: say which Python has gi
+    sys.exit(
+        f"aooct_embed.py: this Python ({sys.executable}) has no gi (PyGObject). "
+        "Run it with the system's /usr/bin/python3 (Debian's python3-gi), "
+        "or in a venv made with --system-site-packages, or pip install "
+        "PyGObject into it (docs/howto.md, 'From Python')."
+    )
 
 gi.require_version("Gst", "1.0")
 from gi.repository import Gst  # noqa: E402

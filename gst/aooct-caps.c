@@ -223,3 +223,20 @@ aooct_structure_get_positions (const GstStructure * s,
   }
   return pos;
 }
+
+void
+aooct_set_error (GError ** error, GQuark domain, gint code,
+    const gchar * format, ...)
+{
+  va_list args;
+  gchar *message = NULL;
+
+  if (!error)
+    return;
+  va_start (args, format);
+  if (gst_info_vasprintf (&message, format, args) < 0)
+    g_clear_pointer (&message, g_free);
+  va_end (args);
+  g_set_error_literal (error, domain, code, message ? message : format);
+  g_free (message);
+}

@@ -58,6 +58,12 @@ gboolean aooct_structure_has_positions (const GstStructure * s);
 gdouble *aooct_structure_get_positions (const GstStructure * s,
     const AooctGeometry * geom, GError ** error);
 
+/* g_set_error through GStreamer's printf, which prints GST_PTR_FORMAT
+ * (caps, events, objects) and GST_SEGMENT_FORMAT as text; GLib's printf
+ * prints the pointer and a BEL instead. */
+void aooct_set_error (GError ** error, GQuark domain, gint code,
+    const gchar * format, ...) G_GNUC_PRINTF (4, 5);
+
 G_END_DECLS
 
 #endif /* __AOOCT_CAPS_H__ */

@@ -16,6 +16,7 @@
 #include <gst/cuda/gstcudastream.h>
 #endif
 
+#include "aooct-caps.h"
 #include "aooct-cuda-element.h"
 #include "aooct-cuda-memory.h"
 #include "aooct-error.h"
@@ -61,7 +62,7 @@ aooct_cuda_element_video_pool_new (AooctCudaElement * ce, GstCaps * caps,
   GstVideoInfo info;
 
   if (!gst_video_info_from_caps (&info, caps)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+    aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "cannot parse the CUDA video caps %" GST_PTR_FORMAT, caps);
     return NULL;
   }

@@ -280,14 +280,10 @@ aooct_file_prefetch_lock_file (AooctFilePrefetch * self, const gchar * path,
         " MiB that may be page-locked", path, len >> 20, max_bytes >> 20);
     return FALSE;
   }
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0) {
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-        "%s: cannot open to map: %s", path, g_strerror (errno));
-    return FALSE;
-  }
+  /* the reader's descriptor: the file that was checked to be a regular
+   * file at open, not whatever @path names now (a FIFO would block) */
+  fd = aooct_file_reader_fd (self->reader);
   base = mmap (NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-  close (fd);
   if (base == MAP_FAILED) {
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
         "%s: cannot map %" G_GSIZE_FORMAT " bytes: %s", path, len,

@@ -13,6 +13,7 @@
 #include <glib/gstdio.h>
 
 #include "aooct-file-reader.h"
+#include "aooct-open.h"
 
 #define MAX_AUTO_THREADS 8
 #define CHUNK_ALIGN 4096
@@ -114,19 +115,11 @@ aooct_file_reader_open (const gchar * path, guint threads, GError ** error)
   gint fd;
   guint i;
 
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  if (fd < 0) {
-    gint e = errno;
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
-        "cannot open %s for reading: %s", path, g_strerror (e));
+  /* never blocks: a FIFO, socket, device or directory is an error */
+  fd = aooct_open_regular (path, "aooctfilesrc reads a raw file of frames",
+      &st, error);
+  if (fd < 0)
     return NULL;
-  }
-  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)) {
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-        "%s is not a regular file (a raw file of frames is expected)", path);
-    close (fd);
-    return NULL;
-  }
 #ifdef POSIX_FADV_SEQUENTIAL
   /* a file not in the page cache: let the kernel read ahead generously */
   posix_fadvise (fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -146,6 +139,12 @@ aooct_file_reader_open (const gchar * path, guint threads, GError ** error)
   for (i = 0; i < threads; i++)
     r->threads[i] = g_thread_new ("aooct-read", worker, r);
   return r;
+}
+
+gint
+aooct_file_reader_fd (AooctFileReader * r)
+{
+  return r->fd;
 }
 
 guint64

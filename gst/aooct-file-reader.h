@@ -24,9 +24,14 @@ G_BEGIN_DECLS
 typedef struct _AooctFileReader AooctFileReader;
 
 /* Opens @path for reading with @threads workers (0: one per core, at most
- * 8).  NULL with @error set (G_FILE_ERROR, naming the file) on failure. */
+ * 8).  Only a regular file, opened without blocking (aooct_open_regular).
+ * NULL with @error set (AOOCT_ERROR_FILE, naming the file) on failure. */
 AooctFileReader *aooct_file_reader_open (const gchar * path, guint threads,
     GError ** error);
+
+/* The open file's descriptor (the reader keeps it): to map the file that
+ * was checked, not whatever the path names now. */
+gint aooct_file_reader_fd (AooctFileReader * reader);
 
 /* The file's size in bytes at open. */
 guint64 aooct_file_reader_size (AooctFileReader * reader);

@@ -284,7 +284,7 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
 
   if (klass->sink_is_video && !gst_video_info_from_caps (&self->in_vinfo,
           incaps)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+    aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "cannot parse input caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }
@@ -326,7 +326,7 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
     if (!ok)
       return FALSE;
     if (!gst_video_info_from_caps (&self->out_vinfo, outcaps)) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+      aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
           "cannot parse output caps %" GST_PTR_FORMAT, outcaps);
       return FALSE;
     }

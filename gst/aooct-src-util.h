@@ -9,10 +9,26 @@
 
 G_BEGIN_DECLS
 
+/* The caps field that says how many B-scans a raw frame stacks (frames of
+ * height B x M carry B B-scans of M A-lines): aooctdcsub takes its
+ * A-lines per B-scan from it (docs/caps.md). */
+#define AOOCT_SRC_BSCANS_FIELD "bscans"
+
 /* The fixed caps of a raw-frame source: video/x-raw @format, @width x
- * @height at @fps_n / @fps_d frames per second. */
+ * @height (@bscans B-scans stacked) at @fps_n / @fps_d frames per
+ * second. */
 GstCaps *aooct_src_video_caps (GstVideoFormat format, gint width,
-    gint height, gint fps_n, gint fps_d);
+    gint height, gint bscans, gint fps_n, gint fps_d);
+
+/* Whether frames of @width samples x @height A-lines x @bscans B-scans of
+ * @format (the video frame: width, height x bscans rows) can be one
+ * GStreamer video frame: at most G_MAXINT rows (the caps' height is an
+ * int) and a size GstVideoInfo accepts (about 4 GiB).  Else @error names
+ * the properties (@height_name, @bscans_name: NULL when the element has no
+ * such property) and what overflowed. */
+gboolean aooct_src_check_frame (GstVideoFormat format, gint width,
+    gint height, guint bscans, const gchar * height_name,
+    const gchar * bscans_name, GError ** error);
 
 /* get_caps(): @caps (taken) intersected with @filter, if any. */
 GstCaps *aooct_src_filter_caps (GstCaps * caps, GstCaps * filter);

@@ -394,13 +394,14 @@ gst_aooct_angio_class_init (GstAooctAngioClass * klass)
    * GstAooctAngio:decorrelation-max:
    *
    * Decorrelation shown white (method=decorrelation; fully decorrelated
-   * speckle gives 0.215 on average); 1e-6 .. 1, default 0.25
+   * speckle gives 0.215 on average); 1e-6 .. 1e6, default 0.25
    */
   g_object_class_install_property (gobject_class, PROP_DECORRELATION_MAX,
       g_param_spec_double ("decorrelation-max", "Decorrelation maximum",
           "Decorrelation shown white (method=decorrelation; fully "
-          "decorrelated speckle gives 0.215 on average); 1e-6 .. 1, default "
-          "0.25", 1e-6, 1.0, AOOCT_ANGIO_DEFAULT_DECORRELATION_MAX, live));
+          "decorrelated speckle gives 0.215 on average); 1e-6 .. 1e6, "
+          "default 0.25", 1e-6, 1e6, AOOCT_ANGIO_DEFAULT_DECORRELATION_MAX,
+          live));
   /**
    * GstAooctAngio:variance-max:
    *

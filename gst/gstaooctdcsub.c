@@ -36,6 +36,7 @@
 
 #include "gstaooctdcsub.h"
 #include "aooct-caps.h"
+#include "aooct-src-util.h"
 #include "aooct-error.h"
 #include "aooct-textfile.h"
 #include "aooct-cpu-dcsub.h"
@@ -135,7 +136,7 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
   GstVideoInfo vinfo;
-  gint per_bscan, height;
+  gint per_bscan, height, stacked;
 
   if (!gst_video_info_from_caps (&vinfo, caps)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
@@ -183,6 +184,23 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
         "input height %d: the height is the A-lines per frame and must be "
         "at least 1 (is the raw file's height= right?)", height);
     return FALSE;
+  }
+  /* aooct's sources say how many B-scans a frame stacks (the "bscans"
+   * field, docs/caps.md): the default A-lines per B-scan; a property that
+   * contradicts it wins, with a warning (set_caps only: transform_caps
+   * asks with no error to fill) */
+  if (gst_structure_get_int (gst_caps_get_structure (caps, 0),
+          AOOCT_SRC_BSCANS_FIELD, &stacked) && stacked >= 1
+      && height % stacked == 0) {
+    if (per_bscan == 0)
+      per_bscan = height / stacked;
+    else if (per_bscan != height / stacked && error)
+      GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("alines-per-bscan=%d "
+              "contradicts the input: its frames of %d A-lines carry %d "
+              "B-scan(s) of %d A-lines (caps field " AOOCT_SRC_BSCANS_FIELD
+              "=%d, e.g. aooctfilesrc bscans-per-buffer); using "
+              "alines-per-bscan=%d as set", per_bscan, height, stacked,
+              height / stacked, stacked, per_bscan), (NULL));
   }
   if (per_bscan == 0)
     per_bscan = height;
@@ -641,12 +659,16 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
    * GstAooctDcsub:alines-per-bscan:
    *
    * A-lines per B-scan when a frame stacks several B-scans (the frame
-   * height must be a multiple); 0 = the whole frame is one B-scan
+   * height must be a multiple); 0 = as the input's caps say (aooctfilesrc
+   * and aooctsrc put the B-scans per frame in them), else the whole frame
+   * is one B-scan
    */
   g_object_class_install_property (gobject_class, PROP_ALINES_PER_BSCAN,
       g_param_spec_int ("alines-per-bscan", "A-lines per B-scan",
           "A-lines per B-scan when a frame stacks several B-scans (the frame "
-          "height must be a multiple); 0 = the whole frame is one B-scan",
+          "height must be a multiple); 0 = as the input's caps say "
+          "(aooctfilesrc and aooctsrc put the B-scans per frame in them), "
+          "else the whole frame is one B-scan",
           0, AOOCT_MAX_ALINES, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));

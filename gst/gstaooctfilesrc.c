@@ -21,9 +21,10 @@
  *   pool downstream proposes: aooctdcsub on CUDA proposes page-locked
  *   memory, which it then uploads without another host copy;
  * - it reads the next buffer while the current one travels downstream;
- * - `bscans-per-buffer` puts several B-scans into one buffer (use
- *   `aooctdcsub alines-per-bscan=HEIGHT` after it), which divides the
- *   per-buffer cost of every element (docs/performance.md, "Batching").
+ * - `bscans-per-buffer` puts several B-scans into one buffer (the caps
+ *   say how many, field `bscans`: aooctdcsub takes its alines-per-bscan
+ *   from them), which divides the per-buffer cost of every element
+ *   (docs/performance.md, "Batching").
  *
  * The file must hold a whole number of B-scans of `width` x `height`
  * samples (an element error says so otherwise: a wrong width, height or
@@ -99,8 +100,10 @@ struct _GstAooctFileSrc
   guint64 next;                 /* index of the buffer create() returns */
   gchar *path;                  /* location at start */
   /* the buffers fetched ahead (made at the first create(), once the pool
-   * is known) */
+   * is known); the pointer and unlocked under the object lock: unlock()
+   * may come before create() makes it, and must still stop it */
   AooctFilePrefetch *prefetch;
+  gboolean unlocked;
   /* the page-locked pool's allocator, when downstream (aooctdcsub on CUDA)
    * proposed one and map-file lets the GPU read the file in place */
   GstAllocator *host_allocator;
@@ -233,8 +236,10 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
   GST_OBJECT_LOCK (self);
   if (self->width <= 0 || self->height <= 0 || self->bscans == 0
       || (self->format != GST_VIDEO_FORMAT_GRAY16_LE
-          && self->format != GST_VIDEO_FORMAT_GRAY8)) {
-    /* start() reports what is missing */
+          && self->format != GST_VIDEO_FORMAT_GRAY8)
+      || !aooct_src_check_frame (self->format, self->width, self->height,
+          self->bscans, "height", "bscans-per-buffer", NULL)) {
+    /* start() reports what is missing or overflows */
     GST_OBJECT_UNLOCK (self);
     caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (src));
   } else {
@@ -242,7 +247,7 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
     gst_util_fraction_multiply (self->fps_n, self->fps_d, 1, self->bscans,
         &fps_n, &fps_d);
     caps = aooct_src_video_caps (self->format, self->width,
-        self->height * (gint) self->bscans, fps_n, fps_d);
+        self->height * (gint) self->bscans, (gint) self->bscans, fps_n, fps_d);
     GST_OBJECT_UNLOCK (self);
   }
   return aooct_src_filter_caps (caps, filter);
@@ -444,6 +449,13 @@ gst_aooct_file_src_start (GstBaseSrc * src)
     goto failed;
   }
 
+  if (!aooct_src_check_frame (format, width, height, bscans, "height",
+          "bscans-per-buffer", &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message), (NULL));
+    g_clear_error (&err);
+    goto failed;
+  }
+
   self->reader = aooct_file_reader_open (location, threads, &err);
   if (self->reader == NULL) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, ("%s", err->message), (NULL));
@@ -500,6 +512,7 @@ static gboolean
 gst_aooct_file_src_stop (GstBaseSrc * src)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+  AooctFilePrefetch *prefetch;
 
   if (self->prefetch) {
     guint64 read, in_place;
@@ -509,8 +522,11 @@ gst_aooct_file_src_stop (GstBaseSrc * src)
         "threads, %" G_GUINT64_FORMAT " read by the GPU in place", read,
         in_place);
   }
-  aooct_file_prefetch_free (self->prefetch);
+  GST_OBJECT_LOCK (self);
+  prefetch = self->prefetch;
   self->prefetch = NULL;
+  GST_OBJECT_UNLOCK (self);
+  aooct_file_prefetch_free (prefetch);
   aooct_file_reader_close (self->reader);
   self->reader = NULL;
   gst_clear_object (&self->host_allocator);
@@ -522,8 +538,11 @@ gst_aooct_file_src_unlock (GstBaseSrc * src)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
 
+  GST_OBJECT_LOCK (self);
+  self->unlocked = TRUE;
   if (self->prefetch)
     aooct_file_prefetch_set_flushing (self->prefetch, TRUE);
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -532,8 +551,11 @@ gst_aooct_file_src_unlock_stop (GstBaseSrc * src)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
 
+  GST_OBJECT_LOCK (self);
+  self->unlocked = FALSE;
   if (self->prefetch)
     aooct_file_prefetch_set_flushing (self->prefetch, FALSE);
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -578,8 +600,16 @@ start_prefetch (GstAooctFileSrc * self)
 {
   /* without the GPU reading in place: one buffer ahead of the one going
    * downstream, as a reader thread set needs no more */
-  self->prefetch = aooct_file_prefetch_new (self->reader, self->read_bytes,
-      self->n_buffers, 2, prefetch_alloc, self);
+  AooctFilePrefetch *prefetch = aooct_file_prefetch_new (self->reader,
+      self->read_bytes, self->n_buffers, 2, prefetch_alloc, self);
+
+  /* an unlock() that came before it (a state change while the first
+   * create() starts) flushes it at once; else take() would wait for a
+   * reader that gets no buffer from the deactivated pool, forever */
+  GST_OBJECT_LOCK (self);
+  self->prefetch = prefetch;
+  aooct_file_prefetch_set_flushing (prefetch, self->unlocked);
+  GST_OBJECT_UNLOCK (self);
   if (self->host_allocator) {
     GError *err = NULL;
 
@@ -743,14 +773,13 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   /**
    * GstAooctFileSrc:bscans-per-buffer:
    *
-   * B-scans in each buffer (K; buffer height K x height: give aooctdcsub
-   * alines-per-bscan=height)
+   * B-scans in each buffer (K; buffer height K x height; the caps field
+   * bscans=K tells aooctdcsub)
    */
   g_object_class_install_property (gobject_class, PROP_BSCANS_PER_BUFFER,
       g_param_spec_uint ("bscans-per-buffer", "B-scans per buffer",
-          "B-scans in each buffer (K; buffer height K x height: give "
-          "aooctdcsub alines-per-bscan=height)", 1, 65536, DEFAULT_BSCANS,
-          flags));
+          "B-scans in each buffer (K; buffer height K x height; the caps "
+          "field bscans=K tells aooctdcsub)", 1, 65536, DEFAULT_BSCANS, flags));
   /**
    * GstAooctFileSrc:threads:
    *

@@ -17,6 +17,7 @@
 #endif
 
 #include "gstaooctgroup.h"
+#include "aooct-gap.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_group_debug);
 #define GST_CAT_DEFAULT gst_aooct_group_debug
@@ -28,6 +29,7 @@ typedef struct
   GstClockTime first_pts;       /* of its first B-scan */
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 groups;               /* images made since start */
+  AooctGap gap;                 /* the span the pending image will cover */
   AooctGroupCall call;          /* what process_buffers() is asked for */
 } GstAooctGroupPrivate;
 
@@ -123,6 +125,7 @@ emit_group (GstAooctGroup * self)
   if (ret != GST_FLOW_OK) {
     gst_clear_buffer (&out);
     priv->filled = 0;
+    aooct_gap_reset (&priv->gap);
     return ret;
   }
   GST_BUFFER_PTS (out) = priv->first_pts;
@@ -138,6 +141,7 @@ emit_group (GstAooctGroup * self)
       GST_TIME_ARGS (priv->first_pts));
   priv->groups++;
   priv->filled = 0;
+  aooct_gap_reset (&priv->gap);
   return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
 }
 
@@ -160,11 +164,15 @@ end_partial_group (GstAooctGroup * self, gboolean eos)
     GST_INFO_OBJECT (self, "new caps: %d B-scan(s) of a partial group "
         "dropped", priv->filled);
   priv->filled = 0;
+  aooct_gap_reset (&priv->gap);
 }
 
 /* Every B-scan of the input into the group; an image whenever a group is
  * complete (pushed here: one input may end one group and start the next,
- * or end several).  *outbuf stays NULL. */
+ * or end several).  *outbuf stays NULL.  An input that leaves a group
+ * pending is followed by a GAP event from the group's first B-scan to the
+ * input's end (aooct-gap.h): downstream prerolls and goes on while the
+ * group fills, as a tee with a B-scan branch needs (issue 35). */
 static GstFlowReturn
 gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
 {
@@ -214,10 +222,15 @@ gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       break;
     priv->filled += take;
     b += take;
+    aooct_gap_take (&priv->gap, priv->first_pts, GST_CLOCK_TIME_IS_VALID (pts)
+        && GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
+        pts + b * priv->bscan_duration : pts);
     if (priv->filled == n)
       ret = emit_group (self);
   }
   gst_buffer_unref (inbuf);
+  if (ret == GST_FLOW_OK && priv->filled > 0)
+    aooct_gap_push (&priv->gap, GST_BASE_TRANSFORM_SRC_PAD (bt));
   return ret;
 }
 
@@ -246,6 +259,12 @@ gst_aooct_group_sink_event (GstBaseTransform * bt, GstEvent * event)
       break;
     case GST_EVENT_FLUSH_STOP:
       priv->filled = 0;
+      aooct_gap_reset (&priv->gap);
+      break;
+    case GST_EVENT_GAP:
+      /* no B-scans for a while: downstream hears of it from the pending
+       * group's start on */
+      event = aooct_gap_widen (&priv->gap, event);
       break;
     default:
       break;
@@ -260,6 +279,7 @@ gst_aooct_group_start (GstBaseTransform * bt)
 
   priv->filled = 0;
   priv->groups = 0;
+  aooct_gap_reset (&priv->gap);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->start (bt);
 }
 
@@ -282,4 +302,5 @@ gst_aooct_group_init (GstAooctGroup * self)
 
   priv->first_pts = GST_CLOCK_TIME_NONE;
   priv->bscan_duration = GST_CLOCK_TIME_NONE;
+  aooct_gap_reset (&priv->gap);
 }

@@ -17,7 +17,10 @@
  * first B-scan, the duration of n B-scans, and the partial group: at EOS
  * and before new caps the B-scans collected come out as one more image
  * (a view: emit_partial) or are dropped (aooctangio; at EOS with a
- * warning that says how many); a flush drops them.
+ * warning that says how many); a flush drops them; and after every input
+ * that leaves a group pending, a GAP event over the span the pending image
+ * will cover (aooct-gap.h), so that downstream prerolls and goes on
+ * meanwhile (a tee with a branch of B-scans, a compositor).
  *
  * A subclass says how many B-scans make a group (group_size, fixed from
  * its setup() on) and names the core of its step on each backend

@@ -404,7 +404,7 @@ gst_aooct_src_get_caps (GstBaseSrc * src, GstCaps * filter)
   /* the geometry and rate are properties: one fixed caps */
   GST_OBJECT_LOCK (self);
   caps = aooct_src_video_caps (GST_VIDEO_FORMAT_GRAY16_LE, self->props.samples,
-      self->props.alines, self->fps_n, self->fps_d);
+      self->props.alines, 1, self->fps_n, self->fps_d);
   GST_OBJECT_UNLOCK (self);
   return aooct_src_filter_caps (caps, filter);
 }

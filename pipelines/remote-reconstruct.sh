@@ -3,7 +3,10 @@
 # pipelines/remote-send.sh sends (gdpdepay restores caps and frames; TCP or
 # encrypted SRT) and reconstructs them with the chain (backend=auto: CUDA on
 # this host's GPU) into a PNG per B-scan, or any sink you name.  It listens
-# only on the address it is given, never on every interface.
+# only on the address it is given, never on every interface (0.0.0.0 or ::
+# is refused unless AOOCT_LISTEN_ALL=1).  A client that connects and leaves
+# without a stream (a port scan) is reported and it listens again; it ends
+# non-zero when it made no image.
 #
 #   pipelines/remote-reconstruct.sh LISTEN_ADDRESS [PORT] [OUTDIR]
 #                              (default port 5600, OUTDIR out/remote)
@@ -21,6 +24,9 @@
 #   AOOCT_RECONSTRUCT=0        only receive (with AOOCT_RAW_COPY: a recorder)
 #   AOOCT_RECEIVE_BSCANS=N     stop after N B-scans (default: until the
 #                              sender ends, or Ctrl-C)
+#   AOOCT_LISTEN_ALL=1         allow LISTEN_ADDRESS 0.0.0.0 or :: (every
+#                              interface: anyone who reaches this host can
+#                              send it frames; over TCP unencrypted)
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
 #                              (else: installs missing runtime packages only;
 #                              build aooct first with scripts/bootstrap.sh)
@@ -28,17 +34,31 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # what running needs, no build tools (scripts/runtime-deps.sh); gdppay,
 # gdpdepay, srtsink and srtsrc are in plugins-bad
+aooct_extra_packages=(gstreamer1.0-plugins-bad)
 # shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-bad
+source "$root/scripts/runtime-deps.sh"
 
 addr=${1:-}
 port=${2:-5600}
 out=${3:-$root/out/remote}
 [ -n "$addr" ] || { echo "usage: $0 LISTEN_ADDRESS [PORT] [OUTDIR] (the address of this host to listen on)" >&2; exit 2; }
+case $addr in
+  0.0.0.0 | 0 | :: | '[::]' | '*' | 0:0:0:0:0:0:0:0)
+    if [ "${AOOCT_LISTEN_ALL:-}" != 1 ]; then
+      echo "$0: $addr listens on every interface of this host; give the address of the one" \
+        "the sender reaches (e.g. 10.0.0.2), or set AOOCT_LISTEN_ALL=1 to listen on all" >&2
+      exit 2
+    fi
+    echo "aooct: AOOCT_LISTEN_ALL=1: listening on every interface" >&2 ;;
+esac
+# an IPv6 address goes into a URI in brackets
+uri_host=$addr
+case $addr in *:*) case $addr in '['*) ;; *) uri_host="[$addr]" ;; esac ;; esac
 
 case ${AOOCT_TRANSPORT:-tcp} in
   tcp)
-    src=(tcpserversrc host="$addr" port="$port") ;;
+    host=${addr#[}
+    src=(tcpserversrc name=rx host="${host%]}" port="$port") ;;
   srt)
     pass=${AOOCT_PASSPHRASE:-}
     if [ ${#pass} -lt 10 ] || [ ${#pass} -gt 79 ]; then
@@ -46,7 +66,7 @@ case ${AOOCT_TRANSPORT:-tcp} in
       exit 2
     fi
     # a listener on this address only (srtsrc's localaddress)
-    src=(srtsrc uri="srt://$addr:$port?mode=listener" passphrase="$pass") ;;
+    src=(srtsrc name=rx uri="srt://$uri_host:$port?mode=listener" passphrase="$pass") ;;
   *)
     echo "$0: AOOCT_TRANSPORT must be tcp or srt, not '${AOOCT_TRANSPORT}'" >&2; exit 2 ;;
 esac
@@ -77,37 +97,21 @@ else
     ! aooctnorm ! "${sink[@]}")
 fi
 
-echo "aooct: listening on $addr:$port (${AOOCT_TRANSPORT:-tcp})" >&2
-if [ "${AOOCT_TRANSPORT:-tcp}" = srt ]; then
-  # libsrt says why it rejects a caller only in its log: gst-launch-1.0's
-  # stderr goes to a file that a filter follows, which says it plainly and
-  # passes on everything else
-  log=$(mktemp)
-  GST_DEBUG="${GST_DEBUG:+$GST_DEBUG,}srtlib:4" GST_DEBUG_NO_COLOR=1 \
-    gst-launch-1.0 -q "${src[@]}" ! gdpdepay "${stop[@]}" "${copy[@]}" "${chain[@]}" 2>"$log" &
-  gst=$!
-  # (a read loop, not awk: mawk reads a pipe in blocks, so its verdict
-  # would wait for kilobytes of log)
-  tail -n +1 -f --pid=$gst "$log" | {
-    said=
-    while IFS= read -r line; do
-      case $line in
-        *BADSECRET* | *"Incorrect passphrase"*)
-          [ -n "$said" ] || echo "aooct: an SRT sender was rejected: wrong passphrase (it must match AOOCT_PASSPHRASE here); waiting for another" >&2
-          said=1 ;;
-        *" srtlib "*) ;;
-        *) printf '%s\n' "$line" >&2 ;;
-      esac
-    done
-  } &
-  filter=$!
-  trap 'kill $gst 2>/dev/null' TERM INT
-  rc=0; wait $gst || rc=$?
-  # a signal interrupts the first wait: wait for gst-launch-1.0 to end
-  if kill -0 $gst 2>/dev/null; then wait $gst || rc=$?; fi
-  wait $filter || true
-  rm -f "$log"
-  exit $rc
-else
-  exec gst-launch-1.0 -q "${src[@]}" ! gdpdepay "${stop[@]}" "${copy[@]}" "${chain[@]}"
+# the network's events said in words (scripts/remote-launch.sh): listening
+# once bound, clients that leave without a stream, rejected SRT senders
+stamp=$(mktemp)
+trap 'rm -f "$stamp"' EXIT
+rc=0
+"$root/scripts/remote-launch.sh" receive "$addr" "$port" "${AOOCT_TRANSPORT:-tcp}" \
+  "${src[@]}" ! gdpdepay name=depay "${stop[@]}" "${copy[@]}" "${chain[@]}" || rc=$?
+[ $rc = 0 ] || exit $rc
+# a stream that began and ended without a B-scan is not a success
+if [ -n "${AOOCT_RAW_COPY:-}" ] && [ ! -s "$AOOCT_RAW_COPY" ]; then
+  echo "aooct: the sender's stream ended before its first B-scan: $AOOCT_RAW_COPY is empty" >&2
+  exit 1
+fi
+if [ "${AOOCT_RECONSTRUCT:-1}" != 0 ] && [ -z "${AOOCT_SINK:-}" ]; then
+  made=$(find "$out" -maxdepth 1 -name 'bscan-*.png' -newer "$stamp" | wc -l)
+  [ "$made" -gt 0 ] || { echo "aooct: the sender's stream ended before its first B-scan: no image in $out" >&2; exit 1; }
+  echo "aooct: $made images in $out" >&2
 fi

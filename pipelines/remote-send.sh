@@ -4,7 +4,10 @@
 # keeps the caps (the geometry) and the frame boundaries, over TCP
 # (tcpclientsink) or, on a network others share, over SRT with AES
 # encryption (srtsink with a passphrase).  This side only connects to the
-# receiver's address; it binds nothing.
+# receiver's address; it binds nothing.  It ends saying why when nobody
+# listens, when the receiver rejects the passphrase, and when the receiver
+# closes the connection (exit status 0: a receiver with
+# AOOCT_RECEIVE_BSCANS ends the stream that way).
 #
 #   pipelines/remote-send.sh RECEIVER_ADDRESS [PORT]     (default port 5600)
 #   AOOCT_TRANSPORT=tcp|srt    tcp (default) or srt (encrypted)
@@ -28,28 +31,39 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # what running needs, no build tools (scripts/runtime-deps.sh); gdppay,
 # gdpdepay, srtsink and srtsrc are in plugins-bad
+aooct_extra_packages=(gstreamer1.0-plugins-bad)
 # shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh" gstreamer1.0-plugins-bad
+source "$root/scripts/runtime-deps.sh"
 
 addr=${1:-}
 port=${2:-5600}
 [ -n "$addr" ] || { echo "usage: $0 RECEIVER_ADDRESS [PORT]" >&2; exit 2; }
+# an IPv6 address goes into a URI in brackets
+uri_host=$addr
+case $addr in *:*) case $addr in '['*) ;; *) uri_host="[$addr]" ;; esac ;; esac
 source_desc=${AOOCT_SOURCE:-aooctsrc is-live=true framerate=100/1 num-buffers=${AOOCT_BSCANS:--1}}
 
 case ${AOOCT_TRANSPORT:-tcp} in
   tcp)
-    sink=(tcpclientsink host="$addr" port="$port" sync=false) ;;
+    host=${addr#[}
+    sink=(tcpclientsink host="${host%]}" port="$port" sync=false) ;;
   srt)
     pass=${AOOCT_PASSPHRASE:-}
     if [ ${#pass} -lt 10 ] || [ ${#pass} -gt 79 ]; then
       echo "$0: AOOCT_TRANSPORT=srt needs AOOCT_PASSPHRASE of 10 to 79 characters" >&2
       exit 2
     fi
-    sink=(srtsink uri="srt://$addr:$port?mode=caller" passphrase="$pass" sync=true) ;;
+    # auto-reconnect=false: when the receiver ends the connection (it has
+    # its AOOCT_RECEIVE_BSCANS) this ends too, instead of calling forever
+    sink=(srtsink uri="srt://$uri_host:$port?mode=caller" passphrase="$pass" sync=true
+      auto-reconnect=false) ;;
   *)
     echo "$0: AOOCT_TRANSPORT must be tcp or srt, not '${AOOCT_TRANSPORT}'" >&2; exit 2 ;;
 esac
 
 echo "aooct: sending raw B-scans to $addr:$port over ${AOOCT_TRANSPORT:-tcp}" >&2
+# the connection's end said in words: nobody listening, a rejected
+# passphrase, the receiver closing (scripts/remote-launch.sh)
 # shellcheck disable=SC2086  # the source is a pipeline fragment
-exec gst-launch-1.0 -q $source_desc ! gdppay ! "${sink[@]}"
+exec "$root/scripts/remote-launch.sh" send "$addr" "$port" "${AOOCT_TRANSPORT:-tcp}" \
+  $source_desc ! gdppay ! "${sink[@]}"

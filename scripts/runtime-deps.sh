@@ -5,13 +5,18 @@
 # scripts/bootstrap.sh):
 #   1. the runtime Debian packages -- GStreamer's tools and plugins, the
 #      libraries the aooct plugin links -- plus the ones the calling script
-#      names as arguments; only those missing are installed;
+#      names in the array aooct_extra_packages; only those missing are
+#      installed;
 #   2. the aooct plugin: already on GST_PLUGIN_PATH(_1_0) or installed, or
 #      built in ./build (put on GST_PLUGIN_PATH_1_0); when there is none,
 #      it says how to get one and fails.  It never installs compilers or
 #      builds.
 #
-#   source scripts/runtime-deps.sh [EXTRA_PACKAGE...]
+#   aooct_extra_packages=(PACKAGE...)    # optional
+#   source scripts/runtime-deps.sh
+# Never arguments: `source FILE` without any hands FILE the caller's own
+# positional parameters (a pipeline script's OUTDIR would become a package
+# to install), so this file reads none of "$@" (issue 33, item 1).
 #   AOOCT_SKIP_BOOTSTRAP=1   do neither (use what is on GST_PLUGIN_PATH)
 #   AOOCT_BUILD              the build folder to look in (default: build)
 set -euo pipefail
@@ -26,7 +31,7 @@ if [ -z "${AOOCT_SKIP_BOOTSTRAP:-}" ]; then
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
     # the libraries the plugin links: FFTW3 (float), OpenMP, libgstcuda
     libfftw3-single3 libgomp1 libgstreamer-plugins-bad1.0-0
-    "$@"
+    ${aooct_extra_packages[@]+"${aooct_extra_packages[@]}"}
   )
   aooct_missing=()
   if ! command -v dpkg-query >/dev/null || ! command -v apt-get >/dev/null; then

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <glib/gstdio.h>
 #include <gst/video/video.h>
 
@@ -364,24 +366,36 @@ static const AooctTestBadFile bad_text_files[] = {
   {"1\r\n2\r\n3\r\n4\r\n5\r\n", ":5:", "too many"},
 };
 
-/* Paths that are not calibration files at all, refused before anything
- * is read (no blocking on a FIFO without a writer, no reading /dev/zero
- * or a huge file into memory): made by make_special_file(). */
+/* Paths that are not regular files, refused before anything is read (no
+ * blocking on a FIFO without a writer, no reading /dev/zero): made by
+ * make_special_file(). */
 typedef enum
 {
   SPECIAL_FIFO,
+  SPECIAL_SOCKET,
   SPECIAL_DEVICE,
-  SPECIAL_HUGE,
   SPECIAL_DIRECTORY,
   N_SPECIAL
 } SpecialFile;
 
 static const AooctTestBadFile special_files[N_SPECIAL] = {
   {NULL, "", "a FIFO"},
+  {NULL, "", "a socket"},
   {NULL, "", "a character device"},
-  {NULL, "", "larger than any calibration"},
   {NULL, "", "a directory"},
 };
+
+/* A new path in the temporary directory, nothing there yet. */
+static gchar *
+free_temp_path (void)
+{
+  gchar *path = g_build_filename (g_get_tmp_dir (), "aooct-test-XXXXXX",
+      NULL);
+
+  fail_unless (g_mkdtemp (path) != NULL);
+  fail_unless (g_rmdir (path) == 0);
+  return path;
+}
 
 /* Returns the path (g_free) and whether to remove it. */
 static gchar *
@@ -392,25 +406,26 @@ make_special_file (SpecialFile kind, gboolean * remove)
   *remove = TRUE;
   switch (kind) {
     case SPECIAL_FIFO:
-      path = g_build_filename (g_get_tmp_dir (), "aooct-test-XXXXXX", NULL);
-      fail_unless (g_mkdtemp (path) != NULL);
-      fail_unless (g_rmdir (path) == 0);
+      path = free_temp_path ();
       fail_unless (mkfifo (path, 0600) == 0, "mkfifo %s", path);
       return path;
-    case SPECIAL_DEVICE:
-      *remove = FALSE;
-      return g_strdup ("/dev/zero");
-    case SPECIAL_HUGE:{
-      gint fd;
+    case SPECIAL_SOCKET:{
+      struct sockaddr_un addr = { 0 };
+      gint fd = socket (AF_UNIX, SOCK_STREAM, 0);
 
-      /* sparse: no disk space, but larger than the limit */
-      path = aooct_test_write_temp ("1\n");
-      fd = g_open (path, O_WRONLY, 0);
-      fail_unless (fd >= 0);
-      fail_unless (ftruncate (fd, (off_t) (1536u << 20)) == 0);
+      path = free_temp_path ();
+      fail_unless (fd >= 0 && strlen (path) < sizeof (addr.sun_path));
+      addr.sun_family = AF_UNIX;
+      strcpy (addr.sun_path, path);
+      fail_unless (bind (fd, (struct sockaddr *) &addr, sizeof (addr)) == 0,
+          "bind %s", path);
+      /* the socket's file stays after the socket is closed */
       close (fd);
       return path;
     }
+    case SPECIAL_DEVICE:
+      *remove = FALSE;
+      return g_strdup ("/dev/zero");
     case SPECIAL_DIRECTORY:
       *remove = FALSE;
       return g_strdup (g_get_tmp_dir ());
@@ -420,11 +435,46 @@ make_special_file (SpecialFile kind, gboolean * remove)
   return NULL;
 }
 
+/* Larger than any calibration: refused before it is read (sparse: no disk
+ * space). */
+static const AooctTestBadFile huge_file =
+    { NULL, "", "larger than any calibration" };
+
+static gchar *
+make_huge_file (void)
+{
+  gchar *path = aooct_test_write_temp ("1\n");
+  gint fd = g_open (path, O_WRONLY, 0);
+
+  fail_unless (fd >= 0);
+  fail_unless (ftruncate (fd, (off_t) (1536u << 20)) == 0);
+  close (fd);
+  return path;
+}
+
+void
+aooct_test_for_each_special_file (AooctTestBadFileFunc func, gpointer user_data)
+{
+  guint k;
+
+  for (k = 0; k < N_SPECIAL; k++) {
+    gboolean remove;
+    gchar *path = make_special_file ((SpecialFile) k, &remove);
+
+    GST_INFO ("special file case %u: %s", k, special_files[k].what);
+    func (path, &special_files[k], user_data);
+    if (remove)
+      g_unlink (path);
+    g_free (path);
+  }
+}
+
 void
 aooct_test_for_each_bad_file (const AooctTestBadFile * extra, guint n_extra,
     AooctTestBadFileFunc func, gpointer user_data)
 {
   guint k, n = G_N_ELEMENTS (bad_text_files) + n_extra;
+  gchar *huge;
 
   for (k = 0; k < n; k++) {
     const AooctTestBadFile *bad = k < G_N_ELEMENTS (bad_text_files) ?
@@ -438,16 +488,11 @@ aooct_test_for_each_bad_file (const AooctTestBadFile * extra, guint n_extra,
       g_unlink (path);
     g_free (path);
   }
-  for (k = 0; k < N_SPECIAL; k++) {
-    gboolean remove;
-    gchar *path = make_special_file ((SpecialFile) k, &remove);
-
-    GST_INFO ("special file case %u: %s", k, special_files[k].what);
-    func (path, &special_files[k], user_data);
-    if (remove)
-      g_unlink (path);
-    g_free (path);
-  }
+  huge = make_huge_file ();
+  func (huge, &huge_file, user_data);
+  g_unlink (huge);
+  g_free (huge);
+  aooct_test_for_each_special_file (func, user_data);
 }
 
 /* last: the rest of this file uses the macro */

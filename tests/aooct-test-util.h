@@ -136,6 +136,11 @@ void aooct_test_expect_error (const gchar * launch, GstCaps * caps,
  * @expect (the framerate aside). */
 void aooct_test_assert_caps (GstHarness * h, const AooctGeometry * expect);
 
+/* The image of @buf (plane 0, in the format of the caps of @h's sink pad)
+ * as packed rows of @width pixels of @bpp bytes (g_free). */
+guint8 *aooct_test_image_of (GstHarness * h, GstBuffer * buf, gint * width,
+    gint * height, gint * bpp);
+
 /* Writes @n values (round-trip precision, C locale, one per line) after a
  * '#' comment line @header to a new temporary file; returns its path. */
 gchar *aooct_test_write_values (const gchar * header, const gdouble * v,
@@ -163,10 +168,13 @@ typedef void (*AooctTestBadFileFunc) (const gchar * path,
 void aooct_test_for_each_bad_file (const AooctTestBadFile * extra,
     guint n_extra, AooctTestBadFileFunc func, gpointer user_data);
 
-/* The image of @buf (plane 0, in the format of the caps of @h's sink pad)
- * as packed rows of @width pixels of @bpp bytes (g_free). */
-guint8 *aooct_test_image_of (GstHarness * h, GstBuffer * buf, gint * width,
-    gint * height, gint * bpp);
+/* Calls @func for every kind of path that is not a regular file: a FIFO
+ * without a writer (opening it blocking would never return), a UNIX
+ * socket, a character device (/dev/zero), a directory; @bad->what is what
+ * the error must call it ("a FIFO", "a socket"...).  Every element that
+ * reads a user's file refuses each of them at once. */
+void aooct_test_for_each_special_file (AooctTestBadFileFunc func,
+    gpointer user_data);
 
 G_END_DECLS
 

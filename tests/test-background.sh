@@ -5,7 +5,8 @@
 # one of the N values, to the 9 digits written); fewer frames in the stream
 # than asked averages those, with a note; the file is what aooctdcsub
 # mode=background reads; a GRAY8 source with padded rows (width 255) too;
-# usage and source errors are errors.
+# usage and source errors are errors; a SOURCE with line breaks still gives
+# a file aooctdcsub reads; write errors name the file asked for.
 set -euo pipefail
 tool=${AOOCT_BUILD:?}/tools/aooct-background
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
@@ -60,4 +61,35 @@ if "$tool" -o "$out/x.txt" filesrc location="$out/empty.raw" ! rawvideoparse for
   width=256 height=50 >"$out/log" 2>&1; then echo "empty stream accepted"; exit 1; fi
 grep -qi 'no.*frames' "$out/log" || { cat "$out/log"; exit 1; }
 [ ! -e "$out/x.txt" ] || { echo "file written after an error"; exit 1; }
+
+# What it writes aooctdcsub reads, whatever SOURCE holds (issue 33, item
+# 11): line breaks of every kind in the description (gst_parse takes them
+# as spaces; the header must not end its comment there), non-ASCII
+nl=$'\n'; cr=$'\r'
+cp "$out/bg.raw" "$out/bü.raw"
+for brk in "$nl" "$cr" "$cr$nl" "$nl$nl $cr$cr$nl"; do
+  rm -f "$out/nl.txt"
+  "$tool" -n 2 -o "$out/nl.txt" filesrc "location=\"$out/bü.raw\"" \
+    "! rawvideoparse format=gray16-le${brk}width=256 height=50" \
+    >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+  gst-launch-1.0 -q $src ! aooctdcsub mode=background background-file="$out/nl.txt" \
+    ! fakesink >"$out/log" 2>&1 || { cat "$out/log"; echo "aooctdcsub rejected the file"; exit 1; }
+  check_mean "$out/bg.raw" 2 256 $((2 * 50 * 256)) "$out/nl.txt"
+done
+
+# write errors name the file asked for, never a temporary file, and leave
+# nothing behind; messages in the user's character set (setlocale: GLib's
+# quotes, not '?')
+mkdir "$out/w"
+for o in "$out/w/no/bg.txt" "$out/w"; do
+  rc=0; LC_ALL=C.UTF-8 "$tool" -n 1 -o "$o" $src >"$out/log" 2>&1 || rc=$?
+  [ $rc -eq 1 ] && grep -q "cannot write $o: " "$out/log" && ! grep -Eq 'bg\.txt\.|w\.[A-Za-z0-9]{6}' "$out/log" ||
+    { cat "$out/log"; echo "-o $o: rc $rc"; exit 1; }
+done
+[ -z "$(ls "$out/w")" ] || { ls "$out/w"; echo "a temporary file was left"; exit 1; }
+for n in 0 -1 3x; do
+  rc=0; LC_ALL=C.UTF-8 "$tool" -n "$n" -o "$out/x.txt" $src >"$out/log" 2>&1 || rc=$?
+  [ $rc -eq 2 ] && grep -q -- "$n" "$out/log" && ! grep -q '?' "$out/log" ||
+    { cat "$out/log"; echo "--frames $n: rc $rc"; exit 1; }
+done
 echo "aooct-background: means exact, short stream, GRAY8 strides, aooctdcsub reads the file, errors"

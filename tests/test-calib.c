@@ -11,6 +11,7 @@
 #include "aooct-calib.h"
 #include "aooct-error.h"
 #include "aooct-textfile.h"
+#include "aooct-textwrite.h"
 
 static void
 assert_gerror (GError * err, gint code, const gchar * sub1, const gchar * sub2)
@@ -290,6 +291,82 @@ GST_START_TEST (test_text_quirks)
 
 GST_END_TEST;
 
+/* What aooct writes (aooct-background's background, aooctsrc's
+ * calibration-file, aooctcs's mask-output-file) the readers take, whatever
+ * the header holds: every kind of line break, a '#', non-ASCII; a text the
+ * reader would refuse is not written at all; errors name the file, never
+ * the temporary one. */
+GST_START_TEST (test_text_write)
+{
+  const gchar *headers[] = {
+    "one line", "two\nlines", "cr\rline", "crlf\r\nline", "ends\n",
+    "\n\nleading breaks", "hash # inside\n# and 786 after", "Müller \"q\"",
+    "",
+  };
+  gchar *dir = g_dir_make_tmp ("aooct-textwrite-XXXXXX", NULL);
+  gchar *path = g_build_filename (dir, "out.txt", NULL);
+  gchar *missing = g_build_filename (dir, "no", "out.txt", NULL);
+  gdouble want[4] = { 785, 786, 787.5, 790 };
+  GError *err = NULL;
+  GString *s;
+  GDir *d;
+  guint k, i;
+
+  for (k = 0; k < G_N_ELEMENTS (headers); k++) {
+    gdouble *v;
+
+    s = g_string_new (NULL);
+    aooct_text_append_comment (s, headers[k]);
+    g_string_append (s, "785\n786\n787.5\n790\n");
+    fail_unless (aooct_text_write (path, s, 1, 1, 4, &err), "header %u: %s",
+        k, err ? err->message : "");
+    v = aooct_text_read_values (path, 4, &err);
+    fail_unless (v != NULL, "header %u read back: %s", k,
+        err ? err->message : "");
+    for (i = 0; i < 4; i++)
+      fail_unless (v[i] == want[i], "header %u value %u: %g", k, i, v[i]);
+    g_free (v);
+    g_string_free (s, TRUE);
+  }
+
+  /* refused by the reader: not written, the old file stays */
+  s = g_string_new ("785\nnan\n787.5\n790\n");
+  fail_if (aooct_text_write (path, s, 1, 1, 4, &err));
+  fail_unless (strstr (err->message, "would not be read back") != NULL
+      && strstr (err->message, path) != NULL, "%s", err->message);
+  g_clear_error (&err);
+  g_string_assign (s, "785\n786\n787.5\n");
+  fail_if (aooct_text_write (path, s, 1, 1, 4, &err));
+  g_clear_error (&err);
+  g_free (aooct_text_read_values (path, 4, &err));
+  fail_unless (err == NULL, "the earlier file was replaced");
+
+  /* a write error names the file asked for, not the temporary one */
+  g_string_assign (s, "785\n786\n787.5\n790\n");
+  fail_if (aooct_text_write (missing, s, 1, 1, 4, &err));
+  fail_unless (g_str_has_prefix (err->message, "cannot write ")
+      && strstr (err->message, missing) != NULL
+      && strstr (err->message, "out.txt.") == NULL, "%s", err->message);
+  g_clear_error (&err);
+  fail_if (aooct_text_write (dir, s, 1, 1, 4, &err));
+  fail_unless (strstr (err->message, dir) != NULL, "%s", err->message);
+  g_clear_error (&err);
+  g_string_free (s, TRUE);
+
+  /* no temporary file left behind */
+  d = g_dir_open (dir, 0, NULL);
+  fail_unless_equals_string (g_dir_read_name (d), "out.txt");
+  fail_unless (g_dir_read_name (d) == NULL);
+  g_dir_close (d);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_free (missing);
+  g_free (path);
+  g_free (dir);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_wavelength_file)
 {
   const AooctTestBadFile bad[] = {
@@ -510,6 +587,7 @@ calib_suite (void)
   TCase *tc = tcase_create ("general");
 
   tcase_add_test (tc, test_text_quirks);
+  tcase_add_test (tc, test_text_write);
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_parse_coeffs);
   tcase_add_test (tc, test_poly_monotonic_analytic);

@@ -54,5 +54,25 @@ case $cmd in
     fi ;;
   *) fail "examples/aooct-embed.c: no hand-build command found (got '$cmd')" ;;
 esac
+# Issue 33, item 20: Debian's python3-gi is in /usr/bin/python3 only, and
+# a pyenv or venv python3 first on PATH has no gi.  For every program of
+# ours that imports gi: no command in the docs (or its own header) runs it
+# with a bare `python3`, and run by a Python without gi it says which
+# Python has gi and how to get it, instead of a bare ImportError.
+py=/usr/bin/python3; [ -x $py ] || py=python3
+gi_programs=$(cd "$root" && git ls-files | while read -r f; do
+  case $f in *.py) ;; *) head -n1 "$f" 2>/dev/null | grep -q '^#!.*python' || continue ;; esac
+  grep -Eq '^ *(import gi|from gi )' "$f" && echo "$f"
+done)
+[ -n "$gi_programs" ] || fail "found no Python program that imports gi (test broken?)"
+for f in $gi_programs; do
+  if grep -nE "(^|[^/[:alnum:]])python3 +(\./)?$f" "$root"/README.md "$root"/docs/*.md "$root/$f"; then
+    fail "$f: run with a bare python3 above (pyenv/venv: no gi): say /usr/bin/python3"
+  fi
+  # -S: no site packages, so no gi
+  rc=0; $py -S "$root/$f" --help >"$tmp/nogi" 2>&1 || rc=$?
+  [ $rc != 0 ] && grep -q '/usr/bin/python3' "$tmp/nogi" && grep -q 'PyGObject' "$tmp/nogi" ||
+    { cat "$tmp/nogi"; fail "$f: without gi (rc $rc) it does not say to use /usr/bin/python3 or PyGObject"; }
+done
 [ $bad -eq 0 ] && echo "docs: every element and property documented, elements.md current, every pipeline described and tested"
 exit $bad

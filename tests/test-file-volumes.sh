@@ -106,7 +106,7 @@ rc=0
 # GLib's messages in the user's character set, not '?' for its quotes
 if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
   rc=0
-  LC_ALL=C.UTF-8 "$stack" -b 1 -l "/nonexistent-dir/x{bscan}.png" \
+  LC_ALL=C.UTF-8 "$stack" -b 1 -l "/nonexistent-dir/x{volume}.png" \
     videotestsrc num-buffers=1 ! pngenc >"$out/log" 2>&1 || rc=$?
   [ $rc -eq 1 ] && grep -q 'nonexistent-dir' "$out/log" && ! grep -q '?' "$out/log" \
     || { cat "$out/log"; echo "write error message"; exit 1; }
@@ -133,3 +133,65 @@ AOOCT_SAMPLES=2500 AOOCT_ALINES=16 AOOCT_BSCANS_PER_VOLUME=2 AOOCT_VOLUMES=1 \
 [ "$(ls "$out/wide"/vol*-bscan*.png | wc -l)" -eq 2 ] || { ls "$out/wide"; exit 1; }
 expect_png_size "$out/wide/vol000-bscan0001.png" 16x2048
 echo "file-volumes: a 2500-pixel camera works"
+
+# aooct-stack never writes two images to one file (issue 33, item 4): a
+# template that cannot tell every image (every TIFF volume) apart is
+# refused before the pipeline starts, nothing written; a name that still
+# comes round again (fields run together) stops the run, and the count
+# reported is the files that exist
+src6="videotestsrc num-buffers=6 ! video/x-raw,width=16,height=8"
+for t in "one.png|3" "v{volume}.png|3" "b{bscan}.png|3" "b{bscan:2}x.png|1" \
+  "v{volume:1}.png|2"; do
+  mkdir "$out/tpl"
+  rc=0; "$stack" -b "${t#*|}" -l "$out/tpl/${t%|*}" $src6 ! pngenc >"$out/log" 2>&1 || rc=$?
+  [ $rc -eq 2 ] && grep -q 'each over the one before' "$out/log" && [ -z "$(ls "$out/tpl")" ] ||
+    { cat "$out/log"; ls "$out/tpl"; echo "template ${t%|*}, -b ${t#*|}: rc $rc"; exit 1; }
+  rm -r "$out/tpl"
+done
+mkdir "$out/tpl"
+"$stack" -b 1 -l "$out/tpl/v{volume}.png" $src6 ! pngenc >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+[ "$(ls "$out/tpl" | wc -l)" -eq 6 ] || { ls "$out/tpl"; echo "-b 1 with {volume} only"; exit 1; }
+rm -r "$out/tpl"; mkdir "$out/tpl"
+# 12 volumes of 12: volume 11 B-scan 0 and volume 1 B-scan 10 are both "110"
+rc=0; "$stack" -b 12 -l "$out/tpl/{volume:1}{bscan:1}.png" videotestsrc num-buffers=144 \
+  ! video/x-raw,width=4,height=4 ! pngenc >"$out/log" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q 'over an earlier one' "$out/log" &&
+  grep -q "^aooct-stack: $(ls "$out/tpl" | wc -l) images" "$out/log" ||
+  { cat "$out/log"; ls "$out/tpl" | wc -l; echo "a repeated name was not refused"; exit 1; }
+rm -r "$out/tpl"
+if "$stack" --tiff -b 1 -l x.tif fakesrc 2>&1 | grep -q 'no libtiff'; then
+  echo "aooct-stack: no libtiff, TIFF templates not checked"
+else
+  for t in "stack.tif|has no {volume}" "v{volume}.png|must end in .tif"; do
+    mkdir "$out/tpl"
+    rc=0; "$stack" --tiff -b 3 -l "$out/tpl/${t%|*}" $src6,format=GRAY8 >"$out/log" 2>&1 || rc=$?
+    [ $rc -eq 2 ] && grep -q "${t#*|}" "$out/log" && [ -z "$(ls "$out/tpl")" ] ||
+      { cat "$out/log"; echo "--tiff template ${t%|*}: rc $rc"; exit 1; }
+    rm -r "$out/tpl"
+  done
+fi
+echo "aooct-stack: templates that would overwrite are refused"
+
+# ... and writes images only in the format their name says (item 10): raw
+# video without an encoder, an encoder other than the extension's, a stream
+# that is no image at all are refused before the first file; an extension
+# in capitals and the second name of a format are fine
+for c in "x{volume}{bscan}.png||ends in raw video" \
+  "x{volume}{bscan}.jpg|! pngenc|does not end in .png" \
+  "x{volume}{bscan}.png|! jpegenc|does not end in .jpg" \
+  "x{volume}{bscan}.raw|! pngenc|does not end in .png"; do
+  IFS='|' read -r name enc want <<<"$c"
+  mkdir "$out/fmt"
+  rc=0; "$stack" -b 3 -l "$out/fmt/$name" $src6 $enc >"$out/log" 2>&1 || rc=$?
+  [ $rc -eq 1 ] && grep -q "$want" "$out/log" && [ -z "$(ls "$out/fmt")" ] ||
+    { cat "$out/log"; ls "$out/fmt"; echo "$name $enc: rc $rc"; exit 1; }
+  rm -r "$out/fmt"
+done
+mkdir "$out/fmt"
+rc=0; "$stack" -b 3 -l "$out/fmt/a{volume}{bscan}.png" audiotestsrc num-buffers=3 >"$out/log" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q 'audio/x-raw, not an image format' "$out/log" || { cat "$out/log"; exit 1; }
+"$stack" -b 3 -l "$out/fmt/x{volume}{bscan}.JPEG" $src6 ! jpegenc >"$out/log" 2>&1 &&
+  "$stack" -b 3 -l "$out/fmt/x{volume}{bscan}.jpg" $src6 ! jpegenc >>"$out/log" 2>&1 ||
+  { cat "$out/log"; echo "jpegenc into .JPEG / .jpg refused"; exit 1; }
+[ "$(ls "$out/fmt" | wc -l)" -eq 12 ] || { ls "$out/fmt"; exit 1; }
+echo "aooct-stack: images only under their format's name"

@@ -10,6 +10,7 @@
 #include <gst/video/video.h>
 
 #include "aooct-test-util.h"
+#include "aooct-caps.h"
 #include "aooct-cuda-test-util.h"
 
 /* A raw file of @frames B-scans of @width x @height random samples (12-bit
@@ -326,6 +327,254 @@ GST_START_TEST (test_seek)
 
 GST_END_TEST;
 
+/* issue 33 item 2: open() of a FIFO without a writer blocked the state
+ * change for ever (not even Ctrl-C stopped gst-launch).  Every path that is
+ * not a regular file is an error that says what it is, at once; the
+ * calibration readers get the same paths in aooct_test_for_each_bad_file()
+ * (tests of dcsub, kmap, disp, calib). */
+static void
+check_not_regular (const gchar * path, const AooctTestBadFile * bad,
+    gpointer user_data)
+{
+  const gchar *props = user_data;
+  gchar *l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
+      "%s ! fakesink", path, props);
+  gint64 t0 = g_get_monotonic_time ();
+
+  aooct_test_expect_pipeline_error (l, path, "not a regular file", bad->what,
+      NULL);
+  fail_unless (g_get_monotonic_time () - t0 < 10 * G_USEC_PER_SEC,
+      "%s: took %" G_GINT64_FORMAT " us", l, g_get_monotonic_time () - t0);
+  g_free (l);
+}
+
+GST_START_TEST (test_not_regular_files)
+{
+  aooct_test_for_each_special_file (check_not_regular, (gpointer) "");
+  /* reading in place maps the file: the same checks before */
+  aooct_test_for_each_special_file (check_not_regular,
+      (gpointer) "map-file=true");
+}
+
+GST_END_TEST;
+
+/* issue 33 item 13: a product of properties too large for the buffers
+ * that carry it said "not-negotiated" or "could not link".  Each says what
+ * overflowed: the source's frame (height x bscans-per-buffer rows: more
+ * than an int, or more than GstVideoInfo takes), and downstream the
+ * elements' buffers (aooctdcsub's float samples, aooctpad's size x
+ * factor), on sparse files of the size each needs. */
+static gchar *
+sparse_file (guint64 bytes)
+{
+  gchar *path = aooct_test_write_temp ("");
+
+  fail_unless (truncate (path, (off_t) bytes) == 0, "truncate %s", path);
+  return path;
+}
+
+GST_START_TEST (test_sizes_that_overflow)
+{
+  const struct
+  {
+    guint64 file_bytes;
+    const gchar *launch;        /* %s: the file */
+    const gchar *want[3];
+  } cases[] = {
+    /* 2^31 rows: not an int (the issue's case, alone and linked to dcsub) */
+    {1ull << 32, "aooctfilesrc location=%s format=gray8 width=2 "
+          "height=65536 bscans-per-buffer=32768 ! fakesink",
+          {"height=65536 x bscans-per-buffer=32768", "2147483648 A-lines",
+            "lower the B-scans per buffer"}},
+    {1ull << 32, "aooctfilesrc location=%s format=gray8 width=2 "
+          "height=65536 bscans-per-buffer=32768 ! aooctdcsub "
+          "alines-per-bscan=65536 ! fakesink",
+          {"height=65536 x bscans-per-buffer=32768", "2147483648 A-lines",
+            NULL}},
+    /* 2^30 rows of 2 bytes: an int, but more than GstVideoInfo takes */
+    {1ull << 32, "aooctfilesrc location=%s format=gray8 width=2 "
+          "height=65536 bscans-per-buffer=16384 ! fakesink",
+        {"height=65536 x bscans-per-buffer=16384", "larger than GStreamer's "
+                "video frames", NULL}},
+    /* a frame that fits, whose float samples do not */
+    {1ull << 30, "aooctfilesrc location=%s width=2048 height=65536 "
+          "bscans-per-buffer=4 ! aooctdcsub alines-per-bscan=65536 ! "
+          "fakesink", {"aooctdcsub", "2048 x 65536 x 4", "larger than 2 GiB"}},
+    /* aooctpad's size x factor */
+    {1ull << 28, "aooctfilesrc location=%s width=2048 height=65536 ! "
+          "aooctdcsub ! aooctpad size=2048 factor=8 ! fakesink",
+        {"aooctpad", "16384 x 65536 x 1", "larger than 2 GiB"}},
+  };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (cases); k++) {
+    gchar *path = sparse_file (cases[k].file_bytes);
+    gchar **parts = g_strsplit (cases[k].launch, "%s", 2);
+    gchar *launch = g_strjoinv (path, parts);
+    gchar *text = aooct_test_run_pipeline (launch, 60);
+    guint i;
+
+    fail_unless (text != NULL, "%s: no error", launch);
+    for (i = 0; i < G_N_ELEMENTS (cases[k].want) && cases[k].want[i]; i++)
+      fail_unless (strstr (text, cases[k].want[i]) != NULL,
+          "case %u: the error '%s' does not say '%s'", k, text,
+          cases[k].want[i]);
+    fail_if (strstr (text, "not-negotiated") != NULL, "%s", text);
+    g_free (text);
+    g_free (launch);
+    g_strfreev (parts);
+    g_unlink (path);
+    g_free (path);
+  }
+}
+
+GST_END_TEST;
+
+/* issue 33 item 14: bscans-per-buffer=3 without aooctdcsub
+ * alines-per-bscan made images three times as wide: the source knows the
+ * count and says it in its caps (field "bscans", docs/caps.md), aooctdcsub
+ * takes it as its default, and a property that contradicts it is a
+ * warning.  Runs @launch (ending in "appsink name=sink") to EOS: every
+ * output byte, the last caps, the first WARNING's text (or NULL). */
+static GByteArray *
+run_dcsub (const gchar * launch, GstCaps ** caps, gchar ** warning)
+{
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (launch, &err);
+  GstElement *sink;
+  GByteArray *out = g_byte_array_new ();
+  GstSample *smp;
+  GstBus *bus;
+  GstMessage *m;
+
+  fail_unless (p != NULL, "cannot parse '%s': %s", launch,
+      err ? err->message : "?");
+  sink = gst_bin_get_by_name (GST_BIN (p), "sink");
+  g_object_set (sink, "sync", FALSE, NULL);
+  fail_if (gst_element_set_state (p, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE, "'%s' does not start", launch);
+  *caps = NULL;
+  while ((smp = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (smp), &map,
+            GST_MAP_READ));
+    g_byte_array_append (out, map.data, map.size);
+    gst_buffer_unmap (gst_sample_get_buffer (smp), &map);
+    gst_caps_replace (caps, gst_sample_get_caps (smp));
+    gst_sample_unref (smp);
+  }
+  bus = gst_element_get_bus (p);
+  *warning = NULL;
+  /* (popping one type drops the others: both at once) */
+  while ((m = gst_bus_pop_filtered (bus,
+              GST_MESSAGE_ERROR | GST_MESSAGE_WARNING))) {
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (m, &err, NULL);
+      fail ("'%s' failed: %s", launch, err->message);
+    }
+    gst_message_parse_warning (m, &err, NULL);
+    if (*warning == NULL)
+      *warning = g_strdup (err->message);
+    g_clear_error (&err);
+    gst_message_unref (m);
+  }
+  gst_object_unref (bus);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  fail_unless (*caps != NULL, "'%s': no output", launch);
+  return out;
+}
+
+static void
+assert_alines_bscans (GstCaps * caps, gint alines, gint bscans)
+{
+  AooctGeometry g;
+  GError *err = NULL;
+
+  fail_unless (aooct_caps_to_geometry (caps, &g, &err), "%s",
+      err ? err->message : "?");
+  fail_unless (g.alines == alines && g.bscans == bscans, "%d A-lines x %d "
+      "B-scans per buffer, expected %d x %d", g.alines, g.bscans, alines,
+      bscans);
+}
+
+GST_START_TEST (test_bscans_in_caps)
+{
+  GRand *rand = aooct_test_rand_new ();
+  /* 6 B-scans of 5 A-lines of 64 samples: two buffers of 3 */
+  gchar *path = write_raw (64, 5, 2, 6, rand, NULL);
+  const gchar *src = "aooctfilesrc width=64 height=5 bscans-per-buffer=3";
+  gchar *l;
+  GByteArray *by_caps, *by_prop, *one;
+  GstCaps *caps;
+  gchar *warning;
+
+  /* the count from the caps: the same buffers as with the property */
+  l = g_strdup_printf ("%s location=%s ! aooctdcsub backend=%s ! appsink "
+      "name=sink", src, path, aooct_test_backend);
+  by_caps = run_dcsub (l, &caps, &warning);
+  assert_alines_bscans (caps, 5, 3);
+  fail_unless (warning == NULL, "%s", warning);
+  gst_caps_unref (caps);
+  g_free (l);
+  l = g_strdup_printf ("%s location=%s ! aooctdcsub backend=%s "
+      "alines-per-bscan=5 ! appsink name=sink", src, path, aooct_test_backend);
+  by_prop = run_dcsub (l, &caps, &warning);
+  assert_alines_bscans (caps, 5, 3);
+  fail_unless (warning == NULL, "%s", warning);
+  gst_caps_unref (caps);
+  g_free (l);
+  fail_unless (by_caps->len == by_prop->len
+      && memcmp (by_caps->data, by_prop->data, by_caps->len) == 0);
+  /* ... and as one B-scan per buffer (the DC mean per B-scan) */
+  l = g_strdup_printf ("aooctfilesrc width=64 height=5 location=%s ! "
+      "aooctdcsub backend=%s ! appsink name=sink", path, aooct_test_backend);
+  one = run_dcsub (l, &caps, &warning);
+  assert_alines_bscans (caps, 5, 1);
+  gst_caps_unref (caps);
+  g_free (l);
+  fail_unless (one->len == by_caps->len
+      && memcmp (one->data, by_caps->data, one->len) == 0);
+  /* a property that contradicts the caps: as set, with a warning */
+  l = g_strdup_printf ("%s location=%s ! aooctdcsub backend=%s "
+      "alines-per-bscan=15 ! appsink name=sink", src, path, aooct_test_backend);
+  g_byte_array_unref (run_dcsub (l, &caps, &warning));
+  assert_alines_bscans (caps, 15, 1);
+  fail_unless (warning != NULL && strstr (warning, "alines-per-bscan=15")
+      && strstr (warning, "3 B-scan(s) of 5 A-lines"), "%s",
+      GST_STR_NULL (warning));
+  g_free (warning);
+  gst_caps_unref (caps);
+  g_free (l);
+  /* the camera simulator says one B-scan per frame */
+  {
+    GstElement *p = gst_parse_launch ("aooctsrc name=src num-buffers=1 "
+        "samples=64 alines=8 ! fakesink", NULL);
+    GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "src");
+    GstPad *pad = gst_element_get_static_pad (sink, "src");
+    GstCaps *c = gst_pad_query_caps (pad, NULL);
+    gint b = 0;
+
+    c = gst_caps_fixate (c);
+    fail_unless (gst_structure_get_int (gst_caps_get_structure (c, 0),
+            "bscans", &b) && b == 1, "aooctsrc: %s", gst_caps_to_string (c));
+    gst_caps_unref (c);
+    gst_object_unref (pad);
+    gst_object_unref (sink);
+    gst_object_unref (p);
+  }
+  g_byte_array_unref (by_caps);
+  g_byte_array_unref (by_prop);
+  g_byte_array_unref (one);
+  g_unlink (path);
+  g_free (path);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_bad_input)
 {
   GRand *rand = aooct_test_rand_new ();
@@ -436,6 +685,9 @@ filesrc_suite (void)
   tcase_add_test (tc, test_same_images_through_chain);
   tcase_add_test (tc, test_seek);
   tcase_add_test (tc, test_bad_input);
+  tcase_add_test (tc, test_not_regular_files);
+  tcase_add_test (tc, test_sizes_that_overflow);
+  tcase_add_test (tc, test_bscans_in_caps);
   tcase_add_test (tc, test_truncated_while_playing);
   /* windows of the mapped file read by the GPU in place:
    * test-filesrc-cuda.c */

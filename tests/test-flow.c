@@ -6,9 +6,11 @@
  *
  *   Doppler: defaults, lag / windows / mask off, bulk correction with an
  *   added bulk phase, GRAY8, GRAY16 and RGBA, full range with a carrier,
- *   several B-scans per buffer; the velocity message;
+ *   several B-scans per buffer; the velocity message; settings changed
+ *   while playing (both elements);
  *   angiography: decorrelation and speckle variance (fixed and automatic
- *   scale), mask on and off, GRAY8 and GRAY16, full range, groups that
+ *   scale), mask on and off, GRAY8 and GRAY16, full range (synthetic, and
+ *   after aooctfullrange in the real chain), groups that
  *   straddle buffers, the partial group at EOS (no image, a warning), a
  *   flush in the middle of a group, new caps in the middle of a group;
  *   on CUDA also the images in CUDA memory (RGBA, NV12), and the CPU's
@@ -34,6 +36,7 @@
 #include "aooct-test-depth.h"
 #include "aooct-cuda-test-util.h"
 #include "aooct-ref64-flow.h"
+#include "aooct-test-pipeline.h"
 
 typedef struct
 {
@@ -385,6 +388,56 @@ GST_START_TEST (test_doppler_velocity)
 
 GST_END_TEST;
 
+/* Settings changed while playing apply from the next buffer (Doppler) or
+ * image (angiography) on. */
+GST_START_TEST (test_live_changes)
+{
+  Flow f;
+  GstHarness *h;
+  GstBuffer *out;
+  AooctRefFlowImage p;
+  guint8 *want, *und, *img;
+  gint width, height, bpp;
+
+  flow_init (&f, 40, 128, 4, 2, FALSE, 0.3);
+  ref_image (&p, &f, 8);
+  want = g_malloc (40 * 32);
+  und = g_malloc (40 * 32);
+  h = harness ("aooctdoppler", "", NULL);
+  gst_harness_set_src_caps (h, flow_caps (&f));
+  gst_buffer_unref (gst_harness_push_and_pull (h, flow_buffer (&f, 0)));
+  g_object_set (aooct_test_element (h, "aooctdoppler"), "bulk-correction",
+      TRUE, "aline-window", 2, "depth-window", 1, "threshold", 5.0, "lag", 2,
+      NULL);
+  out = gst_harness_push_and_pull (h, flow_buffer (&f, 1));
+  img = aooct_test_image_of (h, out, &width, &height, &bpp);
+  aooct_ref_flow_doppler (&p, 2, 2, 1, 5, TRUE, flow_bscan (&f, 4), want, 40,
+      und);
+  compare ("aooctdoppler after live changes", img, want, und, 40 * 32, 1, 1);
+  g_free (img);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+
+  h = harness ("aooctangio", "", NULL);
+  gst_harness_set_src_caps (h, flow_caps (&f));
+  gst_buffer_unref (gst_harness_push_and_pull (h, flow_buffer (&f, 0)));
+  g_object_set (aooct_test_element (h, "aooctangio"), "method", 1,
+      "variance-max", 20.0, "threshold", 0.0, NULL);
+  out = gst_harness_push_and_pull (h, flow_buffer (&f, 1));
+  img = aooct_test_image_of (h, out, &width, &height, &bpp);
+  aooct_ref_flow_angio (&p, 4, TRUE, 3, 3, 0, 0.25, 20, flow_bscan (&f, 4),
+      want, 40, und);
+  compare ("aooctangio after live changes", img, want, und, 40 * 32, 1, 1);
+  g_free (img);
+  gst_buffer_unref (out);
+  gst_harness_teardown (h);
+  g_free (want);
+  g_free (und);
+  flow_clear (&f);
+}
+
+GST_END_TEST;
+
 /* ---- aooctangio ---- */
 
 typedef struct
@@ -440,7 +493,14 @@ check_angio (const gchar * props, const AngioProps * ap, const gchar * caps,
     aooct_ref_flow_angio (&p, ap->repeats, ap->sv, ap->wm, ap->wz,
         ap->threshold, ap->dmax, ap->vmax, flow_bscan (&f, b0), want,
         (gsize) m * bpp, und);
-    compare (what, img, want, und, rows * m, bpp, tol);
+    /* the spec sets a whole speckle-variance image aside when its maximum
+     * (variance-max=0) lies at a pixel the mask cannot decide: rare, and
+     * then this group proves nothing */
+    if (ap->sv && ap->vmax == 0 && und[0] && memchr (und, 0,
+            (gsize) rows * m) == NULL)
+      g_print ("%s: the maximum lies at an undecidable pixel\n", what);
+    else
+      compare (what, img, want, und, rows * m, bpp, tol);
     g_free (what);
     g_free (img);
     gst_buffer_unref (out);
@@ -618,6 +678,125 @@ GST_START_TEST (test_caps_renegotiation)
 
 GST_END_TEST;
 
+/* The real full-range chain (aooctsrc with a carrier ! aooctdcsub !
+ * aooctfullrange ! ... ! aooctfft): aooctdoppler with bulk-correction
+ * (which takes out the carrier) and aooctangio against the reference on
+ * the very depth-domain buffers they got (a tee to an appsink). */
+GST_START_TEST (test_full_range_chain)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc samples=256 alines=48 "
+      "num-buffers=4 seed=%u carrier=1.5707963267948966 depth-offset=-60 "
+      "wavelength-coeffs=\"785,0.5,1e-05,-2e-09\" ! "
+      "aooctdcsub ! aooctfullrange ! aooctpad ! aooctkmap "
+      "wavelength-coeffs=\"785,0.5,1e-05,-2e-09\" ! aooctdisp ! aooctfft ! "
+      "tee name=t ! queue ! appsink name=depth sync=false wait-on-eos=false "
+      "t. ! queue ! aooctdoppler bulk-correction=true threshold=25 ! "
+      "appsink name=dop sync=false wait-on-eos=false "
+      "t. ! queue ! aooctangio repeats=2 ! video/x-raw,format=GRAY16_LE ! "
+      "appsink name=ang sync=false wait-on-eos=false", g_random_int ());
+  GstElement *p = aooct_test_run_to_eos (launch, aooct_test_backend, 120);
+  GList *depth = aooct_test_pull_all (p, "depth");
+  GList *dop = aooct_test_pull_all (p, "dop");
+  GList *ang = aooct_test_pull_all (p, "ang");
+  AooctGeometry g;
+  AooctRefFlowImage ref;
+  double *dd[4];
+  gint i, rows;
+  gsize n;
+  guint8 *want, *und;
+
+  fail_unless_equals_int (g_list_length (depth), 4);
+  fail_unless_equals_int (g_list_length (dop), 4);
+  fail_unless_equals_int (g_list_length (ang), 2);
+  fail_unless (aooct_caps_to_geometry (gst_sample_get_caps (depth->data), &g,
+          NULL));
+  fail_unless (g.full_range);
+  ref.p2 = g.samples;
+  ref.m = g.alines;
+  ref.crop_start = -(g.pad_size / 2);
+  ref.crop_end = g.pad_size / 2;
+  rows = ref.crop_end - ref.crop_start;
+  n = 2 * (gsize) g.samples * g.alines;
+  want = g_malloc ((gsize) rows * g.alines * 2);
+  und = g_malloc ((gsize) rows * g.alines);
+  for (i = 0; i < 4; i++) {
+    GstBuffer *b = gst_sample_get_buffer (g_list_nth_data (depth, i));
+    GstMapInfo map;
+    gsize k;
+
+    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+    fail_unless_equals_uint64 (map.size, n * sizeof (gfloat));
+    dd[i] = g_new (double, n);
+    for (k = 0; k < n; k++)
+      dd[i][k] = ((const gfloat *) map.data)[k];
+    gst_buffer_unmap (b, &map);
+  }
+  for (i = 0; i < 4; i++) {
+    GstBuffer *b = gst_sample_get_buffer (g_list_nth_data (dop, i));
+    GstMapInfo map;
+
+    ref.bits = 8;
+    aooct_ref_flow_doppler (&ref, 1, 4, 3, 25, TRUE, dd[i], want, g.alines,
+        und);
+    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+    fail_unless_equals_uint64 (map.size, (gsize) rows * g.alines);
+    compare ("aooctdoppler on the full-range chain", map.data, want, und,
+        rows * g.alines, 1, 1);
+    gst_buffer_unmap (b, &map);
+  }
+  for (i = 0; i < 2; i++) {
+    GstBuffer *b = gst_sample_get_buffer (g_list_nth_data (ang, i));
+    GstMapInfo map;
+    double *group = g_new (double, 2 * n);
+
+    memcpy (group, dd[2 * i], n * sizeof (double));
+    memcpy (group + n, dd[2 * i + 1], n * sizeof (double));
+    ref.bits = 16;
+    aooct_ref_flow_angio (&ref, 2, FALSE, 3, 3, 20, 0.25, 30, group, want,
+        (gsize) g.alines * 2, und);
+    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+    fail_unless_equals_uint64 (map.size, (gsize) rows * g.alines * 2);
+    compare ("aooctangio on the full-range chain", map.data, want, und,
+        rows * g.alines, 2, 257);
+    gst_buffer_unmap (b, &map);
+    g_free (group);
+  }
+  for (i = 0; i < 4; i++)
+    g_free (dd[i]);
+  g_free (want);
+  g_free (und);
+  g_list_free_full (depth, (GDestroyNotify) gst_sample_unref);
+  g_list_free_full (dop, (GDestroyNotify) gst_sample_unref);
+  g_list_free_full (ang, (GDestroyNotify) gst_sample_unref);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  g_free (launch);
+}
+
+GST_END_TEST;
+
+/* Beside a branch of B-scans behind a tee (issue 35): aooctangio's GAP
+ * events let its sink preroll while a group fills, so the pipeline does
+ * not stall when a group is longer than the other branch's queue. */
+GST_START_TEST (test_angio_tee_preroll)
+{
+  GstElement *p = aooct_test_run_to_eos ("aooctsrc samples=256 alines=32 "
+      "num-buffers=24 wavelength-coeffs=\"785,0.5,1e-05,-2e-09\" ! "
+      "aooctdcsub ! aooctkmap "
+      "wavelength-coeffs=\"785,0.5,1e-05,-2e-09\" ! aooctfft ! tee name=t "
+      "t. ! queue max-size-buffers=1 ! aooctnorm ! fakesink "
+      "t. ! queue max-size-buffers=1 ! aooctangio repeats=8 ! "
+      "appsink name=ang wait-on-eos=false", aooct_test_backend, 60);
+  GList *ang = aooct_test_pull_all (p, "ang");
+
+  fail_unless_equals_int (g_list_length (ang), 3);
+  g_list_free_full (ang, (GDestroyNotify) gst_sample_unref);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
 /* ---- errors ---- */
 
 static void
@@ -791,11 +970,14 @@ add_flow_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_doppler_bulk);
   tcase_add_test (tc, test_doppler_full_range);
   tcase_add_test (tc, test_doppler_velocity);
+  tcase_add_test (tc, test_live_changes);
   tcase_add_test (tc, test_angio_decorrelation);
   tcase_add_test (tc, test_angio_speckle_variance);
   tcase_add_test (tc, test_angio_full_range);
   tcase_add_test (tc, test_angio_flush);
   tcase_add_test (tc, test_caps_renegotiation);
+  tcase_add_test (tc, test_full_range_chain);
+  tcase_add_test (tc, test_angio_tee_preroll);
   tcase_add_test (tc, test_errors);
   if (cuda) {
     tcase_add_test (tc, test_cuda_memory);

@@ -689,8 +689,8 @@ GST_START_TEST (test_complex_equals_real_path)
       gboolean fr = FALSE;
 
       fail_unless (gst_structure_get_boolean (st, "full-range", &fr) && fr,
-          "%s: output caps %" GST_PTR_FORMAT " are not full-range", steps[k],
-          out);
+          "%s: output caps %s are not full-range", steps[k],
+          gst_caps_to_string (out));
       fail_unless_equals_string (gst_structure_get_string (st,
               "sample-type"), "complex");
       gst_caps_unref (out);

@@ -208,8 +208,8 @@ compare_backends_step (const Geom * g, const gchar * format,
         "GRAY output must be system memory");
     cc = gst_pad_get_current_caps (hc->sinkpad);
     cg = gst_pad_get_current_caps (hg->sinkpad);
-    fail_unless (gst_caps_is_equal (cc, cg), "CPU %" GST_PTR_FORMAT
-        " vs CUDA %" GST_PTR_FORMAT, cc, cg);
+    fail_unless (gst_caps_is_equal (cc, cg), "CPU %s vs CUDA %s",
+        gst_caps_to_string (cc), gst_caps_to_string (cg));
     fail_unless (gst_video_info_from_caps (&vinfo, cc));
     fail_unless_equals_string (GST_VIDEO_INFO_NAME (&vinfo), format);
     ic = packed_plane (oc, cc, 0, (gsize) bytes * g->m,

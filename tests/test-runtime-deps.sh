@@ -15,6 +15,7 @@ mkdir "$tmp/bin"
 cat >"$tmp/bin/dpkg-query" <<'STUB'
 #!/bin/sh
 for a; do pkg=$a; done
+[ -z "${STUB_QUERIES:-}" ] || echo "$pkg" >>"$STUB_QUERIES"
 case " ${STUB_MISSING:-} " in *" $pkg "*) exit 1 ;; esac
 printf 'install ok installed'
 STUB
@@ -40,7 +41,7 @@ grep -q found "$tmp/out" || { cat "$tmp/out"; echo "plugin not found in the buil
 # missing runtime packages: exactly those, and no build tools
 : >"$STUB_LOG"
 STUB_MISSING="gstreamer1.0-libav libfftw3-single3" GST_PLUGIN_PATH_1_0= \
-  run "source '$root/scripts/runtime-deps.sh' gstreamer1.0-libav" ||
+  run "aooct_extra_packages=(gstreamer1.0-libav); source '$root/scripts/runtime-deps.sh'" ||
   { cat "$tmp/out"; exit 1; }
 grep -q 'install .*libfftw3-single3 gstreamer1.0-libav' "$STUB_LOG" ||
   { cat "$STUB_LOG"; echo "missing packages not installed"; exit 1; }
@@ -63,4 +64,55 @@ for f in "$root"/pipelines/*.sh; do
          { echo "$f: must source scripts/runtime-deps.sh, not bootstrap.sh"; exit 1; } ;;
   esac
 done
+# Issue 33, item 1: `source FILE` without arguments hands FILE the
+# caller's own arguments, so pipelines/fullrange.sh OUTDIR asked apt for a
+# package named OUTDIR.  The class: a sourced file that reads "$@".  Each
+# pipeline script is run as the README runs it (no AOOCT_SKIP_BOOTSTRAP)
+# with two probe arguments; dpkg-query and apt-get record every name they
+# are asked about, and no probe may be among them.  The scripts stop where
+# the plugin is looked for (none anywhere; the demo's gst-launch-1.0 is a
+# stub that fails), after every package was asked for.
+printf '#!/bin/sh\nexit 3\n' >"$tmp/bin/gst-launch-1.0"
+printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/gst-inspect-1.0"
+chmod +x "$tmp/bin/"*
+probes=("$tmp/probe-outdir" probe-package)
+export STUB_QUERIES="$tmp/queries"
+leaked() { # leaked WHAT: fails when a probe reached dpkg-query or apt-get
+  if grep -F -e probe-outdir -e probe-package "$STUB_LOG" "$STUB_QUERIES"; then
+    echo "$1: its arguments reached the package manager (above)"; return 1
+  fi
+  [ -s "$STUB_QUERIES" ] || { echo "$1: asked dpkg-query nothing (test broken?)"; return 1; }
+}
+for f in "$root"/pipelines/*.sh; do
+  : >"$STUB_LOG"; : >"$STUB_QUERIES"
+  rc=0
+  AOOCT_BUILD="$tmp/nobuild" GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
+    AOOCT_PACKAGES_ONLY=1 timeout 60 bash "$f" "${probes[@]}" >"$tmp/out" 2>&1 || rc=$?
+  [ $rc -ne 124 ] || { cat "$tmp/out"; echo "$f: did not stop"; exit 1; }
+  leaked "$f" || { cat "$tmp/out"; exit 1; }
+done
+rm -rf "${probes[0]}"
+
+# ... and every file that a script of ours sources, sourced by hand from a
+# shell that has arguments: none may take them for its own.  A sourced file
+# not in this list fails here until it is added.
+sourced=$(cd "$root" && git ls-files 'pipelines/*' 'scripts/*' 'tests/*' 'tools/*' |
+  while read -r f; do
+    head -n1 "$root/$f" | grep -q '^#!.*sh' || case $f in *.sh) ;; *) continue ;; esac
+    sed -n 's/^[[:space:]]*\(\[.*\] || \)\{0,1\}\(source\|\.\) "\{0,1\}\([^" ]*\).*/\3/p' "$root/$f"
+  done | sed 's|^\$root/||' | sort -u)
+for s in $sourced; do
+  case $s in
+    .gstkit/enter.sh | .gstkit-1.26/enter.sh) continue ;; # the GPU host's kits
+    scripts/runtime-deps.sh | scripts/bootstrap.sh | tests/aooct-test-png.sh) ;;
+    *) echo "$s is sourced but not checked here for taking its caller's arguments"; exit 1 ;;
+  esac
+  : >"$STUB_LOG"; : >"$STUB_QUERIES"
+  rc=0
+  AOOCT_BUILD="$tmp/nobuild" AOOCT_PACKAGES_ONLY=1 GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
+    bash -c 'source "$0"; dpkg-query -W x-after' "$root/$s" "${probes[@]}" >"$tmp/out" 2>&1 || rc=$?
+  leaked "$s" || { cat "$tmp/out"; exit 1; }
+done
+[ -n "$sourced" ] || { echo "found no sourced file (test broken?)"; exit 1; }
+
 echo "runtime-deps: only missing runtime packages, plugin from the build, clear failure without one"

@@ -22,10 +22,14 @@
 #  - where root may make a private network namespace and Aravis's fake
 #    GigE Vision camera is installed: --camera opens it through aravissrc
 #    and shows its frames (as tests/test-camera.sh, loopback only);
-#  - bad input (raw file size not a multiple of the frame, no calibration,
-#    a calibration of the wrong length, and a property value the element
-#    refuses at start) is named on the status line and the program goes
-#    on to play afterwards.
+#  - bad input (raw file size not a multiple of the frame, a FIFO or a
+#    directory as the raw file, a width that is not a number, no
+#    calibration, a calibration of the wrong length, and a property value
+#    the element refuses at start) is named on the status line and the
+#    program goes on to play afterwards; a raw file and recordings named
+#    with spaces, quotes and non-ASCII work;
+#  - --width/--height 0, negative, too large or not a number, and an
+#    unknown --format, are refused (exit 2).
 # Usage: test-viewer.sh PATH/TO/aooct-view   (exit 77 without Xvfb or gtksink)
 set -euo pipefail
 view=$(realpath "$1")
@@ -55,6 +59,11 @@ head -c $((3 * 64 * 32 * 2)) /dev/urandom > good.raw
 { cat good.raw; head -c 100 /dev/zero; } > bad.raw
 for i in $(seq 0 63); do echo "$((800 + i)).5"; done > cal64.txt
 head -n 50 cal64.txt > cal50.txt
+# not regular files, and a file name with spaces, quotes and non-ASCII
+mkfifo fifo.raw; mkdir dir.raw; cp good.raw "Müller scan \"q\".raw"
+# a width that is not wholly a number (it was read as 64)
+printf '[source]\nkind=file\nlocation=%s/good.raw\nwidth=64x\nheight=32\n%s\n' "$out" \
+  "$chain" > badwidth.ini
 
 # Controls come from the installed elements' properties: what this build
 # of the plugin has (gst-inspect-1.0) is what the window must offer --
@@ -94,8 +103,8 @@ expect-stats A-lines/s
 expect-stats CPU
 screenshot shot.png
 save saved.ini
-set record location $out/rec.mkv
-set record raw-location $out/rec.raw
+set record location '$out/Aufnahme ü "1".mkv'
+set record raw-location '$out/roh ü.raw'
 click record
 wait-frames 5
 click record
@@ -124,12 +133,26 @@ expect-status no spectrometer calibration
 set aooctkmap wavelength-file $out/cal50.txt
 click open
 expect-status has 50 wavelengths but the frame width is 64
+set aooctkmap wavelength-file $out/cal64.txt
+set source location $out/fifo.raw
+click open
+expect-status raw file $out/fifo.raw: not a regular file (a FIFO)
+set source location $out/dir.raw
+click open
+expect-status raw file $out/dir.raw: not a regular file (a directory)
+set source location '$out/Müller scan "q".raw'
+click open
+expect-running
+set source location $out/good.raw
+set aooctkmap wavelength-file $out/cal50.txt
 save final.ini
 set aooctkmap wavelength-file $out/cal64.txt
 click open
 expect-running
 save final.ini
 screenshot file.png
+load $out/badwidth.ini
+expect-status frame geometry width=64x
 quit
 END_OF_SCRIPT
 
@@ -144,6 +167,16 @@ run_view() {
   [ $rc -eq 0 ] || { echo "FAIL: aooct-view $* --script $script exited $rc"; exit 1; }
 }
 run_view main script.txt --sink gtksink --settings start.ini
+
+# --- numeric options: 0, negative, too large, not a number: refused -----
+for o in "--width 0" "--width -5" "--width 70000" "--height 0" "--height -1" \
+  "--width abc" "--format gray12"; do
+  rc=0
+  # shellcheck disable=SC2086
+  timeout 60 xvfb-run -a "$view" $o > opt.log 2>&1 || rc=$?
+  [ $rc -eq 2 ] && grep -q -- "${o%% *}" opt.log || { cat opt.log; echo "FAIL: $o: exit $rc"; exit 1; }
+done
+echo "options: 0, negative, too large and non-numeric values refused"
 
 # --- a2/a3 through the controls == aooctdisp a2/a3 in gst-launch-1.0 ----
 frame_of() { sed -n "s|^aooct-view script: frame \([0-9]*\) to $1\$|\1|p" main.log; }
@@ -191,6 +224,8 @@ done
 echo "screenshots: written, video area not blank"
 
 # --- recordings ----------------------------------------------------------
+# the recordings under the names given (spaces, quotes, non-ASCII)
+mv "Aufnahme ü \"1\".mkv" rec.mkv; mv "roh ü.raw" rec.raw
 gst-launch-1.0 -q filesrc location=rec.mkv ! matroskademux \
   ! video/x-raw,format=GRAY8,width=240,height=1024 ! filesink location=rec.dec
 bytes=$(stat -c %s rec.dec)
@@ -202,6 +237,8 @@ echo "recording: $n B-scans in rec.mkv, $((rbytes / raw)) raw frames in rec.raw"
 
 # --- bad input: named on the status line, the program went on -----------
 grep -q 'status: .*is not a multiple of the frame size' main.log
+grep -q 'status: raw file .*fifo.raw: not a regular file (a FIFO)' main.log
+grep -q 'status: frame geometry width=64x' main.log
 grep -q 'status: no spectrometer calibration' main.log
 grep -q 'status: .*has 50 wavelengths but the frame width is 64' main.log
 grep -q 'status: aooctpad.*size=1000 must be a power of two' main.log

@@ -11,7 +11,8 @@
  *   aooctenface mean and max on volumes of several sizes that straddle
  *   buffers, the partial last volume at EOS, a flush in the middle of a
  *   volume, timestamps, B-scans in = volumes out x V + partial;
- *   aooctrender's two checkable MIP views, azimuth +180 as the mirror
+ *   aooctrender's two checkable MIP views (of a whole volume and of the
+ *   partial last one), azimuth +180 as the mirror
  *   image, composite deterministic and unlike MIP, live changes at the
  *   next volume; RGBA output (on CUDA also in CUDA memory). */
 #ifdef HAVE_CONFIG_H
@@ -524,12 +525,14 @@ GST_START_TEST (test_enface_caps_change)
 
 GST_END_TEST;
 
-/* One image of aooctrender @props over @v (one volume of all B-scans). */
+/* One image of aooctrender @props over @v, a volume of @volume B-scans
+ * (all of them, or more: then the partial volume at EOS). */
 static guint8 *
-render (Views * v, const gchar * props, gint * width, gint * height)
+render_volume (Views * v, gint volume, const gchar * props, gint * width,
+    gint * height)
 {
-  GstHarness *h = harness ("aooctrender bscans-per-volume=%d %s",
-      v->g.bscans * v->n_buf, props);
+  GstHarness *h = harness ("aooctrender bscans-per-volume=%d %s", volume,
+      props);
   GList *images = views_run (v, h);
   gint bpp;
   guint8 *img;
@@ -539,6 +542,13 @@ render (Views * v, const gchar * props, gint * width, gint * height)
   g_list_free_full (images, (GDestroyNotify) gst_buffer_unref);
   gst_harness_teardown (h);
   return img;
+}
+
+/* One image of aooctrender @props over @v (one volume of all B-scans). */
+static guint8 *
+render (Views * v, const gchar * props, gint * width, gint * height)
+{
+  return render_volume (v, v->g.bscans * v->n_buf, props, width, height);
 }
 
 GST_START_TEST (test_render_mip_views)
@@ -582,6 +592,52 @@ GST_START_TEST (test_render_mip_views)
     g_free (want);
     views_clear (&v);
   }
+}
+
+GST_END_TEST;
+
+/* Spec section 11: "A partial last volume is rendered from the B-scans
+ * it has, at the full image size (in the depth view the missing rows are
+ * black)": 4 B-scans at EOS in volumes of 7, normalised over what they
+ * have, against the float64 reference of the two checkable views. */
+GST_START_TEST (test_render_partial)
+{
+  const gint m = 29, filled = 4, vol = 7;
+  Views v;
+  AooctRefImage p;
+  gint width, height, rows, worst;
+  guint8 *img, *want;
+
+  views_init (&v, m, 2, filled / 2);
+  ref_image_init (&p, &v.g);
+  rows = p.crop_end - p.crop_start;
+
+  /* along the depth axis: M x V, the rows of missing B-scans black */
+  img = render_volume (&v, vol, "mode=mip azimuth=0 elevation=90", &width,
+      &height);
+  fail_unless_equals_int (width, m);
+  fail_unless_equals_int (height, vol);
+  want = g_malloc ((gsize) m * vol);
+  aooct_ref_views_enface (&p, TRUE, views_bscan (&v, 0), filled, vol, want, m);
+  worst = max_diff (img, want, (gsize) m * vol, 1);
+  fail_unless (worst <= 1, "partial volume, elevation 90: %d levels from the "
+      "reference", worst);
+  g_free (img);
+  g_free (want);
+
+  /* along the B-scan axis: the maximum of the B-scans it has */
+  img = render_volume (&v, vol, "mode=mip azimuth=0 elevation=0", &width,
+      &height);
+  fail_unless_equals_int (width, m);
+  fail_unless_equals_int (height, rows);
+  want = g_malloc ((gsize) m * rows);
+  aooct_ref_views_mip_bscan_axis (&p, views_bscan (&v, 0), filled, want, m);
+  worst = max_diff (img, want, (gsize) m * rows, 1);
+  fail_unless (worst <= 1, "partial volume, elevation 0: %d levels from the "
+      "reference", worst);
+  g_free (img);
+  g_free (want);
+  views_clear (&v);
 }
 
 GST_END_TEST;
@@ -735,6 +791,7 @@ add_views_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_enface_flush);
   tcase_add_test (tc, test_enface_caps_change);
   tcase_add_test (tc, test_render_mip_views);
+  tcase_add_test (tc, test_render_partial);
   tcase_add_test (tc, test_render_mirror_composite);
   tcase_add_test (tc, test_render_live);
   tcase_add_test (tc, test_rgba);

@@ -27,6 +27,11 @@
  * camera geometry; the mean of many frames also averages the camera noise
  * down (by sqrt of the number of A-lines).
  *
+ * The file is written only when aooctdcsub's own reader takes it (checked
+ * on the text before it is written: a line break in SOURCE becomes a new
+ * comment line), and replaces FILE at once; messages name FILE, never a
+ * temporary file.
+ *
  * Exit status: 0 when the file is written, 1 on a pipeline error, a
  * stream without frames or a write error, 2 on a usage error. */
 #include <gst/gst.h>
@@ -34,6 +39,10 @@
 #include <gst/video/video.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "aooct-textwrite.h"
+#include "aooct-tool-util.h"
 
 typedef struct
 {
@@ -81,26 +90,33 @@ accumulate (Mean * m, GstVideoFrame * frame, GError ** error)
   return TRUE;
 }
 
+/* The file, written only when aooctdcsub's reader takes it (the source
+ * description in the header may hold line breaks: each line its own
+ * comment) */
 static gboolean
 write_mean (const Mean * m, const gchar * path, const gchar * source,
     GError ** error)
 {
   GString *s = g_string_new (NULL);
   gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gchar *header;
   gboolean ok;
   gint c;
 
-  g_string_append_printf (s, "# aooct background spectrum: mean of %"
+  header = g_strdup_printf ("aooct background spectrum: mean of %"
       G_GUINT64_FORMAT " A-lines (%" G_GUINT64_FORMAT " frames, %s) of\n"
-      "# %s\n# %d values, camera counts, for aooctdcsub mode=background\n",
+      "%s\n%d values, camera counts, for aooctdcsub mode=background",
       m->alines, m->frames, m->format, source, m->width);
+  aooct_text_append_comment (s, header);
+  g_free (header);
   for (c = 0; c < m->width; c++) {
     /* C locale whatever the user's locale, as the parser expects */
     g_string_append (s, g_ascii_formatd (buf, sizeof (buf), "%.9g",
             m->sum[c] / (gdouble) m->alines));
     g_string_append_c (s, '\n');
   }
-  ok = g_file_set_contents (path, s->str, s->len, error);
+  /* aooctdcsub reads exactly one number per camera pixel */
+  ok = aooct_text_write (path, s, 1, 1, m->width, error);
   g_string_free (s, TRUE);
   return ok;
 }
@@ -158,13 +174,14 @@ main (int argc, char **argv)
   ctx = g_option_context_new ("SOURCE... - record the mean raw spectrum of N "
       "frames as an aooctdcsub background file");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
-    g_printerr ("aooct-background: %s\n", error->message);
+  if (!aooct_tool_parse_options ("aooct-background", ctx, &argc, &argv))
+    return 2;
+  g_option_context_free (ctx);
+  if (frames < 1) {
+    g_printerr ("aooct-background: --frames %d: must be >= 1\n", frames);
     return 2;
   }
-  g_option_context_free (ctx);
-  if (output == NULL || rest == NULL || frames < 1) {
+  if (output == NULL || rest == NULL) {
     g_printerr ("aooct-background: usage: aooct-background [--frames=N >= 1] "
         "--output=FILE SOURCE... (a gst-launch-1.0 description of the "
         "camera or raw file)\n");
@@ -239,10 +256,15 @@ main (int argc, char **argv)
   }
   if (status == 0) {
     if (write_mean (&m, output, source, &error)) {
+      gchar *quoted = g_shell_quote (output);
+
+      /* quoted only where the shell needs it */
       g_print ("aooct-background: %s: mean of %" G_GUINT64_FORMAT
           " A-lines in %" G_GUINT64_FORMAT " frames, %d samples; use "
           "aooctdcsub mode=background background-file=%s\n", output,
-          m.alines, m.frames, m.width, output);
+          m.alines, m.frames, m.width, strpbrk (output, " \t\n'\"\\$`!*?[]"
+              "{}()<>|&;~#") ? quoted : output);
+      g_free (quoted);
     } else {
       g_printerr ("aooct-background: %s\n", error->message);
       g_clear_error (&error);

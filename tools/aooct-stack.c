@@ -30,6 +30,16 @@
  * folder of the first image, key=value lines: um-per-row (micrometres in
  * air per image row), first-row-um (depth of row 0), rows, crop-start.
  *
+ * No file is written twice: TEMPLATE must tell every image apart ({volume}
+ * and, with more than one B-scan per volume, {bscan}; with --tiff
+ * {volume}), else aooct-stack refuses it before the pipeline starts, and a
+ * name that still comes round again (fields run together, "{volume:1}
+ * {bscan:1}" without a separator) stops the run instead of replacing the
+ * earlier image.  The images must be in the format the file name says:
+ * the caps at the end of the pipeline (image/png, image/jpeg, ...) against
+ * TEMPLATE's extension, checked before the first file is written (raw
+ * video without an encoder is refused, not written as "*.png").
+ *
  * The exit status is 0 when the stream ended with at least one image and
  * whole volumes, 1 on a pipeline error (also one while the pipeline
  * starts), no image at all, a write error or a last volume that is
@@ -51,6 +61,7 @@ typedef struct
   const gchar *template;
   guint64 bscans_per_volume;
   guint64 written;
+  GHashTable *paths;            /* every file written: none twice */
   gboolean tiff;                /* one multi-page TIFF per volume */
 #ifdef HAVE_LIBTIFF
   TIFF *tif;                    /* the volume being written */
@@ -128,6 +139,127 @@ expand_location (const gchar * template, guint64 volume, guint64 bscan,
   return g_string_free (out, FALSE);
 }
 
+/* TRUE when the template names every image (every TIFF volume) apart:
+ * B-scans 0 and 1 of volume 0 (one file per B-scan, more than one per
+ * volume) and volumes 0 and 1 must expand to different names.  Checked
+ * before the pipeline starts, so that nothing is overwritten. */
+static gboolean
+check_template_distinct (const Stack * stack, GError ** error)
+{
+  gchar *first = expand_location (stack->template, 0, 0, NULL);
+  gchar *next_bscan = expand_location (stack->template, 0, 1, NULL);
+  gchar *next_volume = expand_location (stack->template, 1, 0, NULL);
+  gboolean per_bscan = !stack->tiff && stack->bscans_per_volume > 1;
+  gboolean ok = TRUE;
+
+  if (g_strcmp0 (first, next_volume) == 0) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--location \"%s\" has no {volume}: every volume would be written "
+        "to %s, each over the one before (e.g. %s)", stack->template, first,
+        stack->tiff ? "vol{volume}.tif" : "vol{volume}-bscan{bscan}.png");
+    ok = FALSE;
+  } else if (per_bscan && g_strcmp0 (first, next_bscan) == 0) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--location \"%s\" has no {bscan}: the %" G_GUINT64_FORMAT
+        " B-scans of a volume would all be written to %s, each over the one "
+        "before (e.g. vol{volume}-bscan{bscan}.png)", stack->template,
+        stack->bscans_per_volume, first);
+    ok = FALSE;
+  }
+  g_free (first);
+  g_free (next_bscan);
+  g_free (next_volume);
+  return ok;
+}
+
+/* The image formats aooct-stack writes as they come, and the file name
+ * extensions (lower case) each may have. */
+static const struct
+{
+  const gchar *media_type;
+  const gchar *extensions[3];
+} image_formats[] = {
+  {"image/png", {".png"}},
+  {"image/jpeg", {".jpg", ".jpeg"}},
+  {"image/tiff", {".tif", ".tiff"}},
+  {"image/bmp", {".bmp"}},
+  {"image/webp", {".webp"}},
+  {"image/x-portable-pixmap", {".ppm", ".pgm", ".pnm"}},
+};
+
+static const gchar *const tiff_extensions[] = { ".tif", ".tiff" };
+
+/* TRUE when @path's extension is one of @ext (case-insensitive) */
+static gboolean
+has_extension (const gchar * path, const gchar * const *ext, gsize n)
+{
+  gchar *lower = g_ascii_strdown (path, -1);
+  gboolean found = FALSE;
+  gsize i;
+
+  for (i = 0; i < n && ext[i] && !found; i++)
+    found = g_str_has_suffix (lower, ext[i]);
+  g_free (lower);
+  return found;
+}
+
+/* The encoded images of @caps go into files named like @path: an image
+ * format aooct-stack knows, the extension that format has.  Raw video is
+ * refused (it would be written as is, headerless, under an image's
+ * name). */
+static gboolean
+check_image_format (GstCaps * caps, const gchar * path, GError ** error)
+{
+  const gchar *type = gst_structure_get_name (gst_caps_get_structure (caps,
+          0));
+  GString *known = g_string_new (NULL);
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (image_formats); i++) {
+    if (strcmp (type, image_formats[i].media_type) != 0) {
+      g_string_append_printf (known, "%s%s", known->len ? ", " : "",
+          image_formats[i].media_type);
+      continue;
+    }
+    g_string_free (known, TRUE);
+    if (has_extension (path, image_formats[i].extensions,
+            G_N_ELEMENTS (image_formats[i].extensions)))
+      return TRUE;
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "the pipeline makes %s images but the file name %s does not end in "
+        "%s: name the files after their format (--location) or change the "
+        "encoder", type, path, image_formats[i].extensions[0]);
+    return FALSE;
+  }
+  if (g_str_has_prefix (type, "video/x-raw"))
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "the pipeline ends in raw video, not an encoded image: end it in an "
+        "image encoder (e.g. '... ! aooctnorm ! pngenc'), or use --tiff for "
+        "raw grey video");
+  else
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "the pipeline ends in %s, not an image format aooct-stack writes "
+        "(%s)", type, known->str);
+  g_string_free (known, TRUE);
+  return FALSE;
+}
+
+/* Claims @path for one file of this run; FALSE (and @error) when an
+ * earlier image or volume of the run was written there. */
+static gboolean
+claim_path (Stack * stack, const gchar * path, GError ** error)
+{
+  if (g_hash_table_contains (stack->paths, path)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+        "image %" G_GUINT64_FORMAT " would be written to %s, over an earlier "
+        "one of this run: give --location fields a separator or more digits "
+        "(e.g. vol{volume}-bscan{bscan}.png)", stack->written, path);
+    return FALSE;
+  }
+  g_hash_table_add (stack->paths, g_strdup (path));
+  return TRUE;
+}
+
 #ifdef HAVE_LIBTIFF
 static gboolean
 close_tiff (Stack * stack, GError ** error)
@@ -163,10 +295,14 @@ write_page (Stack * stack, GstSample * sample, GError ** error)
   if (!gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
       || (GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY16_LE
           && GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY8)) {
+    /* gst_caps_to_string: GLib's printf cannot print GST_PTR_FORMAT */
+    gchar *got = gst_caps_to_string (gst_sample_get_caps (sample));
+
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
         "--tiff needs raw GRAY16_LE or GRAY8 video at the end of the "
         "pipeline (e.g. '... ! aooctnorm ! video/x-raw,format=GRAY16_LE'), "
-        "got %" GST_PTR_FORMAT, gst_sample_get_caps (sample));
+        "got %s", got ? got : "no caps");
+    g_free (got);
     return FALSE;
   }
   bits = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY16_LE ? 16 : 8;
@@ -176,6 +312,10 @@ write_page (Stack * stack, GstSample * sample, GError ** error)
     stack->tif_path = expand_location (stack->template, volume, 0, error);
     if (stack->tif_path == NULL)
       return FALSE;
+    if (!claim_path (stack, stack->tif_path, error)) {
+      g_clear_pointer (&stack->tif_path, g_free);
+      return FALSE;
+    }
     stack->tif = TIFFOpen (stack->tif_path, "w");
     if (stack->tif == NULL) {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
@@ -245,6 +385,11 @@ write_sample (Stack * stack, GstSample * sample, GError ** error)
   path = expand_location (stack->template, volume, bscan, error);
   if (!path)
     return FALSE;
+  if (!check_image_format (gst_sample_get_caps (sample), path, error)
+      || !claim_path (stack, path, error)) {
+    g_free (path);
+    return FALSE;
+  }
   if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
         "cannot map image %" G_GUINT64_FORMAT, stack->written);
@@ -451,10 +596,17 @@ main (int argc, char **argv)
   stack.template = template ? template : tiff ? "vol{volume}.tif" :
       "vol{volume}-bscan{bscan}.png";
   stack.bscans_per_volume = (guint64) per_volume;
-  /* reject a bad template before any work is done */
+  /* reject a bad template before any work is done: a field it does not
+   * know, one that would write two images to one file, a TIFF template
+   * that does not say .tif */
   probe = expand_location (stack.template, 0, 0, &error);
-  if (!probe) {
+  if (!probe || !check_template_distinct (&stack, &error)) {
     g_printerr ("aooct-stack: %s\n", error->message);
+    return 2;
+  }
+  if (tiff && !has_extension (probe, tiff_extensions, 2)) {
+    g_printerr ("aooct-stack: --tiff writes TIFF files: --location \"%s\" "
+        "must end in .tif or .tiff\n", stack.template);
     return 2;
   }
   g_free (probe);
@@ -476,6 +628,7 @@ main (int argc, char **argv)
     return 1;
   }
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "aooct_stack_sink");
+  stack.paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
@@ -525,6 +678,7 @@ main (int argc, char **argv)
 
   gst_object_unref (sink);
   gst_object_unref (pipeline);
+  g_hash_table_unref (stack.paths);
   g_strfreev (description);
   g_free (template);
   return ok ? 0 : 1;

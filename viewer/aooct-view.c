@@ -25,6 +25,7 @@
 #include "view-settings.h"
 #include "view-snapshot.h"
 
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -677,7 +678,8 @@ main (int argc, char **argv)
 {
   ViewApp app = { 0 };
   gchar *raw = NULL, *camera = NULL, *calibration = NULL, *format = NULL;
-  gint width = 0, height = 0, rc;
+  /* G_MININT: not given (0 and negative numbers are refused) */
+  gint width = G_MININT, height = G_MININT, rc;
   GOptionEntry entries[] = {
     {"raw", 0, 0, G_OPTION_ARG_FILENAME, &raw, "Open a raw file", "FILE"},
     {"camera", 0, 0, G_OPTION_ARG_STRING, &camera,
@@ -703,6 +705,9 @@ main (int argc, char **argv)
   GError *err = NULL;
   gchar buf[16];
 
+  /* GLib's messages in the user's language and character set (GTK would
+   * set it only once its option group is parsed) */
+  setlocale (LC_ALL, "");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_group (ctx, gst_init_get_option_group ());
   g_option_context_add_group (ctx, gtk_get_option_group (TRUE));
@@ -711,6 +716,23 @@ main (int argc, char **argv)
     return 2;
   }
   g_option_context_free (ctx);
+  /* every number refused when it cannot be a frame's, never replaced by a
+   * default */
+  if (width != G_MININT && (width < 2 || width > 65536)) {
+    g_printerr ("aooct-view: --width %d: samples per A-line must be "
+        "2..65536\n", width);
+    return 2;
+  }
+  if (height != G_MININT && height < 1) {
+    g_printerr ("aooct-view: --height %d: A-lines per frame must be >= 1\n",
+        height);
+    return 2;
+  }
+  if (format && g_strcmp0 (format, "gray16-le") != 0
+      && g_strcmp0 (format, "gray8") != 0) {
+    g_printerr ("aooct-view: --format %s: gray16-le or gray8\n", format);
+    return 2;
+  }
 
   app.settings = view_settings_new_default ();
   if (app.settings_file && !view_settings_load (app.settings,
@@ -726,10 +748,10 @@ main (int argc, char **argv)
     /* a real spectrometer: its own calibration or none (named then) */
     view_settings_set (app.settings, "aooctkmap", "wavelength-coeffs", NULL);
   }
-  if (width > 0)
+  if (width != G_MININT)
     view_settings_set (app.settings, VIEW_SOURCE, "width",
         g_ascii_dtostr (buf, sizeof buf, width));
-  if (height > 0)
+  if (height != G_MININT)
     view_settings_set (app.settings, VIEW_SOURCE, "height",
         g_ascii_dtostr (buf, sizeof buf, height));
   if (format)

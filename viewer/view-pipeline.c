@@ -7,9 +7,10 @@
  *   tee(depth) ! queue ! aooctenface ! videoconvert ! gtksink  (if installed)
  *   tee(depth) ! queue ! aooctrender ! videoconvert ! gtksink  (if installed)
  *
- * SOURCE (aooctsrc; aooctfilesrc or filesrc ! rawvideoparse; aravissrc !
- * capsfilter) is parsed from the same text the printed gst-launch-1.0 line
- * starts with; every chain element gets its settings group as properties.
+ * SOURCE (aooctsrc; aooctfilesrc; aravissrc ! capsfilter) is built from
+ * element objects with the settings the printed gst-launch-1.0 line starts
+ * with, every value (a file name as it is) a property; every chain element
+ * gets its settings group as properties.
  * The tees take the recordings (view-record.c).  A property change goes to
  * the running element when the element allows it while PLAYING; one the
  * element reads at start (geometry, backend, crop) makes the program build
@@ -352,7 +353,6 @@ view_pipeline_build (ViewPipeline * vp, GKeyFile * kf, GError ** error)
   GstBus *bus;
   GstIterator *it;
   GValue item = G_VALUE_INIT;
-  gchar *desc;
   gint i;
   gboolean views;
   GstPad *pad;
@@ -366,9 +366,7 @@ view_pipeline_build (ViewPipeline * vp, GKeyFile * kf, GError ** error)
   vp->pipeline = gst_pipeline_new ("aooct-view");
   vp->frames = vp->alines = 0;
   vp->loop = view_settings_source_kind (kf) == VIEW_SOURCE_FILE;
-  desc = view_settings_source_description (kf);
-  src = gst_parse_bin_from_description (desc, TRUE, error);
-  g_free (desc);
+  src = view_settings_source_build (kf, error);
   if (!src)
     goto fail;
   gst_bin_add (GST_BIN (vp->pipeline), src);
@@ -496,13 +494,17 @@ view_pipeline_set_property (ViewPipeline * vp, const gchar * factory,
 {
   GstElement *e = view_pipeline_element (vp, factory);
   GParamSpec *ps;
+  GError *err = NULL;
 
   if (!e || !(ps = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
               property)))
     return VIEW_SET_NO_ELEMENT;
   if (!(ps->flags & GST_PARAM_MUTABLE_PLAYING))
     return VIEW_SET_REBUILD;
-  gst_util_set_object_arg (G_OBJECT (e), property, value);
+  if (!view_settings_set_arg (G_OBJECT (e), property, value, &err)) {
+    g_warning ("aooct-view: %s: %s", factory, err->message);
+    g_error_free (err);
+  }
   return VIEW_SET_LIVE;
 }
 

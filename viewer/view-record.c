@@ -30,7 +30,7 @@ view_record_start (GstElement * pipeline, GstElement * tee,
     const gchar * location, gboolean matroska, GError ** error)
 {
   ViewRecording *rec;
-  gchar *desc, *q;
+  gchar *desc;
   GstElement *bin;
   GstPad *sinkpad;
 
@@ -39,11 +39,9 @@ view_record_start (GstElement * pipeline, GstElement * tee,
         "nothing is playing to record");
     return NULL;
   }
-  q = g_strescape (location, NULL);
   desc = g_strdup_printf ("queue max-size-buffers=0 max-size-time=0 "
-      "max-size-bytes=268435456 ! %s filesink name=file async=false "
-      "location=\"%s\"", matroska ? "matroskamux !" : "", q);
-  g_free (q);
+      "max-size-bytes=268435456 ! %s filesink name=file async=false",
+      matroska ? "matroskamux !" : "");
   bin = gst_parse_bin_from_description (desc, TRUE, error);
   g_free (desc);
   if (!bin)
@@ -54,6 +52,10 @@ view_record_start (GstElement * pipeline, GstElement * tee,
   rec->tee = gst_object_ref (tee);
   rec->bin = gst_object_ref (bin);
   rec->sink = gst_bin_get_by_name (GST_BIN (bin), "file");
+  /* the file name as a property, as it is: through the description it
+   * would need escaping, and g_strescape() turns non-ASCII bytes into
+   * octal escapes gst_parse does not undo */
+  g_object_set (rec->sink, "location", location, NULL);
   gst_bin_add (GST_BIN (pipeline), bin);
   rec->tee_pad = gst_element_request_pad_simple (tee, "src_%u");
   sinkpad = gst_element_get_static_pad (bin, "sink");

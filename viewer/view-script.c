@@ -29,6 +29,7 @@
 #include "view-controls.h"
 #include "view-settings.h"
 #include "view-snapshot.h"
+#include "aooct-textfile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -328,8 +329,10 @@ view_script_run (ViewApp * app, const gchar * path, GError ** error)
 {
   gchar *text;
   Script *s;
+  gsize len;
 
-  if (!g_file_get_contents (path, &text, NULL, error))
+  /* a FIFO or device named as the script is refused, not read for ever */
+  if (!aooct_text_read_file (path, &text, &len, error))
     return FALSE;
   s = g_new0 (Script, 1);
   s->app = app;

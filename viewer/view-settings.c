@@ -126,9 +126,42 @@ view_settings_set (GKeyFile * kf, const gchar * group, const gchar * key,
     g_key_file_remove_key (kf, group, key, NULL);
 }
 
+gboolean
+view_settings_set_arg (GObject * object, const gchar * key,
+    const gchar * value, GError ** error)
+{
+  GParamSpec *ps = g_object_class_find_property (G_OBJECT_GET_CLASS (object),
+      key);
+  GValue v = G_VALUE_INIT;
+  gboolean ok;
+
+  if (!ps) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "%s has no property '%s'", G_OBJECT_TYPE_NAME (object), key);
+    return FALSE;
+  }
+  /* a string (a file name above all) as it is: gst_value_deserialize()
+   * would take a leading quote for gst_parse quoting and unescape it */
+  if (G_PARAM_SPEC_VALUE_TYPE (ps) == G_TYPE_STRING) {
+    g_object_set (object, key, value, NULL);
+    return TRUE;
+  }
+  g_value_init (&v, G_PARAM_SPEC_VALUE_TYPE (ps));
+  ok = gst_value_deserialize (&v, value) && !g_param_value_validate (ps, &v);
+  if (ok)
+    g_object_set_property (object, key, &v);
+  else
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "%s=%s: not a value %s takes (%s)", key, value,
+        G_OBJECT_TYPE_NAME (object), g_param_spec_get_blurb (ps));
+  g_value_unset (&v);
+  return ok;
+}
+
 /* Every key of the group to the element's property of that name, as
  * gst-launch-1.0 sets it; keys the element does not have (a settings file
- * from a newer aooct) are skipped with a warning. */
+ * from a newer aooct) and values it does not take are skipped with a
+ * warning. */
 void
 view_settings_apply (GKeyFile * kf, const gchar * group, GstElement * element)
 {
@@ -137,12 +170,12 @@ view_settings_apply (GKeyFile * kf, const gchar * group, GstElement * element)
 
   for (i = 0; keys && keys[i]; i++) {
     gchar *v = g_key_file_get_string (kf, group, keys[i], NULL);
+    GError *err = NULL;
 
-    if (g_object_class_find_property (G_OBJECT_GET_CLASS (element), keys[i]))
-      gst_util_set_object_arg (G_OBJECT (element), keys[i], v);
-    else
-      g_warning ("aooct-view: %s has no property '%s' (ignored)", group,
-          keys[i]);
+    if (!view_settings_set_arg (G_OBJECT (element), keys[i], v ? v : "", &err)) {
+      g_warning ("aooct-view: [%s] %s (ignored)", group, err->message);
+      g_error_free (err);
+    }
     g_free (v);
   }
   g_strfreev (keys);
@@ -220,26 +253,17 @@ source_part (GKeyFile * kf, gboolean shell)
       g_string_append (s, "aooctsrc");
       append_group (s, kf, "aooctsrc", shell);
       break;
-    case VIEW_SOURCE_FILE:{
-      /* aooctfilesrc (reads with several threads into the chain's own
-       * buffers) where this aooct has it, else filesrc ! rawvideoparse;
-       * both take the same property names */
-      GstElementFactory *f = gst_element_factory_find ("aooctfilesrc");
-
-      if (f) {
-        g_string_append (s, "aooctfilesrc");
-        gst_object_unref (f);
-      } else {
-        g_string_append (s, "filesrc");
-      }
+    case VIEW_SOURCE_FILE:
+      /* aooctfilesrc: the spec's packed rows for any width and format
+       * (filesrc ! rawvideoparse would expect GStreamer's 4-byte aligned
+       * rows in the file: wrong rows for GRAY8 with a width not a multiple
+       * of 4) */
+      g_string_append (s, "aooctfilesrc");
       append_prop (s, "location", v[0] ? v[0] : "", shell);
-      if (!f)
-        g_string_append (s, " ! rawvideoparse");
       for (i = 1; i < 5; i++)
         if (v[i])
           append_prop (s, k[i], v[i], shell);
       break;
-    }
     case VIEW_SOURCE_ARAVIS:{
       gchar *cam = g_key_file_get_string (kf, VIEW_SOURCE, "camera", NULL);
       g_string_append (s, "aravissrc");
@@ -261,11 +285,127 @@ source_part (GKeyFile * kf, gboolean shell)
   return g_string_free (s, FALSE);
 }
 
-/* What the program's pipeline builds the source from (gst_parse syntax). */
+/* The source as the status line shows it (gst_parse syntax). */
 gchar *
 view_settings_source_description (GKeyFile * kf)
 {
   return source_part (kf, FALSE);
+}
+
+/* @key of [source] to @e's @prop; an unset key keeps @fallback (or the
+ * element's default when NULL) */
+static gboolean
+set_source_key (GKeyFile * kf, const gchar * key, GstElement * e,
+    const gchar * prop, const gchar * fallback, GError ** error)
+{
+  gchar *v = g_key_file_get_string (kf, VIEW_SOURCE, key, NULL);
+  gboolean ok = TRUE;
+
+  if ((v && *v) || fallback)
+    ok = view_settings_set_arg (G_OBJECT (e), prop, v && *v ? v : fallback,
+        error);
+  g_free (v);
+  return ok;
+}
+
+/* aravissrc ! capsfilter: the caps choose the camera's pixel format and
+ * region */
+static GstElement *
+build_aravis (GKeyFile * kf, GstBin * bin, GError ** error)
+{
+  GstElement *src = gst_element_factory_make ("aravissrc", NULL);
+  GstElement *filter = gst_element_factory_make ("capsfilter", NULL);
+  gint w = view_settings_get_int (kf, "width", 512);
+  gint h = view_settings_get_int (kf, "height", 256);
+  GstCaps *caps;
+  gchar *fmt;
+
+  if (!src || !filter) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
+        "no element aravissrc (Debian: gstreamer1.0-aravis)");
+    gst_clear_object (&src);
+    gst_clear_object (&filter);
+    return NULL;
+  }
+  fmt = g_key_file_get_string (kf, VIEW_SOURCE, "format", NULL);
+  caps = gst_caps_new_simple ("video/x-raw", "format", G_TYPE_STRING,
+      g_strcmp0 (fmt, "gray8") == 0 ? "GRAY8" : "GRAY16_LE", "width",
+      G_TYPE_INT, w, "height", G_TYPE_INT, h, NULL);
+  g_free (fmt);
+  g_object_set (filter, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  gst_bin_add_many (bin, src, filter, NULL);
+  if (!set_source_key (kf, "camera", src, "camera-name", NULL, error)
+      || !gst_element_link (src, filter)) {
+    if (error && !*error)
+      g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
+          "cannot link aravissrc to its caps");
+    return NULL;
+  }
+  return filter;
+}
+
+GstElement *
+view_settings_source_build (GKeyFile * kf, GError ** error)
+{
+  GstElement *bin = gst_bin_new ("source"), *src = NULL, *last = NULL;
+  GstPad *pad;
+  gboolean ok = TRUE;
+
+  switch (view_settings_source_kind (kf)) {
+    case VIEW_SOURCE_SYNTHETIC:
+      if ((src = last = gst_element_factory_make ("aooctsrc", NULL))) {
+        gst_bin_add (GST_BIN (bin), src);
+        view_settings_apply (kf, "aooctsrc", src);
+      }
+      break;
+    case VIEW_SOURCE_FILE:
+      /* every value a property of the element: a file name reaches it as
+       * it is (spaces, quotes, non-ASCII) */
+      if ((src = last = gst_element_factory_make ("aooctfilesrc", NULL))) {
+        gst_bin_add (GST_BIN (bin), src);
+        ok = set_source_key (kf, "location", src, "location", "", error)
+            && set_source_key (kf, "format", src, "format", "gray16-le",
+            error) && set_source_key (kf, "width", src, "width", NULL, error)
+            && set_source_key (kf, "height", src, "height", NULL, error)
+            && set_source_key (kf, "framerate", src, "framerate", "100/1",
+            error);
+      }
+      break;
+    case VIEW_SOURCE_ARAVIS:
+      src = last = build_aravis (kf, GST_BIN (bin), error);
+      ok = last != NULL;
+      break;
+  }
+  if (ok && !src) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_MISSING_PLUGIN,
+        "no element %s (is the aooct plugin on GST_PLUGIN_PATH?)",
+        view_settings_source_kind (kf) == VIEW_SOURCE_FILE ? "aooctfilesrc" :
+        "aooctsrc");
+    ok = FALSE;
+  }
+  if (!ok) {
+    gst_object_unref (bin);
+    return NULL;
+  }
+  pad = gst_element_get_static_pad (last, "src");
+  gst_element_add_pad (bin, gst_ghost_pad_new ("src", pad));
+  gst_object_unref (pad);
+  return bin;
+}
+
+gint
+view_settings_get_int (GKeyFile * kf, const gchar * key, gint fallback)
+{
+  gchar *v = g_key_file_get_string (kf, VIEW_SOURCE, key, NULL);
+  gint64 n = fallback;
+
+  /* the whole value a number, or -1: "832x" is no more 832 than "abc" */
+  if (v && *v && !g_ascii_string_to_signed (v, 10, G_MININT, G_MAXINT, &n,
+          NULL))
+    n = -1;
+  g_free (v);
+  return (gint) n;
 }
 
 gchar *

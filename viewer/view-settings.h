@@ -34,7 +34,17 @@ void view_settings_set (GKeyFile * kf, const gchar * group,
     const gchar * key, const gchar * value);
 void view_settings_apply (GKeyFile * kf, const gchar * group,
     GstElement * element);
+/* Sets @key of @object from its text as gst-launch-1.0 writes it (a string
+ * as it is); FALSE with @error for a value the property does not take. */
+gboolean view_settings_set_arg (GObject * object, const gchar * key,
+    const gchar * value, GError ** error);
 gchar *view_settings_source_description (GKeyFile * kf);
+/* The source as a bin of element objects with a "src" ghost pad, every
+ * setting a property (file and camera names as they are). */
+GstElement *view_settings_source_build (GKeyFile * kf, GError ** error);
+/* An integer key of [source]: @fallback when unset, -1 when not wholly a
+ * number. */
+gint view_settings_get_int (GKeyFile * kf, const gchar * key, gint fallback);
 gchar *view_settings_launch_line (GKeyFile * kf);
 gchar *view_value_to_string (const GValue * value);
 

@@ -6,6 +6,8 @@
  * calibration whose length is not the frame width. */
 #include "view-source.h"
 #include "view-settings.h"
+#include "aooct-open.h"
+#include "aooct-textfile.h"
 
 #include <errno.h>
 #include <glib/gstdio.h>
@@ -14,15 +16,6 @@
 
 #define VIEW_ERROR (g_quark_from_static_string ("aooct-view-error"))
 
-static gint
-get_int (GKeyFile * kf, const gchar * key, gint fallback)
-{
-  gchar *v = g_key_file_get_string (kf, VIEW_SOURCE, key, NULL);
-  gint n = v ? atoi (v) : fallback;
-
-  g_free (v);
-  return n;
-}
 
 /* Records in a calibration text file as the elements count them (spec,
  * "Files"): '#' comments, blank lines ignored; -1 when unreadable. */
@@ -31,8 +24,10 @@ count_records (const gchar * path, GError ** error)
 {
   gchar *text, **lines;
   gint i, n = 0;
+  gsize len;
 
-  if (!g_file_get_contents (path, &text, NULL, error))
+  /* a FIFO or device named as the file is refused, not read for ever */
+  if (!aooct_text_read_file (path, &text, &len, error))
     return -1;
   lines = g_strsplit (text, "\n", -1);
   for (i = 0; lines[i]; i++) {
@@ -91,9 +86,11 @@ gboolean
 view_source_check (GKeyFile * kf, GError ** error)
 {
   ViewSourceKind kind = view_settings_source_kind (kf);
-  gint width = get_int (kf, "width", 0), height = get_int (kf, "height", 0);
+  gint width = view_settings_get_int (kf, "width", 0),
+      height = view_settings_get_int (kf, "height", 0);
   gchar *loc, *fmt;
-  GStatBuf st;
+  GError *e = NULL;
+  guint64 size;
   gsize bps, frame;
   gboolean ok = TRUE;
 
@@ -106,33 +103,46 @@ view_source_check (GKeyFile * kf, GError ** error)
     return check_calibration (kf, width, error);
   }
   if (width < 2 || height < 1) {
-    g_set_error (error, VIEW_ERROR, 4, "frame geometry %d x %d: give the "
-        "samples per A-line (width, >= 2) and A-lines per frame (height)",
-        width, height);
+    gchar *w = g_key_file_get_string (kf, VIEW_SOURCE, "width", NULL);
+    gchar *h = g_key_file_get_string (kf, VIEW_SOURCE, "height", NULL);
+
+    g_set_error (error, VIEW_ERROR, 4, "frame geometry width=%s height=%s: "
+        "give the samples per A-line (width, a number >= 2) and A-lines per "
+        "frame (height, a number >= 1)", w ? w : "(unset)", h ? h : "(unset)");
+    g_free (w);
+    g_free (h);
+    return FALSE;
+  }
+  fmt = g_key_file_get_string (kf, VIEW_SOURCE, "format", NULL);
+  if (fmt && *fmt && g_strcmp0 (fmt, "gray16-le") != 0
+      && g_strcmp0 (fmt, "gray8") != 0) {
+    g_set_error (error, VIEW_ERROR, 8, "format=%s: the raw format is "
+        "gray16-le or gray8", fmt);
+    g_free (fmt);
     return FALSE;
   }
   if (kind == VIEW_SOURCE_FILE) {
     loc = g_key_file_get_string (kf, VIEW_SOURCE, "location", NULL);
-    fmt = g_key_file_get_string (kf, VIEW_SOURCE, "format", NULL);
     bps = g_strcmp0 (fmt, "gray8") == 0 ? 1 : 2;
     frame = (gsize) width *height * bps;
     if (!loc || !*loc) {
       g_set_error (error, VIEW_ERROR, 5, "no raw file chosen");
       ok = FALSE;
-    } else if (g_stat (loc, &st) != 0) {
-      g_set_error (error, VIEW_ERROR, 6, "raw file %s: %s", loc,
-          g_strerror (errno));
+    } else if (!aooct_file_check_regular (loc, "raw file", &size, &e)) {
+      /* a FIFO or a directory said to be one, not "0 bytes" */
+      g_set_error_literal (error, VIEW_ERROR, 6, e->message);
+      g_error_free (e);
       ok = FALSE;
-    } else if (st.st_size == 0 || st.st_size % frame != 0) {
+    } else if (size == 0 || size % frame != 0) {
       g_set_error (error, VIEW_ERROR, 7, "raw file %s: its size (%"
           G_GINT64_FORMAT " bytes) is not a multiple of the frame size "
           "%d x %d x %" G_GSIZE_FORMAT " = %" G_GSIZE_FORMAT " bytes: check "
-          "width, height and format", loc, (gint64) st.st_size, width,
+          "width, height and format", loc, (gint64) size, width,
           height, bps, frame);
       ok = FALSE;
     }
     g_free (loc);
-    g_free (fmt);
   }
+  g_free (fmt);
   return ok && check_calibration (kf, width, error);
 }
