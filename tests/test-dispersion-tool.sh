@@ -93,7 +93,7 @@ grep -q '^aooctdisp a2=' "$out/stdout"
 mkdir "$out/dir.raw"; mkfifo "$out/fifo.raw"
 for f in dir.raw:directory fifo.raw:FIFO; do
   rc=0; timeout 20 "$tool" -n 833 -m 240 -c "$coeffs" "$out/${f%%:*}" 2>"$out/stderr" || rc=$?
-  [ $rc -eq 1 ] && grep -q "not a regular file (a ${f#*:})" "$out/stderr" ||
+  [ $rc -eq 1 ] && grep -q "not a regular file (it is a ${f#*:}" "$out/stderr" ||
     { cat "$out/stderr"; echo "${f%%:*}: rc $rc"; exit 1; }
 done
 
