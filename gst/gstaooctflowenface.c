@@ -21,6 +21,10 @@
  * out with the rows it has, the others black (as aooctenface's); a flush
  * drops it.  Every property may change while playing and applies from
  * the next volume (a new bscans-per-volume renegotiates the height).
+ * While a volume fills, GAP events say there is nothing before its end
+ * (as aooctangio's and aooctenface's: a sink behind a tee prerolls); a
+ * mixer such as compositor then does not wait for the volume, and takes
+ * it only behind videorate (pipelines/flow.sh).
  *
  * For aooctangio, a volume of bscans-per-volume positions is that many
  * angiograms: the scanner's B-scans per volume divided by repeats.
@@ -45,6 +49,7 @@
 #include <gst/video/video.h>
 
 #include "gstaooctflowenface.h"
+#include "aooct-gap.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_flow_enface_debug);
 #define GST_CAT_DEFAULT gst_aooct_flow_enface_debug
@@ -79,6 +84,7 @@ struct _GstAooctFlowEnface
   gint filled, rows_from, rows_to;
   FlowEnfaceProjection active_projection;
   GstClockTime first_pts, end_time;
+  AooctGap gap;                 /* the span the pending volume covers */
 };
 
 enum
@@ -168,6 +174,7 @@ drop_volume (GstAooctFlowEnface * self)
 {
   gst_clear_buffer (&self->image);
   self->filled = 0;
+  aooct_gap_reset (&self->gap);
 }
 
 /* Pushes the volume being filled (partial: its missing rows black). */
@@ -177,6 +184,7 @@ push_volume (GstAooctFlowEnface * self)
   GstBuffer *buf = self->image;
 
   self->image = NULL;
+  aooct_gap_reset (&self->gap);
   if (buf == NULL)
     return GST_FLOW_OK;
   if (self->filled < self->out_info.height)
@@ -315,9 +323,14 @@ gst_aooct_flow_enface_chain (GstPad * pad, GstObject * parent,
   self->end_time = GST_BUFFER_PTS_IS_VALID (inbuf) ? GST_BUFFER_PTS (inbuf) +
       (GST_BUFFER_DURATION_IS_VALID (inbuf) ? GST_BUFFER_DURATION (inbuf) :
       0) : GST_CLOCK_TIME_NONE;
+  aooct_gap_take (&self->gap, self->first_pts, self->end_time);
   gst_buffer_unref (inbuf);
   if (++self->filled == self->out_info.height)
     ret = push_volume (self);
+  else
+    /* the volume pending: tell downstream there is nothing until its end
+     * (aooct-gap.h, the aooct rule for elements that collect) */
+    aooct_gap_push (&self->gap, self->srcpad);
   return ret;
 }
 
@@ -409,6 +422,11 @@ gst_aooct_flow_enface_sink_event (GstPad * pad, GstObject * parent,
       break;
     case GST_EVENT_FLUSH_STOP:
       drop_volume (self);
+      break;
+    case GST_EVENT_GAP:
+      /* upstream's GAP (aooctangio's while a group fills) */
+      if (self->image)
+        event = aooct_gap_widen (&self->gap, event);
       break;
     default:
       break;

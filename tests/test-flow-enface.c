@@ -148,6 +148,22 @@ GST_START_TEST (test_projection)
 
 GST_END_TEST;
 
+/* The last GAP event @h received spans [@start, @end) */
+static void
+expect_gap (GstHarness * h, GstClockTime start, GstClockTime end)
+{
+  GstEvent *ev;
+  GstClockTime ts = GST_CLOCK_TIME_NONE, dur = 0;
+
+  while ((ev = gst_harness_try_pull_event (h))) {
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_GAP)
+      gst_event_parse_gap (ev, &ts, &dur);
+    gst_event_unref (ev);
+  }
+  fail_unless_equals_uint64 (ts, start);
+  fail_unless_equals_uint64 (ts + dur, end);
+}
+
 /* EOS after 2 of 4 images: the volume comes out, rows 2 and 3 black */
 GST_START_TEST (test_partial_at_eos)
 {
@@ -160,6 +176,8 @@ GST_START_TEST (test_partial_at_eos)
   for (v = 0; v < 2; v++)
     gst_harness_push (h, make_image (rand, FALSE, img, v * GST_SECOND));
   fail_unless_equals_int (gst_harness_buffers_received (h), 0);
+  /* while the volume fills, GAPs from its start to the last image's end */
+  expect_gap (h, 0, GST_SECOND + GST_SECOND / 10);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   out = gst_harness_pull (h);
   for (c = 0; c < W; c++) {
