@@ -21,6 +21,7 @@
 #include "gstaooctrender.h"
 #include "gstaooctdoppler.h"
 #include "gstaooctangio.h"
+#include "gstaooctflowenface.h"
 #include "gstaooctsrc.h"
 #include "gstaooctfilesrc.h"
 #include "gstaooctbin.h"
@@ -44,6 +45,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctrender, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctdoppler, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctangio, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctflowenface, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctfilesrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctbin, plugin);
