@@ -210,6 +210,32 @@ output_caps_default (GstAooctFilter * self, const AooctGeometry * out)
   return aooct_geometry_to_caps (out);
 }
 
+/* The subclass's output caps, and on every raw video structure (aooctnorm,
+ * the views; their CUDA-memory variants are copies of these) square
+ * pixels: pixel-aspect-ratio=1/1 unless the subclass set one.  Without
+ * it videoscale fixated an image to 1/2147483647 (issue 33 item 6).
+ * Square, not the physical ratio: the depth scale may be known
+ * (wavenumber-span), the lateral one never is (docs/caps.md). */
+static GstCaps *
+output_caps (GstAooctFilter * self, const AooctGeometry * out)
+{
+  GstCaps *caps = GST_AOOCT_FILTER_GET_CLASS (self)->output_caps (self, out);
+  guint i;
+
+  if (caps == NULL)
+    return NULL;
+  caps = gst_caps_make_writable (caps);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+
+    if (gst_structure_has_name (s, "video/x-raw")
+        && !gst_structure_has_field (s, "pixel-aspect-ratio"))
+      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
+          NULL);
+  }
+  return caps;
+}
+
 /* Non-uniform samples (k-sampling, aooct-caps.h): a step that keeps them
  * (aooctdisp) passes the positions on from its input caps; aooctkmap sets
  * its own in output_caps(). */
@@ -254,7 +280,7 @@ transform_caps (GstBaseTransform * bt,
 
     if (klass->parse_sink_caps (self, caps, &in, NULL)
         && klass->derive_output (self, &in, &out, NULL))
-      result = forward_positions (klass->output_caps (self, &out), caps, &out);
+      result = forward_positions (output_caps (self, &out), caps, &out);
   }
   if (result == NULL) {
     GstPad *other = direction == GST_PAD_SINK ? bt->srcpad : bt->sinkpad;
@@ -317,7 +343,7 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
     return FALSE;
 
   if (klass->src_is_video) {
-    GstCaps *expected = with_memory_features (klass->output_caps (self, out),
+    GstCaps *expected = with_memory_features (output_caps (self, out),
         aooct_filter_cuda_active (self), klass->cuda_video_formats, FALSE);
     gboolean ok = gst_caps_can_intersect (expected, outcaps);
 

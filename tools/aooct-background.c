@@ -17,8 +17,8 @@
  *
  * or a raw file recorded that way:
  *
- *   aooct-background --output=background.txt filesrc location=bg.raw ! \
- *       rawvideoparse format=gray16-le width=832 height=240
+ *   aooct-background --output=background.txt aooctfilesrc location=bg.raw \
+ *       format=gray16-le width=832 height=240
  *
  * or one of packed 12-bit samples:
  *
