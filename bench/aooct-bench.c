@@ -50,8 +50,13 @@
  *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
  *               [--file-dir DIR] [--no-steps] [--no-files] [--views V]
  *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
- *               [--fullrange] [--cs] [--scale-out GPUS]
+ *               [--fullrange] [--cs] [--packed] [--scale-out GPUS]
  *
+ * With --packed it times instead the whole chain of the shape (default
+ * 1024-nopad-x8) on raw B-scans of packed samples (Mono12p, Mono12Packed,
+ * Mono10p: docs/caps.md) against the same B-scans as GRAY16_LE, in the
+ * same run: in page-locked memory on CUDA (the upload moves the packed
+ * bytes), on one streaming thread and on three.
  * With --scale-out GPUS (e.g. 0,1) it times instead the rows of
  * docs/scale-out.md on those CUDA devices: the standard chain at 2048 x
  * 1000, 4 B-scans per buffer; aooctcs at 2048 x 1000, 40 %; the thesis
@@ -82,6 +87,7 @@
 #endif
 #include "aooct-synth.h"
 #include "aooct-app-util.h"
+#include "aooct-bench-packed.h"
 #ifdef HAVE_CUDA
 #include "aooct-bench-cuda.h"
 #endif
@@ -887,6 +893,62 @@ emit_row (GString * table, FILE * out, const gchar * label, const Timing * t,
         shape->alines / (ms / 1e3), t->lat_med_ms, t->lat_max_ms);
 }
 
+/* Packed input (--packed): the whole chain of @shape on its raw B-scans as
+ * GRAY16_LE and packed as each packed format, in page-locked memory on
+ * CUDA (the pool aooctdcsub proposes: the upload moves the packed bytes),
+ * GRAY8 images in system memory; on one streaming thread and on three. */
+static void
+packed_rows (const Shape * shape, GString * table, FILE * out, gint buffers)
+{
+  static const AooctRawFormat formats[] = { AOOCT_RAW_GRAY16_LE,
+    AOOCT_RAW_MONO12P, AOOCT_RAW_MONO12PACKED, AOOCT_RAW_MONO10P
+  };
+  GstSample *raw = capture_input (shape, 0);
+  gchar *chains[2] = { chain_desc (shape, 0, N_STAGES - 1),
+    chain_queued_desc (shape)
+  };
+  Feed feed = on_cuda ()? FEED_PINNED : FEED_SYSTEM;
+  guint f, c;
+
+  emit (table, out, "## %s, packed input: %d samples x %d A-lines, %d "
+      "B-scans per buffer, raw B-scans in %s, GRAY8 image in system "
+      "memory\n\n| raw samples | threads | bytes per A-line | ms per B-scan "
+      "| A-lines/s | latency median / max, ms per buffer |\n"
+      "|---|---:|---:|---:|---:|---:|\n", shape->name, shape->samples,
+      shape->alines, shape->per_buffer, feed == FEED_PINNED ?
+      "page-locked memory (the pool aooctdcsub proposes)" :
+      "ordinary system memory");
+  for (c = 0; c < G_N_ELEMENTS (chains); c++)
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      GstSample *in = formats[f] == AOOCT_RAW_GRAY16_LE ?
+          gst_sample_ref (raw) : aooct_bench_packed_sample (raw, formats[f]);
+      Timing t = { -1, 0, 0, 0, NULL };
+      gdouble ms;
+
+      if (in)
+        t = time_chain (chains[c], "video/x-raw,format=GRAY8", in, buffers,
+            feed, FALSE);
+      ms = t.ms / shape->per_buffer;
+      if (t.ms <= 0)
+        emit (table, out, "| %s | %d | %" G_GSIZE_FORMAT " | failed (see "
+            "the messages above) | | |\n", aooct_raw_format_name
+            (formats[f]), c ? 3 : 1, aooct_raw_row_bytes (formats[f],
+                shape->samples));
+      else
+        emit (table, out, "| %s | %d | %" G_GSIZE_FORMAT " | %.4f | %.3g | "
+            "%.3f / %.3f |\n", aooct_raw_format_name (formats[f]), c ? 3 : 1,
+            aooct_raw_row_bytes (formats[f], shape->samples), ms,
+            shape->alines / (ms / 1e3), t.lat_med_ms, t.lat_max_ms);
+      g_free (t.host);
+      if (in)
+        gst_sample_unref (in);
+    }
+  emit (table, out, "\n");
+  g_free (chains[0]);
+  g_free (chains[1]);
+  gst_sample_unref (raw);
+}
+
 /* ---- scale-out rows (--scale-out GPUS): one pipeline over several GPUs -- */
 
 /* @chain with each "@DEV@" replaced by the device, once for each of the
@@ -1351,7 +1413,7 @@ int
 main (int argc, char **argv)
 {
   gint buffers = 50, views = 0;
-  gboolean fullrange = FALSE, cs = FALSE;
+  gboolean fullrange = FALSE, cs = FALSE, packed = FALSE;
   gchar *output = NULL, *only = NULL, *scale_out = NULL;
   GOptionEntry entries[] = {
     {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
@@ -1379,6 +1441,9 @@ main (int argc, char **argv)
     {"cs", 0, 0, G_OPTION_ARG_NONE, &cs,
         "time aooctcs (compressive sensing) at 2048 x 1000 instead of the "
           "shapes", NULL},
+    {"packed", 0, 0, G_OPTION_ARG_NONE, &packed,
+        "time the chain on packed 12/10-bit raw B-scans against 16-bit ones "
+          "(--shape, default 1024-nopad-x8) instead of the shapes", NULL},
     {"scale-out", 0, 0, G_OPTION_ARG_STRING, &scale_out,
         "time instead one pipeline over the CUDA devices GPUS (e.g. 0,1; "
           "0 for one GPU): the rows of docs/scale-out.md "
@@ -1413,7 +1478,7 @@ main (int argc, char **argv)
   if (!output)
     output = g_strdup ("bench-results.md");
   if (!only)
-    only = g_strdup ("thesis");
+    only = g_strdup (packed ? "1024-nopad-x8" : "thesis");
   out = fopen (output, "w");
   if (!out) {
     g_printerr ("cannot write %s\n", output);
@@ -1462,9 +1527,13 @@ main (int argc, char **argv)
     bench_views (table, out, views);
   if (cs)
     cs_rows (table, out, buffers);
+  for (s = 0; packed && s < G_N_ELEMENTS (shapes); s++)
+    if (g_strcmp0 (only, "all") == 0 || g_strcmp0 (only, shapes[s].name) == 0)
+      packed_rows (&shapes[s], table, out, buffers);
   if (scale_out)
     scale_rows (table, out, buffers, scale_out);
-  for (s = 0; views == 0 && !cs && !scale_out && s < G_N_ELEMENTS (shapes); s++) {
+  for (s = 0; views == 0 && !cs && !packed && !scale_out
+      && s < G_N_ELEMENTS (shapes); s++) {
     const Shape *shape = &shapes[s];
     gdouble sum = 0, gpu_sum = 0, bound_sum = 0, mb_sum = 0;
     gdouble per = shape->per_buffer;

@@ -10,8 +10,11 @@
  * bscans-per-volume of them (spec section 11): it collects each B-scan
  * (collect_cpu / collect_cuda of the subclass) and makes the volume's
  * image when the volume is complete (emit_cpu / emit_cuda), with the
- * crop and grey-level settings of aooctnorm.  aooctenface and aooctrender
- * are its subclasses.
+ * crop and grey-level settings of aooctnorm.  While a volume fills it
+ * sends a GAP event at the timestamp its image will carry after every
+ * input, so that a sink downstream prerolls and a tee with a B-scan
+ * branch beside it never waits for it.  aooctenface and aooctrender are
+ * its subclasses.
  *
  * ## Example launch line
  * |[
@@ -53,7 +56,7 @@ typedef struct
   guint64 first_seq;            /* aooctsplit, numbered so */
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 volumes;              /* images made since start */
-  AooctGap gap;                 /* the span the pending image will cover */
+  AooctGap gap;                 /* where the pending image will start */
   /* what process_buffers() is asked for */
   gint take_from, take_count;   /* B-scans of the input buffer to collect,
                                  * or take_count 0: emit the image */
@@ -321,9 +324,9 @@ emit_volume (GstAooctView * self)
 /* Every B-scan of the input into the volume; an image whenever a volume
  * is complete (pushed here: one input may end one volume and start the
  * next, or end several).  *outbuf stays NULL.  An input that leaves a
- * volume pending is followed by a GAP event from the volume's first
- * B-scan to the input's end (aooct-gap.h): downstream prerolls and goes
- * on while the volume fills, as a tee with a B-scan branch needs. */
+ * volume pending is followed by a GAP event at the volume's first
+ * B-scan (aooct-gap.h): downstream prerolls while the volume fills, as a
+ * tee with a B-scan branch needs. */
 static GstFlowReturn
 gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
 {
@@ -371,9 +374,7 @@ gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       break;
     priv->filled += take;
     b += take;
-    aooct_gap_take (&priv->gap, priv->first_pts, GST_CLOCK_TIME_IS_VALID (pts)
-        && GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
-        pts + b * priv->bscan_duration : pts);
+    aooct_gap_take (&priv->gap, priv->first_pts);
     if (priv->filled == priv->params.volume)
       ret = emit_volume (self);
   }
@@ -411,9 +412,9 @@ gst_aooct_view_sink_event (GstBaseTransform * bt, GstEvent * event)
       aooct_gap_reset (&priv->gap);
       break;
     case GST_EVENT_GAP:
-      /* no B-scans for a while: downstream hears of it from the pending
-       * volume's start on */
-      event = aooct_gap_widen (&priv->gap, event);
+      /* no B-scans for a while: with a volume pending, downstream hears
+       * only that nothing comes before its image */
+      event = aooct_gap_from_upstream (&priv->gap, event);
       break;
     default:
       break;
