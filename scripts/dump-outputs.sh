@@ -65,3 +65,16 @@ run render-composite aooctsrc samples=832 alines=64 seed=11 num-buffers=4 bscans
   aooctrender $b bscans-per-volume=4 mode=composite ! video/x-raw,format=GRAY8
 run phasefile-none aooctsrc samples=832 alines=32 seed=12 num-buffers=2 calibration-file=$cal ! aooctdcsub $b ! aooctpad $b ! aooctkmap $b wavelength-file=$cal ! aooctdisp $b ! aooctfft $b window=kaiser window-parameter=6 ! \
   aooctnorm $b crop-start=10 crop-end=400 auto-range=false range-min=20 range-max=90 ! video/x-raw,format=GRAY8
+# issue 32's restructuring: the elements the list above leaves out
+# (aooctcs, the flow elements, aooctbin) and GRAY16 from the mirror
+# phantom without aooctpad
+F="aooctsrc samples=832 alines=64 seed=31 speckle-width=3 vessel-count=2 vessel-velocity=4 repeats=4 bscans-per-volume=2 num-buffers=16 ! aooctdcsub $b ! aooctpad $b ! aooctkmap $b wavelength-coeffs=$C ! aooctdisp $b ! aooctfft $b"
+run doppler-gray8 $F ! aooctdoppler $b crop-start=100 crop-end=560 line-rate=24000 ! video/x-raw,format=GRAY8
+run doppler-rgba $F ! aooctdoppler $b line-rate=24000 ! video/x-raw,format=RGBA
+run angio $F ! aooctangio $b repeats=4 crop-start=100 crop-end=560 ! video/x-raw,format=GRAY16_LE
+run angio-enface $F ! aooctangio $b repeats=4 ! aooctflowenface bscans-per-volume=2 crop-start=40 crop-end=140 ! video/x-raw,format=GRAY8
+run cs aooctsrc samples=1024 alines=32 seed=7 num-buffers=2 wavelength-coeffs=800,0.078125,4.76837158203125e-06 ! aooctdcsub $b ! \
+  aooctcs $b wavelength-coeffs=800,0.078125,4.76837158203125e-06 mask-fraction=0.5 a2=8 a3=-2 ! aooctnorm $b dynamic-range=50 ! video/x-raw,format=GRAY8
+run bin aooctsrc samples=832 alines=64 seed=13 num-buffers=3 ! aooctbin backend=$be wavelength-coeffs=$C a2=8 a3=-2 dynamic-range=50 ! video/x-raw,format=GRAY8
+run mirror-gray16 aooctsrc samples=1024 alines=64 seed=14 phantom=mirror num-buffers=2 ! aooctdcsub $b ! aooctkmap $b wavelength-coeffs=$C ! aooctdisp $b ! aooctfft $b ! \
+  aooctnorm $b ! video/x-raw,format=GRAY16_LE
