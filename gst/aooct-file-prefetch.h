@@ -14,7 +14,7 @@
  *    file in the page cache, mapped read-only and page-locked whole
  *    (cudaHostRegister) before the first record is taken; every record is
  *    then handed out in place, and the upload's DMA reads the page cache
- *    itself, with no CPU copy (docs/performance.md, "The GPU reading the
+ *    itself, with no CPU copy (docs/notes/performance-log.md, "The GPU reading the
  *    file in place").
  *
  * The source takes index after index (aooct_file_prefetch_take), waiting

@@ -27,7 +27,7 @@
  * - `bscans-per-buffer` puts several B-scans into one buffer (the caps
  *   say how many, field `bscans`: aooctdcsub takes its alines-per-bscan
  *   from them), which divides the per-buffer cost of every element
- *   (docs/performance.md, "Batching").
+ *   (docs/performance.md, "What batching costs").
  *
  * The file must hold a whole number of B-scans of `width` x `height`
  * samples (an element error says so otherwise: a wrong width, height or
@@ -837,7 +837,7 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
    * 3 times slower than the readers (a registration holds the driver for
    * milliseconds and every element's CUDA calls waited behind it); the
    * whole file at start made `aooctfilesrc ! chain` as fast as page-locked
-   * input (docs/performance.md, "The GPU reading the file in place").
+   * input (docs/notes/performance-log.md, "The GPU reading the file in place").
    */
   g_object_class_install_property (gobject_class, PROP_MAP_FILE,
       g_param_spec_boolean ("map-file", "Map file",

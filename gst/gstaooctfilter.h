@@ -233,7 +233,7 @@ struct _GstAooctFilterClass
    * (one B-scan per buffer: the next buffer's first steps beside this
    * one's last), the GPU finishes the older buffer first: its download
    * starts sooner and the output ring frees its slot sooner.  Measured on
-   * an H100 (docs/performance.md, "Stream priorities"): 2048 x 1000, one
+   * an H100 (docs/notes/performance-log.md, "Stream priorities"): 2048 x 1000, one
    * B-scan per buffer from page-locked memory, 0.097 -> 0.086-0.090 ms. */
   gint cuda_stage;
 };

@@ -13,7 +13,7 @@
 #   GST_PLUGIN_PATH_1_0=BUILD/gst scripts/file-from-disk.sh [FRAMES]
 #
 # FRAMES (default 1500: 3.07 GB) should be well above what the disk's
-# own cache holds.  docs/performance.md ("A file not in the page cache")
+# own cache holds.  docs/notes/performance-log.md ("A file not in the page cache")
 # has the figures.
 set -u
 frames=${1:-1500}
