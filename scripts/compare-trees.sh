@@ -15,6 +15,7 @@
 # failed.
 old=${1:?usage: compare-trees.sh OLD_BUILD NEW_BUILD OUTDIR [cpu|cuda ...]}
 new=${2:?new build}; out=${3:?outdir}; shift 3
+old=$(cd "$old" && pwd) && new=$(cd "$new" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 backends=("$@")
 if [ ${#backends[@]} -eq 0 ]; then
@@ -26,7 +27,10 @@ rc=0
 for be in "${backends[@]}"; do
   for t in old new; do
     dir=$old; [ $t = new ] && dir=$new
-    (cd /tmp && bash "$here/dump-outputs.sh" "$(cd "$dir" && pwd)/gst" "$be") \
+    # a registry of each build's own, so that neither loads the other's
+    # plugin from a shared cache
+    (cd /tmp && GST_REGISTRY="$out/registry-$t.bin" \
+      bash "$here/dump-outputs.sh" "$dir/gst" "$be") \
       > "$out/$t-$be.txt" 2>&1
   done
   n=$(wc -l < "$out/new-$be.txt")
@@ -42,5 +46,10 @@ for be in "${backends[@]}"; do
     diff "$out/old-$be.txt" "$out/new-$be.txt" | tee -a "$S"
     rc=1
   fi
+  for t in old new; do
+    dir=$old; [ $t = new ] && dir=$new
+    echo "$t: $(GST_REGISTRY="$out/registry-$t.bin" GST_PLUGIN_PATH_1_0=$dir/gst \
+      gst-inspect-1.0 aooctdisp 2>/dev/null | grep -m1 Filename)" >> "$S"
+  done
 done
 exit $rc
