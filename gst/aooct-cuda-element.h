@@ -8,6 +8,7 @@
  *   aooct-cuda-video.c    libgstcuda GstCudaMemory video in and out
  *   aooct-output-ring.c   outputs whose GPU work may still run (its own
  *                         object and lock)
+ *   aooct-copy-rows.c     row copies into and out of page-locked staging
  *
  * Holds an element's GstCudaContext (shared with every CUDA element of the
  * pipeline through the GstContext mechanism), its CUDA stream, and the
@@ -149,11 +150,6 @@ void aooct_cuda_element_release_planes (AooctCudaElement * ce);
 /* Drops the references to page-locked input read in place (their copies
  * have completed, or the context is lost). */
 void aooct_cuda_element_forget_inputs (AooctCudaElement * ce);
-
-/* Copies @rows rows between host planes (into and out of page-locked
- * staging; large copies on several cores). */
-void aooct_cuda_element_copy_rows (guint8 * dst, gsize dst_stride,
-    const guint8 * src, gsize src_stride, gsize rows);
 
 /* Enqueues the upload of @rows rows of @host (host->stride apart, mapped
  * from @buf) into device memory with rows @dev_stride apart; @dev

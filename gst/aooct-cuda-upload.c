@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "aooct-cuda-element.h"
+#include "aooct-copy-rows.h"
 #include "aooct-cuda-memory.h"
 #include "aooct-cuda-host-memory.h"
 #include "aooct-cuda-pool.h"
@@ -125,7 +126,7 @@ upload_staged (AooctCudaElement * ce, const AooctPlane * host, gsize rows,
   if (!ensure_staging (ce, slot, error)
       || !aooct_cuda_event_sync (ce->in_staging_free[slot], error))
     return FALSE;
-  aooct_cuda_element_copy_rows (ce->in_staging[slot], dev_stride, host->data,
+  aooct_copy_rows (ce->in_staging[slot], dev_stride, host->data,
       host->stride, rows);
   return aooct_cuda_upload_async (dev, ce->in_staging[slot], size,
       ce->copy_stream, error)

@@ -9,6 +9,7 @@
 
 #include "aooct-output-ring.h"
 #include "aooct-cuda-element.h"
+#include "aooct-copy-rows.h"
 
 struct _AooctOutputRing
 {
@@ -237,7 +238,7 @@ void
 aooct_output_ring_copy_staged (const AooctOutputRingSlot * out,
     gconstpointer staging, const AooctPlane * host)
 {
-  aooct_cuda_element_copy_rows (host->data, host->stride, staging,
+  aooct_copy_rows (host->data, host->stride, staging,
       out->dev_stride, out->rows);
 }
 
