@@ -70,8 +70,9 @@ setup_and_create (GstAooctFilter * self, GError ** error)
     return FALSE;
   if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
     return TRUE;
-  if (aooct_step_create (&self->priv->step, self, klass->cpu_ops,
-          klass->cuda_ops, settings, error))
+  if (aooct_step_create (&self->priv->step,
+          self->active_backend == GST_AOOCT_BACKEND_CUDA ? klass->cuda_ops :
+          klass->cpu_ops, self, settings, error))
     return TRUE;
   if (klass->teardown)
     klass->teardown (self);
@@ -124,11 +125,11 @@ aooct_filter_step_process_cpu (GstAooctFilter * self, GstBuffer * inbuf,
   GstVideoFrame in_frame, out_frame;
   GstMapInfo in_map, out_map;
   AooctPlane in, out;
-  gconstpointer live;
+  AooctStepRun run = { NULL, NULL, NULL, FALSE, NULL };
   gint64 t0;
   gboolean ok;
 
-  if (!step_live (self, &live, error))
+  if (!step_live (self, &run.live, error))
     return FALSE;
   in.data = out.data = NULL;
   in.stride = out.stride = 0;
@@ -151,7 +152,7 @@ aooct_filter_step_process_cpu (GstAooctFilter * self, GstBuffer * inbuf,
   }
 
   t0 = g_get_monotonic_time ();
-  ok = aooct_step_process_cpu (&self->priv->step, &in, &out, live, error);
+  ok = aooct_step_process (&self->priv->step, &in, &out, &run, error);
   self->priv->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
 
   if (outbuf)
@@ -194,20 +195,24 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
 {
   AooctCudaElement *ce = self->priv->cuda;
   AooctStep *step = &self->priv->step;
+  /* what changes per buffer: the stream, the steps deferred to this one,
+   * the meta of what it leaves to downstream, whether the input may be
+   * overwritten, the live settings */
+  AooctStepRun run = { ce->stream, self->priv->pending,
+    self->priv->out_pending, self->priv->in_disposable, NULL
+  };
   guint8 key[AOOCT_STEP_KEY_MAX];
   gssize klen;
-  gconstpointer live;
   GError *err = NULL;
   gboolean ok;
 
-  if (!step_live (self, &live, error))
+  if (!step_live (self, &run.live, error))
     return FALSE;
   if (!ce->graphs || self->graphs_unsupported
       || ce->graph_failures >= GRAPH_MAX_FAILURES)
-    return aooct_step_process_cuda (step, self, in, out, ce->stream, live,
-        error);
+    return aooct_step_process (step, in, out, &run, error);
   /* the same work as a buffer before: its graph again, nothing captured */
-  klen = aooct_step_graph_key (step, self, in, out, live, key);
+  klen = aooct_step_graph_key (step, in, out, &run, key);
   if (klen > 0) {
     gboolean hit;
 
@@ -224,10 +229,9 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
     g_clear_error (&err);
     aooct_cuda_clear_stale_error ();
     ce->graph_failures = GRAPH_MAX_FAILURES;
-    return aooct_step_process_cuda (step, self, in, out, ce->stream, live,
-        error);
+    return aooct_step_process (step, in, out, &run, error);
   }
-  ok = aooct_step_process_cuda (step, self, in, out, ce->stream, live, &err);
+  ok = aooct_step_process (step, in, out, &run, &err);
   if (aooct_cuda_graph_end (&ce->graph, ce->stream, ok,
           klen > 0 ? key : NULL, MAX (klen, 0), ok ? &err : NULL) && ok) {
     ce->graph_failures = 0;
@@ -242,6 +246,6 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
     GST_INFO_OBJECT (self, "%d captures failed in a row: no more CUDA graphs",
         GRAPH_MAX_FAILURES);
   aooct_step_rewind (step);
-  return aooct_step_process_cuda (step, self, in, out, ce->stream, live, error);
+  return aooct_step_process (step, in, out, &run, error);
 }
 #endif

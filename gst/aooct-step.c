@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "aooct-step.h"
-#include "aooct-filter-private.h"
 
 /* What the base class keys of a buffer's CUDA work (aooct_step_graph_key):
  * built in a zeroed struct, so that its padding compares equal too. */
@@ -21,17 +20,12 @@ typedef struct
 G_STATIC_ASSERT (sizeof (BaseKey) + AOOCT_STEP_GRAPH_KEY <= AOOCT_STEP_KEY_MAX);
 
 gboolean
-aooct_step_create (AooctStep * step, GstAooctFilter * filter,
-    const AooctStepOps * cpu, const AooctStepOps * cuda,
-    gconstpointer settings, GError ** error)
+aooct_step_create (AooctStep * step, const AooctStepOps * ops,
+    GstAooctFilter * filter, gconstpointer settings, GError ** error)
 {
   static gint serials;
-  const AooctStepOps *ops = cpu;
 
-  if (filter->active_backend == GST_AOOCT_BACKEND_CUDA) {
-    g_return_val_if_fail (cuda != NULL, FALSE);
-    ops = cuda;
-  }
+  g_return_val_if_fail (ops != NULL, FALSE);
   step->core = ops->create (filter, settings, error);
   step->ops = step->core ? ops : NULL;
   step->serial = (guint) g_atomic_int_add (&serials, 1) + 1;
@@ -39,36 +33,17 @@ aooct_step_create (AooctStep * step, GstAooctFilter * filter,
 }
 
 gboolean
-aooct_step_process_cpu (AooctStep * step, const AooctPlane * in,
-    AooctPlane * out, gconstpointer live, GError ** error)
+aooct_step_process (AooctStep * step, const AooctPlane * in,
+    AooctPlane * out, const AooctStepRun * run, GError ** error)
 {
-  const AooctStepRun run = { NULL, NULL, NULL, FALSE, live };
-
-  return step->ops->process (step->core, in, out, &run, error);
-}
-
-gboolean
-aooct_step_process_cuda (AooctStep * step, GstAooctFilter * filter,
-    const AooctPlane * in, AooctPlane * out, struct CUstream_st *stream,
-    gconstpointer live, GError ** error)
-{
-  const AooctStepRun run =
-      { stream, filter->priv->pending, filter->priv->out_pending,
-    filter->priv->in_disposable, live
-  };
-
-  return step->ops->process (step->core, in, out, &run, error);
+  return step->ops->process (step->core, in, out, run, error);
 }
 
 gssize
-aooct_step_graph_key (AooctStep * step, GstAooctFilter * filter,
-    const AooctPlane * in, const AooctPlane * out, gconstpointer live,
-    guint8 * key)
+aooct_step_graph_key (AooctStep * step, const AooctPlane * in,
+    const AooctPlane * out, const AooctStepRun * run, guint8 * key)
 {
-  const AooctPendingMeta *p = filter->priv->pending;
-  const AooctStepRun run =
-      { NULL, p, filter->priv->out_pending, filter->priv->in_disposable, live
-  };
+  const AooctPendingMeta *p = run->pending;
   BaseKey b;
   gssize n;
 
@@ -76,8 +51,8 @@ aooct_step_graph_key (AooctStep * step, GstAooctFilter * filter,
     return -1;
   memset (&b, 0, sizeof (b));
   b.serial = step->serial;
-  b.in_disposable = run.in_disposable;
-  b.out_pending = run.out_pending != NULL;
+  b.in_disposable = run->in_disposable;
+  b.out_pending = run->out_pending != NULL;
   b.in_data = in->data;
   b.in_stride = in->stride;
   b.out_data = out->data;
@@ -101,7 +76,7 @@ aooct_step_graph_key (AooctStep * step, GstAooctFilter * filter,
     if (b.disp)
       b.disp_serial = p->disp.serial;
   }
-  n = step->ops->graph_key (step->core, &run, key + sizeof (b));
+  n = step->ops->graph_key (step->core, run, key + sizeof (b));
   if (n < 0)
     return -1;
   g_assert (n <= AOOCT_STEP_GRAPH_KEY);

@@ -103,32 +103,25 @@ typedef struct
   guint serial;                 /* of the core: a new one per create */
 } AooctStep;
 
-/* Chooses the ops of @filter's active backend (chosen when it started):
- * @cuda on the CUDA backend, else @cpu (@cuda is NULL in builds without
- * CUDA, where the base class never chooses CUDA there), and creates the
- * core with @settings.  FALSE with @error set when it cannot be built
- * (@step then holds nothing). */
-gboolean aooct_step_create (AooctStep * step, GstAooctFilter * filter,
-    const AooctStepOps * cpu, const AooctStepOps * cuda,
-    gconstpointer settings, GError ** error);
+/* Creates the core of @ops (the active backend's, which the caller
+ * chose) for @filter's negotiated geometry with @settings.  FALSE with
+ * @error set when it cannot be built (@step then holds nothing). */
+gboolean aooct_step_create (AooctStep * step, const AooctStepOps * ops,
+    GstAooctFilter * filter, gconstpointer settings, GError ** error);
 
-/* process() of @step's core on one buffer on the CPU (no stream, nothing
- * pending) or on CUDA (on @stream, with the pending steps and the
- * disposability the base class set for @filter's current buffer).
- * @live: see AooctStepRun. */
-gboolean aooct_step_process_cpu (AooctStep * step, const AooctPlane * in,
-    AooctPlane * out, gconstpointer live, GError ** error);
-gboolean aooct_step_process_cuda (AooctStep * step, GstAooctFilter * filter,
-    const AooctPlane * in, AooctPlane * out, struct CUstream_st *stream,
-    gconstpointer live, GError ** error);
+/* process() of @step's core on one buffer with @run (on the CPU: no
+ * stream, nothing pending; on CUDA: the stream, the pending steps and
+ * the disposability of the current buffer). */
+gboolean aooct_step_process (AooctStep * step, const AooctPlane * in,
+    AooctPlane * out, const AooctStepRun * run, GError ** error);
 
-/* The key under which the CUDA graph of process() on this buffer may be
- * kept and launched again (see graph_key above): its length in @key (at
- * most AOOCT_STEP_KEY_MAX bytes), or -1 when process() must run. */
+/* The key under which the CUDA graph of process() on this buffer with
+ * @run may be kept and launched again (see graph_key above): its length
+ * in @key (at most AOOCT_STEP_KEY_MAX bytes), or -1 when process() must
+ * run. */
 #define AOOCT_STEP_KEY_MAX 192
-gssize aooct_step_graph_key (AooctStep * step, GstAooctFilter * filter,
-    const AooctPlane * in, const AooctPlane * out, gconstpointer live,
-    guint8 * key);
+gssize aooct_step_graph_key (AooctStep * step, const AooctPlane * in,
+    const AooctPlane * out, const AooctStepRun * run, guint8 * key);
 /* Frees the core (if any); @step then holds nothing. */
 void aooct_step_destroy (AooctStep * step);
 
