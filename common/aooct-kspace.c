@@ -6,6 +6,7 @@
 
 #include "aooct-kspace.h"
 #include "aooct-error.h"
+#include "aooct-window.h"
 
 /* ---- kernels ---------------------------------------------------------- */
 
@@ -364,23 +365,6 @@ kb_beta (gdouble r, gint w)
   return G_PI * sqrt ((gdouble) w * w / (r * r) * (r - 0.5) * (r - 0.5) - 0.8);
 }
 
-/* modified Bessel function of the first kind, order 0 (power series;
- * converges for the arguments here, beta < 60) */
-static gdouble
-bessel_i0 (gdouble x)
-{
-  gdouble sum = 1.0, term = 1.0, q = x * x / 4.0;
-  gint k;
-
-  for (k = 1; k < 500; k++) {
-    term *= q / ((gdouble) k * k);
-    sum += term;
-    if (term < sum * 1e-17)
-      break;
-  }
-  return sum;
-}
-
 gdouble
 aooct_nufft_kernel_value (AooctNufftKernel kernel, gdouble r, gint w, gdouble x)
 {
@@ -389,7 +373,7 @@ aooct_nufft_kernel_value (AooctNufftKernel kernel, gdouble r, gint w, gdouble x)
   if (kernel == AOOCT_NUFFT_KAISER_BESSEL) {
     gdouble a = 2.0 * x / w;
 
-    return bessel_i0 (kb_beta (r, w) * sqrt (MAX (0.0, 1.0 - a * a)));
+    return aooct_bessel_i0 (kb_beta (r, w) * sqrt (MAX (0.0, 1.0 - a * a)));
   }
   return exp (-2.0 * G_PI * x * x * (r - 0.5) / (r * w));
 }

@@ -93,12 +93,6 @@ aooct_window_eval (AooctWindow window, gdouble parameter, gdouble t)
   }
 }
 
-gdouble
-aooct_window_value (AooctWindow window, gdouble t)
-{
-  return aooct_window_eval (window, 0, t);
-}
-
 gfloat *
 aooct_window_table_new_full (AooctWindow window, gdouble parameter,
     gint samples, gint j0, gint j1)

@@ -48,9 +48,6 @@ gboolean aooct_window_parameter_valid (AooctWindow window, gdouble parameter,
  * continuation); the tables give 0 outside the data region. */
 gdouble aooct_window_eval (AooctWindow window, gdouble parameter, gdouble t);
 
-/* The window with its default parameter. */
-gdouble aooct_window_value (AooctWindow window, gdouble t);
-
 /* The modified Bessel function of the first kind, order 0 (Kaiser). */
 gdouble aooct_bessel_i0 (gdouble x);
 

@@ -107,15 +107,6 @@ aooct_kspace_props_clear (AooctKspaceProps * props)
   g_clear_pointer (&props->wavelength_coeffs, g_free);
 }
 
-void
-aooct_kspace_props_copy (const AooctKspaceProps * props,
-    AooctKspaceProps * dest)
-{
-  *dest = *props;
-  dest->wavelength_file = g_strdup (props->wavelength_file);
-  dest->wavelength_coeffs = g_strdup (props->wavelength_coeffs);
-}
-
 gboolean
 aooct_kspace_props_set (AooctKspaceProps * props, guint first_id,
     guint prop_id, const GValue * value)

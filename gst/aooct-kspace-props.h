@@ -42,9 +42,6 @@ void aooct_kspace_props_install (GObjectClass * klass, guint first_id,
 /* the defaults (no calibration; aooct-kspace.h's NUFFT defaults) */
 void aooct_kspace_props_init (AooctKspaceProps * props);
 void aooct_kspace_props_clear (AooctKspaceProps * props);
-/* a copy to read outside the object lock; clear it after use */
-void aooct_kspace_props_copy (const AooctKspaceProps * props,
-    AooctKspaceProps * dest);
 
 /* FALSE where @prop_id is not one of the five installed from @first_id */
 gboolean aooct_kspace_props_set (AooctKspaceProps * props, guint first_id,
