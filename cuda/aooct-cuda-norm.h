@@ -59,11 +59,12 @@ typedef struct
 /* Decides, once at setup on the device the work will run on, whether the
  * B-scans of a buffer fit in the registers of the blocks that device holds
  * at once; then aooct_cuda_norm() computes the automatic range and the
- * mapping in one kernel, reading the input once, else in two.  The
- * environment variable AOOCT_CUDA_NORM_FUSED=0 keeps two kernels (for
- * tests and benchmarks: both give the same bytes); =oversize plans a grid
- * larger than any device holds (for the test of the fallback: a launch the
- * device refuses as too large runs the two kernels instead). */
+ * mapping in one kernel, reading the input once, else in two.  In test
+ * builds (-Dfault-injection=true) the environment variable
+ * AOOCT_CUDA_NORM_FUSED=0 keeps two kernels (both give the same bytes);
+ * =oversize plans a grid larger than any device holds (for the test of
+ * the fallback: a launch the device refuses as too large runs the two
+ * kernels instead).  A normal build reads no environment here. */
 gboolean aooct_cuda_norm_plan (AooctCudaNormParams * p, GError ** error);
 
 /* Device scratch aooct_cuda_norm() needs: its size, and a new one,

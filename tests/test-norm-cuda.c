@@ -308,6 +308,8 @@ GST_END_TEST;
 
 static void check_cuda_video (const gchar * format, const gchar * props);
 
+/* AOOCT_CUDA_NORM_FUSED: read in test builds only */
+#ifdef AOOCT_FAULT_INJECTION
 #ifdef HAVE_CUDA
 /* aooct_cuda_norm_plan() for @g with the default crop (the positive
  * depths), GRAY8: the blocks of the one-kernel path, 0 for two kernels */
@@ -465,6 +467,7 @@ GST_START_TEST (test_fused_too_large)
 }
 
 GST_END_TEST;
+#endif
 
 /* Display settings changed between buffers while playing apply from the
  * next buffer on both backends. */
@@ -968,8 +971,11 @@ aooct_test_add_cuda_tests (TCase * tc)
   tcase_add_test (tc, test_gray16);
   tcase_add_test (tc, test_manual_range);
   tcase_add_test (tc, test_range_across_buffers);
+#ifdef AOOCT_FAULT_INJECTION
+  /* AOOCT_CUDA_NORM_FUSED is read in test builds only */
   tcase_add_test (tc, test_fused_range_map);
   tcase_add_test (tc, test_fused_too_large);
+#endif
   tcase_add_test (tc, test_playing_changes);
   tcase_add_test (tc, test_playing_invalid);
   tcase_add_test (tc, test_cuda_video_formats);
