@@ -4,6 +4,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "aooct-pending-meta.h"
 #include "aooct-error.h"
 
@@ -177,6 +179,35 @@ aooct_pending_meta_kmap_fir (const AooctPendingMeta * meta, gint samples,
   fir->taps = taps;
   fir->first = (gint32 *) d;
   fir->weight = (gfloat *) (d + n * sizeof (gint32));
+  return TRUE;
+}
+
+gboolean
+aooct_pending_meta_kmap_table (const AooctPendingMeta * meta, gint samples,
+    AooctKmapTable * table, GError ** error)
+{
+  const gsize n = (gsize) samples;
+  const guint8 *d;
+
+  if (meta->kmap.data == NULL || meta->kmap_taps != 0
+      || meta->kmap_j0 < 0 || meta->kmap_j1 >= samples
+      || meta->kmap_j0 >= meta->kmap_j1) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "a deferred linear resampling has the data region %d..%d (%d taps) "
+        "for %d samples per A-line", meta->kmap_j0, meta->kmap_j1,
+        meta->kmap_taps, samples);
+    return FALSE;
+  }
+  if (!table_fits (&meta->kmap, n * (sizeof (gint32) + sizeof (gfloat)),
+          "resampling", error))
+    return FALSE;
+  d = g_bytes_get_data (meta->kmap.data, NULL);
+  memset (table, 0, sizeof (*table));
+  table->samples = samples;
+  table->start = meta->kmap_j0;
+  table->end = meta->kmap_j1;
+  table->index = (gint32 *) d;
+  table->frac = (gfloat *) (d + n * sizeof (gint32));
   return TRUE;
 }
 

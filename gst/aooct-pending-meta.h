@@ -104,6 +104,11 @@ guint aooct_pending_serial_next (void);
 gboolean aooct_pending_meta_kmap_fir (const AooctPendingMeta * meta,
     gint samples, AooctKmapFir * fir, GError ** error);
 
+/* The same for the pending linear resampling (kmap_taps 0) as an
+ * AooctKmapTable (index and frac; no frac_d). */
+gboolean aooct_pending_meta_kmap_table (const AooctPendingMeta * meta,
+    gint samples, AooctKmapTable * table, GError ** error);
+
 /* TRUE when the buffer's data are real spectra although a pending
  * dispersion step makes the caps say complex: its size is half. */
 static inline gboolean

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctdisp, dispersion compensation.
- *
+/**
  * SECTION:element-aooctdisp
  * @title: aooctdisp
+ * @short_description: dispersion compensation
  *
  * Multiplies each real spectrum by one complex weight per sample and
  * outputs complex spectra (interleaved float32 re, im) for aooctfft (spec
@@ -401,12 +401,16 @@ gst_aooct_disp_defer (GstAooctFilter * filter, AooctPendingMeta * meta,
  * and margins, aooctkmap's resampling) to the first @rows spectra of
  * @data in place, as the CUDA kernels would: the estimate must see the
  * k-linear spectra that the weights will multiply.  FALSE with a message
- * for a FIR table that does not fit. */
+ * for a table that does not fit. */
 static gboolean
 apply_pending_on_host (const AooctPendingMeta * meta, const AooctGeometry * g,
     gfloat * data, gint rows, GError ** error)
 {
   const gint p2 = g->samples;
+  const gsize bytes = (gsize) rows * p2 * sizeof (gfloat);
+  AooctGeometry rows_geom = *g;
+  AooctKmapFir fir;
+  AooctKmapTable table;
   gfloat *tmp;
   gint r, i;
 
@@ -420,40 +424,23 @@ apply_pending_on_host (const AooctPendingMeta * meta, const AooctGeometry * g,
     }
   if (meta->kmap.data == NULL)
     return TRUE;
-  if (meta->kmap_taps > 0) {
-    /* a FIR mode's gather: aooctkmap's own CPU core on these rows */
-    AooctKmapFir fir;
-    AooctGeometry rows_geom = *g;
-    gsize bytes = (gsize) rows * p2 * sizeof (gfloat);
-
-    if (!aooct_pending_meta_kmap_fir (meta, p2, &fir, error))
-      return FALSE;
-    rows_geom.sample_type = AOOCT_SAMPLE_REAL;
-    rows_geom.alines = rows;
-    rows_geom.bscans = 1;
-    tmp = g_malloc (bytes);
+  /* the resampling: aooctkmap's own CPU core (linear or FIR) on these
+   * rows, with the meta's table */
+  rows_geom.sample_type = AOOCT_SAMPLE_REAL;
+  rows_geom.alines = rows;
+  rows_geom.bscans = 1;
+  if (meta->kmap_taps > 0 ?
+      !aooct_pending_meta_kmap_fir (meta, p2, &fir, error) :
+      !aooct_pending_meta_kmap_table (meta, p2, &table, error))
+    return FALSE;
+  tmp = g_malloc (bytes);
+  if (meta->kmap_taps > 0)
     aooct_cpu_kmap_fir (&rows_geom, &fir, (const guint8 *) data,
         p2 * sizeof (gfloat), (guint8 *) tmp, p2 * sizeof (gfloat));
-    memcpy (data, tmp, bytes);
-    g_free (tmp);
-    return TRUE;
-  }
-  tmp = g_new (gfloat, p2);
-  for (r = 0; r < rows; r++) {
-    gfloat *z = data + (gsize) r * p2;
-    const gint32 *index = g_bytes_get_data (meta->kmap.data, NULL);
-    const gfloat *frac = (const gfloat *) (index + p2);
-
-    for (i = 0; i < p2; i++) {
-      if (i < meta->kmap_j0 || i > meta->kmap_j1) {
-        tmp[i] = 0;
-      } else {
-        const gint l = index[i];
-        tmp[i] = z[l] + (z[l + 1] - z[l]) * frac[i];
-      }
-    }
-    memcpy (z, tmp, p2 * sizeof (gfloat));
-  }
+  else
+    aooct_cpu_kmap (&rows_geom, &table, (const guint8 *) data,
+        p2 * sizeof (gfloat), (guint8 *) tmp, p2 * sizeof (gfloat));
+  memcpy (data, tmp, bytes);
   g_free (tmp);
   return TRUE;
 }
