@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctangio, angiography from repeated B-scans.
- *
+/**
  * SECTION:element-aooctangio
  * @title: aooctangio
+ * @short_description: angiography from repeated B-scans
  *
  * Flow from the speckle of the depth-domain complex signal (spec section
  * 12): the scanner acquires each B-scan position `repeats` (N) times in a

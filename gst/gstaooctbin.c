@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctbin, the whole reconstruction chain as one element.
- *
+/**
  * SECTION:element-aooctbin
  * @title: aooctbin
+ * @short_description: the whole reconstruction chain as one element
  *
  * One box for the whole chain: aooctdcsub ! aooctpad ! aooctkmap !
  * aooctdisp ! aooctfft ! aooctnorm, built inside a bin, raw spectra in

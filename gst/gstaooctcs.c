@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctcs, compressive sensing.
- *
+/**
  * SECTION:element-aooctcs
  * @title: aooctcs
+ * @short_description: compressive sensing
  *
  * Depth profiles from a fraction of the spectral samples (spec section
  * 10; Xu, Huang and Kang 2014): per A-line, the l1-regularised least

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctdcsub, conversion to float32 and DC subtraction.
- *
+/**
  * SECTION:element-aooctdcsub
  * @title: aooctdcsub
+ * @short_description: conversion to float32 and DC subtraction
  *
  * First element of an aooct chain: takes raw spectra as a camera or
  * `filesrc ! rawvideoparse` delivers them (`video/x-raw`, GRAY16_LE or GRAY8,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctdoppler, phase-resolved (Kasai) Doppler.
- *
+/**
  * SECTION:element-aooctdoppler
  * @title: aooctdoppler
+ * @short_description: phase-resolved (Kasai) Doppler
  *
  * Flow from the phase of the depth-domain complex signal (spec section
  * 12): takes aooctfft's (or aooctcs's) output, real or full-range, and

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctenface, the en-face projection of each volume.
- *
+/**
  * SECTION:element-aooctenface
  * @title: aooctenface
+ * @short_description: the en-face projection of each volume
  *
  * Takes depth-domain complex B-scans (aooctfft's output) and makes one
  * image per volume of bscans-per-volume (V) B-scans (spec section 11):

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctfft, spectral window and FFT to depth.
- *
+/**
  * SECTION:element-aooctfft
  * @title: aooctfft
+ * @short_description: spectral window and FFT to depth
  *
  * Transforms every A-line from the spectral to the depth domain with the
  * unnormalised forward complex FFT of length P2 (spec section 6).  The

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctfilesrc, raw B-scans from a file, read by several threads.
- *
+/**
  * SECTION:element-aooctfilesrc
  * @title: aooctfilesrc
+ * @short_description: raw B-scans from a file, read by several threads
  *
  * Reads a raw file of B-scans in the layout of the spec (section 0: 8- or
  * 16-bit little-endian samples, the samples of an A-line contiguous, then

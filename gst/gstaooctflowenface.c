@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctflowenface, the en-face image of a volume of flow images.
- *
+/**
  * SECTION:element-aooctflowenface
  * @title: aooctflowenface
+ * @short_description: the en-face image of a volume of flow images
  *
  * aooctenface projects depth-domain B-scans; angiograms and Doppler
  * images are display images already (aooctangio, aooctdoppler: GRAY8 or

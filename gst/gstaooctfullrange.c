@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctfullrange, complex full-range OCT.
- *
+/**
  * SECTION:element-aooctfullrange
  * @title: aooctfullrange
+ * @short_description: complex full-range OCT
  *
  * Standard Fourier-domain OCT cannot tell a reflector at depth +d from one
  * at -d: the FFT of a real spectrum is symmetric, so half the depth range

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: GstAooctGroup, base class of the elements that make one image per
- * group of B-scans (see gstaooctgroup.h).
- *
+/**
  * SECTION:gstaooctgroup
  * @title: GstAooctGroup
  * @short_description: base class of the elements that make one image per

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctkmap, lambda-to-k resampling.
- *
+/**
  * SECTION:element-aooctkmap
  * @title: aooctkmap
+ * @short_description: lambda-to-k resampling
  *
  * Resamples each spectrum from the camera's pixel grid (evenly spaced in
  * wavelength, roughly) onto a grid evenly spaced in wavenumber k, so that

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctmerge, the branches' outputs back in the input order.
- *
+/**
  * SECTION:element-aooctmerge
  * @title: aooctmerge
+ * @short_description: the branches' outputs back in the input order
  *
  * The second half of the pair that runs an aooct chain on several GPUs of
  * one host (docs/scale-out.md): aooctsplit numbers each buffer and hands

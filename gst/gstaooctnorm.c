@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctnorm, crop, intensity, log and normalisation to grey levels.
- *
+/**
  * SECTION:element-aooctnorm
  * @title: aooctnorm
+ * @short_description: crop, intensity, log and normalisation to grey levels
  *
  * Last element of an aooct chain (spec section 7): takes the depth-domain
  * complex A-lines from aooctfft, keeps the depth bins

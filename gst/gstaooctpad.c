@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctpad, zero-padding by FFT interpolation.
- *
+/**
  * SECTION:element-aooctpad
  * @title: aooctpad
+ * @short_description: zero-padding by FFT interpolation
  *
  * Centres each real spectrum of N samples in P1 samples (P1 = size, or
  * max (2048, next power of two >= N)) and up-samples it by FFT

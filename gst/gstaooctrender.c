@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctrender, volume rendering by ray casting.
- *
+/**
  * SECTION:element-aooctrender
  * @title: aooctrender
+ * @short_description: volume rendering by ray casting
  *
  * Takes depth-domain complex B-scans (aooctfft's output), keeps each
  * volume of bscans-per-volume (V) B-scans as the normalised values of

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctsplit, whole buffers handed round-robin to N branches.
- *
+/**
  * SECTION:element-aooctsplit
  * @title: aooctsplit
+ * @short_description: whole buffers handed round-robin to N branches
  *
  * The first half of a pair around any aooct chain that runs it on several
  * GPUs of one host (docs/scale-out.md): each input buffer goes whole to

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: aooctsrc, a synthetic spectral-domain OCT camera.
- *
+/**
  * SECTION:element-aooctsrc
  * @title: aooctsrc
+ * @short_description: a synthetic spectral-domain OCT camera
  *
  * Produces raw spectra as a line-scan spectrometer camera in area mode
  * delivers them: `video/x-raw, format=GRAY16_LE, width=samples (N),

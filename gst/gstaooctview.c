@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: GstAooctView, base class of the volume views (see gstaooctview.h).
- *
+/**
  * SECTION:gstaooctview
  * @title: GstAooctView
  * @short_description: base class of the elements that make one image per
