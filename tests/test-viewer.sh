@@ -136,10 +136,10 @@ expect-status has 50 wavelengths but the frame width is 64
 set aooctkmap wavelength-file $out/cal64.txt
 set source location $out/fifo.raw
 click open
-expect-status raw file $out/fifo.raw: not a regular file (a FIFO)
+expect-status raw file $out/fifo.raw: not a regular file (it is a FIFO
 set source location $out/dir.raw
 click open
-expect-status raw file $out/dir.raw: not a regular file (a directory)
+expect-status raw file $out/dir.raw: not a regular file (it is a directory
 set source location '$out/Müller scan "q".raw'
 click open
 expect-running
@@ -237,7 +237,7 @@ echo "recording: $n B-scans in rec.mkv, $((rbytes / raw)) raw frames in rec.raw"
 
 # --- bad input: named on the status line, the program went on -----------
 grep -q 'status: .*is not a multiple of the frame size' main.log
-grep -q 'status: raw file .*fifo.raw: not a regular file (a FIFO)' main.log
+grep -q 'status: raw file .*fifo.raw: not a regular file (it is a FIFO' main.log
 grep -q 'status: frame geometry width=64x' main.log
 grep -q 'status: no spectrometer calibration' main.log
 grep -q 'status: .*has 50 wavelengths but the frame width is 64' main.log
