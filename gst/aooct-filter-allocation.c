@@ -161,8 +161,7 @@ decide_deferring (GstAooctFilter * self, GstQuery * query)
     return;
   }
   self->priv->downstream_absorbs = announced;
-  self->priv->deferring = announced && klass->defer && self->in_cuda_memory
-      && !self->defer_unsupported;
+  self->priv->deferring = announced && klass->defer && self->in_cuda_memory;
   if (!announced)
     GST_INFO_OBJECT (self, "downstream cannot apply a deferred step: "
         "running it here");

@@ -100,11 +100,6 @@ struct _GstAooctFilter
   GstAooctBackend active_backend;       /* CPU or CUDA, chosen at start */
   gboolean in_cuda_memory;      /* sink caps carry memory:CUDAMemory */
   gboolean out_cuda_memory;     /* src caps carry memory:CUDAMemory */
-  /* set by setup(): the step cannot be deferred with the negotiated
-   * settings although the class has defer() (a mode the fused kernels do
-   * not do; no element needs it since aooctkmap's FIR modes joined the
-   * fused pass, but a new pointwise step may) */
-  gboolean defer_unsupported;
   /* set by setup(): the CUDA core is not to be captured into a CUDA
    * graph with the negotiated settings (cuda-graphs=true; e.g.
    * aooctfft's NUDFT, a cuBLAS call) although the class allows graphs */
