@@ -30,7 +30,8 @@ aooct_test_run_to_eos (const gchar * plain_launch, const gchar * backend,
     gint timeout_s)
 {
   GError *err = NULL;
-  gchar *launch = aooct_test_with_backend (plain_launch, backend);
+  gchar *launch = backend ? aooct_test_with_backend (plain_launch, backend) :
+      g_strdup (plain_launch);
   GstElement *p = gst_parse_launch (launch, &err);
   GstBus *bus;
   GstMessage *msg;

@@ -14,8 +14,9 @@ G_BEGIN_DECLS
  * asks for it (aooct_test_cuda_graphs()). */
 gchar *aooct_test_with_backend (const gchar * launch, const gchar * backend);
 
-/* Runs @launch (on @backend) to EOS, failing the test on an error or after
- * @timeout_s; returns the pipeline, still PLAYING, for its appsinks to be
+/* Runs @launch (on @backend; NULL: as @launch says, e.g. a branch per
+ * backend) to EOS, failing the test on an error or after @timeout_s;
+ * returns the pipeline, still PLAYING, for its appsinks to be
  * drained (set it to NULL and unref it when done). */
 GstElement *aooct_test_run_to_eos (const gchar * launch,
     const gchar * backend, gint timeout_s);

@@ -23,18 +23,21 @@
 
 #define CHAIN_FACTOR 32.0
 
+/* one branch of the tee on @backend (aooct_test_with_backend) */
 static gchar *
 chain_branch (const AooctTestGeo * geo, const gchar * backend,
     const gchar * sink)
 {
-  return g_strdup_printf ("t. ! queue ! aooctdcsub backend=%s "
-      "alines-per-bscan=%d ! aooctpad backend=%s size=%d factor=%d ! "
-      "aooctkmap backend=%s " AOOCT_TEST_KMAP_PROPS
-      " ! aooctdisp backend=%s a2=%g "
-      "a3=%g ! aooctfft backend=%s window=%s ! appsink name=%s sync=false wait-on-eos=false",
-      backend, geo->alines, backend, geo->size, geo->factor, backend, backend,
-      AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3,
-      backend, geo->window, sink);
+  gchar *plain = g_strdup_printf ("t. ! queue ! aooctdcsub "
+      "alines-per-bscan=%d ! aooctpad size=%d factor=%d ! "
+      "aooctkmap " AOOCT_TEST_KMAP_PROPS " ! aooctdisp a2=%g a3=%g ! "
+      "aooctfft window=%s ! appsink name=%s sync=false wait-on-eos=false",
+      geo->alines, geo->size, geo->factor, AOOCT_SYNTH_DEFAULT_DISPERSION_A2,
+      AOOCT_SYNTH_DEFAULT_DISPERSION_A3, geo->window, sink);
+  gchar *branch = aooct_test_with_backend (plain, backend);
+
+  g_free (plain);
+  return branch;
 }
 
 static void
@@ -46,10 +49,7 @@ check_chain (const AooctTestGeo * geo, gint frames)
       "num-buffers=%d ! tee name=t %s %s", geo->n, geo->alines * geo->bscans,
       g_random_int (), frames, cpu_branch, gpu_branch);
   AooctGeometry out;
-  GError *err = NULL;
   GstElement *pipeline;
-  GstBus *bus;
-  GstMessage *msg;
   GList *cs, *gs, *c, *g;
   gchar *what;
 
@@ -61,19 +61,7 @@ check_chain (const AooctTestGeo * geo, gint frames)
   out.sample_type = AOOCT_SAMPLE_COMPLEX;
   out.k_linear = TRUE;
 
-  pipeline = gst_parse_launch (launch, &err);
-  fail_unless (pipeline != NULL, "%s: %s", launch, err ? err->message : "");
-  bus = gst_element_get_bus (pipeline);
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "timeout: %s", launch);
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gst_message_parse_error (msg, &err, NULL);
-    fail ("%s: %s", launch, err->message);
-  }
-  gst_message_unref (msg);
-
+  pipeline = aooct_test_run_to_eos (launch, NULL, 120);
   cs = aooct_test_pull_all (pipeline, "cpu");
   gs = aooct_test_pull_all (pipeline, "gpu");
   fail_unless_equals_int (g_list_length (cs), frames);
@@ -108,7 +96,6 @@ check_chain (const AooctTestGeo * geo, gint frames)
   g_list_free_full (cs, (GDestroyNotify) gst_sample_unref);
   g_list_free_full (gs, (GDestroyNotify) gst_sample_unref);
   gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (bus);
   gst_object_unref (pipeline);
   g_free (what);
   g_free (launch);
