@@ -25,7 +25,7 @@ void aooct_cuda_norm_extra_reset (AooctCudaNormExtra * x);
  * a failed CUDA graph capture, which the base class then runs again). */
 void aooct_cuda_norm_extra_rewind (AooctCudaNormExtra * x);
 
-/* As aooct_cuda_norm(), with the image @p->width wide. */
+/* As aooct_cuda_norm_process(), with the image @p->width wide. */
 gboolean aooct_cuda_norm_extra (AooctCudaNormExtra * x,
     const AooctNormSettings * s, AooctCudaNormFormat format,
     const gfloat * in, guint8 * out, gsize out_stride,

@@ -447,7 +447,7 @@ aooct_cuda_norm_scratch_new (const AooctCudaNormParams * p,
 }
 
 gboolean
-aooct_cuda_norm (const AooctCudaNormParams * p,
+aooct_cuda_norm_process (const AooctCudaNormParams * p,
     const AooctNormSettings * s, const gfloat * in_f, guint8 * out,
     gsize out_stride, gpointer scratch, AooctCudaStream stream,
     GError ** error)

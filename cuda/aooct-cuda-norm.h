@@ -58,16 +58,16 @@ typedef struct
 
 /* Decides, once at setup on the device the work will run on, whether the
  * B-scans of a buffer fit in the registers of the blocks that device holds
- * at once; then aooct_cuda_norm() computes the automatic range and the
- * mapping in one kernel, reading the input once, else in two.  In test
- * builds (-Dfault-injection=true) the environment variable
+ * at once; then aooct_cuda_norm_process() computes the automatic range
+ * and the mapping in one kernel, reading the input once, else in two.  In
+ * test builds (-Dfault-injection=true) the environment variable
  * AOOCT_CUDA_NORM_FUSED=0 keeps two kernels (both give the same bytes);
  * =oversize plans a grid larger than any device holds (for the test of
  * the fallback: a launch the device refuses as too large runs the two
  * kernels instead).  A normal build reads no environment here. */
 gboolean aooct_cuda_norm_plan (AooctCudaNormParams * p, GError ** error);
 
-/* Device scratch aooct_cuda_norm() needs: its size, and a new one,
+/* Device scratch aooct_cuda_norm_process() needs: its size, and a new one,
  * allocated and initialised (once at setup; free it with
  * aooct_cuda_free()).  The scratch carries state from one call to the
  * next, so every call with one scratch must be on one stream. */
@@ -80,7 +80,7 @@ gboolean aooct_cuda_norm_scratch_new (const AooctCudaNormParams * p,
  * crop_start) image rows @out_stride bytes apart (device); @settings: this
  * buffer's display settings, checked by aooct_norm_settings_check(), with
  * bits matching @p->format (16 for GRAY16, else 8). */
-gboolean aooct_cuda_norm (const AooctCudaNormParams * p,
+gboolean aooct_cuda_norm_process (const AooctCudaNormParams * p,
     const AooctNormSettings * settings, const gfloat * in, guint8 * out,
     gsize out_stride, gpointer scratch, AooctCudaStream stream,
     GError ** error);

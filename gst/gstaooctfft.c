@@ -286,7 +286,7 @@ failed:
 /* a failed CUDA graph capture: the window and the tables it enqueued
  * never reached the GPU */
 static void
-fft_cuda_forget (gpointer core)
+fft_cuda_rewind (gpointer core)
 {
   FftCuda *c = core;
 
@@ -373,7 +373,7 @@ fft_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
 }
 
 static const AooctStepOps fft_cuda = { fft_cuda_create, fft_cuda_process,
-  fft_cuda_destroy, NULL, fft_cuda_forget, fft_cuda_graph_key
+  fft_cuda_destroy, NULL, fft_cuda_rewind, fft_cuda_graph_key
 };
 
 #define FFT_CUDA (&fft_cuda)

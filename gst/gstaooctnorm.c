@@ -376,8 +376,9 @@ norm_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   if (c->extra)
     return aooct_cuda_norm_extra (c->extra, run->live, c->params.format,
         (const gfloat *) in->data, out->data, out->stride, run->stream, error);
-  return aooct_cuda_norm (&c->params, run->live, (const gfloat *) in->data,
-      out->data, out->stride, c->scratch, run->stream, error);
+  return aooct_cuda_norm_process (&c->params, run->live,
+      (const gfloat *) in->data, out->data, out->stride, c->scratch,
+      run->stream, error);
 }
 
 static void
