@@ -31,7 +31,7 @@ static GstFlowReturn
 prepare_output_buffer (GstBaseTransform * bt,
     GstBuffer * inbuf, GstBuffer ** outbuf)
 {
-  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
   GError *error = NULL;
   GstFlowReturn ret;
 
@@ -226,7 +226,7 @@ static gboolean
 decide_allocation (GstBaseTransform * bt, GstQuery * query)
 {
 #ifdef HAVE_CUDA
-  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
 
   decide_deferring (self, query);
 
@@ -284,7 +284,7 @@ propose_allocation (GstBaseTransform * bt,
   gboolean ret;
   GstCaps *caps = NULL;
 #ifdef HAVE_CUDA
-  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
   GstVideoInfo info;
 #endif
 

@@ -41,7 +41,7 @@ transform_size (GstBaseTransform * bt,
     GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
     gsize * othersize)
 {
-  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
 
   if (!self->configured)
     return FALSE;

@@ -277,7 +277,7 @@ static GstCaps *
 transform_caps (GstBaseTransform * bt,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   GstCaps *result = NULL, *tmp;
 

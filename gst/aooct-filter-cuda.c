@@ -428,7 +428,7 @@ aooct_filter_cuda_finish_output (GstAooctFilter * self, GstFlowReturn ret,
 static GstFlowReturn
 generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
 {
-  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
   AooctCudaElement *ce = self->priv->cuda;
   GstFlowReturn ret;
   GstBuffer *made = NULL;
@@ -482,7 +482,7 @@ static GstFlowReturn
 submit_input_buffer (GstBaseTransform * bt, gboolean is_discont,
     GstBuffer * input)
 {
-  GstAooctFilter *self = GST_AOOCT_FILTER (bt);
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
 
   if (aooct_filter_cuda_active (self) && gst_pad_needs_reconfigure (bt->srcpad))
     aooct_filter_cuda_drain (self);

@@ -4,8 +4,7 @@
  *
  * The base class, one concern per file (docs/architecture.md):
  *   gstaooctfilter.c           core: type, properties, backend choice at
- *                              start, set_caps, transform dispatch, events,
- *                              element errors
+ *                              start, set_caps, transform dispatch, events
  *   aooct-filter-caps.c        pad templates, memory features, caps
  *                              transformation, accept_caps, the checks of
  *                              set_caps and the message for refused caps
@@ -19,6 +18,8 @@
  *   aooct-filter-cuda.c        (CUDA builds) one buffer on the GPU, the
  *                              output task, fault injection (test builds)
  *   aooct-filter-stats.c       the stats property
+ *   aooct-filter-base.c        what they all share: the debug category,
+ *                              the parent class, element errors
  *   aooct-cuda-element.{c,h}   the CUDA side of one element (context,
  *                              streams, staging), with aooct-cuda-upload.c,
  *                              aooct-cuda-video.c and aooct-output-ring.c */
@@ -103,8 +104,15 @@ struct _GstAooctFilterPrivate
 #endif
 };
 
-/* gstaooctfilter.c */
-gboolean aooct_filter_cuda_active (GstAooctFilter * self);
+/* CUDA memory can flow through this element's aooct pads: it started on
+ * the CUDA backend. */
+static inline gboolean
+aooct_filter_cuda_active (GstAooctFilter * self)
+{
+  return self->active_backend == GST_AOOCT_BACKEND_CUDA;
+}
+
+/* aooct-filter-base.c (also gst_aooct_filter_post_error) */
 void aooct_filter_forget_last_error (GstAooctFilter * self);
 
 /* aooct-filter-caps.c */

@@ -38,7 +38,6 @@
 #include "aooct-cuda-element.h"
 #endif
 
-GST_DEBUG_CATEGORY (gst_aooct_filter_debug);
 #define GST_CAT_DEFAULT gst_aooct_filter_debug
 
 enum
@@ -83,54 +82,6 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstAooctFilter, gst_aooct_filter,
     GST_DEBUG_CATEGORY_INIT (gst_aooct_filter_debug, "aooctfilter", 0,
         "aooct processing element base class"));
 
-/* the parent class for the base class's other files */
-gpointer aooct_filter_parent_class;
-
-void
-gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error)
-{
-  const gchar *msg = error ? error->message : "unknown error";
-  gint code = (error && error->domain == AOOCT_ERROR) ? error->code :
-      AOOCT_ERROR_FAILED;
-
-  /* Upstream retries a refused negotiation (reconfigure, new caps query)
-   * and every retry fails the same way: one message on the bus per cause
-   * is what the user needs. */
-  GST_OBJECT_LOCK (self);
-  /* counted even when not posted again: the cause is on the bus */
-  self->priv->errors_posted++;
-  if (g_strcmp0 (self->priv->last_error, msg) == 0) {
-    GST_OBJECT_UNLOCK (self);
-    GST_DEBUG_OBJECT (self, "not posting again: %s", msg);
-    return;
-  }
-  g_free (self->priv->last_error);
-  self->priv->last_error = g_strdup (msg);
-  GST_OBJECT_UNLOCK (self);
-
-  GST_WARNING_OBJECT (self, "%s", msg);
-  switch (code) {
-    case AOOCT_ERROR_CAPS:
-      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", msg), (NULL));
-      break;
-    case AOOCT_ERROR_FILE:
-      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s", msg), (NULL));
-      break;
-    case AOOCT_ERROR_SETTINGS:
-      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", msg), (NULL));
-      break;
-    case AOOCT_ERROR_DATA:
-      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", msg), (NULL));
-      break;
-    case AOOCT_ERROR_RESOURCE:
-      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("%s", msg), (NULL));
-      break;
-    default:
-      GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s", msg), (NULL));
-      break;
-  }
-}
-
 void
 gst_aooct_filter_tolerate_inconsistent (GstAooctFilter * self,
     const GError * error)
@@ -155,22 +106,6 @@ gst_aooct_filter_settings_consistent (GstAooctFilter * self)
  * flushing seek) may come back: its message must then be posted again,
  * not swallowed as a repeat, which would leave the user with GStreamer's
  * bare "Internal data stream error". */
-void
-aooct_filter_forget_last_error (GstAooctFilter * self)
-{
-  GST_OBJECT_LOCK (self);
-  g_clear_pointer (&self->priv->last_error, g_free);
-  GST_OBJECT_UNLOCK (self);
-}
-
-/* CUDA memory can flow through this element's aooct pads: it started on
- * the CUDA backend. */
-gboolean
-aooct_filter_cuda_active (GstAooctFilter * self)
-{
-  return self->active_backend == GST_AOOCT_BACKEND_CUDA;
-}
-
 /* Picks the backend when the element starts (backend is
  * GST_PARAM_MUTABLE_READY). */
 static gboolean

@@ -52,6 +52,7 @@
 G_BEGIN_DECLS
 #define GST_TYPE_AOOCT_FILTER            (gst_aooct_filter_get_type())
 #define GST_AOOCT_FILTER(obj)            (G_TYPE_CHECK_INSTANCE_CAST((obj),GST_TYPE_AOOCT_FILTER,GstAooctFilter))
+#define GST_AOOCT_FILTER_CAST(obj)       ((GstAooctFilter *)(obj))
 #define GST_AOOCT_FILTER_CLASS(klass)    (G_TYPE_CHECK_CLASS_CAST((klass),GST_TYPE_AOOCT_FILTER,GstAooctFilterClass))
 #define GST_AOOCT_FILTER_GET_CLASS(obj)  (G_TYPE_INSTANCE_GET_CLASS((obj),GST_TYPE_AOOCT_FILTER,GstAooctFilterClass))
 #define GST_IS_AOOCT_FILTER(obj)         (G_TYPE_CHECK_INSTANCE_TYPE((obj),GST_TYPE_AOOCT_FILTER))

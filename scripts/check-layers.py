@@ -5,9 +5,9 @@
 From the object files of the plugin (nm: the functions and data each file
 defines and the ones it uses), the graph of "file A calls file B"; a group
 of files that call each other in a loop (a strongly connected component of
-more than one file) is an error, unless it is one of KNOWN below, the
-loops left from before the layering that are still to be cut (the list
-only shrinks: a known loop that is gone must be removed from it).
+more than one file) is an error, unless it is one of KNOWN below, a loop
+still to be cut (none since issue 32; the list only shrinks: a known loop
+that is gone must be removed from it).
 
   scripts/check-layers.py OBJDIR            check (exit 1 on a new loop)
   scripts/check-layers.py --graph OBJDIR    print every edge "A -> B"
@@ -20,11 +20,7 @@ import subprocess
 import sys
 
 # loops still to be cut, each as the sorted list of its files
-KNOWN = [
-    ['aooct-filter-allocation.c', 'aooct-filter-buffers.c',
-     'aooct-filter-caps.c', 'aooct-filter-cuda.c', 'aooct-filter-stats.c',
-     'aooct-filter-step.c', 'gstaooctfilter.c'],
-]
+KNOWN = []
 
 
 def symbols(objdir):
