@@ -657,216 +657,6 @@ emit (GString * table, FILE * out, const gchar * fmt, ...)
 
 /* One whole-chain row: per B-scan and latency, or why there is none. */
 
-/* The full-range rows of @shape (--fullrange): aooctfullrange alone, then
- * the chain with it after aooctdcsub fed with @raw. */
-static void
-fullrange_rows (GString * table, FILE * out, const Shape * shape,
-    GstSample * raw, gint buffers)
-{
-  const gchar *bk = backend ? backend : "auto";
-  gdouble per = shape->per_buffer;
-  gchar *first = stage_desc (shape, 0);
-  gchar *rest = chain_desc (shape, 1, N_STAGES - 1);
-  gchar *chain = g_strdup_printf ("%s ! aooctfullrange backend=%s ! %s",
-      first, bk, rest);
-  gchar *alone = g_strdup_printf ("aooctfullrange backend=%s name=el%s", bk,
-      on_cuda ()? " gpu-timing=true" : "");
-  GstSample *in = capture_input (shape, 1);
-  Timing t;
-
-  t = time_chain (alone, on_cuda ()? "application/x-aooct(memory:CUDAMemory)"
-      : NULL, in, buffers, FEED_SYSTEM, FALSE);
-  emit (table, out, "| complex full range (aooctfullrange after aooctdcsub) "
-      "| ms per B-scan | A-lines/s | latency median / max, ms per buffer "
-      "|\n|---|---:|---:|---:|\n");
-  if (on_cuda ())
-    emit (table, out, "| aooctfullrange alone: wall %.4f ms, GPU %.4f ms "
-        "per B-scan | %.4f | %.3g | |\n", t.ms / per, t.gpu_ms / per,
-        t.ms / per, shape->alines / (t.ms / per / 1e3));
-  else
-    emit (table, out, "| aooctfullrange alone | %.4f | %.3g | |\n", t.ms / per,
-        shape->alines / (t.ms / per / 1e3));
-  g_free (t.host);
-  t = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
-      FEED_SYSTEM, FALSE);
-  emit_row (table, out, "full-range chain, raw B-scans in ordinary system "
-      "memory, GRAY8 image (P1 rows) in system memory", &t, shape);
-  g_free (t.host);
-  if (on_cuda ()) {
-    t = time_chain (chain, "video/x-raw,format=GRAY8", raw, buffers,
-        FEED_PINNED, FALSE);
-    emit_row (table, out, "**full-range chain, raw B-scans in page-locked "
-        "memory, GRAY8 image (P1 rows) in system memory**", &t, shape);
-    g_free (t.host);
-    t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",
-        raw, buffers, FEED_DEVICE, FALSE);
-    emit_row (table, out, "full-range chain, device-resident (raw in CUDA "
-        "memory, image left on the GPU, NV12)", &t, shape);
-    g_free (t.host);
-  }
-  emit (table, out, "\n");
-  gst_sample_unref (in);
-  g_free (alone);
-  g_free (chain);
-  g_free (rest);
-  g_free (first);
-}
-
-/* Compressive sensing (--cs, spec section 10): aooctcs at 2048 samples x
- * 1000 A-lines (no padding), 40 % of the spectrum, 15 iterations, after
- * aooctdcsub, with operator=nufft (KB, R = 2, W = 3), nufft with its
- * defaults (R = 2, W = 6) and nudft; then the chain raw -> aooctdcsub ->
- * aooctcs (nufft W = 3) -> aooctnorm. */
-static void
-cs_rows (GString * table, FILE * out, gint buffers)
-{
-  static const Shape cs_shape = { "cs-2048x1000", 2048, 1000, FALSE, 1 };
-  static const struct
-  {
-    const gchar *label, *props;
-  } ops[] = {
-    {"nufft, Kaiser-Bessel R = 2, W = 3", "operator=nufft nufft-width=3"},
-    {"nufft defaults (Kaiser-Bessel R = 2, W = 6)", "operator=nufft"},
-    {"nudft (exact sums, cuBLAS / BLAS)", "operator=nudft"},
-  };
-  const gchar *bk = backend ? backend : "auto";
-  GstSample *in = capture_input (&cs_shape, 1), *raw = capture_input
-      (&cs_shape, 0);
-  guint k;
-
-  emit (table, out, "## aooctcs: 2048 samples x 1000 A-lines, 40 %% of the "
-      "spectrum (U = 819), 15 iterations, P = 2048\n\n| operator | wall ms "
-      "per B-scan | B-scans/s (wall) |%s\n|---|---:|---:|%s\n", on_cuda ()?
-      " GPU ms per B-scan | B-scans/s (GPU time) |" : "", on_cuda ()?
-      "---:|---:|" : "");
-  for (k = 0; k < G_N_ELEMENTS (ops); k++) {
-    gchar *d = g_strdup_printf ("aooctcs backend=%s name=el%s "
-        "wavelength-coeffs=\"%s\" mask-fraction=0.4 iterations=15 %s", bk,
-        on_cuda ()? " gpu-timing=true" : "",
-        AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, ops[k].props);
-    Timing t = time_chain (d, on_cuda ()?
-        "application/x-aooct(memory:CUDAMemory)" : NULL, in, buffers,
-        FEED_SYSTEM, FALSE);
-
-    if (t.ms <= 0)
-      emit (table, out, "| %s | failed (see the messages above) | |%s\n",
-          ops[k].label, on_cuda ()? " | |" : "");
-    else if (on_cuda ())
-      emit (table, out, "| %s | %.3f | %.1f | %.3f | %.1f |\n", ops[k].label,
-          t.ms, 1e3 / t.ms, t.gpu_ms, t.gpu_ms > 0 ? 1e3 / t.gpu_ms : 0.0);
-    else
-      emit (table, out, "| %s | %.3f | %.2f |\n", ops[k].label, t.ms,
-          1e3 / t.ms);
-    g_free (t.host);
-    g_free (d);
-  }
-  {
-    gchar *d = g_strdup_printf ("aooctdcsub backend=%s ! aooctcs backend=%s "
-        "wavelength-coeffs=\"%s\" mask-fraction=0.4 operator=nufft "
-        "nufft-width=3 ! aooctnorm backend=%s", bk, bk,
-        AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, bk);
-    Timing t = time_chain (d, "video/x-raw,format=GRAY8", raw, buffers,
-        on_cuda ()? FEED_PINNED : FEED_SYSTEM, FALSE);
-
-    emit (table, out, "\n");
-    emit_row (table, out, "chain raw -> aooctdcsub -> aooctcs (nufft W = 3) "
-        "-> aooctnorm GRAY8 (raw in page-locked memory on CUDA)", &t,
-        &cs_shape);
-    g_free (t.host);
-    g_free (d);
-  }
-  emit (table, out, "\n");
-  gst_sample_unref (in);
-  gst_sample_unref (raw);
-}
-
-#define JIAN_VOLUME 200
-
-/* Spec section 11's views on the volume of Jian et al. (see the top). */
-static void
-bench_views (GString * table, FILE * out, gint volumes)
-{
-  const Shape jian = { "jian", 1024, 256, FALSE, 20 };
-  const gint per_volume = JIAN_VOLUME / jian.per_buffer;
-  const gint n = volumes * per_volume;
-  const Feed feed = on_cuda ()? FEED_PINNED : FEED_SYSTEM;
-  const gchar *bk = backend ? backend : "auto";
-  const gchar *depth_caps = on_cuda ()?
-      "application/x-aooct(memory:CUDAMemory)" : NULL;
-  /* queues between the branches: a few buffers, whatever their size; the
-   * views' sinks get their first image after a volume, so they must not
-   * hold the pipeline in preroll (async=false) */
-  const gchar *q = "queue max-size-buffers=4 max-size-bytes=0 "
-      "max-size-time=0";
-  GstSample *raw = capture_input (&jian, 0);
-  gchar *chain = chain_desc (&jian, 0, N_STAGES - 2);
-  gchar *enface = g_strdup_printf ("aooctenface bscans-per-volume=%d "
-      "backend=%s", JIAN_VOLUME, bk);
-  gchar *mip = g_strdup_printf ("aooctrender bscans-per-volume=%d mode=mip "
-      "backend=%s", JIAN_VOLUME, bk);
-  gchar *bscan = g_strdup_printf ("aooctnorm backend=%s", bk);
-  struct
-  {
-    const gchar *label;
-    gchar *desc;
-    const gchar *sink_caps;
-  } rows[5];
-  gdouble base = 0;
-  guint i;
-
-  rows[0].label = "chain to the depth domain (aooctfft), no view";
-  rows[0].desc = g_strdup (chain);
-  rows[0].sink_caps = depth_caps;
-  rows[1].label = "+ B-scan view of every B-scan (aooctnorm, GRAY8)";
-  rows[1].desc = g_strdup_printf ("%s ! %s", chain, bscan);
-  rows[1].sink_caps = "video/x-raw,format=GRAY8";
-  rows[2].label = "+ en-face of every volume (aooctenface mean, GRAY8)";
-  rows[2].desc = g_strdup_printf ("%s ! tee name=t t. ! %s ! %s ! fakesink "
-      "sync=false async=false t. ! %s", chain, q, enface, q);
-  rows[2].sink_caps = depth_caps;
-  rows[3].label = "+ MIP of every volume (aooctrender mip, 256 x 512 GRAY8)";
-  rows[3].desc = g_strdup_printf ("%s ! tee name=t t. ! %s ! %s ! fakesink "
-      "sync=false async=false t. ! %s", chain, q, mip, q);
-  rows[3].sink_caps = depth_caps;
-  rows[4].label = "**all three views: B-scan + en-face + MIP**";
-  rows[4].desc = g_strdup_printf ("%s ! tee name=t t. ! %s ! %s ! fakesink "
-      "sync=false async=false t. ! %s ! %s ! fakesink sync=false async=false t. ! %s ! %s",
-      chain, q, enface, q, mip, q, bscan);
-  rows[4].sink_caps = "video/x-raw,format=GRAY8";
-
-  emit (table, out, "## views: the volume of Jian et al. (1024 samples x "
-      "256 A-lines x %d B-scans, no padding, linear resampling), %d B-scans "
-      "per buffer, raw B-scans in %s memory, %d volumes per figure\n\n",
-      JIAN_VOLUME, jian.per_buffer, feed == FEED_PINNED ? "page-locked" :
-      "ordinary system", volumes);
-  emit (table, out, "| pipeline | ms per volume | volumes/s | cost of the "
-      "view, ms per volume |\n|---|---:|---:|---:|\n");
-  for (i = 0; i < G_N_ELEMENTS (rows); i++) {
-    Timing t = time_chain (rows[i].desc, rows[i].sink_caps, raw, n, feed,
-        FALSE);
-    gdouble ms = t.ms * per_volume;
-
-    if (i == 0)
-      base = ms;
-    if (t.ms < 0)
-      emit (table, out, "| %s | failed | | |\n", rows[i].label);
-    else if (i == 0)
-      emit (table, out, "| %s | %.3f | %.1f | |\n", rows[i].label, ms,
-          1e3 / ms);
-    else
-      emit (table, out, "| %s | %.3f | %.1f | %.3f |\n", rows[i].label, ms,
-          1e3 / ms, ms - base);
-    g_free (t.host);
-    g_free (rows[i].desc);
-  }
-  emit (table, out, "\n");
-  g_free (chain);
-  g_free (enface);
-  g_free (mip);
-  g_free (bscan);
-  gst_sample_unref (raw);
-}
-
 void
 emit_row (GString * table, FILE * out, const gchar * label, const Timing * t,
     const Shape * shape)
@@ -1514,9 +1304,9 @@ main (int argc, char **argv)
   }
 #endif
   if (views > 0)
-    bench_views (table, out, views);
+    aooct_bench_views_rows (table, out, views);
   if (cs)
-    cs_rows (table, out, buffers);
+    aooct_bench_cs_rows (table, out, buffers);
   for (s = 0; packed && s < G_N_ELEMENTS (shapes); s++)
     if (g_strcmp0 (only, "all") == 0 || g_strcmp0 (only, shapes[s].name) == 0)
       packed_rows (&shapes[s], table, out, buffers);
@@ -1757,7 +1547,7 @@ main (int argc, char **argv)
     }
     if (fullrange) {
       emit (table, out, "\n");
-      fullrange_rows (table, out, shape, raw, buffers);
+      aooct_bench_fullrange_rows (table, out, shape, raw, buffers);
     }
     if (flow) {
       emit (table, out, "\n");

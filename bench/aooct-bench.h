@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct-bench: what the row files (aooct-bench-flow.c) share with the
- * driver (aooct-bench.c): the shapes, the timing of a chain fed from
- * appsrc, and the table. */
+/* aooct-bench: what the row files (aooct-bench-flow.c, -fullrange.c,
+ * -cs.c, -views.c: one benchmark each) share with the driver
+ * (aooct-bench.c): the shapes, the timing of a chain fed from appsrc, and
+ * the table. */
 #ifndef __AOOCT_BENCH_H__
 #define __AOOCT_BENCH_H__
 
@@ -65,5 +66,16 @@ void emit_row (GString * table, FILE * out, const gchar * label,
  * and at the end of the chain fed with @raw */
 void aooct_bench_flow_rows (GString * table, FILE * out, const Shape * shape,
     GstSample * raw, gint buffers);
+
+/* --fullrange: aooctfullrange alone, then the chain with it after
+ * aooctdcsub fed with @raw (aooct-bench-fullrange.c) */
+void aooct_bench_fullrange_rows (GString * table, FILE * out,
+    const Shape * shape, GstSample * raw, gint buffers);
+/* --cs: aooctcs at 2048 x 1000, 40 % of the spectrum, each operator, then
+ * the chain through it (aooct-bench-cs.c) */
+void aooct_bench_cs_rows (GString * table, FILE * out, gint buffers);
+/* --views: the chain to depth on the volume of Jian et al. with each view
+ * and all three (aooct-bench-views.c) */
+void aooct_bench_views_rows (GString * table, FILE * out, gint volumes);
 
 #endif /* __AOOCT_BENCH_H__ */
