@@ -11,6 +11,9 @@
 plug=${1:?usage: dump-outputs.sh PLUGIN_DIR cpu|cuda}; be=${2:?backend}
 export GST_PLUGIN_PATH_1_0=$plug
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# a registry of this run's own (unless the caller gives one): one shared
+# cache may hand the plugin of another build in PLUGIN_DIR's place
+export GST_REGISTRY=${GST_REGISTRY:-$tmp/registry.bin}
 cal=$tmp/cal.txt
 C="785,0.125,1e-05,-2e-09"
 A2=12.5; A3=-3
