@@ -51,7 +51,7 @@ transform_size (GstBaseTransform * bt,
 }
 
 gboolean
-aooct_filter_map_plane (GstAooctFilter * self, GstBuffer * buf, gboolean video,
+aooct_filter_map_plane (GstBuffer * buf, gboolean video,
     const GstVideoInfo * vinfo, const AooctGeometry * geom, GstMapFlags flags,
     GstVideoFrame * frame, GstMapInfo * map, AooctPlane * plane)
 {

@@ -97,7 +97,7 @@ download_output (GstAooctFilter * self, GstBuffer * outbuf,
   gpointer direct = NULL;
 
   if (gst_buffer_n_memory (outbuf) == 1
-      && aooct_filter_map_plane (self, outbuf, klass->src_is_video,
+      && aooct_filter_map_plane (outbuf, klass->src_is_video,
           &self->out_vinfo, &self->out_geom, GST_MAP_WRITE, &frame, &map,
           &host)) {
     if (host.stride == dev->stride
@@ -179,7 +179,7 @@ aooct_filter_cuda_transform (GstAooctFilter * self, GstBuffer * inbuf,
       GST_DEBUG_OBJECT (self, "input in CUDA memory that cannot be used in "
           "place (another CUDA context, or not one device block): reading "
           "it through system memory");
-    if (!aooct_filter_map_plane (self, inbuf, klass->sink_is_video,
+    if (!aooct_filter_map_plane (inbuf, klass->sink_is_video,
             klass->sink_is_video ?
             aooct_cuda_element_video_layout (inbuf,
                 &self->priv->in_layout) : NULL, &self->in_geom, GST_MAP_READ,
@@ -303,7 +303,7 @@ take_head (GstAooctFilter * self, GstBuffer ** buf, GError ** error)
   }
   if (ok && staging) {
     /* the slot is not reused before drop_head */
-    if (aooct_filter_map_plane (self, out->buf, klass->src_is_video,
+    if (aooct_filter_map_plane (out->buf, klass->src_is_video,
             &self->out_vinfo, &self->out_geom, GST_MAP_WRITE, &frame, &map,
             &host)) {
       aooct_output_ring_copy_staged (out, staging, &host);

@@ -146,10 +146,11 @@ gsize aooct_filter_expected_input_size (GstAooctFilter * self,
 gsize aooct_filter_output_size (GstAooctFilter * self);
 gboolean aooct_filter_check_input_size (GstAooctFilter * self,
     GstBuffer * inbuf, GError ** error);
-gboolean aooct_filter_map_plane (GstAooctFilter * self, GstBuffer * buf,
-    gboolean video, const GstVideoInfo * vinfo, const AooctGeometry * geom,
-    GstMapFlags flags, GstVideoFrame * frame, GstMapInfo * map,
-    AooctPlane * plane);
+/* Maps @buf as one AooctPlane: a video frame of @vinfo (@video) or rows
+ * of @geom's A-lines. */
+gboolean aooct_filter_map_plane (GstBuffer * buf, gboolean video,
+    const GstVideoInfo * vinfo, const AooctGeometry * geom, GstMapFlags flags,
+    GstVideoFrame * frame, GstMapInfo * map, AooctPlane * plane);
 void aooct_filter_unmap_plane (gboolean video, GstBuffer * buf,
     GstVideoFrame * frame, GstMapInfo * map);
 

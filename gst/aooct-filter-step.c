@@ -133,14 +133,14 @@ aooct_filter_step_process_cpu (GstAooctFilter * self, GstBuffer * inbuf,
     return FALSE;
   in.data = out.data = NULL;
   in.stride = out.stride = 0;
-  if (inbuf && !aooct_filter_map_plane (self, inbuf, klass->sink_is_video,
+  if (inbuf && !aooct_filter_map_plane (inbuf, klass->sink_is_video,
           &self->priv->in_layout, &self->in_geom, GST_MAP_READ, &in_frame,
           &in_map, &in)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "cannot map the input buffer for reading");
     return FALSE;
   }
-  if (outbuf && !aooct_filter_map_plane (self, outbuf, klass->src_is_video,
+  if (outbuf && !aooct_filter_map_plane (outbuf, klass->src_is_video,
           &self->out_vinfo, &self->out_geom, GST_MAP_WRITE, &out_frame,
           &out_map, &out)) {
     if (inbuf)
