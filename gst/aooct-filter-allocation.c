@@ -272,13 +272,58 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query);
 }
 
-/* Video input in CUDA memory on CUDA: a pool of our device memory on the
- * shared context for an upstream that writes frames on the GPU (mapping
- * them with AOOCT_MAP_CUDA and following the rule of aooct-cuda-memory.h),
- * so that they are read in place.  An upstream with its own pool
- * (nvcodec's GstCudaBufferPool) keeps it. */
+#ifdef HAVE_CUDA
+/* For a sink_is_video element on CUDA whose input comes from the host
+ * (aooctdcsub): a pool of page-locked host memory on the element's CUDA
+ * context for frames of @caps, @size bytes each, proposed upstream in
+ * @query besides what propose_allocation_metas() answered.  An upstream
+ * that writes its frames into it (a camera source or an application
+ * acquiring buffers from it) spares the element the host copy into its
+ * staging: such a frame is uploaded with one asynchronous copy straight
+ * from it, and the buffer is held until that copy has completed
+ * (docs/cuda-memory.md).  Only the pool, not its allocator as an
+ * allocation parameter: an upstream that allocates without a pool would
+ * pay for one cudaHostAlloc per frame.  FALSE (nothing proposed; upstream
+ * allocates as it likes) when the pool cannot be made. */
 static gboolean
-propose_allocation (GstBaseTransform * bt,
+propose_upload_pool (GstAooctFilter * self, GstQuery * query, GstCaps * caps,
+    guint size)
+{
+  GstBufferPool *pool;
+  GError *error = NULL;
+
+  /* one frame being written upstream, one being uploaded, and the ones
+   * whose copies may still run */
+  pool = aooct_cuda_element_host_pool_new (self->priv->cuda, caps, size,
+      AOOCT_CUDA_INPUT_HOLD + 2, &error);
+  if (pool == NULL) {
+    /* upstream then allocates as it likes: slower, not wrong */
+    GST_WARNING_OBJECT (self, "no page-locked pool proposed: %s",
+        error->message);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  /* first, where upstream (GstBaseSrc) looks: a pool downstream answered
+   * for our input caps, before it decided its own allocation, is nothing
+   * upstream should use */
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
+  gst_query_add_allocation_pool (query, pool, size, AOOCT_CUDA_INPUT_HOLD + 2,
+      0);
+  gst_object_unref (pool);
+  return TRUE;
+}
+#endif
+
+/* The metas upstream may add (GstVideoMeta for video input, the pending
+ * steps where we apply them).  Video input in CUDA memory on CUDA: a pool
+ * of our device memory on the shared context instead, for an upstream
+ * that writes frames on the GPU (mapping them with AOOCT_MAP_CUDA and
+ * following the rule of aooct-cuda-memory.h), so that they are read in
+ * place.  An upstream with its own pool (nvcodec's GstCudaBufferPool)
+ * keeps it. */
+static gboolean
+propose_allocation_metas (GstBaseTransform * bt,
     GstQuery * decide_query, GstQuery * query)
 {
   gboolean ret;
@@ -388,39 +433,37 @@ aooct_filter_allocation_close (GstAooctFilter * self, gboolean closed)
   g_mutex_unlock (&self->priv->allocation_lock);
 }
 
-gboolean
-gst_aooct_filter_propose_upload_pool (GstAooctFilter * self, GstQuery * query,
-    GstCaps * caps, guint size)
+/* What upstream may give us: propose_allocation_metas(), and for video
+ * frames in system memory on CUDA the page-locked upload pool (frames in
+ * CUDA memory get the pool of aooct device memory there). */
+static gboolean
+propose_allocation (GstBaseTransform * bt,
+    GstQuery * decide_query, GstQuery * query)
 {
+  gboolean ret = propose_allocation_metas (bt, decide_query, query);
 #ifdef HAVE_CUDA
-  GstBufferPool *pool;
-  GError *error = NULL;
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+  GstCaps *caps = NULL;
+  GstCapsFeatures *features;
+  GstVideoInfo info;
+  AooctRawFormat format;
 
-  if (!aooct_filter_cuda_active (self))
-    return FALSE;
-  /* one frame being written upstream, one being uploaded, and the ones
-   * whose copies may still run */
-  pool = aooct_cuda_element_host_pool_new (self->priv->cuda, caps, size,
-      AOOCT_CUDA_INPUT_HOLD + 2, &error);
-  if (pool == NULL) {
-    /* upstream then allocates as it likes: slower, not wrong */
-    GST_WARNING_OBJECT (self, "no page-locked pool proposed: %s",
-        error->message);
-    g_clear_error (&error);
-    return FALSE;
-  }
-  /* first, where upstream (GstBaseSrc) looks: a pool downstream answered
-   * for our input caps, before it decided its own allocation, is nothing
-   * upstream should use */
-  while (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_remove_nth_allocation_pool (query, 0);
-  gst_query_add_allocation_pool (query, pool, size, AOOCT_CUDA_INPUT_HOLD + 2,
-      0);
-  gst_object_unref (pool);
-  return TRUE;
-#else
-  return FALSE;
+  /* the query is answered once the caps are set, so the element has
+   * started and chosen its backend */
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!GST_AOOCT_FILTER_GET_CLASS (self)->sink_is_video
+      || !aooct_filter_cuda_active (self) || caps == NULL
+      || !gst_caps_is_fixed (caps)
+      || !aooct_raw_caps_video_info (caps, &info, &format))
+    return ret;
+  features = gst_caps_get_features (caps, 0);
+  if (features && !gst_caps_features_is_equal (features,
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    return ret;
+  ret = propose_upload_pool (self, query, caps,
+      (guint) GST_VIDEO_INFO_SIZE (&info)) || ret;
 #endif
+  return ret;
 }
 
 void

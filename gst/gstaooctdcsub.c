@@ -568,47 +568,6 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, gconstpointer * settings,
   return TRUE;
 }
 
-#ifdef HAVE_CUDA
-/* Frames in system memory on CUDA: besides what the base class proposes,
- * a pool of page-locked host memory.  An upstream that writes its frames
- * into it (a camera source or an application acquiring buffers from it)
- * spares the element the host copy into its staging: such a frame is
- * uploaded with one asynchronous copy straight from it, and the buffer is
- * held until that copy has completed (docs/cuda-memory.md).  Only the
- * pool, not its allocator as an allocation parameter: an upstream that
- * allocates without a pool would pay for one cudaHostAlloc per frame.
- * Frames in CUDA memory: the base class's pool of aooct device memory. */
-static gboolean
-gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
-    GstQuery * decide_query, GstQuery * query)
-{
-  GstAooctFilter *filter = GST_AOOCT_FILTER (bt);
-  GstCaps *caps = NULL;
-  GstCapsFeatures *features;
-  GstVideoInfo info;
-  AooctRawFormat format;
-  gboolean ret;
-
-  /* metas (or, with no allocation decided downstream yet, whatever
-   * downstream answers); our pool comes in addition, whatever that gave */
-  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
-      decide_query, query);
-  /* the query is answered once the caps are set, so the element has
-   * started and chosen its backend */
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (filter->active_backend != GST_AOOCT_BACKEND_CUDA || caps == NULL
-      || !gst_caps_is_fixed (caps)
-      || !aooct_raw_caps_video_info (caps, &info, &format))
-    return ret;
-  features = gst_caps_get_features (caps, 0);
-  if (features && !gst_caps_features_is_equal (features,
-          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
-    return ret;
-
-  return gst_aooct_filter_propose_upload_pool (filter, query, caps,
-      (guint) GST_VIDEO_INFO_SIZE (&info)) || ret;
-}
-#endif
 
 static void
 gst_aooct_dcsub_teardown (GstAooctFilter * filter)
@@ -814,8 +773,6 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
 #ifdef HAVE_CUDA
   /* only kernels and cuFFT on the stream: capturable (cuda-graphs=true) */
   filter_class->cuda_graphs = TRUE;
-  GST_BASE_TRANSFORM_CLASS (klass)->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_aooct_dcsub_propose_allocation);
 #endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_DC_MODE, 0);

@@ -270,15 +270,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
     const GError * error);
      void gst_aooct_filter_settings_consistent (GstAooctFilter * self);
 
-/* For a sink_is_video element on CUDA whose input comes from the host
- * (aooctdcsub): proposes upstream, in @query, a pool of page-locked host
- * memory on the element's CUDA context for frames of @caps, @size bytes
- * each, so that frames written into it are uploaded without a host copy.
- * FALSE (nothing proposed; upstream allocates as it likes) when the
- * element does not run on CUDA or the pool cannot be made. */
-     gboolean gst_aooct_filter_propose_upload_pool (GstAooctFilter * self,
-    GstQuery * query, GstCaps * caps, guint size);
-
 /* Adds the sink and src pad templates: @sink_caps / @src_caps strings. */
      void gst_aooct_filter_class_add_pad_templates (GstAooctFilterClass * klass,
     const gchar * sink_caps, const gchar * src_caps);
