@@ -137,7 +137,7 @@ aooct_cuda_norm_extra_rewind (AooctCudaNormExtra * x)
 }
 
 gboolean
-aooct_cuda_norm_extra (AooctCudaNormExtra * x, const AooctNormSettings * s,
+aooct_cuda_norm_extra_process (AooctCudaNormExtra * x, const AooctNormSettings * s,
     AooctCudaNormFormat format, const gfloat * in_f, guint8 * out,
     gsize out_stride, AooctCudaStream stream, GError ** error)
 {

@@ -21,12 +21,13 @@ AooctCudaNormExtra *aooct_cuda_norm_extra_new (const AooctNormExtraParams *
     p, GError ** error);
 void aooct_cuda_norm_extra_free (AooctCudaNormExtra * x);
 void aooct_cuda_norm_extra_reset (AooctCudaNormExtra * x);
-/* Back to before the last aooct_cuda_norm_extra() (its work was not run:
- * a failed CUDA graph capture, which the base class then runs again). */
+/* Back to before the last aooct_cuda_norm_extra_process() (its work was
+ * not run: a failed CUDA graph capture, which the base class then runs
+ * again). */
 void aooct_cuda_norm_extra_rewind (AooctCudaNormExtra * x);
 
 /* As aooct_cuda_norm_process(), with the image @p->width wide. */
-gboolean aooct_cuda_norm_extra (AooctCudaNormExtra * x,
+gboolean aooct_cuda_norm_extra_process (AooctCudaNormExtra * x,
     const AooctNormSettings * s, AooctCudaNormFormat format,
     const gfloat * in, guint8 * out, gsize out_stride,
     AooctCudaStream stream, GError ** error);

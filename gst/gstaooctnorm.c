@@ -374,7 +374,7 @@ norm_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   NormCuda *c = core;
 
   if (c->extra)
-    return aooct_cuda_norm_extra (c->extra, run->live, c->params.format,
+    return aooct_cuda_norm_extra_process (c->extra, run->live, c->params.format,
         (const gfloat *) in->data, out->data, out->stride, run->stream, error);
   return aooct_cuda_norm_process (&c->params, run->live,
       (const gfloat *) in->data, out->data, out->stride, c->scratch,
