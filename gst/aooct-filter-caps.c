@@ -12,6 +12,7 @@
 #include "aooct-filter-private.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
+#include "aooct-raw-caps.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-memory.h"
@@ -308,12 +309,6 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   const gchar *cpu_reason = self->priv->cpu_reason;
 
-  if (klass->sink_is_video && !gst_video_info_from_caps (&self->in_vinfo,
-          incaps)) {
-    aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "cannot parse input caps %" GST_PTR_FORMAT, incaps);
-    return FALSE;
-  }
   if (klass->sink_is_video && aooct_filter_caps_are_cuda (incaps)
       && !aooct_filter_cuda_active (self)) {
     /* the template lists it in every build; only the CUDA path reads it */
@@ -325,8 +320,15 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
         cpu_reason ? cpu_reason : "the CUDA backend is off");
     return FALSE;
   }
+  /* the subclass first: it says what is wrong with raw caps it refuses */
   if (!klass->parse_sink_caps (self, incaps, in, error))
     return FALSE;
+  if (klass->sink_is_video && !aooct_raw_caps_video_info (incaps,
+          &self->in_vinfo, &self->in_raw_format)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "cannot parse input caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
   g_clear_pointer (&self->in_positions, g_free);
   if (!klass->sink_is_video && in->k_sampling != AOOCT_K_SAMPLING_EVEN
       && !(self->in_positions = aooct_structure_get_positions
@@ -377,7 +379,8 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
 }
 
 /* Fixed video input that the template does not list (GRAY16_BE, a
- * rawvideoparse without format=, which gives I420, a width of 1) is
+ * rawvideoparse without format=, which gives I420, a width of 1, a packed
+ * format of another bit depth) is
  * accepted here so that set_caps() -- parse_sink_caps() -- says what is
  * wrong and what to do, instead of the pad refusing it silently and the
  * user seeing only "not-negotiated".  Caps queries still offer only what
@@ -394,8 +397,10 @@ accept_caps (GstBaseTransform * bt, GstPadDirection direction, GstCaps * caps)
     return TRUE;
   if (direction != GST_PAD_SINK || !klass->sink_is_video
       || !gst_caps_is_fixed (caps)
-      || !gst_structure_has_name (gst_caps_get_structure (caps, 0),
-          "video/x-raw"))
+      || !(gst_structure_has_name (gst_caps_get_structure (caps, 0),
+              "video/x-raw")
+          || gst_structure_has_name (gst_caps_get_structure (caps, 0),
+              AOOCT_PACKED_CAPS_NAME)))
     return FALSE;
   f = gst_caps_get_features (caps, 0);
   if (f && !gst_caps_features_is_equal (f,

@@ -10,8 +10,11 @@
  * bscans-per-volume of them (spec section 11): it collects each B-scan
  * (collect_cpu / collect_cuda of the subclass) and makes the volume's
  * image when the volume is complete (emit_cpu / emit_cuda), with the
- * crop and grey-level settings of aooctnorm.  aooctenface and aooctrender
- * are its subclasses.
+ * crop and grey-level settings of aooctnorm.  While a volume fills it
+ * sends a GAP event at the timestamp its image will carry after every
+ * input, so that a sink downstream prerolls and a tee with a B-scan
+ * branch beside it never waits for it.  aooctenface and aooctrender are
+ * its subclasses.
  *
  * ## Example launch line
  * |[
@@ -30,6 +33,7 @@
 #include "aooct-caps.h"
 #include "aooct-norm-props.h"
 #include "aooct-gap.h"
+#include "aooct-seq-meta.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_view_debug);
 #define GST_CAT_DEFAULT gst_aooct_view_debug
@@ -48,9 +52,11 @@ typedef struct
   gint filled;                  /* B-scans collected */
   gboolean log_mode;            /* log setting at the volume's first B-scan */
   GstClockTime first_pts;       /* of its first B-scan */
+  gboolean has_seq;             /* its first B-scan's buffer came from */
+  guint64 first_seq;            /* aooctsplit, numbered so */
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 volumes;              /* images made since start */
-  AooctGap gap;                 /* the span the pending image will cover */
+  AooctGap gap;                 /* where the pending image will start */
   /* what process_buffers() is asked for */
   gint take_from, take_count;   /* B-scans of the input buffer to collect,
                                  * or take_count 0: emit the image */
@@ -297,6 +303,9 @@ emit_volume (GstAooctView * self)
   }
   GST_BUFFER_PTS (out) = priv->first_pts;
   GST_BUFFER_DTS (out) = GST_CLOCK_TIME_NONE;
+  /* in a branch of aooctsplit: the image goes where its volume began */
+  if (priv->has_seq)
+    aooct_seq_meta_set (out, priv->first_seq);
   GST_BUFFER_DURATION (out) = GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
       priv->bscan_duration * priv->params.volume : GST_CLOCK_TIME_NONE;
   GST_BUFFER_OFFSET (out) = priv->volumes;
@@ -315,9 +324,9 @@ emit_volume (GstAooctView * self)
 /* Every B-scan of the input into the volume; an image whenever a volume
  * is complete (pushed here: one input may end one volume and start the
  * next, or end several).  *outbuf stays NULL.  An input that leaves a
- * volume pending is followed by a GAP event from the volume's first
- * B-scan to the input's end (aooct-gap.h): downstream prerolls and goes
- * on while the volume fills, as a tee with a B-scan branch needs. */
+ * volume pending is followed by a GAP event at the volume's first
+ * B-scan (aooct-gap.h): downstream prerolls while the volume fills, as a
+ * tee with a B-scan branch needs. */
 static GstFlowReturn
 gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
 {
@@ -356,6 +365,7 @@ gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       GST_OBJECT_LOCK (self);
       priv->log_mode = priv->settings.log;
       GST_OBJECT_UNLOCK (self);
+      priv->has_seq = aooct_seq_meta_get (inbuf, &priv->first_seq);
     }
     priv->take_from = b;
     priv->take_count = take;
@@ -364,9 +374,7 @@ gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       break;
     priv->filled += take;
     b += take;
-    aooct_gap_take (&priv->gap, priv->first_pts, GST_CLOCK_TIME_IS_VALID (pts)
-        && GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
-        pts + b * priv->bscan_duration : pts);
+    aooct_gap_take (&priv->gap, priv->first_pts);
     if (priv->filled == priv->params.volume)
       ret = emit_volume (self);
   }
@@ -404,9 +412,9 @@ gst_aooct_view_sink_event (GstBaseTransform * bt, GstEvent * event)
       aooct_gap_reset (&priv->gap);
       break;
     case GST_EVENT_GAP:
-      /* no B-scans for a while: downstream hears of it from the pending
-       * volume's start on */
-      event = aooct_gap_widen (&priv->gap, event);
+      /* no B-scans for a while: with a volume pending, downstream hears
+       * only that nothing comes before its image */
+      event = aooct_gap_from_upstream (&priv->gap, event);
       break;
     default:
       break;
