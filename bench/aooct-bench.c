@@ -947,6 +947,7 @@ packed_rows (const Shape * shape, GString * table, FILE * out, gint buffers)
   g_free (chains[0]);
   g_free (chains[1]);
   gst_sample_unref (raw);
+}
 
 /* ---- scale-out rows (--scale-out GPUS): one pipeline over several GPUs -- */
 

@@ -325,7 +325,7 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
     return FALSE;
   if (klass->sink_is_video && !aooct_raw_caps_video_info (incaps,
           &self->in_vinfo, &self->in_raw_format)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+    aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "cannot parse input caps %" GST_PTR_FORMAT, incaps);
     return FALSE;
   }

@@ -207,9 +207,10 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
     goto geometry;
   }
   if (!gst_video_info_from_caps (&vinfo, caps)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "input caps are not fixed GRAY16_LE or GRAY8 video/x-raw (or "
-        AOOCT_PACKED_CAPS_NAME ")");
+    aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "input caps %" GST_PTR_FORMAT " are not fixed GRAY16_LE or GRAY8 "
+        "video/x-raw (or " AOOCT_PACKED_CAPS_NAME ") that GstVideoInfo "
+        "reads", caps);
     return FALSE;
   }
   /* the base class accepts any fixed video/x-raw to say here what is

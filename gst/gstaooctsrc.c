@@ -54,6 +54,7 @@
 #include <gst/video/video.h>
 
 #include "aooct-src-util.h"
+#include "aooct-raw-caps.h"
 
 #include "gstaooctsrc.h"
 #include "aooct-calib.h"
@@ -317,7 +318,7 @@ gst_aooct_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 
   /* the geometry and rate are properties: one fixed caps */
   GST_OBJECT_LOCK (self);
-  caps = aooct_src_video_caps (GST_VIDEO_FORMAT_GRAY16_LE, self->props.samples,
+  caps = aooct_raw_caps_new (AOOCT_RAW_GRAY16_LE, self->props.samples,
       self->props.alines, 1, self->fps_n, self->fps_d);
   GST_OBJECT_UNLOCK (self);
   return aooct_src_filter_caps (caps, filter);
