@@ -15,7 +15,7 @@ aooct_file_type_name (mode_t mode)
   if (S_ISREG (mode))
     return "a regular file";
   if (S_ISFIFO (mode))
-    return "a FIFO";
+    return "a FIFO (named pipe)";
   if (S_ISDIR (mode))
     return "a directory";
   if (S_ISCHR (mode))
@@ -34,7 +34,7 @@ check_regular (const gchar * path, const struct stat *st,
   if (S_ISREG (st->st_mode))
     return TRUE;
   g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE,
-      "%s: not a regular file (%s); %s", path,
+      "%s: not a regular file (it is %s); %s", path,
       aooct_file_type_name (st->st_mode), expected);
   return FALSE;
 }
@@ -99,7 +99,7 @@ aooct_file_check_regular (const gchar * path, const gchar * what,
     /* a FIFO would block open() until a writer comes, a device may never
      * end: neither is a recorded file */
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "%s %s: not a regular "
-        "file (%s)", what, path, aooct_file_type_name (st.st_mode));
+        "file (it is %s)", what, path, aooct_file_type_name (st.st_mode));
     return FALSE;
   }
   if (size)

@@ -22,7 +22,7 @@ const gchar *aooct_file_type_name (mode_t mode);
 
 /* Opens @path read-only (close-on-exec, blocking mode restored) when it is
  * a regular file and fills @st (may be NULL).  Otherwise returns -1 with
- * @error set (AOOCT_ERROR_FILE): "PATH: not a regular file (a FIFO);
+ * @error set (AOOCT_ERROR_FILE): "PATH: not a regular file (it is a FIFO ...);
  * @expected", or "PATH: cannot read: REASON". */
 gint aooct_open_regular (const gchar * path, const gchar * expected,
     struct stat *st, GError ** error);
