@@ -50,7 +50,7 @@
  *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
  *               [--file-dir DIR] [--no-steps] [--no-files] [--views V]
  *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
- *               [--fullrange] [--cs] [--packed] [--scale-out GPUS]
+ *               [--fullrange] [--cs] [--packed] [--scale-out GPUS] [--flow]
  *
  * With --packed it times instead the whole chain of the shape (default
  * 1024-nopad-x8) on raw B-scans of packed samples (Mono12p, Mono12Packed,
@@ -63,6 +63,8 @@
  * shape, 16 per buffer; with one device the chain alone, with several
  * aooctsplit, one branch per device, aooctmerge.  scripts/scale-out-bench.sh
  * runs it on one GPU, on two, and as two processes, and prints the table.
+ * With --flow, each shape also gets aooctdoppler and aooctangio (spec
+ * section 12), alone and at the end of the chain (aooct-bench-flow.c).
  *
  * With --cs it times instead aooctcs (compressive sensing, spec section
  * 10) at 2048 x 1000, 40 % of the spectrum, 15 iterations: operator=nufft
@@ -88,12 +90,11 @@
 #include "aooct-synth.h"
 #include "aooct-app-util.h"
 #include "aooct-bench-packed.h"
+#include "aooct-bench.h"
 #ifdef HAVE_CUDA
 #include "aooct-bench-cuda.h"
 #endif
 
-#define N_STAGES 6
-#define WARMUP 5
 /* page-locked pool buffers filled once and pushed round-robin: more than
  * appsrc's queue (4) plus what aooctdcsub holds while their copies run */
 #define N_PINNED 8
@@ -102,27 +103,11 @@
 #define N_PINNED_MAX 64
 static guint n_pinned = N_PINNED;
 
-/* Where the raw B-scans pushed into the whole chain lie. */
-typedef enum
-{
-  FEED_SYSTEM,                  /* gst_buffer_copy of the captured frame */
-  FEED_PINNED,                  /* aooctdcsub's page-locked pool */
-  FEED_DEVICE                   /* aooct device memory (CUDA caps) */
-} Feed;
-
 /* aooct-cuda-host-memory.h and aooct-cuda-memory.h (not linked here) */
 /* aooct-cuda-pool.h: the option of the page-locked pool */
 #define PAGE_LOCKED_OPTION "AooctBufferPoolOptionPageLocked"
 #define HOST_MEMORY_TYPE "aooct.cuda.host"
 #define DEVICE_MEMORY_TYPE "aooct.cuda.memory"
-
-typedef struct
-{
-  const gchar *name;
-  gint samples, alines;
-  gboolean pad;                 /* aooctpad size=2048 factor=2 in the chain */
-  gint per_buffer;              /* B-scans per buffer */
-} Shape;
 
 static const Shape shapes[] = {
   {"thesis", 832, 240, TRUE, 1},
@@ -139,7 +124,8 @@ static const gchar *stage_names[N_STAGES] = {
   "aooctdcsub", "aooctpad", "aooctkmap", "aooctdisp", "aooctfft", "aooctnorm"
 };
 
-static gchar *backend = NULL;
+gchar *backend = NULL;
+gdouble outputs_per_input = 1.0;
 /* aooctkmap interpolation (and its NUFFT properties), --interpolation */
 static gchar *interpolation = NULL;
 static gchar *file_dir = NULL;
@@ -151,7 +137,7 @@ static gboolean no_files = FALSE;
  * used in place by the next, as it would be inside one pipeline. */
 static GstContext *shared_cuda = NULL;
 
-static gboolean
+gboolean
 on_cuda (void)
 {
   return g_strcmp0 (backend, "cuda") == 0;
@@ -181,7 +167,7 @@ take_cuda_context (GstElement * pipeline)
   gst_iterator_free (it);
 }
 
-static gchar *
+gchar *
 stage_desc (const Shape * shape, gint stage)
 {
   const gchar *bk = backend ? backend : "auto";
@@ -207,7 +193,7 @@ stage_desc (const Shape * shape, gint stage)
   }
 }
 
-static gchar *
+gchar *
 chain_desc (const Shape * shape, gint first, gint last)
 {
   GString *s = g_string_new (NULL);
@@ -297,7 +283,7 @@ wait_eos (GstElement * pipeline, const gchar * what)
 }
 
 /* The buffer and caps entering stage @stage (0 = raw camera frames). */
-static GstSample *
+GstSample *
 capture_input (const Shape * shape, gint stage)
 {
   gchar *chain = stage > 0 ? chain_desc (shape, 0, stage - 1) : g_strdup ("");
@@ -368,14 +354,6 @@ cmp_double (gconstpointer a, gconstpointer b)
   gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
   return x < y ? -1 : x > y;
 }
-
-typedef struct
-{
-  gdouble ms;                   /* wall time per buffer, -1 on failure */
-  gdouble lat_med_ms, lat_max_ms;       /* entry to sink, timed buffers */
-  gdouble gpu_ms;               /* mean GPU time of the element "el" */
-  gchar *host;                  /* host time per buffer in each element */
-} Timing;
 
 /* "aooctdcsub 0.012, aooctpad 0.008, ...": the mean host time each aooct
  * element spent in transform per buffer (its stats property). */
@@ -513,7 +491,7 @@ filled_buffer (GstBufferPool * pool, GstBuffer * src, const gchar * type)
  * there is one.  The first warm-up buffer is always a copy in system
  * memory (read through the host with CUDA-memory caps): aooctdcsub answers
  * the allocation query only once caps are negotiated. */
-static Timing
+Timing
 time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
     gint n, Feed feed, gboolean paced)
 {
@@ -529,6 +507,9 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
   GstBuffer *buf = gst_sample_get_buffer (input);
   Clock c = { 0, n + WARMUP, 0, 0, NULL, NULL };
   Timing t = { -1, 0, 0, 0, NULL };
+  /* images the sink gets for the n + WARMUP buffers pushed */
+  const gint expect = (gint) ((n + WARMUP) * outputs_per_input);
+  gint first_lat;
   GstCaps *caps = gst_caps_copy (gst_sample_get_caps (input));
   GstBufferPool *pool = NULL;
   GstBuffer *dev = NULL;
@@ -599,7 +580,7 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
     }
   }
   gst_app_src_end_of_stream (GST_APP_SRC (src));
-  if (wait_eos (p, desc) && fed && c.count == n + WARMUP) {
+  if (wait_eos (p, desc) && fed && c.count == expect) {
     GstSample *last = NULL;
 
     /* On CUDA an element may push device memory before its GPU work is
@@ -614,9 +595,16 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
       c.t_end = g_get_monotonic_time ();
       gst_sample_unref (last);
     }
-    t.ms = (c.t_end - c.t_start) / 1000.0 / (n);
+    /* per buffer pushed: the images after the warm-up ones stand for
+     * (expect - WARMUP) / outputs_per_input buffers */
+    t.ms = (c.t_end - c.t_start) / 1000.0 / ((expect - WARMUP) /
+        outputs_per_input);
     qsort (c.latency_ms + WARMUP, n, sizeof (gdouble), cmp_double);
-    t.lat_med_ms = c.latency_ms[WARMUP + n / 2];
+    /* an element that makes one image of several buffers (aooctangio)
+     * has a latency for the buffers that start an image only */
+    for (first_lat = WARMUP; first_lat < WARMUP + n - 1
+        && c.latency_ms[first_lat] == 0; first_lat++);
+    t.lat_med_ms = c.latency_ms[first_lat + (WARMUP + n - first_lat) / 2];
     t.lat_max_ms = c.latency_ms[WARMUP + n - 1];
     t.host = host_times (p);
     if (el) {
@@ -625,6 +613,7 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
       g_object_get (el, "stats", &st, NULL);
       if (st) {
         gst_structure_get_double (st, "gpu-time-mean-ms", &t.gpu_ms);
+        gst_structure_get_double (st, "gpu-time-ms", &t.gpu_total_ms);
         gst_structure_free (st);
       }
     }
@@ -649,7 +638,7 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
   return t;
 }
 
-static void
+void
 emit (GString * table, FILE * out, const gchar * fmt, ...)
 {
   va_list args;
@@ -667,8 +656,6 @@ emit (GString * table, FILE * out, const gchar * fmt, ...)
 }
 
 /* One whole-chain row: per B-scan and latency, or why there is none. */
-static void emit_row (GString * table, FILE * out, const gchar * label,
-    const Timing * t, const Shape * shape);
 
 /* The full-range rows of @shape (--fullrange): aooctfullrange alone, then
  * the chain with it after aooctdcsub fed with @raw. */
@@ -880,7 +867,7 @@ bench_views (GString * table, FILE * out, gint volumes)
   gst_sample_unref (raw);
 }
 
-static void
+void
 emit_row (GString * table, FILE * out, const gchar * label, const Timing * t,
     const Shape * shape)
 {
@@ -1413,7 +1400,7 @@ int
 main (int argc, char **argv)
 {
   gint buffers = 50, views = 0;
-  gboolean fullrange = FALSE, cs = FALSE, packed = FALSE;
+  gboolean fullrange = FALSE, cs = FALSE, packed = FALSE, flow = FALSE;
   gchar *output = NULL, *only = NULL, *scale_out = NULL;
   GOptionEntry entries[] = {
     {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
@@ -1438,6 +1425,9 @@ main (int argc, char **argv)
         "leave out the rows that read a raw file (and aooctsrc's)", NULL},
     {"fullrange", 'f', 0, G_OPTION_ARG_NONE, &fullrange,
         "also time the complex full-range chain (aooctfullrange)", NULL},
+    {"flow", 0, 0, G_OPTION_ARG_NONE, &flow,
+        "also time aooctdoppler and aooctangio (decorrelation, repeats=4), "
+          "alone and at the end of the chain", NULL},
     {"cs", 0, 0, G_OPTION_ARG_NONE, &cs,
         "time aooctcs (compressive sensing) at 2048 x 1000 instead of the "
           "shapes", NULL},
@@ -1768,6 +1758,10 @@ main (int argc, char **argv)
     if (fullrange) {
       emit (table, out, "\n");
       fullrange_rows (table, out, shape, raw, buffers);
+    }
+    if (flow) {
+      emit (table, out, "\n");
+      aooct_bench_flow_rows (table, out, shape, raw, buffers);
     }
     if (!no_files)
       file_rows (table, out, shape, raw, buffers, on_cuda ()? &pinned : NULL);

@@ -54,11 +54,13 @@ static const Layer layers[] = {
 #define N_LAYERS G_N_ELEMENTS (layers)
 #define RPE_LAYER 11
 #define RETINA_RPE_DEPTH 520.0  /* um: top of the RPE at the apex */
+#define RETINA_CURVATURE 50.0   /* um: the RPE's sag at the volume's edge */
 #define CHOROID_DECAY 80.0      /* um */
 #define CONE_ALINES 3           /* A-lines per cone */
 #define WINDOW_MARGIN 10.0      /* um around the tissue */
 #define INTERP_OVERSAMPLING 12  /* grid points per period of the deepest
                                  * lattice frequency */
+#define VESSEL_BACKSCATTER 0.12 /* blood: relative backscatter per um */
 
 /* Layer boundaries (um) at lateral position x (across A-lines) and y
  * (across B-scans), both in [-1, 1]; bounds[i] .. bounds[i + 1] is layer i.
@@ -68,7 +70,8 @@ static void
 retina_bounds (gdouble x, gdouble y, gdouble bounds[N_LAYERS + 1])
 {
   gdouble pit = exp (-(x * x + y * y) / (2 * 0.3 * 0.3));
-  gdouble rpe = RETINA_RPE_DEPTH + 50.0 * (x * x + y * y) + 15.0 * x;
+  gdouble rpe = RETINA_RPE_DEPTH + RETINA_CURVATURE * (x * x + y * y) +
+      15.0 * x;
   gdouble t[N_LAYERS];
   guint i;
 
@@ -111,6 +114,7 @@ rng_init (Rng * r, guint32 seed, guint64 a, guint64 b, guint64 stream)
   r->state = mix64 (mix64 (mix64 (seed + G_GUINT64_CONSTANT
               (0x9e3779b97f4a7c15) * (stream + 1)) ^ a) ^ (b + 0x632be5ab));
   r->have_spare = FALSE;
+  r->spare = 0;
 }
 
 static inline guint64
@@ -177,6 +181,16 @@ aooct_synth_params_init (AooctSynthParams * p)
   p->mirror_tilt = AOOCT_SYNTH_DEFAULT_MIRROR_TILT;
   p->bscans_per_volume = AOOCT_SYNTH_DEFAULT_BSCANS_PER_VOLUME;
   p->seed = 0;
+  p->repeats = 1;
+  p->vessel_count = 0;
+  p->vessel_velocity = AOOCT_SYNTH_DEFAULT_VESSEL_VELOCITY;
+  p->vessel_depth = AOOCT_SYNTH_DEFAULT_VESSEL_DEPTH;
+  p->vessel_diameter = AOOCT_SYNTH_DEFAULT_VESSEL_DIAMETER;
+  p->vessel_position = AOOCT_SYNTH_DEFAULT_VESSEL_POSITION;
+  p->vessel_decorrelation = AOOCT_SYNTH_DEFAULT_VESSEL_DECORRELATION;
+  p->aline_spacing = AOOCT_SYNTH_DEFAULT_ALINE_SPACING;
+  p->line_rate = AOOCT_SYNTH_DEFAULT_LINE_RATE;
+  p->refractive_index = AOOCT_SYNTH_DEFAULT_REFRACTIVE_INDEX;
 }
 
 #define CHECK_RANGE(val, name, lo, hi, unit) G_STMT_START {             \
@@ -228,6 +242,28 @@ aooct_synth_params_validate (const AooctSynthParams * p, GError ** error)
   CHECK_RANGE (p->depth_offset, "depth-offset", -1e5, 1e5, "um");
   CHECK_RANGE (p->speckle_width, "speckle-width", 0.0, 8.0, "A-lines");
   CHECK_RANGE (p->mirror_tilt, "mirror-tilt", -1e4, 1e4, "um");
+  if (p->repeats < 1 || p->repeats > AOOCT_SYNTH_MAX_REPEATS) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "repeats=%d is not in 1..%d", p->repeats, AOOCT_SYNTH_MAX_REPEATS);
+    return FALSE;
+  }
+  if (p->vessel_count < 0 || p->vessel_count > AOOCT_SYNTH_MAX_VESSELS) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "vessel-count=%d is not in 0..%d", p->vessel_count,
+        AOOCT_SYNTH_MAX_VESSELS);
+    return FALSE;
+  }
+  CHECK_RANGE (p->vessel_velocity, "vessel-velocity", -1e3, 1e3, "mm/s");
+  CHECK_RANGE (p->vessel_depth, "vessel-depth", -1e5, 1e5, "um");
+  CHECK_RANGE (p->vessel_diameter, "vessel-diameter", 1.0, 2000.0, "um");
+  CHECK_RANGE (p->vessel_position, "vessel-position", 0.0, 1.0,
+      "(fraction of the B-scan width)");
+  CHECK_RANGE (p->vessel_decorrelation, "vessel-decorrelation", 0.0, 1.0, "");
+  CHECK_RANGE (p->aline_spacing, "aline-spacing", 0.01, 1e4, "um");
+  /* only the blood moves with time: without it any frame rate goes */
+  if (p->vessel_count > 0)
+    CHECK_RANGE (p->line_rate, "line-rate", 1.0, 1e8, "A-lines/s");
+  CHECK_RANGE (p->refractive_index, "refractive-index", 1.0, 3.0, "");
 
   /* a source the camera cannot see is a configuration mistake */
   l0 = aooct_calib_poly_eval (p->coeffs, p->n_coeffs, 0);
@@ -311,6 +347,29 @@ aooct_synth_write_calibration (const AooctSynthParams * p,
 
 /* ---- the model ---------------------------------------------------------- */
 
+/* Scatterers on a lattice z_mid + l dz, |l| <= lh, with complex amplitudes
+ * b_l: sum_l b_l e^{j 2 k (z_mid + l dz)} = e^{j 2 k z_mid} G(t) with
+ * k = kstart + t dk, dk = pi / (q dz): G(t) = sum_l b'_l e^{2 pi j t l / q}
+ * where b'_l = b_l e^{j 2 kstart l dz} is as random as b_l; the FFT gives
+ * G at integer t, Lagrange interpolation at each pixel's t.  Scatterers
+ * that move from one lattice point to another (blood) need the factor
+ * e^{j 2 kstart l dz} themselves. */
+typedef struct
+{
+  gdouble dz;                   /* lattice spacing, um */
+  gdouble z_mid;                /* lattice centre, um */
+  gint lh;                      /* lattice points z_mid + l dz, |l| <= lh */
+  gint q;                       /* FFT length */
+  gdouble kstart;               /* k of grid point 0, rad/um */
+  gint *i0;                     /* interpolation: first grid point */
+  gfloat *w;                    /* 4 Lagrange weights per pixel */
+  gfloat *carrier;              /* e^{j (2 k (z_mid + depth-offset) + phi)},
+                                 * re im */
+  fftwf_plan plan;
+  fftwf_complex **in;           /* per thread, FFT input */
+  fftwf_complex **out;          /* per thread, FFT output */
+} Lattice;
+
 struct _AooctSynth
 {
   AooctSynthParams p;
@@ -320,28 +379,101 @@ struct _AooctSynth
   gdouble *phi;                 /* dispersion phase, rad */
   gfloat *amp;                  /* reference-level * S(k(p)), counts */
 
-  /* retina: scatterer lattice and its FFT */
-  gdouble dz;                   /* lattice spacing, um */
-  gdouble z_mid;                /* lattice centre, um */
-  gint lh;                      /* lattice points z_mid + l dz, |l| <= lh */
-  gint q;                       /* FFT length */
-  gdouble scale;                /* power per (r x um) */
-  gint *i0;                     /* interpolation: first grid point */
-  gfloat *w;                    /* 4 Lagrange weights per pixel */
-  gfloat *carrier;              /* e^{j (2 k z_mid + phi)}, re im */
-  fftwf_plan plan;
   gint n_threads;
-  fftwf_complex **lattice;      /* per thread, FFT input */
-  fftwf_complex **grid;         /* per thread, FFT output */
+  gdouble scale;                /* power per (r x um) */
+  Lattice retina;               /* the tissue */
+  Lattice blood;                /* the vessels (vessel-count > 0) */
+  gfloat **vessel_field;        /* per thread, 2 N: the blood's sample field
+                                 * of one A-line */
 };
+
+/* The interpolation tables, FFT buffers and plan of @lat, whose dz, z_mid,
+ * lh and q are set. */
+static void
+lattice_setup (AooctSynth * s, Lattice * lat, gdouble kmin)
+{
+  const AooctSynthParams *p = &s->p;
+  gdouble dk, kstart;
+  gint i, t;
+
+  dk = G_PI / (lat->q * lat->dz);
+  kstart = kmin - 2 * dk;
+  lat->kstart = kstart;
+  lat->i0 = g_new (gint, p->samples);
+  lat->w = g_new (gfloat, 4 * p->samples);
+  lat->carrier = g_new (gfloat, 2 * p->samples);
+  for (i = 0; i < p->samples; i++) {
+    gdouble tt = (0.5 * s->two_k[i] - kstart) / dk;
+    gdouble f = tt - floor (tt);
+    gdouble arg = s->two_k[i] * (lat->z_mid + p->depth_offset) + s->phi[i];
+
+    lat->i0[i] = (gint) floor (tt) - 1;
+    lat->w[4 * i + 0] = -f * (f - 1) * (f - 2) / 6;
+    lat->w[4 * i + 1] = (f + 1) * (f - 1) * (f - 2) / 2;
+    lat->w[4 * i + 2] = -(f + 1) * f * (f - 2) / 2;
+    lat->w[4 * i + 3] = (f + 1) * f * (f - 1) / 6;
+    lat->carrier[2 * i] = cos (arg);
+    lat->carrier[2 * i + 1] = sin (arg);
+  }
+
+  lat->in = g_new0 (fftwf_complex *, s->n_threads);
+  lat->out = g_new0 (fftwf_complex *, s->n_threads);
+  for (t = 0; t < s->n_threads; t++) {
+    lat->in[t] = fftwf_alloc_complex (lat->q);
+    lat->out[t] = fftwf_alloc_complex (lat->q);
+    /* only the lattice entries are written per A-line */
+    memset (lat->in[t], 0, sizeof (fftwf_complex) * lat->q);
+  }
+  /* FFTW_ESTIMATE: the same algorithm every run, hence the same output */
+  lat->plan = fftwf_plan_dft_1d (lat->q, lat->in[0], lat->out[0],
+      FFTW_BACKWARD, FFTW_ESTIMATE);
+}
+
+static void
+lattice_clear (Lattice * lat, gint n_threads)
+{
+  gint t;
+
+  if (lat->plan)
+    fftwf_destroy_plan (lat->plan);
+  for (t = 0; lat->in && t < n_threads; t++) {
+    fftwf_free (lat->in[t]);
+    fftwf_free (lat->out[t]);
+  }
+  g_free (lat->in);
+  g_free (lat->out);
+  g_free (lat->i0);
+  g_free (lat->w);
+  g_free (lat->carrier);
+}
+
+/* The sample field G of the lattice's FFT output @g at pixel @i (without
+ * the carrier). */
+static inline void
+lattice_read (const Lattice * lat, const fftwf_complex * g, gint i,
+    gfloat * gr_out, gfloat * gi_out)
+{
+  const gfloat *w = lat->w + 4 * i;
+  gint j = lat->i0[i], t;
+  gfloat gr = 0, gi = 0;
+
+  for (t = 0; t < 4; t++) {
+    gint jj = (j + t) & (lat->q - 1);
+    gr += w[t] * g[jj][0];
+    gi += w[t] * g[jj][1];
+  }
+  *gr_out = gr;
+  *gi_out = gi;
+}
 
 static void
 setup_retina (AooctSynth * s, gdouble kmin, gdouble kmax)
 {
   const AooctSynthParams *p = &s->p;
+  Lattice *lat = &s->retina;
   gdouble bounds[N_LAYERS + 1];
-  gdouble zlo = G_MAXDOUBLE, zhi = -G_MAXDOUBLE, dk, kstart, total = 0;
-  gint ix, iy, i, t;
+  gdouble zlo = G_MAXDOUBLE, zhi = -G_MAXDOUBLE, total = 0;
+  gint ix, iy, i;
 
   /* the depth window that holds the tissue at every lateral position */
   for (iy = 0; iy <= 40; iy++)
@@ -354,10 +486,10 @@ setup_retina (AooctSynth * s, gdouble kmin, gdouble kmax)
   zhi += WINDOW_MARGIN;
 
   /* a quarter of the axial resolution: scatterers well below resolution */
-  s->dz = aooct_synth_axial_resolution (p) / 4.0;
-  s->z_mid = 0.5 * (zlo + zhi);
-  s->lh = (gint) ceil (0.5 * (zhi - zlo) / s->dz);
-  for (s->q = 64; s->q < INTERP_OVERSAMPLING * s->lh; s->q *= 2);
+  lat->dz = aooct_synth_axial_resolution (p) / 4.0;
+  lat->z_mid = 0.5 * (zlo + zhi);
+  lat->lh = (gint) ceil (0.5 * (zhi - zlo) / lat->dz);
+  for (lat->q = 64; lat->q < INTERP_OVERSAMPLING * lat->lh; lat->q *= 2);
 
   /* total backscatter of the retina at the volume centre is reflectivity */
   retina_bounds (0, 0, bounds);
@@ -369,47 +501,28 @@ setup_retina (AooctSynth * s, gdouble kmin, gdouble kmax)
       total += layers[i].r * th;
   }
   s->scale = p->reflectivity / total;
-
-  /* sum_l b_l e^{j 2 k (z_mid + l dz)} = e^{j 2 k z_mid} G(t) with
-   * k = kstart + t dk, dk = pi / (q dz): G(t) = sum_l b'_l e^{2 pi j t l / q}
-   * where b'_l = b_l e^{j 2 kstart l dz} is as random as b_l; the FFT gives
-   * G at integer t, Lagrange interpolation at each pixel's t. */
-  dk = G_PI / (s->q * s->dz);
-  kstart = kmin - 2 * dk;
   (void) kmax;
-  s->i0 = g_new (gint, p->samples);
-  s->w = g_new (gfloat, 4 * p->samples);
-  s->carrier = g_new (gfloat, 2 * p->samples);
-  for (i = 0; i < p->samples; i++) {
-    gdouble tt = (0.5 * s->two_k[i] - kstart) / dk;
-    gdouble f = tt - floor (tt);
-    gdouble arg = s->two_k[i] * (s->z_mid + p->depth_offset) + s->phi[i];
+  lattice_setup (s, lat, kmin);
+}
 
-    s->i0[i] = (gint) floor (tt) - 1;
-    s->w[4 * i + 0] = -f * (f - 1) * (f - 2) / 6;
-    s->w[4 * i + 1] = (f + 1) * (f - 1) * (f - 2) / 2;
-    s->w[4 * i + 2] = -(f + 1) * f * (f - 2) / 2;
-    s->w[4 * i + 3] = (f + 1) * f * (f - 1) / 6;
-    s->carrier[2 * i] = cos (arg);
-    s->carrier[2 * i + 1] = sin (arg);
-  }
+/* The blood's own lattice, on the tissue's spacing, over the depths the
+ * vessels reach anywhere in the volume (plus a lattice step either side:
+ * the blood sits up to one step past its lattice point). */
+static void
+setup_blood (AooctSynth * s, gdouble kmin)
+{
+  const AooctSynthParams *p = &s->p;
+  Lattice *lat = &s->blood;
+  gdouble zlo = p->vessel_depth - 0.5 * p->vessel_diameter;
+  gdouble zhi = p->vessel_depth + 0.5 * p->vessel_diameter + RETINA_CURVATURE;
 
-#ifdef _OPENMP
-  s->n_threads = omp_get_max_threads ();
-#else
-  s->n_threads = 1;
-#endif
-  s->lattice = g_new0 (fftwf_complex *, s->n_threads);
-  s->grid = g_new0 (fftwf_complex *, s->n_threads);
-  for (t = 0; t < s->n_threads; t++) {
-    s->lattice[t] = fftwf_alloc_complex (s->q);
-    s->grid[t] = fftwf_alloc_complex (s->q);
-    /* only the lattice entries are written per A-line */
-    memset (s->lattice[t], 0, sizeof (fftwf_complex) * s->q);
-  }
-  /* FFTW_ESTIMATE: the same algorithm every run, hence the same output */
-  s->plan = fftwf_plan_dft_1d (s->q, s->lattice[0], s->grid[0],
-      FFTW_BACKWARD, FFTW_ESTIMATE);
+  lat->dz = s->retina.dz;
+  zlo -= 2 * lat->dz;
+  zhi += 2 * lat->dz;
+  lat->z_mid = 0.5 * (zlo + zhi);
+  lat->lh = (gint) ceil (0.5 * (zhi - zlo) / lat->dz);
+  for (lat->q = 64; lat->q < INTERP_OVERSAMPLING * lat->lh; lat->q *= 2);
+  lattice_setup (s, lat, kmin);
 }
 
 AooctSynth *
@@ -446,7 +559,20 @@ aooct_synth_new (const AooctSynthParams * p, GError ** error)
   }
   kmin = MIN (k0, k1);
   kmax = MAX (k0, k1);
+#ifdef _OPENMP
+  s->n_threads = omp_get_max_threads ();
+#else
+  s->n_threads = 1;
+#endif
   setup_retina (s, kmin, kmax);
+  if (p->vessel_count > 0) {
+    gint t;
+
+    setup_blood (s, kmin);
+    s->vessel_field = g_new0 (gfloat *, s->n_threads);
+    for (t = 0; t < s->n_threads; t++)
+      s->vessel_field[t] = g_new (gfloat, 2 * n);
+  }
   return s;
 }
 
@@ -457,17 +583,11 @@ aooct_synth_free (AooctSynth * s)
 
   if (s == NULL)
     return;
-  if (s->plan)
-    fftwf_destroy_plan (s->plan);
-  for (t = 0; t < s->n_threads; t++) {
-    fftwf_free (s->lattice[t]);
-    fftwf_free (s->grid[t]);
-  }
-  g_free (s->lattice);
-  g_free (s->grid);
-  g_free (s->i0);
-  g_free (s->w);
-  g_free (s->carrier);
+  lattice_clear (&s->retina, s->n_threads);
+  lattice_clear (&s->blood, s->n_threads);
+  for (t = 0; s->vessel_field && t < s->n_threads; t++)
+    g_free (s->vessel_field[t]);
+  g_free (s->vessel_field);
   g_free (s->two_k);
   g_free (s->phi);
   g_free (s->amp);
@@ -489,16 +609,257 @@ to_counts (const AooctSynth * s, gfloat intensity, Rng * rng)
   return (guint16) CLAMP (v, 0.0f, (gfloat) AOOCT_SYNTH_MAX_VALUE);
 }
 
+/* ceil (3 x the largest speckle-width) */
+#define MAX_SPECKLE_TAPS 24
+
+/* speckle-width's lateral weights exp (-k^2 / (2 sigma^2)), |k| <= nk =
+ * ceil (3 sigma), squares summing to 1, in @wk[k + nk]; returns nk (0: no
+ * lateral mixing). */
+static gint
+speckle_weights (const AooctSynthParams * p, gfloat * wk)
+{
+  gdouble norm = 0;
+  gint k, nk;
+
+  if (p->speckle_width <= 0)
+    return 0;
+  nk = (gint) ceil (3 * p->speckle_width);
+  for (k = -nk; k <= nk; k++) {
+    wk[k + nk] = (gfloat) exp (-0.5 * k * k / (p->speckle_width *
+            p->speckle_width));
+    norm += (gdouble) wk[k + nk] * wk[k + nk];
+  }
+  for (k = 0; k < 2 * nk + 1; k++)
+    wk[k] = (gfloat) (wk[k] / sqrt (norm));
+  return nk;
+}
+
+/* ---- vessels ------------------------------------------------------------ */
+
+/* The position (0 .. bscans-per-volume - 1) that B-scan @frame shows, and
+ * its y in [-1, 1]. */
+static guint64
+frame_position (const AooctSynthParams * p, guint64 frame)
+{
+  return (frame / (guint64) p->repeats) % (guint64) p->bscans_per_volume;
+}
+
+static gdouble
+position_y (const AooctSynthParams * p, guint64 pos)
+{
+  gint v = p->bscans_per_volume;
+
+  return v > 1 ? 2.0 * (gdouble) pos / (v - 1) - 1 : 0;
+}
+
+/* One vessel where it crosses a B-scan */
+typedef struct
+{
+  gint index;                   /* j */
+  gdouble cx, cz;               /* centre: A-line, um (before depth-offset) */
+  gdouble rx, rz;               /* radii: A-lines, um */
+  gdouble velocity;             /* mm/s */
+} Vessel;
+
 static void
-fill_mirror_aline (const AooctSynth * s, gint m, guint16 * row, Rng * noise)
+vessel_at (const AooctSynthParams * p, gint j, gdouble y, Vessel * v)
+{
+  gdouble frac = fmod (p->vessel_position + (gdouble) j / p->vessel_count,
+      1.0);
+
+  v->index = j;
+  v->cx = frac * (p->alines - 1);
+  /* a retinal vessel follows the layers' curvature across B-scans */
+  v->cz = p->vessel_depth + (p->phantom == AOOCT_SYNTH_PHANTOM_RETINA ?
+      RETINA_CURVATURE * y * y : 0.0);
+  v->rx = 0.5 * p->vessel_diameter / p->aline_spacing;
+  v->rz = 0.5 * p->vessel_diameter;
+  v->velocity = aooct_synth_vessel_velocity (p, j);
+}
+
+static inline gboolean
+in_vessel (const Vessel * v, gdouble aline, gdouble z)
+{
+  gdouble dx = (aline - v->cx) / v->rx, dz = (z - v->cz) / v->rz;
+
+  return dx * dx + dz * dz <= 1.0;
+}
+
+/* The vessels that A-line @m or the neighbours it mixes in (speckle-width:
+ * @nk either side) reach, at position @y; returns how many. */
+static gint
+vessels_near (const AooctSynthParams * p, gdouble y, gint m, gint nk,
+    Vessel near[AOOCT_SYNTH_MAX_VESSELS])
+{
+  gint j, n = 0;
+
+  for (j = 0; j < p->vessel_count; j++) {
+    vessel_at (p, j, y, &near[n]);
+    if (fabs (m - near[n].cx) <= near[n].rx + nk)
+      n++;
+  }
+  return n;
+}
+
+static gboolean
+in_any_vessel (const Vessel * v, gint n, gdouble aline, gdouble z)
+{
+  gint j;
+
+  for (j = 0; j < n; j++)
+    if (in_vessel (&v[j], aline, z))
+      return TRUE;
+  return FALSE;
+}
+
+/* A blood scatterer's complex amplitude (unit variance per component):
+ * its own stream, keyed by @key (the position for the lasting part, the
+ * frame for the part drawn anew), the vessel, the A-line whose column it
+ * lies in and its index along the flow. */
+static void
+blood_draw (guint32 seed, guint64 key, gint vessel, gint column, gint64 index,
+    guint64 stream, gfloat * re, gfloat * im)
+{
+  Rng r;
+
+  rng_init (&r, seed, key * AOOCT_SYNTH_MAX_VESSELS + (guint64) vessel,
+      mix64 ((guint64) (gint64) column) + (guint64) index, stream);
+  *re = rng_gauss (&r);
+  *im = rng_gauss (&r);
+}
+
+/* Adds vessel @v's blood in A-line @m of B-scan @frame (position @pos) to
+ * @field (2 N floats: the sample field e^{j phi} sum r e^{j 2 k z}, before
+ * the full-range carrier).  @nk and @wk: the lateral weights of
+ * speckle-width (nk 0: none).  FALSE if it adds nothing. */
+static gboolean
+add_vessel (const AooctSynth * s, gint thread, const Vessel * v,
+    guint64 frame, guint64 pos, gint m, gint nk, const gfloat * wk,
+    gfloat * field)
+{
+  const AooctSynthParams *p = &s->p;
+  const Lattice *lat = &s->blood;
+  fftwf_complex *in = lat->in[thread], *g = lat->out[thread];
+  const gint mask = lat->q - 1;
+  /* every blood scatterer has moved delta um of optical path since t = 0;
+   * scatterer number `index` sits at lattice point index + steps, frac of
+   * a step further on */
+  const gdouble t = ((gdouble) frame * p->alines + m) / p->line_rate;
+  const gdouble delta = p->refractive_index * v->velocity * 1e3 * t;
+  const gdouble steps = floor (delta / lat->dz);
+  const gdouble frac = delta / lat->dz - steps;
+  const gint64 shift = (gint64) steps;
+  const gfloat keep = (gfloat) sqrt (1.0 - p->vessel_decorrelation);
+  const gfloat renew = (gfloat) sqrt (p->vessel_decorrelation);
+  const gfloat sd = (gfloat) sqrt (0.5 * s->scale * VESSEL_BACKSCATTER *
+      lat->dz);
+  gboolean any = FALSE;
+  gint l, k, i;
+
+  for (l = -lat->lh; l <= lat->lh; l++) {
+    gdouble z = lat->z_mid + (l + frac) * lat->dz;
+    gint64 index = l - shift;
+    gfloat ar = 0, ai = 0;
+    gdouble ph;
+
+    if (fabs (z - v->cz) <= v->rz) {
+      for (k = -nk; k <= nk; k++) {
+        gfloat wgt = nk > 0 ? wk[k + nk] : 1.0f, br = 0, bi = 0, er = 0, ei = 0;
+
+        if (!in_vessel (v, m + k, z))
+          continue;
+        if (keep > 0)
+          blood_draw (p->seed, pos, v->index, m + k, index, 3, &br, &bi);
+        if (renew > 0)
+          blood_draw (p->seed, frame, v->index, m + k, index, 4, &er, &ei);
+        ar += wgt * (keep * br + renew * er);
+        ai += wgt * (keep * bi + renew * ei);
+        any = TRUE;
+      }
+    }
+    /* b'_l = b_l e^{j 2 kstart l dz}: a scatterer keeps its phase as it
+     * moves on to the next lattice point */
+    ph = 2 * lat->kstart * l * lat->dz;
+    in[l & mask][0] = sd * (ar * (gfloat) cos (ph) - ai * (gfloat) sin (ph));
+    in[l & mask][1] = sd * (ar * (gfloat) sin (ph) + ai * (gfloat) cos (ph));
+  }
+  if (!any)
+    return FALSE;
+  fftwf_execute_dft (lat->plan, in, g);
+
+  for (i = 0; i < p->samples; i++) {
+    /* the lattice's carrier, moved on by frac steps: e^{j 2 k frac dz} */
+    gdouble ph = s->two_k[i] * frac * lat->dz;
+    gfloat sr = (gfloat) cos (ph), si = (gfloat) sin (ph);
+    gfloat cr = lat->carrier[2 * i] * sr - lat->carrier[2 * i + 1] * si;
+    gfloat ci = lat->carrier[2 * i] * si + lat->carrier[2 * i + 1] * sr;
+    gfloat gr, gi;
+
+    lattice_read (lat, g, i, &gr, &gi);
+    field[2 * i] += cr * gr - ci * gi;
+    field[2 * i + 1] += cr * gi + ci * gr;
+  }
+  return TRUE;
+}
+
+/* The blood of every vessel near A-line @m in s->vessel_field[@thread];
+ * NULL if there is none. */
+static const gfloat *
+blood_field (const AooctSynth * s, gint thread, guint64 frame, guint64 pos,
+    gdouble y, gint m, const Vessel * near, gint n_near, gint nk,
+    const gfloat * wk)
+{
+  gfloat *field;
+  gboolean any = FALSE;
+  gint j;
+
+  if (n_near == 0)
+    return NULL;
+  field = s->vessel_field[thread];
+  memset (field, 0, sizeof (gfloat) * 2 * s->p.samples);
+  for (j = 0; j < n_near; j++)
+    any |= add_vessel (s, thread, &near[j], frame, pos, m, nk, wk, field);
+  return any ? field : NULL;
+}
+
+/* ---- the phantoms ------------------------------------------------------- */
+
+static void
+fill_mirror_aline (const AooctSynth * s, gint thread, guint64 frame, gint m,
+    guint16 * row, Rng * noise)
 {
   const AooctSynthParams *p = &s->p;
   gdouble x = p->alines > 1 ? 2.0 * m / (p->alines - 1) - 1 : 0;
   gdouble z = p->mirror_depth + p->depth_offset + 0.5 * p->mirror_tilt * x;
   gdouble rho = p->reflectivity, amp = 2 * sqrt (rho);
   gdouble beta = p->carrier * m;
+  const gfloat *blood = NULL;
   gint i;
 
+  if (p->vessel_count > 0) {
+    /* a flow phantom: blood in front of (or behind) the mirror; a tube
+     * without neighbours to mix, so its scatterers are independent per
+     * A-line unless speckle-width says otherwise */
+    Vessel near[AOOCT_SYNTH_MAX_VESSELS];
+    gfloat wk[2 * MAX_SPECKLE_TAPS + 1];
+    gint nk = speckle_weights (p, wk);
+    guint64 pos = frame_position (p, frame);
+    gint n = vessels_near (p, 0.0, m, nk, near);
+
+    blood = blood_field (s, thread, frame, pos, 0.0, m, near, n, nk, wk);
+  }
+  if (blood != NULL) {
+    gdouble br = cos (beta), bi = sin (beta), sr = sqrt (rho);
+
+    for (i = 0; i < p->samples; i++) {
+      gdouble th = s->two_k[i] * z + s->phi[i] + beta;
+      gdouble gr = sr * cos (th) + br * blood[2 * i] - bi * blood[2 * i + 1];
+      gdouble gi = sr * sin (th) + br * blood[2 * i + 1] + bi * blood[2 * i];
+      gdouble fr = (1 + gr) * (1 + gr) + gi * gi;
+      row[i] = to_counts (s, (gfloat) (s->amp[i] * fr), noise);
+    }
+    return;
+  }
   for (i = 0; i < p->samples; i++) {
     /* |1 + sqrt(rho) e^{j theta}|^2 */
     gdouble fr = 1 + rho + amp * cos (s->two_k[i] * z + s->phi[i] + beta);
@@ -506,17 +867,15 @@ fill_mirror_aline (const AooctSynth * s, gint m, guint16 * row, Rng * noise)
   }
 }
 
-/* ceil (3 x the largest speckle-width) */
-#define MAX_SPECKLE_TAPS 24
-
 static void
-fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
+fill_retina_aline (const AooctSynth * s, gint thread, guint64 frame, gint m,
     guint16 * row, Rng * noise)
 {
   const AooctSynthParams *p = &s->p;
-  gint v = p->bscans_per_volume;
+  const Lattice *lat = &s->retina;
+  guint64 pos = frame_position (p, frame);
   gdouble x = p->alines > 1 ? 2.0 * m / (p->alines - 1) - 1 : 0;
-  gdouble y = v > 1 ? 2.0 * (gdouble) pos / (v - 1) - 1 : 0;
+  gdouble y = position_y (p, pos);
   gdouble bounds[N_LAYERS + 1], cone;
   /* the full-range carrier of this A-line */
   const gfloat br = (gfloat) cos (p->carrier * m);
@@ -524,35 +883,27 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
   /* speckle-width: the streams and weights of A-lines m - nk .. m + nk */
   Rng col[2 * MAX_SPECKLE_TAPS + 1];
   gfloat wk[2 * MAX_SPECKLE_TAPS + 1];
-  gint nk = 0;
-  fftwf_complex *lat = s->lattice[thread], *g = s->grid[thread];
+  gint nk = speckle_weights (p, wk);
+  /* the vessels this A-line sees: their blood replaces the tissue */
+  Vessel near[AOOCT_SYNTH_MAX_VESSELS];
+  gint n_near = vessels_near (p, y, m, nk, near);
+  const gfloat *blood;
+  fftwf_complex *lat_in = lat->in[thread], *g = lat->out[thread];
   guint layer = 0;
-  gint l, i, q = s->q, mask = s->q - 1;
+  gint l, i, mask = lat->q - 1;
   Rng rng, cone_rng;
 
   retina_bounds (x, y, bounds);
   /* the same tissue at the same position of every volume */
   rng_init (&rng, p->seed, pos, m, 1);
   rng_init (&cone_rng, p->seed, pos, m / CONE_ALINES, 2);
-  if (p->speckle_width > 0) {
-    gdouble norm = 0;
-    gint k;
-
-    nk = (gint) ceil (3 * p->speckle_width);
-    for (k = -nk; k <= nk; k++) {
-      wk[k + nk] = (gfloat) exp (-0.5 * k * k / (p->speckle_width *
-              p->speckle_width));
-      norm += (gdouble) wk[k + nk] * wk[k + nk];
-      /* A-line m + k's own stream (the same draws it uses itself) */
-      rng_init (&col[k + nk], p->seed, pos, (guint64) (gint64) (m + k), 1);
-    }
-    for (k = 0; k < 2 * nk + 1; k++)
-      wk[k] = (gfloat) (wk[k] / sqrt (norm));
-  }
+  for (l = -nk; l <= nk; l++)
+    /* A-line m + l's own stream (the same draws it uses itself) */
+    rng_init (&col[l + nk], p->seed, pos, (guint64) (gint64) (m + l), 1);
   cone = 0.2 + 1.6 * rng_uniform (&cone_rng);
 
-  for (l = -s->lh; l <= s->lh; l++) {
-    gdouble z = s->z_mid + l * s->dz, r = 0;
+  for (l = -lat->lh; l <= lat->lh; l++) {
+    gdouble z = lat->z_mid + l * lat->dz, r = 0;
     gfloat sd;
 
     while (layer < N_LAYERS && z >= bounds[layer + 1])
@@ -565,41 +916,50 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 pos, gint m,
         r *= exp (-(z - bounds[layer]) / CHOROID_DECAY);
     }
     /* circular Gaussian amplitude of mean power scale * r * dz */
-    sd = (gfloat) sqrt (0.5 * s->scale * r * s->dz);
+    sd = (gfloat) sqrt (0.5 * s->scale * r * lat->dz);
     if (nk == 0) {
-      lat[l & mask][0] = sd * rng_gauss (&rng);
-      lat[l & mask][1] = sd * rng_gauss (&rng);
+      gfloat ar = rng_gauss (&rng), ai = rng_gauss (&rng);
+
+      if (n_near > 0 && in_any_vessel (near, n_near, m, z))
+        ar = ai = 0;
+      lat_in[l & mask][0] = sd * ar;
+      lat_in[l & mask][1] = sd * ai;
     } else {
-      /* laterally correlated: the neighbours' draws, weighted */
+      /* laterally correlated: the neighbours' draws, weighted (the
+       * neighbours' draws are made whether blood replaces them or not:
+       * each column's stream stays the same) */
       gfloat nr = 0, ni = 0;
       gint k;
 
       for (k = 0; k < 2 * nk + 1; k++) {
-        nr += wk[k] * rng_gauss (&col[k]);
-        ni += wk[k] * rng_gauss (&col[k]);
+        gfloat dr = rng_gauss (&col[k]), di = rng_gauss (&col[k]);
+
+        if (n_near > 0 && in_any_vessel (near, n_near, m + k - nk, z))
+          continue;
+        nr += wk[k] * dr;
+        ni += wk[k] * di;
       }
-      lat[l & mask][0] = sd * nr;
-      lat[l & mask][1] = sd * ni;
+      lat_in[l & mask][0] = sd * nr;
+      lat_in[l & mask][1] = sd * ni;
     }
   }
-  fftwf_execute_dft (s->plan, lat, g);
+  fftwf_execute_dft (lat->plan, lat_in, g);
+  blood = blood_field (s, thread, frame, pos, y, m, near, n_near, nk, wk);
 
   for (i = 0; i < p->samples; i++) {
-    const gfloat *w = s->w + 4 * i;
-    gint j = s->i0[i];
-    gfloat gr = 0, gi = 0, cr, ci, fr, fi;
-    gint t;
+    gfloat gr, gi, cr, ci, fr, fi;
 
-    for (t = 0; t < 4; t++) {
-      gint jj = (j + t) & (q - 1);
-      gr += w[t] * g[jj][0];
-      gi += w[t] * g[jj][1];
-    }
-    cr = s->carrier[2 * i] * br - s->carrier[2 * i + 1] * bi;
-    ci = s->carrier[2 * i] * bi + s->carrier[2 * i + 1] * br;
+    lattice_read (lat, g, i, &gr, &gi);
+    cr = lat->carrier[2 * i] * br - lat->carrier[2 * i + 1] * bi;
+    ci = lat->carrier[2 * i] * bi + lat->carrier[2 * i + 1] * br;
     /* 1 + carrier * G */
     fr = 1.0f + cr * gr - ci * gi;
     fi = cr * gi + ci * gr;
+    if (blood != NULL) {
+      /* + the full-range carrier * the blood */
+      fr += br * blood[2 * i] - bi * blood[2 * i + 1];
+      fi += br * blood[2 * i + 1] + bi * blood[2 * i];
+    }
     row[i] = to_counts (s, s->amp[i] * (fr * fr + fi * fi), noise);
   }
 }
@@ -609,7 +969,6 @@ aooct_synth_fill (AooctSynth * s, guint64 frame, guint16 * out,
     gsize stride_samples)
 {
   const AooctSynthParams *p = &s->p;
-  guint64 pos = frame % (guint64) p->bscans_per_volume;
   gint m;
 
   /* tiny B-scans stay on this thread (same threshold as the CPU cores,
@@ -625,8 +984,60 @@ aooct_synth_fill (AooctSynth * s, guint64 frame, guint16 * out,
 #endif
     rng_init (&noise, p->seed, frame, m, 0);
     if (p->phantom == AOOCT_SYNTH_PHANTOM_MIRROR)
-      fill_mirror_aline (s, m, out + m * stride_samples, &noise);
+      fill_mirror_aline (s, thread, frame, m, out + m * stride_samples, &noise);
     else
-      fill_retina_aline (s, thread, pos, m, out + m * stride_samples, &noise);
+      fill_retina_aline (s, thread, frame, m, out + m * stride_samples, &noise);
   }
+}
+
+/* ---- flow: what the tests and the documentation expect ------------------ */
+
+gdouble
+aooct_synth_flow_wavelength (const AooctSynthParams * p)
+{
+  gdouble k0 = pixel_wavenumber (p, 0);
+  gdouble k1 = pixel_wavenumber (p, p->samples - 1);
+  gdouble kc = wavenumber (p->center_wavelength);
+  gdouble dkc = 2000.0 * G_PI * p->bandwidth / (p->center_wavelength *
+      p->center_wavelength);
+  gdouble sw = 0, swk = 0;
+  gint i;
+
+  /* after aooctkmap the samples are uniform in k from K0 to K1, each
+   * fringe's amplitude proportional to S(k) */
+  for (i = 0; i < p->samples; i++) {
+    gdouble k = k0 + i * (k1 - k0) / (p->samples - 1);
+    gdouble e = (k - kc) / dkc, w = exp (-4 * G_LN2 * e * e);
+
+    sw += w;
+    swk += w * k;
+  }
+  return 2000.0 * G_PI / (swk / sw);
+}
+
+gdouble
+aooct_synth_vessel_velocity (const AooctSynthParams * p, gint j)
+{
+  return j % 2 ? -p->vessel_velocity : p->vessel_velocity;
+}
+
+gdouble
+aooct_synth_vessel_phase (const AooctSynthParams * p, gint j)
+{
+  /* lambda0 in um, v in um/s */
+  return 4 * G_PI * p->refractive_index * aooct_synth_vessel_velocity (p,
+      j) * 1e3 / (aooct_synth_flow_wavelength (p) * 1e-3 * p->line_rate);
+}
+
+void
+aooct_synth_vessel_geometry (const AooctSynthParams * p, gint j,
+    guint64 frame, gdouble * cx, gdouble * cz, gdouble * rx, gdouble * rz)
+{
+  Vessel v;
+
+  vessel_at (p, j, position_y (p, frame_position (p, frame)), &v);
+  *cx = v.cx;
+  *cz = v.cz;
+  *rx = v.rx;
+  *rz = v.rz;
 }

@@ -90,6 +90,43 @@
  * of the independent draws of A-lines m + k; its lateral spectrum then
  * falls as exp (-(q sigma)^2 / 2), 48 dB down at q = pi/2 for sigma = 3.
  *
+ * Flow (spec section 12): vessel-count vessels cross the B-scan as
+ * cylinders running across B-scans (along y), all at vessel-depth um of
+ * single-pass optical path (the retina's follow its curvature across
+ * B-scans: + 50 y^2 um), vessel-diameter um across in depth and
+ * vessel-diameter / aline-spacing A-lines wide; vessel j is centred at the
+ * fraction (vessel-position + j / vessel-count) mod 1 of the B-scan width.
+ * They replace the tissue they occupy with blood: scatterers of relative
+ * backscatter VESSEL_BACKSCATTER per um (about the IPL's) on the same
+ * lattice, which move axially at vessel-velocity mm/s (vessel j at
+ * (-1)^j vessel-velocity: neighbours flow in opposite directions, artery
+ * and vein).  A-line m of frame f is taken at t = (f M + m) / line-rate
+ * (no flyback), and by then every blood scatterer has moved by
+ *   delta(t) = n v t   (n = refractive-index: optical path per length)
+ * so its fringe e^{j 2 k z} gains e^{j 2 k delta}: from one A-line to the
+ * next the phase of each k grows by 2 k n v / line-rate, and the Kasai
+ * phase of the reconstruction by
+ *   dphi = 4 pi n v T / lambda0 per A-line,   T = 1 / line-rate,
+ * lambda0 = 2 pi / <k>, <k> the mean of k weighted by S(k) over the camera's
+ * k range (aooct_synth_flow_wavelength(); 840.0 nm for the defaults); its
+ * sign on screen is the opposite of the velocity's when lambda increases
+ * along the pixels (the displayed half holds e^{-j 2 k z}, see Dispersion).
+ * Blood scatterers are independent of the tissue's and keyed by their own
+ * index along the flow, so they keep their amplitude while they move (the
+ * phase is coherent from A-line to A-line) and enter and leave the
+ * vessel's cross-section at its boundary; lateral correlation is that of
+ * the tissue (speckle-width: Doppler between neighbouring A-lines needs
+ * it, about 3).  From one B-scan to the next a fraction
+ * vessel-decorrelation of the blood's scattering power is drawn anew
+ * (amplitude sqrt(1 - d) b + sqrt(d) e_f: red cells tumble and pass
+ * through the beam across it), so repeated B-scans of a vessel decorrelate
+ * (complex correlation 1 - d, less as the axial shift n v M T moves the
+ * speckle on), while static tissue stays the same but for the noise.
+ * repeats: each position of the retina is acquired that many times in a
+ * row (B-scan b shows position (b / repeats) mod bscans-per-volume), as a
+ * scanner for angiography does.  With vessel-count 0 and repeats 1 the
+ * output is that of the phantoms without flow.
+ *
  * Noise: Gaussian, variance noise^2 (0.2 + 0.8 I / reference-level) where I
  * is the noiseless signal above dark: a read-noise floor plus a shot-like
  * part proportional to the signal; noise is the RMS at the reference peak.
@@ -105,7 +142,6 @@
 #include "aooct-calib.h"
 
 G_BEGIN_DECLS
-
 /* Defaults; pipelines, tests and documentation use these values.
  * The calibration is a grating spectrometer of 832 pixels spanning
  * 785.0 .. 894.633 nm (about linear in lambda, hence non-linear in k),
@@ -126,15 +162,26 @@ G_BEGIN_DECLS
 #define AOOCT_SYNTH_DEFAULT_BSCANS_PER_VOLUME  100
 #define AOOCT_SYNTH_DEFAULT_FPS_N              100
 #define AOOCT_SYNTH_DEFAULT_FPS_D              1
-
+/* flow (vessels) and repeated B-scans */
+#define AOOCT_SYNTH_DEFAULT_VESSEL_VELOCITY    2.0      /* mm/s */
+#define AOOCT_SYNTH_DEFAULT_VESSEL_DEPTH       220.0    /* um: the GCL/IPL */
+#define AOOCT_SYNTH_DEFAULT_VESSEL_DIAMETER    40.0     /* um */
+#define AOOCT_SYNTH_DEFAULT_VESSEL_POSITION    0.25     /* of the width */
+#define AOOCT_SYNTH_DEFAULT_VESSEL_DECORRELATION 1.0
+#define AOOCT_SYNTH_DEFAULT_ALINE_SPACING      1.0      /* um */
+#define AOOCT_SYNTH_DEFAULT_REFRACTIVE_INDEX   1.38
+/* the A-line rate of the default frame rate: 24000 A-lines/s */
+#define AOOCT_SYNTH_DEFAULT_LINE_RATE \
+  (AOOCT_SYNTH_DEFAULT_FPS_N * AOOCT_SYNTH_DEFAULT_ALINES / \
+      AOOCT_SYNTH_DEFAULT_FPS_D)
+#define AOOCT_SYNTH_MAX_VESSELS                16
+#define AOOCT_SYNTH_MAX_REPEATS                1024
 /* camera black level (counts) and full scale */
 #define AOOCT_SYNTH_DARK_LEVEL                 64.0
 #define AOOCT_SYNTH_MAX_VALUE                  4095
-
 /* the most samples per A-line the model supports */
 #define AOOCT_SYNTH_MAX_SAMPLES                16384
-
-typedef enum
+    typedef enum
 {
   AOOCT_SYNTH_PHANTOM_MIRROR,
   AOOCT_SYNTH_PHANTOM_RETINA
@@ -144,9 +191,9 @@ typedef struct
 {
   gint samples;                 /* N */
   gint alines;                  /* M */
-  gdouble coeffs[AOOCT_CALIB_MAX_COEFFS]; /* lambda(p) in nm: parse and
-                                 * check with aooct_calib_parse_coeffs() and
-                                 * aooct_calib_check_poly() */
+  gdouble coeffs[AOOCT_CALIB_MAX_COEFFS];       /* lambda(p) in nm: parse and
+                                                 * check with aooct_calib_parse_coeffs() and
+                                                 * aooct_calib_check_poly() */
   gint n_coeffs;                /* 1..4 */
   gdouble center_wavelength;    /* nm */
   gdouble bandwidth;            /* nm, FWHM */
@@ -169,6 +216,18 @@ typedef struct
   gdouble speckle_width;        /* retina: lateral correlation of the
                                  * speckle, Gaussian sigma in A-lines
                                  * (0: independent A-lines) */
+  /* flow (spec section 12) */
+  gint repeats;                 /* each position acquired N times, >= 1 */
+  gint vessel_count;            /* 0: no vessel */
+  gdouble vessel_velocity;      /* mm/s, axial, > 0: away from the probe */
+  gdouble vessel_depth;         /* um of single-pass optical path */
+  gdouble vessel_diameter;      /* um */
+  gdouble vessel_position;      /* vessel 0's centre, fraction 0..1 of the
+                                 * B-scan width */
+  gdouble vessel_decorrelation; /* 0..1: blood power re-drawn per B-scan */
+  gdouble aline_spacing;        /* um between A-lines (vessel width) */
+  gdouble line_rate;            /* A-lines per second */
+  gdouble refractive_index;     /* of the blood: optical path per length */
 } AooctSynthParams;
 
 typedef struct _AooctSynth AooctSynth;
@@ -192,6 +251,25 @@ gdouble aooct_synth_depth_bin (const AooctSynthParams * p, gdouble z_um,
  * single-pass optical path) of the untruncated source spectrum. */
 gdouble aooct_synth_axial_resolution (const AooctSynthParams * p);
 
+/* lambda0 of the phase a moving scatterer gives (spec section 12), in nm:
+ * 2 pi / <k>, <k> the mean wavenumber weighted by the source spectrum S(k)
+ * over the camera's k range (uniform in k, as after aooctkmap). */
+gdouble aooct_synth_flow_wavelength (const AooctSynthParams * p);
+
+/* Axial velocity of vessel @j in mm/s ((-1)^j vessel-velocity). */
+gdouble aooct_synth_vessel_velocity (const AooctSynthParams * p, gint j);
+
+/* Phase per A-line of vessel @j, 4 pi n v / (lambda0 line-rate), in rad,
+ * with the sign of the velocity (on screen: see the header comment). */
+gdouble aooct_synth_vessel_phase (const AooctSynthParams * p, gint j);
+
+/* Where vessel @j crosses B-scan @frame: centre A-line (fractional), centre
+ * depth in um (before depth-offset), lateral radius in A-lines and axial
+ * radius in um.  Pixels with ((a - cx) / rx)^2 + ((z - cz) / rz)^2 <= 1
+ * are blood. */
+void aooct_synth_vessel_geometry (const AooctSynthParams * p, gint j,
+    guint64 frame, gdouble * cx, gdouble * cz, gdouble * rx, gdouble * rz);
+
 /* Writes the N pixel wavelengths (nm, one per line, C locale, round-trip
  * precision, a '#' header) to @path: a file for aooctkmap wavelength-file=.
  * Errors (AOOCT_ERROR_FILE) name the file. */
@@ -210,5 +288,4 @@ void aooct_synth_fill (AooctSynth * s, guint64 frame, guint16 * out,
     gsize stride_samples);
 
 G_END_DECLS
-
 #endif /* __AOOCT_SYNTH_H__ */

@@ -11,20 +11,15 @@ GstCaps *
 aooct_raw_caps_new (AooctRawFormat format, gint width, gint height,
     gint bscans, gint fps_n, gint fps_d)
 {
-  gboolean packed = aooct_raw_format_is_packed (format);
-  GstCaps *caps = gst_caps_new_simple (packed ? AOOCT_PACKED_CAPS_NAME :
-      "video/x-raw",
+  if (!aooct_raw_format_is_packed (format))
+    return aooct_src_video_caps (format == AOOCT_RAW_GRAY8 ?
+        GST_VIDEO_FORMAT_GRAY8 : GST_VIDEO_FORMAT_GRAY16_LE, width, height,
+        bscans, fps_n, fps_d);
+  return gst_caps_new_simple (AOOCT_PACKED_CAPS_NAME,
       "format", G_TYPE_STRING, aooct_raw_format_name (format),
       "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
       "framerate", GST_TYPE_FRACTION, fps_n, fps_d,
       AOOCT_SRC_BSCANS_FIELD, G_TYPE_INT, bscans, NULL);
-
-  /* camera pixels: no physical ratio known; square, so that videoscale
-   * keeps the frame's shape (issue 33 item 6, docs/caps.md) */
-  if (!packed)
-    gst_caps_set_simple (caps, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
-        NULL);
-  return caps;
 }
 
 GstVideoFormat

@@ -14,6 +14,12 @@ G_BEGIN_DECLS
  * A-lines per B-scan from it (docs/caps.md). */
 #define AOOCT_SRC_BSCANS_FIELD "bscans"
 
+/* The fixed caps of a raw-frame source: video/x-raw @format, @width x
+ * @height (@bscans B-scans stacked) at @fps_n / @fps_d frames per
+ * second. */
+GstCaps *aooct_src_video_caps (GstVideoFormat format, gint width,
+    gint height, gint bscans, gint fps_n, gint fps_d);
+
 /* Whether frames of @width samples x @height A-lines x @bscans B-scans of
  * @format (the video frame: width, height x bscans rows) can be one
  * GStreamer video frame: at most G_MAXINT rows (the caps' height is an

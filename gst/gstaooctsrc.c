@@ -28,7 +28,17 @@
  * - a dispersion mismatch that `aooctdisp a2=dispersion-a2
  *   a3=dispersion-a3` cancels exactly;
  * - noise (`noise` counts RMS at the reference peak, read + shot-like),
- *   rounding and 12-bit clipping.
+ *   rounding and 12-bit clipping;
+ * - flow (aooctdoppler, aooctangio; spec section 12): `vessel-count`
+ *   vessels of `vessel-diameter` um at `vessel-depth` um and
+ *   `vessel-position` across the B-scan, whose blood moves axially at
+ *   `vessel-velocity` mm/s (neighbours in opposite directions) and
+ *   decorrelates from B-scan to B-scan by `vessel-decorrelation`; the
+ *   phase per A-line is 4 pi n v / (lambda0 `line-rate`) with n =
+ *   `refractive-index`, lambda0 = 840.0 nm for the default source
+ *   (docs/flow.md); `repeats` acquires each position that many times in a
+ *   row.  Doppler between neighbouring A-lines needs `speckle-width` (about
+ *   3): the beam wider than the A-line spacing.
  *
  * A reflector at depth z um appears at depth bin
  * z |K1 - K0| P1 / (pi (N - 1)) with K = 2 pi / lambda at the first and last
@@ -44,6 +54,11 @@
  *     autovideosink
  * ]| shows the default retina, fully compensated (the kmap polynomial
  * equivalent is wavelength-coeffs="785,0.125,1e-05,-2e-09").
+ * |[
+ * gst-launch-1.0 aooctsrc vessel-count=2 speckle-width=3 repeats=4 ...
+ * ]| adds two vessels (2 mm/s away from and towards the probe) and
+ * acquires each B-scan four times, for aooctdoppler and aooctangio
+ * (pipelines/flow.sh).
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -54,7 +69,6 @@
 #include <gst/video/video.h>
 
 #include "aooct-src-util.h"
-#include "aooct-raw-caps.h"
 
 #include "gstaooctsrc.h"
 #include "aooct-calib.h"
@@ -77,6 +91,7 @@ struct _GstAooctSrc
   gint64 seed;
   gint fps_n, fps_d;
   gchar *calibration_file;
+  gdouble line_rate;            /* A-lines/s; 0 = framerate x alines */
 
   /* streaming */
   AooctSynth *synth;
@@ -109,6 +124,16 @@ enum
   PROP_SPECKLE_WIDTH,
   PROP_BSCANS_PER_VOLUME,
   PROP_CALIBRATION_FILE,
+  PROP_REPEATS,
+  PROP_VESSEL_COUNT,
+  PROP_VESSEL_VELOCITY,
+  PROP_VESSEL_DEPTH,
+  PROP_VESSEL_DIAMETER,
+  PROP_VESSEL_POSITION,
+  PROP_VESSEL_DECORRELATION,
+  PROP_ALINE_SPACING,
+  PROP_LINE_RATE,
+  PROP_REFRACTIVE_INDEX,
 };
 
 #define GST_TYPE_AOOCT_SRC_PHANTOM (gst_aooct_src_phantom_get_type ())
@@ -221,6 +246,36 @@ gst_aooct_src_set_property (GObject * object, guint prop_id,
       g_free (self->calibration_file);
       self->calibration_file = g_value_dup_string (value);
       break;
+    case PROP_REPEATS:
+      p->repeats = g_value_get_int (value);
+      break;
+    case PROP_VESSEL_COUNT:
+      p->vessel_count = g_value_get_int (value);
+      break;
+    case PROP_VESSEL_VELOCITY:
+      p->vessel_velocity = g_value_get_double (value);
+      break;
+    case PROP_VESSEL_DEPTH:
+      p->vessel_depth = g_value_get_double (value);
+      break;
+    case PROP_VESSEL_DIAMETER:
+      p->vessel_diameter = g_value_get_double (value);
+      break;
+    case PROP_VESSEL_POSITION:
+      p->vessel_position = g_value_get_double (value);
+      break;
+    case PROP_VESSEL_DECORRELATION:
+      p->vessel_decorrelation = g_value_get_double (value);
+      break;
+    case PROP_ALINE_SPACING:
+      p->aline_spacing = g_value_get_double (value);
+      break;
+    case PROP_LINE_RATE:
+      self->line_rate = g_value_get_double (value);
+      break;
+    case PROP_REFRACTIVE_INDEX:
+      p->refractive_index = g_value_get_double (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -301,6 +356,36 @@ gst_aooct_src_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_CALIBRATION_FILE:
       g_value_set_string (value, self->calibration_file);
       break;
+    case PROP_REPEATS:
+      g_value_set_int (value, p->repeats);
+      break;
+    case PROP_VESSEL_COUNT:
+      g_value_set_int (value, p->vessel_count);
+      break;
+    case PROP_VESSEL_VELOCITY:
+      g_value_set_double (value, p->vessel_velocity);
+      break;
+    case PROP_VESSEL_DEPTH:
+      g_value_set_double (value, p->vessel_depth);
+      break;
+    case PROP_VESSEL_DIAMETER:
+      g_value_set_double (value, p->vessel_diameter);
+      break;
+    case PROP_VESSEL_POSITION:
+      g_value_set_double (value, p->vessel_position);
+      break;
+    case PROP_VESSEL_DECORRELATION:
+      g_value_set_double (value, p->vessel_decorrelation);
+      break;
+    case PROP_ALINE_SPACING:
+      g_value_set_double (value, p->aline_spacing);
+      break;
+    case PROP_LINE_RATE:
+      g_value_set_double (value, self->line_rate);
+      break;
+    case PROP_REFRACTIVE_INDEX:
+      g_value_set_double (value, p->refractive_index);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -318,7 +403,7 @@ gst_aooct_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 
   /* the geometry and rate are properties: one fixed caps */
   GST_OBJECT_LOCK (self);
-  caps = aooct_raw_caps_new (AOOCT_RAW_GRAY16_LE, self->props.samples,
+  caps = aooct_src_video_caps (GST_VIDEO_FORMAT_GRAY16_LE, self->props.samples,
       self->props.alines, 1, self->fps_n, self->fps_d);
   GST_OBJECT_UNLOCK (self);
   return aooct_src_filter_caps (caps, filter);
@@ -401,6 +486,17 @@ free_synth (AooctSynth * s)
   aooct_fftw_unlock ();
 }
 
+/* The A-line rate the flow's phase follows: line-rate, or (0) as many
+ * A-lines per second as the frame rate delivers of @alines per B-scan.
+ * Object lock held. */
+static gdouble
+line_rate (GstAooctSrc * self, gint alines)
+{
+  if (self->line_rate > 0)
+    return self->line_rate;
+  return (gdouble) self->fps_n * alines / self->fps_d;
+}
+
 static gboolean
 gst_aooct_src_start (GstBaseSrc * src)
 {
@@ -412,6 +508,7 @@ gst_aooct_src_start (GstBaseSrc * src)
 
   GST_OBJECT_LOCK (self);
   p = self->props;
+  p.line_rate = line_rate (self, p.alines);
   coeffs = g_strdup (self->coeffs);
   cal = g_strdup (self->calibration_file);
   seed = self->seed;
@@ -478,6 +575,17 @@ update_params (GstAooctSrc * self, GError ** error)
   p.depth_offset = self->props.depth_offset;
   p.speckle_width = self->props.speckle_width;
   p.bscans_per_volume = self->props.bscans_per_volume;
+  p.repeats = self->props.repeats;
+  p.vessel_count = self->props.vessel_count;
+  p.vessel_velocity = self->props.vessel_velocity;
+  p.vessel_depth = self->props.vessel_depth;
+  p.vessel_diameter = self->props.vessel_diameter;
+  p.vessel_position = self->props.vessel_position;
+  p.vessel_decorrelation = self->props.vessel_decorrelation;
+  p.aline_spacing = self->props.aline_spacing;
+  /* the geometry stays as at start: alines is the active one */
+  p.line_rate = line_rate (self, p.alines);
+  p.refractive_index = self->props.refractive_index;
   GST_OBJECT_UNLOCK (self);
 
   if (p.phantom == self->active.phantom &&
@@ -493,7 +601,17 @@ update_params (GstAooctSrc * self, GError ** error)
       p.carrier == self->active.carrier &&
       p.depth_offset == self->active.depth_offset &&
       p.speckle_width == self->active.speckle_width &&
-      p.bscans_per_volume == self->active.bscans_per_volume)
+      p.bscans_per_volume == self->active.bscans_per_volume &&
+      p.repeats == self->active.repeats &&
+      p.vessel_count == self->active.vessel_count &&
+      p.vessel_velocity == self->active.vessel_velocity &&
+      p.vessel_depth == self->active.vessel_depth &&
+      p.vessel_diameter == self->active.vessel_diameter &&
+      p.vessel_position == self->active.vessel_position &&
+      p.vessel_decorrelation == self->active.vessel_decorrelation &&
+      p.aline_spacing == self->active.aline_spacing &&
+      p.line_rate == self->active.line_rate &&
+      p.refractive_index == self->active.refractive_index)
     return TRUE;
 
   s = build_synth (&p, error);
@@ -832,6 +950,140 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
           "phantom=retina: B-scans that sweep once across the retina "
           "before the next volume starts over, 1..65536, default 100",
           1, 65536, AOOCT_SYNTH_DEFAULT_BSCANS_PER_VOLUME, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:repeats:
+   *
+   * B-scans acquired at each position in a row, as a scanner for
+   * angiography repeats them (aooctangio repeats=): B-scan b shows position
+   * (b / repeats) mod bscans-per-volume; 1..1024, default 1
+   */
+  g_object_class_install_property (gobject_class, PROP_REPEATS,
+      g_param_spec_int ("repeats", "Repeats",
+          "B-scans acquired at each position in a row, as a scanner for "
+          "angiography repeats them (aooctangio repeats=): B-scan b shows "
+          "position (b / repeats) mod bscans-per-volume; 1..1024, default 1",
+          1, AOOCT_SYNTH_MAX_REPEATS, 1, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:vessel-count:
+   *
+   * Blood vessels crossing every B-scan (cylinders running across
+   * B-scans), evenly spaced from vessel-position; their blood flows
+   * axially at vessel-velocity, neighbours in opposite directions;
+   * 0..16, default 0 (none)
+   */
+  g_object_class_install_property (gobject_class, PROP_VESSEL_COUNT,
+      g_param_spec_int ("vessel-count", "Vessel count",
+          "Blood vessels crossing every B-scan (cylinders running across "
+          "B-scans), evenly spaced from vessel-position; their blood flows "
+          "axially at vessel-velocity, neighbours in opposite directions; "
+          "0..16, default 0 (none)", 0, AOOCT_SYNTH_MAX_VESSELS, 0,
+          PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:vessel-velocity:
+   *
+   * Axial velocity of the blood in mm/s (positive: away from the probe;
+   * the second, fourth ... vessel the opposite way): the Doppler phase per
+   * A-line is 4 pi refractive-index velocity / (lambda0 line-rate), lambda0
+   * = 840 nm for the default source (docs/flow.md); -1000..1000, default 2
+   */
+  g_object_class_install_property (gobject_class, PROP_VESSEL_VELOCITY,
+      g_param_spec_double ("vessel-velocity", "Vessel velocity",
+          "Axial velocity of the blood in mm/s (positive: away from the "
+          "probe; the second, fourth ... vessel the opposite way): the "
+          "Doppler phase per A-line is 4 pi refractive-index velocity / "
+          "(lambda0 line-rate), lambda0 = 840 nm for the default source; "
+          "-1000..1000, default 2", -1e3, 1e3,
+          AOOCT_SYNTH_DEFAULT_VESSEL_VELOCITY, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:vessel-depth:
+   *
+   * Depth of the vessels' centre in um of single-pass optical path (as
+   * mirror-depth; depth-offset is added; in the retina, at the middle
+   * B-scan of a volume, following the curvature elsewhere), -1e5..1e5,
+   * default 220 (the ganglion cell layer)
+   */
+  g_object_class_install_property (gobject_class, PROP_VESSEL_DEPTH,
+      g_param_spec_double ("vessel-depth", "Vessel depth",
+          "Depth of the vessels' centre in um of single-pass optical path "
+          "(as mirror-depth; depth-offset is added; in the retina, at the "
+          "middle B-scan of a volume, following the curvature elsewhere), "
+          "-1e5..1e5, default 220 (the ganglion cell layer)", -1e5, 1e5,
+          AOOCT_SYNTH_DEFAULT_VESSEL_DEPTH, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:vessel-diameter:
+   *
+   * Vessel diameter in um: that many um of optical path deep and
+   * vessel-diameter / aline-spacing A-lines wide; 1..2000, default 40
+   */
+  g_object_class_install_property (gobject_class, PROP_VESSEL_DIAMETER,
+      g_param_spec_double ("vessel-diameter", "Vessel diameter",
+          "Vessel diameter in um: that many um of optical path deep and "
+          "vessel-diameter / aline-spacing A-lines wide; 1..2000, default 40",
+          1.0, 2000.0, AOOCT_SYNTH_DEFAULT_VESSEL_DIAMETER, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:vessel-position:
+   *
+   * Centre of the first vessel as a fraction of the B-scan width (A-line
+   * position * (alines - 1)); vessel j sits at (position + j / count) mod
+   * 1; 0..1, default 0.25
+   */
+  g_object_class_install_property (gobject_class, PROP_VESSEL_POSITION,
+      g_param_spec_double ("vessel-position", "Vessel position",
+          "Centre of the first vessel as a fraction of the B-scan width "
+          "(A-line position * (alines - 1)); vessel j sits at (position + "
+          "j / count) mod 1; 0..1, default 0.25", 0.0, 1.0,
+          AOOCT_SYNTH_DEFAULT_VESSEL_POSITION, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:vessel-decorrelation:
+   *
+   * Fraction of the blood's scattering power drawn anew from one B-scan to
+   * the next (cells tumbling and crossing the beam): repeated B-scans of a
+   * vessel correlate by 1 - this (less as the flow moves the speckle on);
+   * static tissue does not decorrelate; 0..1, default 1
+   */
+  g_object_class_install_property (gobject_class, PROP_VESSEL_DECORRELATION,
+      g_param_spec_double ("vessel-decorrelation", "Vessel decorrelation",
+          "Fraction of the blood's scattering power drawn anew from one "
+          "B-scan to the next (cells tumbling and crossing the beam): "
+          "repeated B-scans of a vessel correlate by 1 - this (less as the "
+          "flow moves the speckle on); static tissue does not decorrelate; "
+          "0..1, default 1", 0.0, 1.0,
+          AOOCT_SYNTH_DEFAULT_VESSEL_DECORRELATION, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:aline-spacing:
+   *
+   * Lateral distance between A-lines in um: sets how many A-lines a
+   * vessel spans; 0.01..10000, default 1
+   */
+  g_object_class_install_property (gobject_class, PROP_ALINE_SPACING,
+      g_param_spec_double ("aline-spacing", "A-line spacing",
+          "Lateral distance between A-lines in um: sets how many A-lines a "
+          "vessel spans; 0.01..10000, default 1", 0.01, 1e4,
+          AOOCT_SYNTH_DEFAULT_ALINE_SPACING, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:line-rate:
+   *
+   * A-lines per second of the simulated scan, which the blood's phase per
+   * A-line follows (A-line m of B-scan b is taken at (b alines + m) /
+   * line-rate); 0 (default) = framerate x alines, else 1..1e8
+   */
+  g_object_class_install_property (gobject_class, PROP_LINE_RATE,
+      g_param_spec_double ("line-rate", "Line rate",
+          "A-lines per second of the simulated scan, which the blood's "
+          "phase per A-line follows (A-line m of B-scan b is taken at "
+          "(b alines + m) / line-rate); 0 (default) = framerate x alines, "
+          "else 1..1e8", 0.0, 1e8, 0.0, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:refractive-index:
+   *
+   * Refractive index of the blood (optical path per um moved), 1..3,
+   * default 1.38 (aooctdoppler's default)
+   */
+  g_object_class_install_property (gobject_class, PROP_REFRACTIVE_INDEX,
+      g_param_spec_double ("refractive-index", "Refractive index",
+          "Refractive index of the blood (optical path per um moved), 1..3, "
+          "default 1.38 (aooctdoppler's default)", 1.0, 3.0,
+          AOOCT_SYNTH_DEFAULT_REFRACTIVE_INDEX, PLAYING_FLAGS));
   /**
    * GstAooctSrc:calibration-file:
    *

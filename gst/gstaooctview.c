@@ -6,15 +6,12 @@
  * @short_description: base class of the elements that make one image per
  * volume
  *
- * A GstAooctFilter that takes depth-domain B-scans and emits one image per
+ * A GstAooctGroup that takes depth-domain B-scans and emits one image per
  * bscans-per-volume of them (spec section 11): it collects each B-scan
  * (collect_cpu / collect_cuda of the subclass) and makes the volume's
  * image when the volume is complete (emit_cpu / emit_cuda), with the
- * crop and grey-level settings of aooctnorm.  While a volume fills it
- * sends a GAP event at the timestamp its image will carry after every
- * input, so that a sink downstream prerolls and a tee with a B-scan
- * branch beside it never waits for it.  aooctenface and aooctrender are
- * its subclasses.
+ * crop and grey-level settings of aooctnorm.  aooctenface and aooctrender
+ * are its subclasses.
  *
  * ## Example launch line
  * |[
@@ -32,8 +29,6 @@
 #include "aooct-error.h"
 #include "aooct-caps.h"
 #include "aooct-norm-props.h"
-#include "aooct-gap.h"
-#include "aooct-seq-meta.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_view_debug);
 #define GST_CAT_DEFAULT gst_aooct_view_debug
@@ -49,17 +44,7 @@ typedef struct
   AooctViewParams params;
 
   /* the volume being collected (streaming thread) */
-  gint filled;                  /* B-scans collected */
   gboolean log_mode;            /* log setting at the volume's first B-scan */
-  GstClockTime first_pts;       /* of its first B-scan */
-  gboolean has_seq;             /* its first B-scan's buffer came from */
-  guint64 first_seq;            /* aooctsplit, numbered so */
-  GstClockTime bscan_duration;  /* of one B-scan, or NONE */
-  guint64 volumes;              /* images made since start */
-  AooctGap gap;                 /* where the pending image will start */
-  /* what process_buffers() is asked for */
-  gint take_from, take_count;   /* B-scans of the input buffer to collect,
-                                 * or take_count 0: emit the image */
   AooctViewLive live;           /* what the step gets with the buffer */
   AooctNormSettings emit_settings;      /* ... and live.s */
 } GstAooctViewPrivate;
@@ -77,7 +62,7 @@ enum
 
 #define gst_aooct_view_parent_class parent_class
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstAooctView, gst_aooct_view,
-    GST_TYPE_AOOCT_FILTER, G_ADD_PRIVATE (GstAooctView);
+    GST_TYPE_AOOCT_GROUP, G_ADD_PRIVATE (GstAooctView);
     GST_DEBUG_CATEGORY_INIT (gst_aooct_view_debug, "aooctview", 0,
         "aooct volume views"));
 
@@ -124,12 +109,7 @@ gst_aooct_view_derive_output (GstAooctFilter * filter,
   out->alines = width;
   out->samples = height;
   out->bscans = 1;
-  /* volumes per second = buffers per second * B-scans per buffer / V */
-  if (in->fps_n > 0 && !gst_util_fraction_multiply (in->fps_n, in->fps_d,
-          in->bscans, v, &out->fps_n, &out->fps_d)) {
-    out->fps_n = 0;
-    out->fps_d = 1;
-  }
+  gst_aooct_group_rate (in, v, out);
   return TRUE;
 }
 
@@ -193,10 +173,6 @@ gst_aooct_view_setup (GstAooctFilter * filter, gconstpointer * settings,
   p->rows = end - start;
   p->volume = v;
   p->rgba = format == GST_VIDEO_FORMAT_RGBA;
-  /* counting starts over with new caps (a partial volume of the old ones
-   * has been emitted by the caps event) */
-  priv->filled = 0;
-  aooct_gap_reset (&priv->gap);
   *settings = p;
   return TRUE;
 }
@@ -212,7 +188,7 @@ emit_settings (GstAooctView * self, AooctNormSettings * s, GError ** error)
 }
 
 /* The live part of the run of process_buffers()'s one plane: collect
- * the B-scans of this input, or (take_count 0) emit the image. */
+ * the B-scans of this input, or (count 0) emit the image. */
 static gboolean
 gst_aooct_view_live (GstAooctFilter * filter, gconstpointer * out_live,
     GError ** error)
@@ -221,17 +197,18 @@ gst_aooct_view_live (GstAooctFilter * filter, gconstpointer * out_live,
   GstAooctViewClass *klass = GST_AOOCT_VIEW_GET_CLASS (self);
   GstAooctViewPrivate *priv = PRIV (self);
   AooctViewLive *live = &priv->live;
+  const AooctGroupCall *call = gst_aooct_group_call (GST_AOOCT_GROUP (self));
 
   live->p = &priv->params;
   live->log_mode = priv->log_mode;
-  live->first = priv->filled;
-  live->count = priv->take_count;
-  live->in_row = priv->take_from * filter->in_geom.alines;
-  live->filled = priv->filled;
+  live->first = call->first;
+  live->count = call->count;
+  live->in_row = call->in_row;
+  live->filled = call->filled;
   live->s = NULL;
   live->own = NULL;
   *out_live = live;
-  if (priv->take_count > 0)
+  if (call->count > 0)
     return TRUE;
   if (!emit_settings (self, &priv->emit_settings, error))
     return FALSE;
@@ -241,196 +218,21 @@ gst_aooct_view_live (GstAooctFilter * filter, gconstpointer * out_live,
   return TRUE;
 }
 
-static GstFlowReturn
-allocate_output (GstAooctView * self, GstBuffer ** out)
+static gint
+gst_aooct_view_group_size (GstAooctGroup * group)
 {
-  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
-  GstAooctFilter *filter = GST_AOOCT_FILTER (self);
-  GstBufferPool *pool = gst_base_transform_get_buffer_pool (bt);
-  GstFlowReturn ret = GST_FLOW_OK;
-
-  *out = NULL;
-  if (pool) {
-    if (!gst_buffer_pool_is_active (pool)
-        && !gst_buffer_pool_set_active (pool, TRUE)) {
-      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-          ("cannot activate the output buffer pool"), (NULL));
-      ret = GST_FLOW_ERROR;
-    } else {
-      ret = gst_buffer_pool_acquire_buffer (pool, out, NULL);
-    }
-    gst_object_unref (pool);
-  } else {
-    GstAllocator *allocator = NULL;
-    GstAllocationParams params;
-
-    gst_base_transform_get_allocator (bt, &allocator, &params);
-    *out = gst_buffer_new_allocate (allocator,
-        GST_VIDEO_INFO_SIZE (&filter->out_vinfo), &params);
-    if (allocator)
-      gst_object_unref (allocator);
-    if (*out == NULL) {
-      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-          ("cannot allocate an output image of %" G_GSIZE_FORMAT " bytes",
-              GST_VIDEO_INFO_SIZE (&filter->out_vinfo)), (NULL));
-      ret = GST_FLOW_ERROR;
-    }
-  }
-  return ret;
+  return PRIV (GST_AOOCT_VIEW (group))->params.volume;
 }
 
-/* The image of the B-scans collected (a whole volume, or the partial one
- * at EOS or before new caps), pushed downstream. */
-static GstFlowReturn
-emit_volume (GstAooctView * self)
+/* the volume's log setting: its first B-scan's */
+static void
+gst_aooct_view_group_start (GstAooctGroup * group)
 {
-  GstAooctFilter *filter = GST_AOOCT_FILTER (self);
-  GstAooctViewPrivate *priv = PRIV (self);
-  GstBuffer *out;
-  GstFlowReturn ret;
+  GstAooctViewPrivate *priv = PRIV (GST_AOOCT_VIEW (group));
 
-  if (priv->filled == 0 || !filter->configured)
-    return GST_FLOW_OK;
-  ret = allocate_output (self, &out);
-  priv->take_count = 0;
-  if (ret == GST_FLOW_OK)
-    ret = gst_aooct_filter_process_buffers (filter, NULL, &out);
-  if (ret != GST_FLOW_OK) {
-    gst_clear_buffer (&out);
-    priv->filled = 0;
-    aooct_gap_reset (&priv->gap);
-    return ret;
-  }
-  GST_BUFFER_PTS (out) = priv->first_pts;
-  GST_BUFFER_DTS (out) = GST_CLOCK_TIME_NONE;
-  /* in a branch of aooctsplit: the image goes where its volume began */
-  if (priv->has_seq)
-    aooct_seq_meta_set (out, priv->first_seq);
-  GST_BUFFER_DURATION (out) = GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
-      priv->bscan_duration * priv->params.volume : GST_CLOCK_TIME_NONE;
-  GST_BUFFER_OFFSET (out) = priv->volumes;
-  GST_BUFFER_OFFSET_END (out) = priv->volumes + 1;
-  if (priv->volumes == 0)
-    GST_BUFFER_FLAG_SET (out, GST_BUFFER_FLAG_DISCONT);
-  GST_LOG_OBJECT (self, "volume %" G_GUINT64_FORMAT " of %d B-scans at %"
-      GST_TIME_FORMAT, priv->volumes, priv->filled,
-      GST_TIME_ARGS (priv->first_pts));
-  priv->volumes++;
-  priv->filled = 0;
-  aooct_gap_reset (&priv->gap);
-  return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
-}
-
-/* Every B-scan of the input into the volume; an image whenever a volume
- * is complete (pushed here: one input may end one volume and start the
- * next, or end several).  *outbuf stays NULL.  An input that leaves a
- * volume pending is followed by a GAP event at the volume's first
- * B-scan (aooct-gap.h): downstream prerolls while the volume fills, as a
- * tee with a B-scan branch needs. */
-static GstFlowReturn
-gst_aooct_view_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
-{
-  GstAooctView *self = GST_AOOCT_VIEW (bt);
-  GstAooctFilter *filter = GST_AOOCT_FILTER (bt);
-  GstAooctViewPrivate *priv = PRIV (self);
-  GstBuffer *inbuf = bt->queued_buf;
-  GstFlowReturn ret = GST_FLOW_OK;
-  GstClockTime pts, dur;
-  gint b = 0, bscans;
-
-  *outbuf = NULL;
-  if (inbuf == NULL)
-    return GST_FLOW_OK;
-  bt->queued_buf = NULL;
-  gst_aooct_filter_sync_values (filter, inbuf);
-  if (!filter->configured) {
-    gst_buffer_unref (inbuf);
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
-        ("received a buffer before caps were negotiated"), (NULL));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  bscans = filter->in_geom.bscans;
-  pts = GST_BUFFER_PTS (inbuf);
-  dur = GST_BUFFER_DURATION (inbuf);
-  priv->bscan_duration = GST_CLOCK_TIME_IS_VALID (dur) ? dur / bscans :
-      GST_CLOCK_TIME_NONE;
-  while (b < bscans && ret == GST_FLOW_OK) {
-    gint take = MIN (bscans - b, priv->params.volume - priv->filled);
-
-    if (priv->filled == 0) {
-      /* the volume's timestamp and log setting: its first B-scan's */
-      priv->first_pts = !GST_CLOCK_TIME_IS_VALID (pts) ? pts :
-          GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
-          pts + b * priv->bscan_duration : pts;
-      GST_OBJECT_LOCK (self);
-      priv->log_mode = priv->settings.log;
-      GST_OBJECT_UNLOCK (self);
-      priv->has_seq = aooct_seq_meta_get (inbuf, &priv->first_seq);
-    }
-    priv->take_from = b;
-    priv->take_count = take;
-    ret = gst_aooct_filter_process_buffers (filter, inbuf, NULL);
-    if (ret != GST_FLOW_OK)
-      break;
-    priv->filled += take;
-    b += take;
-    aooct_gap_take (&priv->gap, priv->first_pts);
-    if (priv->filled == priv->params.volume)
-      ret = emit_volume (self);
-  }
-  gst_buffer_unref (inbuf);
-  if (ret == GST_FLOW_OK && priv->filled > 0)
-    aooct_gap_push (&priv->gap, GST_BASE_TRANSFORM_SRC_PAD (bt));
-  return ret;
-}
-
-static gboolean
-gst_aooct_view_sink_event (GstBaseTransform * bt, GstEvent * event)
-{
-  GstAooctView *self = GST_AOOCT_VIEW (bt);
-  GstAooctViewPrivate *priv = PRIV (self);
-
-  switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_EOS:
-      /* the partial last volume, as it is */
-      emit_volume (self);
-      break;
-    case GST_EVENT_CAPS:
-      /* the partial volume belongs to the old caps: out before them */
-      if (GST_AOOCT_FILTER (self)->configured) {
-        GstCaps *caps, *cur =
-            gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (bt));
-
-        gst_event_parse_caps (event, &caps);
-        if (cur == NULL || !gst_caps_is_equal (caps, cur))
-          emit_volume (self);
-        gst_clear_caps (&cur);
-      }
-      break;
-    case GST_EVENT_FLUSH_STOP:
-      priv->filled = 0;
-      aooct_gap_reset (&priv->gap);
-      break;
-    case GST_EVENT_GAP:
-      /* no B-scans for a while: with a volume pending, downstream hears
-       * only that nothing comes before its image */
-      event = aooct_gap_from_upstream (&priv->gap, event);
-      break;
-    default:
-      break;
-  }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
-}
-
-static gboolean
-gst_aooct_view_start (GstBaseTransform * bt)
-{
-  GstAooctViewPrivate *priv = PRIV (GST_AOOCT_VIEW (bt));
-
-  priv->filled = 0;
-  priv->volumes = 0;
-  aooct_gap_reset (&priv->gap);
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->start (bt);
+  GST_OBJECT_LOCK (group);
+  priv->log_mode = priv->settings.log;
+  GST_OBJECT_UNLOCK (group);
 }
 
 static void
@@ -493,7 +295,7 @@ static void
 gst_aooct_view_class_init (GstAooctViewClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstAooctGroupClass *group_class = GST_AOOCT_GROUP_CLASS (klass);
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
   const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_READY;
@@ -534,12 +336,10 @@ gst_aooct_view_class_init (GstAooctViewClass * klass)
           0, AOOCT_MAX_SAMPLES, 0, ready));
   aooct_norm_props_install (gobject_class, PROP_LOG, "volume");
 
-  bt_class->generate_output =
-      GST_DEBUG_FUNCPTR (gst_aooct_view_generate_output);
-  bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_view_sink_event);
-  bt_class->start = GST_DEBUG_FUNCPTR (gst_aooct_view_start);
+  group_class->group_size = GST_DEBUG_FUNCPTR (gst_aooct_view_group_size);
+  group_class->group_start = GST_DEBUG_FUNCPTR (gst_aooct_view_group_start);
+  group_class->emit_partial = TRUE;
 
-  filter_class->src_is_video = TRUE;
   filter_class->cuda_video_formats = cuda_video_formats;
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_view_derive_output);
@@ -565,7 +365,4 @@ gst_aooct_view_init (GstAooctView * self)
 
   priv->bscans_per_volume = DEFAULT_BSCANS_PER_VOLUME;
   aooct_norm_settings_init (&priv->settings);
-  priv->first_pts = GST_CLOCK_TIME_NONE;
-  priv->bscan_duration = GST_CLOCK_TIME_NONE;
-  aooct_gap_reset (&priv->gap);
 }

@@ -3,13 +3,9 @@
  * aooctrender; spec section 11).
  *
  * A view takes depth-domain complex B-scans (aooctfft's output) and emits
- * one image per volume of bscans-per-volume (V) B-scans, so it makes
- * fewer outputs than it takes inputs: it overrides GstBaseTransform's
- * generate_output() (the way GStreamer's own N-to-M transforms do),
- * handing the B-scans of each input to collect and, once V have come, the
- * image to emit, both through GstAooctFilter's process_buffers(), which
- * does the mapping, upload and download of the CPU and CUDA backends.  A
- * buffer with several B-scans may end one volume and start the next.
+ * one image per volume of bscans-per-volume (V) B-scans: a GstAooctGroup
+ * (gstaooctgroup.h) whose groups are volumes, which hands the B-scans of
+ * each input to collect and, once V have come, the image to emit.
  *
  * What it shares: bscans-per-volume, the depth crop and the display
  * settings of aooctnorm (log, dynamic-range, auto-range, range-min,
@@ -34,7 +30,7 @@
 #ifndef __GST_AOOCT_VIEW_H__
 #define __GST_AOOCT_VIEW_H__
 
-#include "gstaooctfilter.h"
+#include "gstaooctgroup.h"
 #include "aooct-step.h"
 #include "aooct-views.h"
 
@@ -56,11 +52,11 @@ G_BEGIN_DECLS
 
 #define GST_TYPE_AOOCT_VIEW (gst_aooct_view_get_type ())
 G_DECLARE_DERIVABLE_TYPE (GstAooctView, gst_aooct_view, GST, AOOCT_VIEW,
-    GstAooctFilter);
+    GstAooctGroup);
 
 struct _GstAooctViewClass
 {
-  GstAooctFilterClass parent_class;
+  GstAooctGroupClass parent_class;
 
   /* The image for a volume of @v B-scans of @in with the depth crop
    * [crop_start, crop_end). */

@@ -19,6 +19,9 @@
 #include "gstaooctnorm.h"
 #include "gstaooctenface.h"
 #include "gstaooctrender.h"
+#include "gstaooctdoppler.h"
+#include "gstaooctangio.h"
+#include "gstaooctflowenface.h"
 #include "gstaooctsrc.h"
 #include "gstaooctfilesrc.h"
 #include "gstaooctbin.h"
@@ -40,6 +43,9 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctnorm, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctenface, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctrender, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctdoppler, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctangio, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctflowenface, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctfilesrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctbin, plugin);

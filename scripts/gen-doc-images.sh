@@ -4,7 +4,9 @@
 # and without dispersion compensation, depth rows 100..739; the views of
 # one volume of it (en-face, MIP, composite); the first B-scan of
 # pipelines/fullrange.sh (standard and complex full range side by side),
-# docs/img/fullrange-retina.png; and the README's screenshot of aooct-view
+# docs/img/fullrange-retina.png; the flow pictures of docs/flow.md (the
+# last frame and an en-face angiogram of pipelines/flow.sh, one group's
+# angiogram by both methods); and the README's screenshot of aooct-view
 # (docs/img/aooct-view.png), taken under Xvfb after tuning a2/a3 and the
 # crop through its controls.
 #
@@ -45,6 +47,26 @@ out=$(mktemp -d); trap 'rm -f "$cal"; rm -rf "$out"' EXIT
 AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS=1 "$root/pipelines/fullrange.sh" "$out" >/dev/null
 cp "$out/bscan-000.png" "$root/docs/img/fullrange-retina.png"
 ls -l "$root"/docs/img/fullrange-retina.png
+
+# Flow (docs/flow.md): one volume of 60 positions x 4 repeats of
+# pipelines/flow.sh, its last frame (the four panes) and its en-face
+# angiogram; one group's angiogram as decorrelation and speckle variance.
+AOOCT_SKIP_BOOTSTRAP=1 AOOCT_POSITIONS=60 AOOCT_BSCANS=240 \
+  "$root/pipelines/flow.sh" "$out/flow" >/dev/null
+cp "$out/flow/flow-panes.png" "$root/docs/img/flow-panes.png"
+cp "$out/flow/enface-angio-00.png" "$root/docs/img/flow-enface-angio.png"
+camera="seed=31 speckle-width=3 vessel-count=2 repeats=4 calibration-file=$cal"
+"${AOOCT_BUILD:-$root/build}/tools/aooct-background" --frames=8 \
+  --output="$out/bg.txt" aooctsrc num-buffers=8 reflectivity=0 $camera >/dev/null
+for method in decorrelation speckle-variance; do
+  gst-launch-1.0 -q aooctsrc num-buffers=4 $camera \
+    ! aooctdcsub mode=background background-file="$out/bg.txt" ! aooctpad \
+    ! aooctkmap wavelength-file="$cal" ! aooctdisp a2=8 a3=-2 ! aooctfft \
+    ! aooctangio repeats=4 method=$method crop-start=100 crop-end=560 \
+    ! pngenc compression-level=9 \
+    ! filesink location="$root/docs/img/flow-angio-$method.png"
+done
+ls -l "$root"/docs/img/flow-*.png
 
 view=${AOOCT_BUILD:-$root/build}/viewer/aooct-view
 if [ -x "$view" ] && command -v xvfb-run >/dev/null; then

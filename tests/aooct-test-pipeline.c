@@ -12,7 +12,7 @@ gchar *
 aooct_test_with_backend (const gchar * launch, const gchar * backend)
 {
   GRegex *re = g_regex_new ("\\b(aooct(dcsub|fullrange|pad|kmap|disp|fft|"
-      "norm))\\b", 0, 0, NULL);
+      "norm|doppler|angio))\\b", 0, 0, NULL);
   /* the *-graphs tests ask for CUDA graphs, others may ask for none */
   gint graphs = g_str_equal (backend, "cuda") ? aooct_test_cuda_graphs () : -1;
   gchar *repl = g_strdup_printf ("\\1 backend=%s%s", backend,

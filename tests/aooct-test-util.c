@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <glib/gstdio.h>
+#include <gst/video/video.h>
 
 #include "aooct-test-util.h"
 #include "aooct-app-util.h"
@@ -521,4 +522,32 @@ aooct_test_cuda_graphs (void)
   const gchar *v = g_getenv ("AOOCT_TEST_CUDA_GRAPHS");
 
   return g_strcmp0 (v, "1") == 0 ? 1 : g_strcmp0 (v, "0") == 0 ? 0 : -1;
+}
+
+/* The image of @buf (caps of @h's sink pad) as packed rows of @width
+ * pixels of @bpp bytes (g_free). */
+guint8 *
+aooct_test_image_of (GstHarness * h, GstBuffer * buf, gint * width,
+    gint * height, gint * bpp)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  guint8 *img;
+  gint r;
+
+  fail_unless (gst_video_info_from_caps (&info, caps));
+  gst_caps_unref (caps);
+  *width = GST_VIDEO_INFO_WIDTH (&info);
+  *height = GST_VIDEO_INFO_HEIGHT (&info);
+  *bpp = GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0);
+  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
+  img = g_malloc ((gsize) * width * *height * *bpp);
+  for (r = 0; r < *height; r++)
+    memcpy (img + (gsize) r * *width * *bpp,
+        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0),
+        (gsize) * width * *bpp);
+  gst_video_frame_unmap (&frame);
+  return img;
 }

@@ -136,6 +136,11 @@ void aooct_test_expect_error (const gchar * launch, GstCaps * caps,
  * @expect (the framerate aside). */
 void aooct_test_assert_caps (GstHarness * h, const AooctGeometry * expect);
 
+/* The image of @buf (plane 0, in the format of the caps of @h's sink pad)
+ * as packed rows of @width pixels of @bpp bytes (g_free). */
+guint8 *aooct_test_image_of (GstHarness * h, GstBuffer * buf, gint * width,
+    gint * height, gint * bpp);
+
 /* Writes @n values (round-trip precision, C locale, one per line) after a
  * '#' comment line @header to a new temporary file; returns its path. */
 gchar *aooct_test_write_values (const gchar * header, const gdouble * v,

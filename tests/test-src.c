@@ -259,6 +259,33 @@ GST_START_TEST (test_seed)
 
 GST_END_TEST;
 
+/* The next @frames B-scans of @h are frames 0, 1, ... of the model of @p */
+static void
+expect_model_frames (GstHarness * h, const AooctSynthParams * p, gint frames)
+{
+  AooctSynth *s;
+  guint16 *ref;
+  gint f;
+
+  aooct_fftw_lock ();
+  s = aooct_synth_new (p, NULL);
+  aooct_fftw_unlock ();
+  fail_unless (s != NULL);
+  ref = g_new (guint16, (gsize) p->samples * p->alines);
+  for (f = 0; f < frames; f++) {
+    gsize n;
+    guint16 *d = pull_frame (h, &n);
+    fail_unless_equals_int (n, (gsize) p->samples * p->alines);
+    aooct_synth_fill (s, f, ref, p->samples);
+    fail_unless (memcmp (d, ref, n * 2) == 0, "frame %d", f);
+    g_free (d);
+  }
+  aooct_fftw_lock ();
+  aooct_synth_free (s);
+  aooct_fftw_unlock ();
+  g_free (ref);
+}
+
 /* The element delivers exactly the model of aooct-synth (whose physics
  * test-synth checks), frame after frame. */
 GST_START_TEST (test_matches_model)
@@ -266,9 +293,6 @@ GST_START_TEST (test_matches_model)
   GstHarness *h = src_harness ("aooctsrc seed=11 phantom=mirror alines=50 "
       "mirror-depth=400 dispersion-a2=-5 noise=3 bscans-per-volume=7", 3);
   AooctSynthParams p;
-  AooctSynth *s;
-  guint16 *ref;
-  gint f;
 
   aooct_synth_params_init (&p);
   p.seed = 11;
@@ -278,24 +302,76 @@ GST_START_TEST (test_matches_model)
   p.dispersion_a2 = -5;
   p.noise = 3;
   p.bscans_per_volume = 7;
-  aooct_fftw_lock ();
-  s = aooct_synth_new (&p, NULL);
-  aooct_fftw_unlock ();
-  fail_unless (s != NULL);
-  ref = g_new (guint16, (gsize) p.samples * p.alines);
-  for (f = 0; f < 3; f++) {
-    gsize n;
-    guint16 *d = pull_frame (h, &n);
-    fail_unless_equals_int (n, (gsize) p.samples * p.alines);
-    aooct_synth_fill (s, f, ref, p.samples);
-    fail_unless (memcmp (d, ref, n * 2) == 0, "frame %d", f);
-    g_free (d);
-  }
-  aooct_fftw_lock ();
-  aooct_synth_free (s);
-  aooct_fftw_unlock ();
-  g_free (ref);
+  expect_model_frames (h, &p, 3);
   gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* The flow phantom (vessels, repeats) too; line-rate 0 is framerate x
+ * alines, an explicit line rate is taken as it is. */
+static void
+check_flow_matches_model (const gchar * line_rate, gdouble expect_rate)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc seed=12 alines=60 "
+      "framerate=50/1 vessel-count=2 vessel-velocity=-1.5 vessel-depth=260 "
+      "vessel-diameter=30 vessel-position=0.4 vessel-decorrelation=0.6 "
+      "aline-spacing=0.8 refractive-index=1.4 repeats=2 speckle-width=2 "
+      "bscans-per-volume=3 %s", line_rate);
+  GstHarness *h = src_harness (launch, 5);
+  AooctSynthParams p;
+
+  aooct_synth_params_init (&p);
+  p.seed = 12;
+  p.alines = 60;
+  p.vessel_count = 2;
+  p.vessel_velocity = -1.5;
+  p.vessel_depth = 260;
+  p.vessel_diameter = 30;
+  p.vessel_position = 0.4;
+  p.vessel_decorrelation = 0.6;
+  p.aline_spacing = 0.8;
+  p.refractive_index = 1.4;
+  p.repeats = 2;
+  p.speckle_width = 2;
+  p.bscans_per_volume = 3;
+  p.line_rate = expect_rate;
+  expect_model_frames (h, &p, 5);
+  g_free (launch);
+  gst_harness_teardown (h);
+}
+
+GST_START_TEST (test_flow_matches_model)
+{
+  check_flow_matches_model ("", 50.0 * 60);
+  check_flow_matches_model ("line-rate=20000", 20000);
+}
+
+GST_END_TEST;
+
+/* Flow settings the model refuses are errors naming the property */
+GST_START_TEST (test_flow_bad_properties)
+{
+  const gchar *cases[][2] = {
+    {"line-rate=0.5 vessel-count=1", "line-rate"},
+    /* 0 = framerate x alines: 1/1000 x 1 A-line is too slow */
+    {"framerate=1/1000 alines=1 vessel-count=1", "line-rate"},
+  };
+  guint c;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    gchar *launch = g_strdup_printf ("aooctsrc num-buffers=1 %s ! fakesink",
+        cases[c][0]);
+    gchar *err = aooct_test_run_pipeline (launch, 20);
+    fail_unless (err != NULL, "'%s' accepted", cases[c][0]);
+    fail_unless (strstr (err, cases[c][1]) != NULL, "'%s' does not say "
+        "'%s'", err, cases[c][1]);
+    g_free (err);
+    g_free (launch);
+  }
+  /* without vessels the line rate does not matter */
+  fail_unless (aooct_test_run_pipeline ("aooctsrc num-buffers=1 "
+          "framerate=1/1000 alines=1 line-rate=0.5 ! fakesink", 20) == NULL);
 }
 
 GST_END_TEST;
@@ -468,6 +544,8 @@ src_suite (void)
   tcase_add_test (tc, test_change_while_playing);
   tcase_add_test (tc, test_calibration_file);
   tcase_add_test (tc, test_bad_properties);
+  tcase_add_test (tc, test_flow_matches_model);
+  tcase_add_test (tc, test_flow_bad_properties);
   return s;
 }
 

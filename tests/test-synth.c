@@ -258,7 +258,25 @@ GST_START_TEST (test_params_validation)
   EXPECT_BAD (reference_level, -5, "reference-level");
   EXPECT_BAD (samples, 1, "samples");
   EXPECT_BAD (bscans_per_volume, 0, "bscans-per-volume");
+  /* the flow phantom (test-synth-vessel) */
+  EXPECT_BAD (repeats, 0, "repeats");
+  EXPECT_BAD (vessel_count, 17, "vessel-count");
+  EXPECT_BAD (vessel_velocity, NAN, "vessel-velocity");
+  EXPECT_BAD (vessel_depth, INFINITY, "vessel-depth");
+  EXPECT_BAD (vessel_diameter, 0, "vessel-diameter");
+  EXPECT_BAD (vessel_position, 1.5, "vessel-position");
+  EXPECT_BAD (vessel_decorrelation, -0.1, "vessel-decorrelation");
+  EXPECT_BAD (aline_spacing, 0, "aline-spacing");
+  EXPECT_BAD (refractive_index, 0.5, "refractive-index");
 #undef EXPECT_BAD
+  /* the line rate matters only where blood moves */
+  aooct_synth_params_init (&p);
+  p.line_rate = 0;
+  fail_unless (aooct_synth_params_validate (&p, NULL));
+  p.vessel_count = 1;
+  fail_unless (!aooct_synth_params_validate (&p, &err));
+  fail_unless (strstr (err->message, "line-rate") != NULL, "%s", err->message);
+  g_clear_error (&err);
 }
 
 GST_END_TEST;

@@ -86,34 +86,6 @@ depth_floats (const Geom * g, gint bscans)
   return 2 * (gsize) g->f * g->p1 * g->m * bscans;
 }
 
-/* The image of @buf (caps of @h's sink pad) as packed rows of @width
- * pixels of @bpp bytes (g_free). */
-static guint8 *
-image_of (GstHarness * h, GstBuffer * buf, gint * width, gint * height,
-    gint * bpp)
-{
-  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
-  GstVideoInfo info;
-  GstVideoFrame frame;
-  guint8 *img;
-  gint r;
-
-  fail_unless (gst_video_info_from_caps (&info, caps));
-  gst_caps_unref (caps);
-  *width = GST_VIDEO_INFO_WIDTH (&info);
-  *height = GST_VIDEO_INFO_HEIGHT (&info);
-  *bpp = GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0);
-  fail_unless (gst_video_frame_map (&frame, &info, buf, GST_MAP_READ));
-  img = g_malloc ((gsize) * width * *height * *bpp);
-  for (r = 0; r < *height; r++)
-    memcpy (img + (gsize) r * *width * *bpp,
-        (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
-        (gsize) r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0),
-        (gsize) * width * *bpp);
-  gst_video_frame_unmap (&frame);
-  return img;
-}
-
 /* Largest difference between @got and @want (GRAY8 or GRAY16 pixels). */
 static gint
 max_diff (const guint8 * got, const guint8 * want, gsize pixels, gint bpp)
@@ -297,7 +269,7 @@ check_norm (const gchar * props, gint kb, gint ka, double ss, double sr,
     fail_unless_equals_int (gst_harness_push (h, depth_buffer (d, &g, i)),
         GST_FLOW_OK);
     out = gst_harness_pull (h);
-    img = image_of (h, out, &width, &height, &bpp);
+    img = aooct_test_image_of (h, out, &width, &height, &bpp);
     fail_unless_equals_int (width, w);
     fail_unless_equals_int (height, rows * g.bscans);
     worst = max_diff (img, want + (gsize) i * w * rows * g.bscans * bpp,
@@ -430,7 +402,7 @@ check_enface (gint m, gint per_buffer, gint n_buf, gint volume, gboolean max)
   fail_unless_equals_int (g_list_length (images), full + (partial ? 1 : 0));
   for (l = images; l; l = l->next, k++) {
     gint width, height, bpp, worst, filled = MIN (volume, total - k * volume);
-    guint8 *img = image_of (h, l->data, &width, &height, &bpp);
+    guint8 *img = aooct_test_image_of (h, l->data, &width, &height, &bpp);
     /* the volume's first B-scan: buffer i, B-scan b of it */
     const gint first_b = k * volume, i = first_b / per_buffer;
     GstClockTime t0 = i * 100 * GST_MSECOND + (first_b % per_buffer) *
@@ -492,7 +464,7 @@ GST_START_TEST (test_enface_flush)
     fail_unless_equals_int (gst_harness_push (h, depth_buffer (v.d, &v.g,
                 i)), GST_FLOW_OK);
   out = gst_harness_pull (h);
-  img = image_of (h, out, &width, &height, &bpp);
+  img = aooct_test_image_of (h, out, &width, &height, &bpp);
   aooct_ref_views_enface (&p, TRUE, views_bscan (&v, 2), 4, 4, want, 24);
   fail_unless (max_diff (img, want, 24 * 4, 1) <= 1);
   fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 100 * GST_MSECOND);
@@ -566,7 +538,7 @@ render_volume (Views * v, gint volume, const gchar * props, gint * width,
   guint8 *img;
 
   fail_unless_equals_int (g_list_length (images), 1);
-  img = image_of (h, images->data, width, height, &bpp);
+  img = aooct_test_image_of (h, images->data, width, height, &bpp);
   g_list_free_full (images, (GDestroyNotify) gst_buffer_unref);
   gst_harness_teardown (h);
   return img;
@@ -727,8 +699,8 @@ GST_START_TEST (test_render_live)
   fail_unless_equals_int (gst_harness_push (h, depth_buffer (v.d, &v.g, 3)),
       GST_FLOW_OK);
   b = gst_harness_pull (h);
-  ia = image_of (h, a, &w, &hh, &bpp);
-  ib = image_of (h, b, &w, &hh, &bpp);
+  ia = aooct_test_image_of (h, a, &w, &hh, &bpp);
+  ib = aooct_test_image_of (h, b, &w, &hh, &bpp);
   want = g_malloc ((gsize) w * rows);
   aooct_ref_views_mip_bscan_axis (&p, views_bscan (&v, 0), 4, want, w);
   fail_unless (max_diff (ia, want, (gsize) w * rows, 1) <= 1);
@@ -765,8 +737,8 @@ check_rgba (const gchar * caps)
   rgba = views_run (&v, h);
   grey = views_run (&v, hg);
   fail_unless_equals_int (g_list_length (rgba), 1);
-  a = image_of (h, rgba->data, &w, &hh, &bpp);
-  g = image_of (hg, grey->data, &wg, &hg_, &bppg);
+  a = aooct_test_image_of (h, rgba->data, &w, &hh, &bpp);
+  g = aooct_test_image_of (hg, grey->data, &wg, &hg_, &bppg);
   fail_unless_equals_int (bpp, 4);
   for (i = 0; i < w * hh; i++) {
     fail_unless_equals_int (a[4 * i], g[i]);

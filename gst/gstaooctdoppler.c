@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: aooctdoppler, phase-resolved (Kasai) Doppler.
+ *
+ * SECTION:element-aooctdoppler
+ * @title: aooctdoppler
+ *
+ * Flow from the phase of the depth-domain complex signal (spec section
+ * 12): takes aooctfft's (or aooctcs's) output, real or full-range, and
+ * makes one image per B-scan in aooctnorm's orientation (one row per depth
+ * bin of the crop, one column per A-line) of the phase shift dphi between
+ * A-lines `lag` apart, from the autocorrelation
+ * C = sum X[a+lag] conj (X[a]) over a window of `aline-window` A-lines by
+ * `depth-window` depth bins.  GRAY8 (or GRAY16_LE) maps dphi in
+ * (-pi, pi] to 0 .. 255 with 128 for no flow; RGBA shows positive shifts
+ * in red and negative ones in blue.  Pixels whose window-mean intensity
+ * lies more than `threshold` dB below the brightest pixel of the B-scan
+ * show no flow; `bulk-correction` removes each column's common phase
+ * (bulk motion, and the carrier of a full-range chain).
+ *
+ * An axial velocity v gives dphi = 4 pi n v lag T / lambda0 (T the A-line
+ * period).  With `line-rate` and `center-wavelength` set, the element
+ * posts an element message "aooct-doppler" with the double velocity-max,
+ * the velocity in mm/s at dphi = pi, after caps and whenever they,
+ * `refractive-index` or `lag` change.
+ *
+ * Every property but the crop may be changed while playing.  Doppler is
+ * best after aooctdcsub mode=background (a mean-A-line DC subtraction
+ * leaves a static ghost of any reflector common to the B-scan).
+ *
+ * ## Example launch line
+ * |[
+ * gst-launch-1.0 aooctsrc num-buffers=200 ! aooctdcsub ! aooctpad ! \
+ *     aooctkmap wavelength-coeffs="785,0.125,1e-05,-2e-09" ! aooctdisp ! \
+ *     aooctfft ! aooctdoppler line-rate=100000 center-wavelength=840 ! \
+ *     video/x-raw,format=RGBA ! videoconvert ! autovideosink
+ * ]|
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstaooctdoppler.h"
+#include "aooct-caps.h"
+#include "aooct-error.h"
+#include "aooct-flow-props.h"
+#include "aooct-cpu-doppler.h"
+#include "aooct-step.h"
+
+#ifdef HAVE_CUDA
+#include "aooct-cuda-doppler.h"
+#endif
+
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_doppler_debug);
+#define GST_CAT_DEFAULT gst_aooct_doppler_debug
+
+struct _GstAooctDoppler
+{
+  GstAooctFilter parent;
+
+  /* properties, under the object lock */
+  AooctFlowProps props;
+  gint lag;
+  gboolean bulk_correction;
+  gdouble line_rate, center_wavelength, refractive_index;
+
+  /* from setup() */
+  AooctFlowParams params;       /* what the cores are made for */
+  /* streaming thread */
+  AooctDopplerSettings live;    /* this buffer's */
+  gdouble posted_velocity;      /* velocity-max last posted, 0 = none */
+};
+
+enum
+{
+  PROP_0,
+  PROP_LAG,
+  PROP_BULK_CORRECTION,
+  PROP_LINE_RATE,
+  PROP_CENTER_WAVELENGTH,
+  PROP_REFRACTIVE_INDEX,
+  PROP_FLOW,                    /* .. the AOOCT_FLOW_PROPS shared ones */
+};
+
+#define DEFAULT_REFRACTIVE_INDEX 1.38
+
+#define gst_aooct_doppler_parent_class parent_class
+G_DEFINE_TYPE (GstAooctDoppler, gst_aooct_doppler, GST_TYPE_AOOCT_FILTER);
+GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctdoppler, "aooctdoppler",
+    GST_RANK_NONE, GST_TYPE_AOOCT_DOPPLER,
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_doppler_debug, "aooctdoppler", 0,
+        "aooct phase-resolved Doppler"));
+
+/* GRAY8 first: what a display gets unless it asks for more */
+#define SRC_CAPS \
+  "video/x-raw, format = (string) { GRAY8, GRAY16_LE, RGBA }, " \
+  "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], " \
+  "framerate = (fraction) [ 0/1, MAX ]"
+
+static gboolean
+gst_aooct_doppler_derive_output (GstAooctFilter * filter,
+    const AooctGeometry * in, AooctGeometry * out, GError ** error)
+{
+  GstAooctDoppler *self = GST_AOOCT_DOPPLER (filter);
+  AooctFlowProps p;
+  gint start, end;
+
+  GST_OBJECT_LOCK (self);
+  p = self->props;
+  GST_OBJECT_UNLOCK (self);
+  return aooct_flow_derive_output ("aooctdoppler", &p, in, out, &start, &end,
+      error);
+}
+
+static GstCaps *
+gst_aooct_doppler_output_caps (GstAooctFilter * filter,
+    const AooctGeometry * out)
+{
+  GstCaps *caps = gst_caps_from_string ("video/x-raw, "
+      "format = (string) { GRAY8, GRAY16_LE, RGBA }");
+
+  gst_caps_set_simple (caps,
+      "width", G_TYPE_INT, out->alines,
+      "height", G_TYPE_INT, out->bscans * out->samples,
+      "framerate", GST_TYPE_FRACTION, out->fps_n, out->fps_d, NULL);
+  return caps;
+}
+
+/* ---- the step on both backends (aooct-step.h) ------------------------ */
+
+static gpointer
+doppler_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return aooct_cpu_doppler_new (settings);
+}
+
+static gboolean
+doppler_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  aooct_cpu_doppler_process (core, run->live, (const gfloat *) in->data,
+      out->data, out->stride);
+  return TRUE;
+}
+
+static void
+doppler_cpu_destroy (gpointer core)
+{
+  aooct_cpu_doppler_free (core);
+}
+
+static const AooctStepOps doppler_cpu = { doppler_cpu_create,
+  doppler_cpu_process, doppler_cpu_destroy, NULL, NULL
+};
+
+#ifdef HAVE_CUDA
+static gpointer
+doppler_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+    GError ** error)
+{
+  return aooct_cuda_doppler_new (settings, error);
+}
+
+static gboolean
+doppler_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+    const AooctStepRun * run, GError ** error)
+{
+  return aooct_cuda_doppler_process (core, run->live,
+      (const gfloat *) in->data, out->data, out->stride, run->stream, error);
+}
+
+static void
+doppler_cuda_destroy (gpointer core)
+{
+  aooct_cuda_doppler_free (core);
+}
+
+/* the kernels' arguments are the planes and this buffer's settings */
+G_STATIC_ASSERT (sizeof (AooctDopplerSettings) <= AOOCT_STEP_GRAPH_KEY);
+
+static gssize
+doppler_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+{
+  const AooctDopplerSettings *s = run->live;
+  AooctDopplerSettings k;
+
+  /* field by field into a zeroed copy: padding bytes compare equal */
+  memset (&k, 0, sizeof (k));
+  k.lag = s->lag;
+  k.aline_window = s->aline_window;
+  k.depth_window = s->depth_window;
+  k.threshold = s->threshold;
+  k.bulk_correction = s->bulk_correction;
+  memcpy (key, &k, sizeof (k));
+  return sizeof (k);
+}
+
+static const AooctStepOps doppler_cuda = { doppler_cuda_create,
+  doppler_cuda_process, doppler_cuda_destroy, NULL, NULL,
+  doppler_cuda_graph_key
+};
+
+#define DOPPLER_CUDA (&doppler_cuda)
+#else
+#define DOPPLER_CUDA NULL
+#endif
+
+/* This buffer's settings; FALSE with @error naming the property when the
+ * spec forbids them. */
+static gboolean
+read_settings (GstAooctDoppler * self, AooctDopplerSettings * s,
+    GError ** error)
+{
+  GST_OBJECT_LOCK (self);
+  s->lag = self->lag;
+  s->aline_window = self->props.aline_window;
+  s->depth_window = self->props.depth_window;
+  s->threshold = self->props.threshold;
+  s->bulk_correction = self->bulk_correction;
+  GST_OBJECT_UNLOCK (self);
+  return aooct_doppler_settings_check (s,
+      GST_AOOCT_FILTER (self)->in_geom.alines, error);
+}
+
+/* The "aooct-doppler" message when the velocity scale is known and not
+ * yet posted with this value. */
+static void
+announce_velocity (GstAooctDoppler * self, gint lag)
+{
+  gdouble v;
+
+  GST_OBJECT_LOCK (self);
+  v = aooct_doppler_velocity_max (self->line_rate, self->center_wavelength,
+      self->refractive_index, lag);
+  GST_OBJECT_UNLOCK (self);
+  if (v <= 0 || v == self->posted_velocity)
+    return;
+  self->posted_velocity = v;
+  GST_INFO_OBJECT (self, "velocity at dphi = pi: %.6g mm/s", v);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self),
+          gst_structure_new ("aooct-doppler", "velocity-max", G_TYPE_DOUBLE,
+              v, NULL)));
+}
+
+static gboolean
+gst_aooct_doppler_setup (GstAooctFilter * filter, gconstpointer * settings,
+    GError ** error)
+{
+  GstAooctDoppler *self = GST_AOOCT_DOPPLER (filter);
+  AooctFlowParams *p = &self->params;
+  AooctFlowProps props;
+  AooctDopplerSettings s;
+  AooctGeometry out;
+  gint start, end;
+
+  if (!aooct_flow_output_format (filter, "aooctdoppler", TRUE, &p->format,
+          error) || !read_settings (self, &s, error))
+    return FALSE;
+  GST_OBJECT_LOCK (self);
+  props = self->props;
+  GST_OBJECT_UNLOCK (self);
+  if (!aooct_flow_derive_output ("aooctdoppler", &props, &filter->in_geom,
+          &out, &start, &end, error))
+    return FALSE;
+  /* crop-* are only writable up to READY, so this holds unless the
+   * application bypassed that */
+  if (end - start != filter->out_geom.samples) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "crop-start / crop-end changed during negotiation");
+    return FALSE;
+  }
+  p->samples = filter->in_geom.samples;
+  p->alines = filter->in_geom.alines;
+  p->bscans = filter->in_geom.bscans;
+  p->crop_start = start;
+  p->rows = end - start;
+  p->repeats = 1;
+  GST_DEBUG_OBJECT (self, "crop [%d, %d), %s", start, end,
+      GST_VIDEO_INFO_NAME (&filter->out_vinfo));
+  /* the scale once after caps */
+  self->posted_velocity = 0;
+  announce_velocity (self, s.lag);
+  *settings = p;
+  return TRUE;
+}
+
+/* every setting but the crop may change while playing */
+static gboolean
+gst_aooct_doppler_live (GstAooctFilter * filter, gconstpointer * live,
+    GError ** error)
+{
+  GstAooctDoppler *self = GST_AOOCT_DOPPLER (filter);
+
+  if (!read_settings (self, &self->live, error))
+    return FALSE;
+  announce_velocity (self, self->live.lag);
+  *live = &self->live;
+  return TRUE;
+}
+
+static void
+gst_aooct_doppler_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctDoppler *self = GST_AOOCT_DOPPLER (object);
+
+  GST_OBJECT_LOCK (self);
+  if (aooct_flow_props_set (&self->props, PROP_FLOW, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  switch (prop_id) {
+    case PROP_LAG:
+      self->lag = g_value_get_int (value);
+      break;
+    case PROP_BULK_CORRECTION:
+      self->bulk_correction = g_value_get_boolean (value);
+      break;
+    case PROP_LINE_RATE:
+      self->line_rate = g_value_get_double (value);
+      break;
+    case PROP_CENTER_WAVELENGTH:
+      self->center_wavelength = g_value_get_double (value);
+      break;
+    case PROP_REFRACTIVE_INDEX:
+      self->refractive_index = g_value_get_double (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_doppler_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstAooctDoppler *self = GST_AOOCT_DOPPLER (object);
+
+  GST_OBJECT_LOCK (self);
+  if (aooct_flow_props_get (&self->props, PROP_FLOW, prop_id, value)) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  switch (prop_id) {
+    case PROP_LAG:
+      g_value_set_int (value, self->lag);
+      break;
+    case PROP_BULK_CORRECTION:
+      g_value_set_boolean (value, self->bulk_correction);
+      break;
+    case PROP_LINE_RATE:
+      g_value_set_double (value, self->line_rate);
+      break;
+    case PROP_CENTER_WAVELENGTH:
+      g_value_set_double (value, self->center_wavelength);
+      break;
+    case PROP_REFRACTIVE_INDEX:
+      g_value_set_double (value, self->refractive_index);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_aooct_doppler_class_init (GstAooctDopplerClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
+  const GParamFlags live = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE;
+
+  gobject_class->set_property = gst_aooct_doppler_set_property;
+  gobject_class->get_property = gst_aooct_doppler_get_property;
+
+  /**
+   * GstAooctDoppler:lag:
+   *
+   * L: the phase shift is taken between A-lines L apart; 1 .. A-lines - 1
+   * (checked against the caps), default 1
+   */
+  g_object_class_install_property (gobject_class, PROP_LAG,
+      g_param_spec_int ("lag", "Lag",
+          "L: the phase shift is taken between A-lines L apart; 1 .. "
+          "A-lines - 1 (checked against the caps), default 1", 1,
+          AOOCT_MAX_ALINES, AOOCT_DOPPLER_DEFAULT_LAG, live));
+  /**
+   * GstAooctDoppler:bulk-correction:
+   *
+   * Remove each column's common phase (the sum of its unmasked
+   * autocorrelations): bulk motion, and the carrier of a full-range chain
+   */
+  g_object_class_install_property (gobject_class, PROP_BULK_CORRECTION,
+      g_param_spec_boolean ("bulk-correction", "Bulk correction",
+          "Remove each column's common phase (the sum of its unmasked "
+          "autocorrelations): bulk motion, and the carrier of a full-range "
+          "chain", FALSE, live));
+  /**
+   * GstAooctDoppler:line-rate:
+   *
+   * A-lines per second of the camera, for the velocity scale only
+   * (message aooct-doppler); 0 = unknown (default)
+   */
+  g_object_class_install_property (gobject_class, PROP_LINE_RATE,
+      g_param_spec_double ("line-rate", "Line rate",
+          "A-lines per second of the camera, for the velocity scale only "
+          "(message aooct-doppler); 0 = unknown (default)", 0.0, 1e9, 0.0,
+          live));
+  /**
+   * GstAooctDoppler:center-wavelength:
+   *
+   * Power-weighted mean wavelength of the source in nm, for the velocity
+   * scale only; 0 = unknown (default)
+   */
+  g_object_class_install_property (gobject_class, PROP_CENTER_WAVELENGTH,
+      g_param_spec_double ("center-wavelength", "Centre wavelength",
+          "Power-weighted mean wavelength of the source in nm, for the "
+          "velocity scale only; 0 = unknown (default)", 0.0, 1e6, 0.0, live));
+  /**
+   * GstAooctDoppler:refractive-index:
+   *
+   * Group refractive index n of the sample, for the velocity scale only;
+   * 0.01 .. 100, default 1.38
+   */
+  g_object_class_install_property (gobject_class, PROP_REFRACTIVE_INDEX,
+      g_param_spec_double ("refractive-index", "Refractive index",
+          "Group refractive index n of the sample, for the velocity scale "
+          "only; 0.01 .. 100, default 1.38", 0.01, 100.0,
+          DEFAULT_REFRACTIVE_INDEX, live));
+  aooct_flow_props_install (gobject_class, PROP_FLOW,
+      AOOCT_DOPPLER_DEFAULT_ALINE_WINDOW, "B-scan");
+
+  gst_element_class_set_static_metadata (element_class,
+      "AO-OCT phase-resolved Doppler", "Filter/Converter/Video",
+      "Phase shift between A-lines (Kasai autocorrelation) of depth-domain "
+      "OCT B-scans, as a flow image", "aooct developers");
+  filter_class->cuda_video_formats = aooct_flow_cuda_video_formats;
+  gst_aooct_filter_class_add_pad_templates (filter_class,
+      AOOCT_CAPS_TEMPLATE, SRC_CAPS);
+
+  filter_class->src_is_video = TRUE;
+  filter_class->derive_output =
+      GST_DEBUG_FUNCPTR (gst_aooct_doppler_derive_output);
+  filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_doppler_output_caps);
+  filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_doppler_setup);
+  filter_class->cuda_stage = 3;
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_doppler_live);
+  filter_class->cpu_ops = &doppler_cpu;
+  filter_class->cuda_ops = DOPPLER_CUDA;
+#ifdef HAVE_CUDA
+  /* only kernels and a memset on the stream: capturable */
+  filter_class->cuda_graphs = TRUE;
+#endif
+}
+
+static void
+gst_aooct_doppler_init (GstAooctDoppler * self)
+{
+  aooct_flow_props_init (&self->props, AOOCT_DOPPLER_DEFAULT_ALINE_WINDOW);
+  self->lag = AOOCT_DOPPLER_DEFAULT_LAG;
+  self->refractive_index = DEFAULT_REFRACTIVE_INDEX;
+}

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* aooct: GstAooctGroup, base class of the elements that make one image per
+ * group of B-scans (see gstaooctgroup.h).
+ *
+ * SECTION:gstaooctgroup
+ * @title: GstAooctGroup
+ * @short_description: base class of the elements that make one image per
+ * group of B-scans
+ *
+ * A GstAooctFilter that takes depth-domain B-scans and emits one image per
+ * group of them: the volume views (aooctenface, aooctrender: a volume of
+ * bscans-per-volume B-scans) and aooctangio (the repeats of one B-scan
+ * position).
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstaooctgroup.h"
+#include "aooct-gap.h"
+#include "aooct-seq-meta.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_group_debug);
+#define GST_CAT_DEFAULT gst_aooct_group_debug
+
+typedef struct
+{
+  /* the group being collected (streaming thread) */
+  gint filled;                  /* B-scans collected */
+  GstClockTime first_pts;       /* of its first B-scan */
+  gboolean has_seq;             /* its first B-scan's buffer came from */
+  guint64 first_seq;            /* aooctsplit, numbered so */
+  GstClockTime bscan_duration;  /* of one B-scan, or NONE */
+  guint64 groups;               /* images made since start */
+  AooctGap gap;                 /* where the pending image will start */
+  AooctGroupCall call;          /* what process_buffers() is asked for */
+} GstAooctGroupPrivate;
+
+#define gst_aooct_group_parent_class parent_class
+G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstAooctGroup, gst_aooct_group,
+    GST_TYPE_AOOCT_FILTER, G_ADD_PRIVATE (GstAooctGroup);
+    GST_DEBUG_CATEGORY_INIT (gst_aooct_group_debug, "aooctgroup", 0,
+        "aooct images of groups of B-scans"));
+
+#define PRIV(self) \
+  ((GstAooctGroupPrivate *) gst_aooct_group_get_instance_private (self))
+
+const AooctGroupCall *
+gst_aooct_group_call (GstAooctGroup * self)
+{
+  return &PRIV (self)->call;
+}
+
+void
+gst_aooct_group_rate (const AooctGeometry * in, gint n, AooctGeometry * out)
+{
+  /* images per second = buffers per second * B-scans per buffer / n */
+  out->fps_n = 0;
+  out->fps_d = 1;
+  if (in->fps_n > 0 && !gst_util_fraction_multiply (in->fps_n, in->fps_d,
+          in->bscans, n, &out->fps_n, &out->fps_d)) {
+    out->fps_n = 0;
+    out->fps_d = 1;
+  }
+}
+
+static gint
+group_size (GstAooctGroup * self)
+{
+  return GST_AOOCT_GROUP_GET_CLASS (self)->group_size (self);
+}
+
+static GstFlowReturn
+allocate_output (GstAooctGroup * self, GstBuffer ** out)
+{
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
+  GstAooctFilter *filter = GST_AOOCT_FILTER (self);
+  GstBufferPool *pool = gst_base_transform_get_buffer_pool (bt);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  *out = NULL;
+  if (pool) {
+    if (!gst_buffer_pool_is_active (pool)
+        && !gst_buffer_pool_set_active (pool, TRUE)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("cannot activate the output buffer pool"), (NULL));
+      ret = GST_FLOW_ERROR;
+    } else {
+      ret = gst_buffer_pool_acquire_buffer (pool, out, NULL);
+    }
+    gst_object_unref (pool);
+  } else {
+    GstAllocator *allocator = NULL;
+    GstAllocationParams params;
+
+    gst_base_transform_get_allocator (bt, &allocator, &params);
+    *out = gst_buffer_new_allocate (allocator,
+        GST_VIDEO_INFO_SIZE (&filter->out_vinfo), &params);
+    if (allocator)
+      gst_object_unref (allocator);
+    if (*out == NULL) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+          ("cannot allocate an output image of %" G_GSIZE_FORMAT " bytes",
+              GST_VIDEO_INFO_SIZE (&filter->out_vinfo)), (NULL));
+      ret = GST_FLOW_ERROR;
+    }
+  }
+  return ret;
+}
+
+/* The image of the B-scans collected (a whole group, or the partial one
+ * of a view at EOS or before new caps), pushed downstream. */
+static GstFlowReturn
+emit_group (GstAooctGroup * self)
+{
+  GstAooctFilter *filter = GST_AOOCT_FILTER (self);
+  GstAooctGroupPrivate *priv = PRIV (self);
+  GstBuffer *out;
+  GstFlowReturn ret;
+
+  if (priv->filled == 0 || !filter->configured)
+    return GST_FLOW_OK;
+  ret = allocate_output (self, &out);
+  priv->call.count = 0;
+  priv->call.filled = priv->filled;
+  if (ret == GST_FLOW_OK)
+    ret = gst_aooct_filter_process_buffers (filter, NULL, &out);
+  if (ret != GST_FLOW_OK) {
+    gst_clear_buffer (&out);
+    priv->filled = 0;
+    aooct_gap_reset (&priv->gap);
+    return ret;
+  }
+  GST_BUFFER_PTS (out) = priv->first_pts;
+  GST_BUFFER_DTS (out) = GST_CLOCK_TIME_NONE;
+  /* in a branch of aooctsplit: the image goes where its group began */
+  if (priv->has_seq)
+    aooct_seq_meta_set (out, priv->first_seq);
+  GST_BUFFER_DURATION (out) = GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
+      priv->bscan_duration * group_size (self) : GST_CLOCK_TIME_NONE;
+  GST_BUFFER_OFFSET (out) = priv->groups;
+  GST_BUFFER_OFFSET_END (out) = priv->groups + 1;
+  if (priv->groups == 0)
+    GST_BUFFER_FLAG_SET (out, GST_BUFFER_FLAG_DISCONT);
+  GST_LOG_OBJECT (self, "group %" G_GUINT64_FORMAT " of %d B-scans at %"
+      GST_TIME_FORMAT, priv->groups, priv->filled,
+      GST_TIME_ARGS (priv->first_pts));
+  priv->groups++;
+  priv->filled = 0;
+  aooct_gap_reset (&priv->gap);
+  return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+}
+
+/* A partial group at EOS (@eos) or before new caps: its image, or
+ * (aooctangio) nothing, with a warning at EOS. */
+static void
+end_partial_group (GstAooctGroup * self, gboolean eos)
+{
+  GstAooctGroupPrivate *priv = PRIV (self);
+
+  if (GST_AOOCT_GROUP_GET_CLASS (self)->emit_partial) {
+    emit_group (self);
+    return;
+  }
+  if (priv->filled > 0 && eos)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("end of stream in the "
+            "middle of a group: %d B-scan(s) dropped, a group has %d",
+            priv->filled, group_size (self)), (NULL));
+  else if (priv->filled > 0)
+    GST_INFO_OBJECT (self, "new caps: %d B-scan(s) of a partial group "
+        "dropped", priv->filled);
+  priv->filled = 0;
+  aooct_gap_reset (&priv->gap);
+}
+
+/* Every B-scan of the input into the group; an image whenever a group is
+ * complete (pushed here: one input may end one group and start the next,
+ * or end several).  *outbuf stays NULL.  An input that leaves a group
+ * pending is followed by a GAP event at the group's first B-scan
+ * (aooct-gap.h): downstream prerolls while the group fills, as a tee with
+ * a B-scan branch needs. */
+static GstFlowReturn
+gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
+{
+  GstAooctGroup *self = GST_AOOCT_GROUP (bt);
+  GstAooctGroupClass *klass = GST_AOOCT_GROUP_GET_CLASS (self);
+  GstAooctFilter *filter = GST_AOOCT_FILTER (bt);
+  GstAooctGroupPrivate *priv = PRIV (self);
+  GstBuffer *inbuf = bt->queued_buf;
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstClockTime pts, dur;
+  gint b = 0, bscans, n;
+
+  *outbuf = NULL;
+  if (inbuf == NULL)
+    return GST_FLOW_OK;
+  bt->queued_buf = NULL;
+  gst_aooct_filter_sync_values (filter, inbuf);
+  if (!filter->configured) {
+    gst_buffer_unref (inbuf);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("received a buffer before caps were negotiated"), (NULL));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  n = group_size (self);
+  bscans = filter->in_geom.bscans;
+  pts = GST_BUFFER_PTS (inbuf);
+  dur = GST_BUFFER_DURATION (inbuf);
+  priv->bscan_duration = GST_CLOCK_TIME_IS_VALID (dur) ? dur / bscans :
+      GST_CLOCK_TIME_NONE;
+  while (b < bscans && ret == GST_FLOW_OK) {
+    gint take = MIN (bscans - b, n - priv->filled);
+
+    if (priv->filled == 0) {
+      /* the group's timestamp: its first B-scan's */
+      priv->first_pts = !GST_CLOCK_TIME_IS_VALID (pts) ? pts :
+          GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
+          pts + b * priv->bscan_duration : pts;
+      priv->has_seq = aooct_seq_meta_get (inbuf, &priv->first_seq);
+      if (klass->group_start)
+        klass->group_start (self);
+    }
+    priv->call.first = priv->filled;
+    priv->call.count = take;
+    priv->call.in_row = b * filter->in_geom.alines;
+    priv->call.filled = priv->filled;
+    ret = gst_aooct_filter_process_buffers (filter, inbuf, NULL);
+    if (ret != GST_FLOW_OK)
+      break;
+    priv->filled += take;
+    b += take;
+    aooct_gap_take (&priv->gap, priv->first_pts);
+    if (priv->filled == n)
+      ret = emit_group (self);
+  }
+  gst_buffer_unref (inbuf);
+  if (ret == GST_FLOW_OK && priv->filled > 0)
+    aooct_gap_push (&priv->gap, GST_BASE_TRANSFORM_SRC_PAD (bt));
+  return ret;
+}
+
+static gboolean
+gst_aooct_group_sink_event (GstBaseTransform * bt, GstEvent * event)
+{
+  GstAooctGroup *self = GST_AOOCT_GROUP (bt);
+  GstAooctGroupPrivate *priv = PRIV (self);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_EOS:
+      end_partial_group (self, TRUE);
+      break;
+    case GST_EVENT_CAPS:
+      /* the partial group belongs to the old caps: out (or dropped)
+       * before them; counting starts over */
+      if (GST_AOOCT_FILTER (self)->configured) {
+        GstCaps *caps, *cur =
+            gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (bt));
+
+        gst_event_parse_caps (event, &caps);
+        if (cur == NULL || !gst_caps_is_equal (caps, cur))
+          end_partial_group (self, FALSE);
+        gst_clear_caps (&cur);
+      }
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      priv->filled = 0;
+      aooct_gap_reset (&priv->gap);
+      break;
+    case GST_EVENT_GAP:
+      /* no B-scans for a while: with a group pending, downstream hears
+       * only that nothing comes before its image */
+      event = aooct_gap_from_upstream (&priv->gap, event);
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
+}
+
+static gboolean
+gst_aooct_group_start (GstBaseTransform * bt)
+{
+  GstAooctGroupPrivate *priv = PRIV (GST_AOOCT_GROUP (bt));
+
+  priv->filled = 0;
+  priv->groups = 0;
+  aooct_gap_reset (&priv->gap);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->start (bt);
+}
+
+static void
+gst_aooct_group_class_init (GstAooctGroupClass * klass)
+{
+  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  bt_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_aooct_group_generate_output);
+  bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_group_sink_event);
+  bt_class->start = GST_DEBUG_FUNCPTR (gst_aooct_group_start);
+  GST_AOOCT_FILTER_CLASS (klass)->src_is_video = TRUE;
+}
+
+static void
+gst_aooct_group_init (GstAooctGroup * self)
+{
+  GstAooctGroupPrivate *priv = PRIV (self);
+
+  priv->first_pts = GST_CLOCK_TIME_NONE;
+  priv->bscan_duration = GST_CLOCK_TIME_NONE;
+  aooct_gap_reset (&priv->gap);
+}
