@@ -50,8 +50,19 @@
  *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
  *               [--file-dir DIR] [--no-steps] [--no-files] [--views V]
  *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
- *               [--fullrange] [--flow] [--cs]
+ *               [--fullrange] [--cs] [--packed] [--scale-out GPUS] [--flow]
  *
+ * With --packed it times instead the whole chain of the shape (default
+ * 1024-nopad-x8) on raw B-scans of packed samples (Mono12p, Mono12Packed,
+ * Mono10p: docs/caps.md) against the same B-scans as GRAY16_LE, in the
+ * same run: in page-locked memory on CUDA (the upload moves the packed
+ * bytes), on one streaming thread and on three.
+ * With --scale-out GPUS (e.g. 0,1) it times instead the rows of
+ * docs/scale-out.md on those CUDA devices: the standard chain at 2048 x
+ * 1000, 4 B-scans per buffer; aooctcs at 2048 x 1000, 40 %; the thesis
+ * shape, 16 per buffer; with one device the chain alone, with several
+ * aooctsplit, one branch per device, aooctmerge.  scripts/scale-out-bench.sh
+ * runs it on one GPU, on two, and as two processes, and prints the table.
  * With --flow, each shape also gets aooctdoppler and aooctangio (spec
  * section 12), alone and at the end of the chain (aooct-bench-flow.c).
  *
@@ -78,6 +89,7 @@
 #endif
 #include "aooct-synth.h"
 #include "aooct-app-util.h"
+#include "aooct-bench-packed.h"
 #include "aooct-bench.h"
 #ifdef HAVE_CUDA
 #include "aooct-bench-cuda.h"
@@ -86,6 +98,10 @@
 /* page-locked pool buffers filled once and pushed round-robin: more than
  * appsrc's queue (4) plus what aooctdcsub holds while their copies run */
 #define N_PINNED 8
+/* how many of them a run uses: N_PINNED per branch with --scale-out
+ * (each branch holds its own) */
+#define N_PINNED_MAX 64
+static guint n_pinned = N_PINNED;
 
 /* aooct-cuda-host-memory.h and aooct-cuda-memory.h (not linked here) */
 /* aooct-cuda-pool.h: the option of the page-locked pool */
@@ -539,15 +555,15 @@ time_chain (const gchar * desc, const gchar * sink_caps, GstSample * input,
     while (paced && i > 0 && g_atomic_int_get (&c.count) < i + 1)
       g_usleep (20);
     if (i == 0 && feed == FEED_PINNED) {
-      GstBuffer *filled[N_PINNED];
+      GstBuffer *filled[N_PINNED_MAX];
       guint k;
 
       /* fill each pool buffer once, outside the timed part */
-      pool = wait_first (&c) ? proposed_pool (src_pad, caps, feed, N_PINNED,
+      pool = wait_first (&c) ? proposed_pool (src_pad, caps, feed, n_pinned,
           &size) : NULL;
-      for (k = 0; k < N_PINNED; k++)
+      for (k = 0; k < n_pinned; k++)
         filled[k] = pool ? filled_buffer (pool, buf, HOST_MEMORY_TYPE) : NULL;
-      for (k = 0; k < N_PINNED; k++) {
+      for (k = 0; k < n_pinned; k++) {
         fed = fed && filled[k] != NULL;
         gst_clear_buffer (&filled[k]);
       }
@@ -862,6 +878,163 @@ emit_row (GString * table, FILE * out, const gchar * label, const Timing * t,
   else
     emit (table, out, "| %s | %.4f | %.3g | %.3f / %.3f |\n", label, ms,
         shape->alines / (ms / 1e3), t->lat_med_ms, t->lat_max_ms);
+}
+
+/* Packed input (--packed): the whole chain of @shape on its raw B-scans as
+ * GRAY16_LE and packed as each packed format, in page-locked memory on
+ * CUDA (the pool aooctdcsub proposes: the upload moves the packed bytes),
+ * GRAY8 images in system memory; on one streaming thread and on three. */
+static void
+packed_rows (const Shape * shape, GString * table, FILE * out, gint buffers)
+{
+  static const AooctRawFormat formats[] = { AOOCT_RAW_GRAY16_LE,
+    AOOCT_RAW_MONO12P, AOOCT_RAW_MONO12PACKED, AOOCT_RAW_MONO10P
+  };
+  GstSample *raw = capture_input (shape, 0);
+  gchar *chains[2] = { chain_desc (shape, 0, N_STAGES - 1),
+    chain_queued_desc (shape)
+  };
+  Feed feed = on_cuda ()? FEED_PINNED : FEED_SYSTEM;
+  guint f, c;
+
+  emit (table, out, "## %s, packed input: %d samples x %d A-lines, %d "
+      "B-scans per buffer, raw B-scans in %s, GRAY8 image in system "
+      "memory\n\n| raw samples | threads | bytes per A-line | ms per B-scan "
+      "| A-lines/s | latency median / max, ms per buffer |\n"
+      "|---|---:|---:|---:|---:|---:|\n", shape->name, shape->samples,
+      shape->alines, shape->per_buffer, feed == FEED_PINNED ?
+      "page-locked memory (the pool aooctdcsub proposes)" :
+      "ordinary system memory");
+  for (c = 0; c < G_N_ELEMENTS (chains); c++)
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      GstSample *in = formats[f] == AOOCT_RAW_GRAY16_LE ?
+          gst_sample_ref (raw) : aooct_bench_packed_sample (raw, formats[f]);
+      Timing t = { -1, 0, 0, 0, NULL };
+      gdouble ms;
+
+      if (in)
+        t = time_chain (chains[c], "video/x-raw,format=GRAY8", in, buffers,
+            feed, FALSE);
+      ms = t.ms / shape->per_buffer;
+      if (t.ms <= 0)
+        emit (table, out, "| %s | %d | %" G_GSIZE_FORMAT " | failed (see "
+            "the messages above) | | |\n", aooct_raw_format_name
+            (formats[f]), c ? 3 : 1, aooct_raw_row_bytes (formats[f],
+                shape->samples));
+      else
+        emit (table, out, "| %s | %d | %" G_GSIZE_FORMAT " | %.4f | %.3g | "
+            "%.3f / %.3f |\n", aooct_raw_format_name (formats[f]), c ? 3 : 1,
+            aooct_raw_row_bytes (formats[f], shape->samples), ms,
+            shape->alines / (ms / 1e3), t.lat_med_ms, t.lat_max_ms);
+      g_free (t.host);
+      if (in)
+        gst_sample_unref (in);
+    }
+  emit (table, out, "\n");
+  g_free (chains[0]);
+  g_free (chains[1]);
+  gst_sample_unref (raw);
+}
+
+/* ---- scale-out rows (--scale-out GPUS): one pipeline over several GPUs -- */
+
+/* @chain with each "@DEV@" replaced by the device, once for each of the
+ * @n @devices: the chain itself for one, aooctsplit and aooctmerge around
+ * one branch per device otherwise (docs/scale-out.md). */
+static gchar *
+scale_desc (const gchar * chain, const gint * devices, gint n)
+{
+  GString *d = g_string_new (n > 1 ? "aooctsplit name=s" : "");
+  gchar **bits = g_strsplit (chain, "@DEV@", -1);
+  gint k;
+
+  for (k = 0; k < n; k++) {
+    gchar *dev = g_strdup_printf ("%d", devices[k]);
+    gchar *c = g_strjoinv (dev, bits);
+
+    if (n > 1)
+      g_string_append_printf (d, "  s. ! queue max-size-buffers=2 "
+          "max-size-bytes=0 max-size-time=0 ! %s ! m.", c);
+    else
+      g_string_append (d, c);
+    g_free (c);
+    g_free (dev);
+  }
+  if (n > 1)
+    g_string_append (d, "  aooctmerge name=m");
+  g_strfreev (bits);
+  return g_string_free (d, FALSE);
+}
+
+/* The rows of docs/scale-out.md's table on the devices of @gpus ("0",
+ * "0,1", ...): the standard chain at 2048 x 1000, 4 B-scans per buffer;
+ * aooctcs at 2048 x 1000, 40 %; the thesis shape, 16 per buffer.  Raw
+ * B-scans in page-locked memory on CUDA.  Each row is "| name | ... |
+ * A-lines/s |" for scripts/scale-out-bench.sh to read. */
+static void
+scale_rows (GString * table, FILE * out, gint buffers, const gchar * gpus)
+{
+  static const Shape x4 = { "2048x1000-x4", 2048, 1000, TRUE, 4 };
+  static const Shape cs = { "cs-2048x1000", 2048, 1000, FALSE, 1 };
+  static const Shape x16 = { "thesis-x16", 832, 240, TRUE, 16 };
+  const gchar *bk = backend ? backend : "auto";
+  gchar **parts = g_strsplit (gpus, ",", -1);
+  gint n = g_strv_length (parts), k, devices[16];
+  const Feed feed = on_cuda ()? FEED_PINNED : FEED_SYSTEM;
+  gchar *standard, *compressive;
+  const Shape *shapes_[3] = { &x4, &cs, &x16 };
+  const gchar *chains[3];
+
+  if (n < 1 || n > 16) {
+    g_printerr ("--scale-out: 1 to 16 devices, got '%s'\n", gpus);
+    exit (2);
+  }
+  for (k = 0; k < n; k++)
+    devices[k] = atoi (parts[k]);
+  g_strfreev (parts);
+  standard = g_strdup_printf ("aooctdcsub backend=%s cuda-device-id=@DEV@ ! "
+      "aooctpad size=2048 factor=2 backend=%s cuda-device-id=@DEV@ ! "
+      "aooctkmap wavelength-coeffs=\"%s\" backend=%s cuda-device-id=@DEV@ ! "
+      "aooctdisp a2=%g a3=%g backend=%s cuda-device-id=@DEV@ ! aooctfft "
+      "backend=%s cuda-device-id=@DEV@ ! aooctnorm backend=%s "
+      "cuda-device-id=@DEV@", bk, bk, AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      bk, AOOCT_SYNTH_DEFAULT_DISPERSION_A2, AOOCT_SYNTH_DEFAULT_DISPERSION_A3,
+      bk, bk, bk);
+  compressive = g_strdup_printf ("aooctdcsub backend=%s cuda-device-id=@DEV@ "
+      "! aooctcs backend=%s cuda-device-id=@DEV@ wavelength-coeffs=\"%s\" "
+      "mask-fraction=0.4 operator=nufft nufft-width=3 ! aooctnorm backend=%s "
+      "cuda-device-id=@DEV@", bk, bk, AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS,
+      bk);
+  chains[0] = chains[2] = standard;
+  chains[1] = compressive;
+  /* each branch holds page-locked buffers of its own */
+  n_pinned = MIN (N_PINNED * n, N_PINNED_MAX);
+
+  emit (table, out, "## scale-out: gpus=%s (%s)\n\n| row | B-scans per "
+      "buffer | ms per buffer | A-lines/s |\n|---|---:|---:|---:|\n", gpus,
+      n == 1 ? "the chain alone" : "aooctsplit ! branches ! aooctmerge");
+  for (k = 0; k < 3; k++) {
+    const Shape *shape = shapes_[k];
+    GstSample *raw = capture_input (shape, 0);
+    gchar *desc = scale_desc (chains[k], devices, n);
+    Timing t = time_chain (desc, "video/x-raw,format=GRAY8", raw, buffers,
+        feed, FALSE);
+
+    if (t.ms <= 0)
+      emit (table, out, "| %s | %d | failed (see the messages above) | |\n",
+          shape->name, shape->per_buffer);
+    else
+      emit (table, out, "| %s | %d | %.3f | %.4g |\n", shape->name,
+          shape->per_buffer, t.ms, shape->alines * shape->per_buffer /
+          (t.ms / 1e3));
+    g_free (t.host);
+    g_free (desc);
+    gst_sample_unref (raw);
+  }
+  emit (table, out, "\n");
+  n_pinned = N_PINNED;
+  g_free (standard);
+  g_free (compressive);
 }
 
 /* ---- file rows: the pipelines users run on a recorded raw file ---------- */
@@ -1227,8 +1400,8 @@ int
 main (int argc, char **argv)
 {
   gint buffers = 50, views = 0;
-  gboolean fullrange = FALSE, cs = FALSE, flow = FALSE;
-  gchar *output = NULL, *only = NULL;
+  gboolean fullrange = FALSE, cs = FALSE, packed = FALSE, flow = FALSE;
+  gchar *output = NULL, *only = NULL, *scale_out = NULL;
   GOptionEntry entries[] = {
     {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
         "cpu, cuda or auto (default auto)", "B"},
@@ -1258,6 +1431,13 @@ main (int argc, char **argv)
     {"cs", 0, 0, G_OPTION_ARG_NONE, &cs,
         "time aooctcs (compressive sensing) at 2048 x 1000 instead of the "
           "shapes", NULL},
+    {"packed", 0, 0, G_OPTION_ARG_NONE, &packed,
+        "time the chain on packed 12/10-bit raw B-scans against 16-bit ones "
+          "(--shape, default 1024-nopad-x8) instead of the shapes", NULL},
+    {"scale-out", 0, 0, G_OPTION_ARG_STRING, &scale_out,
+        "time instead one pipeline over the CUDA devices GPUS (e.g. 0,1; "
+          "0 for one GPU): the rows of docs/scale-out.md "
+          "(scripts/scale-out-bench.sh)", "GPUS"},
     {"views", 'v', 0, G_OPTION_ARG_INT, &views,
         "time the views of spec section 11 on the volume of Jian et al. "
           "over V volumes instead of the shapes", "V"},
@@ -1288,7 +1468,7 @@ main (int argc, char **argv)
   if (!output)
     output = g_strdup ("bench-results.md");
   if (!only)
-    only = g_strdup ("thesis");
+    only = g_strdup (packed ? "1024-nopad-x8" : "thesis");
   out = fopen (output, "w");
   if (!out) {
     g_printerr ("cannot write %s\n", output);
@@ -1337,7 +1517,13 @@ main (int argc, char **argv)
     bench_views (table, out, views);
   if (cs)
     cs_rows (table, out, buffers);
-  for (s = 0; views == 0 && !cs && s < G_N_ELEMENTS (shapes); s++) {
+  for (s = 0; packed && s < G_N_ELEMENTS (shapes); s++)
+    if (g_strcmp0 (only, "all") == 0 || g_strcmp0 (only, shapes[s].name) == 0)
+      packed_rows (&shapes[s], table, out, buffers);
+  if (scale_out)
+    scale_rows (table, out, buffers, scale_out);
+  for (s = 0; views == 0 && !cs && !packed && !scale_out
+      && s < G_N_ELEMENTS (shapes); s++) {
     const Shape *shape = &shapes[s];
     gdouble sum = 0, gpu_sum = 0, bound_sum = 0, mb_sum = 0;
     gdouble per = shape->per_buffer;

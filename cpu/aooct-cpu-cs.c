@@ -18,8 +18,8 @@ typedef struct
 
 struct _AooctCpuCs
 {
-  gint n, u, p, in_width, iterations, n_threads;
-  gfloat tau, scale;            /* scale = P^-1/2 */
+  gint n, u, p, in_width, n_threads;
+  gfloat scale;                 /* P^-1/2 */
   gint32 *pixel;
   gfloat *disp;
   AooctCpuNonuniform *adjoint;  /* A^H without the scale */
@@ -48,8 +48,6 @@ aooct_cpu_cs_new (const AooctCs * cs, gint n_threads, GError ** error)
   c->u = cs->u;
   c->p = cs->p;
   c->in_width = cs->in_width;
-  c->iterations = cs->iterations;
-  c->tau = (gfloat) cs->tau;
   c->scale = (gfloat) (1.0 / sqrt ((gdouble) cs->p));
   c->n_threads = MAX (n_threads, 1);
   c->pixel = g_memdup2 (cs->pixel, sizeof (gint32) * cs->u);
@@ -207,8 +205,9 @@ apply_forward (AooctCpuCs * c, const gfloat * x, gint alines)
 
 void
 aooct_cpu_cs_process (AooctCpuCs * c, const gfloat * in, gfloat * out,
-    gint alines)
+    gint alines, gdouble tau_in, gint iterations)
 {
+  const gfloat tau = (gfloat) tau_in;
   const gint u = c->u, p = c->p;
   const gfloat sc = c->scale;
   gint a, it;
@@ -233,7 +232,7 @@ aooct_cpu_cs_process (AooctCpuCs * c, const gfloat * in, gfloat * out,
     c->alpha[a] = 1.0;
   }
 
-  for (it = 0; it < c->iterations; it++) {
+  for (it = 0; it < iterations; it++) {
     /* g = A^H r */
     aooct_cpu_nonuniform_process (c->adjoint, c->r, TRUE, NULL, c->g, alines);
     if (it == 0) {
@@ -249,7 +248,7 @@ aooct_cpu_cs_process (AooctCpuCs * c, const gfloat * in, gfloat * out,
 
           mx = MAX (mx, sqrtf (gr * gr + gi * gi));
         }
-        c->lambda[a] = c->tau * mx;
+        c->lambda[a] = tau * mx;
       }
     }
     /* x+ = soft (x - g / alpha, lambda / alpha), in place in out, and

@@ -26,9 +26,12 @@ AooctCpuCs *aooct_cpu_cs_new (const AooctCs * cs, gint n_threads,
     GError ** error);
 
 /* @in: @n_alines real spectra of cs->in_width floats (DC-subtracted),
- * contiguous; @out: @n_alines depth profiles x of P complex floats. */
+ * contiguous; @out: @n_alines depth profiles x of P complex floats.
+ * @tau (finite, >= 0) and @iterations (1..AOOCT_CS_MAX_ITERATIONS): the
+ * element's live settings for this buffer (the configuration's are only
+ * the first ones). */
 void aooct_cpu_cs_process (AooctCpuCs * core, const gfloat * in, gfloat * out,
-    gint n_alines);
+    gint n_alines, gdouble tau, gint iterations);
 
 void aooct_cpu_cs_free (AooctCpuCs * core);
 

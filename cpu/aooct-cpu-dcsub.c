@@ -25,11 +25,36 @@ raw16 (const guint8 * row, gint n)
   return (gfloat) GUINT16_FROM_LE (v);
 }
 
+/* Packed rows (Mono12p, Mono12Packed, Mono10p) are unpacked a block at a
+ * time into 16-bit samples first (a block of BLOCK samples starts on a
+ * pack unit), then go the way of 16-bit ones. */
+static inline const guint8 *
+block_samples (const guint8 * row, gint w, AooctRawFormat format,
+    guint16 * unpacked)
+{
+  if (!aooct_raw_format_is_packed (format))
+    return row;
+  aooct_raw_unpack_row (format, row, w, unpacked);
+#if G_BYTE_ORDER == G_BIG_ENDIAN
+  {
+    gint n;
+
+    /* raw16 () reads little-endian */
+    for (n = 0; n < w; n++)
+      unpacked[n] = GUINT16_TO_LE (unpacked[n]);
+  }
+#endif
+  return (const guint8 *) unpacked;
+}
+
 static void
 dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
-    gint raw_bytes, AooctDcMode mode, const gfloat * background, gfloat * out)
+    AooctRawFormat format, AooctDcMode mode, const gfloat * background,
+    gfloat * out)
 {
   const gint n_samples = g->raw_samples, m_alines = g->alines;
+  const gint raw_bytes = format == AOOCT_RAW_GRAY8 ? 1 : 2;
+  const gint bits = aooct_raw_format_bits (format);
   gint n0;
 
 #pragma omp parallel for schedule(static) if ((gint64) n_samples * m_alines >= AOOCT_CPU_PARALLEL_MIN)
@@ -37,6 +62,7 @@ dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
     const gint w = MIN (BLOCK, n_samples - n0);
     gdouble sum[BLOCK];
     gfloat dc[BLOCK];
+    guint16 unpacked[BLOCK];
     gint m, n;
 
     if (mode == AOOCT_DC_BACKGROUND || mode == AOOCT_DC_NONE) {
@@ -46,7 +72,8 @@ dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
       for (n = 0; n < w; n++)
         sum[n] = 0.0;
       for (m = 0; m < m_alines; m++) {
-        const guint8 *row = raw + (gsize) m * raw_stride + n0 * raw_bytes;
+        const guint8 *row = block_samples (raw + (gsize) m * raw_stride +
+            (gsize) n0 * bits / 8, w, format, unpacked);
 
         if (raw_bytes == 1) {
 #pragma omp simd
@@ -62,7 +89,8 @@ dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
         dc[n] = (gfloat) (sum[n] / m_alines);
     }
     for (m = 0; m < m_alines; m++) {
-      const guint8 *row = raw + (gsize) m * raw_stride + n0 * raw_bytes;
+      const guint8 *row = block_samples (raw + (gsize) m * raw_stride +
+          (gsize) n0 * bits / 8, w, format, unpacked);
       gfloat *o = out + (gsize) m * n_samples + n0;
 
       if (raw_bytes == 1) {
@@ -80,13 +108,12 @@ dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
 
 void
 aooct_cpu_dcsub (const AooctGeometry * g, const guint8 * raw,
-    gsize raw_stride, gint raw_bytes, AooctDcMode mode,
+    gsize raw_stride, AooctRawFormat format, AooctDcMode mode,
     const gfloat * background, gfloat * out)
 {
   gint b;
 
   for (b = 0; b < g->bscans; b++)
     dcsub_bscan (g, raw + (gsize) b * g->alines * raw_stride, raw_stride,
-        raw_bytes, mode, background,
-        out + (gsize) b * g->alines * g->raw_samples);
+        format, mode, background, out + (gsize) b * g->alines * g->raw_samples);
 }

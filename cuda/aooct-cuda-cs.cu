@@ -10,8 +10,8 @@
 
 struct _AooctCudaCs
 {
-  gint n, u, p, in_width, rows, iterations;
-  float tau, scale;
+  gint n, u, p, in_width, rows;
+  float scale;
   int *pixel;
   float2 *disp;
   /* A^H, unscaled; with nudft it also applies A, with its own matrix */
@@ -88,8 +88,6 @@ aooct_cuda_cs_new (const AooctCs * cs, gsize rows, GError ** error)
   c->p = cs->p;
   c->in_width = cs->in_width;
   c->rows = (gint) rows;
-  c->iterations = cs->iterations;
-  c->tau = (float) cs->tau;
   c->scale = (float) (1.0 / sqrt ((gdouble) cs->p));
   aooct_cs_operator_geometry (cs, &og);
   ok = aooct_cuda_upload_new ((gpointer *) & c->pixel, cs->pixel, sizeof (int) * c->u,
@@ -280,7 +278,7 @@ resid_kernel (float2 * r, const float2 * y, const float2 * ax_t,
 
 gboolean
 aooct_cuda_cs_process (AooctCudaCs * c, const gfloat * in, gfloat * out,
-    AooctCudaStream stream, GError ** error)
+    gdouble tau, gint iterations, AooctCudaStream stream, GError ** error)
 {
   cudaStream_t st = (cudaStream_t) stream;
   float2 *x = (float2 *) out;
@@ -292,13 +290,13 @@ aooct_cuda_cs_process (AooctCudaCs * c, const gfloat * in, gfloat * out,
   if (c->grid && !aooct_cufft_plan_set_stream (&c->inverse, st, error))
     return FALSE;
 
-  for (it = 0; it < c->iterations; it++) {
+  for (it = 0; it < iterations; it++) {
     if (!aooct_cuda_nonuniform_process (c->adjoint, (const gfloat *) c->r,
             (gfloat *) c->g, stream, error))
       return FALSE;
     if (it == 0) {
       lambda_kernel <<< c->rows, ROW_THREADS, 0, st >>> (c->g, c->lambda,
-          c->scale, c->tau, c->p);
+          c->scale, (float) tau, c->p);
       AOOCT_CUDA_CHECK_LAUNCH (error, "aooctcs: lambda kernel");
     }
     shrink_kernel <<< c->rows, ROW_THREADS, 0, st >>> (x, c->g, c->alpha,

@@ -33,9 +33,11 @@ AooctCudaCs *aooct_cuda_cs_new (const AooctCs * cs, gsize rows,
     GError ** error);
 
 /* @in: rows real spectra of cs->in_width floats (device); @out: rows depth
- * profiles of P complex floats (device). */
+ * profiles of P complex floats (device).  @tau and @iterations: the
+ * element's live settings for this buffer (as the CPU core's). */
 gboolean aooct_cuda_cs_process (AooctCudaCs * core, const gfloat * in,
-    gfloat * out, AooctCudaStream stream, GError ** error);
+    gfloat * out, gdouble tau, gint iterations, AooctCudaStream stream,
+    GError ** error);
 
 void aooct_cuda_cs_free (AooctCudaCs * core);
 

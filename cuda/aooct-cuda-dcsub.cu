@@ -13,16 +13,19 @@
  *     column in shared memory, then streams its rows: raw sample to float,
  *     minus the mean, written as float4/float2 where the output allows.
  * Both read the raw samples straight from the uploaded camera buffer (1 or
- * 2 bytes per sample instead of 4), 8 bytes per thread and row where the
- * buffer's alignment allows, with several rows' loads in flight per thread
+ * 2 bytes per sample instead of 4, 1.5 or 1.25 for packed 12/10-bit ones,
+ * unpacked in registers), 8 bytes per thread and row where the buffer's
+ * alignment allows (12 and 10 bytes for 8 packed samples), with several rows' loads in flight per thread
  * so that the kernels are bound by memory bandwidth, not latency. */
 #include <stdint.h>
 
 #include "aooct-cuda-dcsub.h"
 #include "aooct-cuda-check.h"
+#include "aooct-raw-format.h"
 
 /* A thread covers one group of 8 bytes of a raw row: 4 GRAY16 or 8 GRAY8
- * samples; a warp thus reads 256 contiguous bytes of a row. */
+ * samples (8 packed samples: 12 or 10 bytes, see Packed below); a warp
+ * thus reads 256 contiguous bytes of a row. */
 #define GROUP_BYTES 8
 #define GROUPS_PER_BLOCK 32
 /* Warps of a block take interleaved rows of the same columns, so that the
@@ -48,99 +51,183 @@ template < int C > __device__ __forceinline__ unsigned long long
 load_bytes (const uint8_t * p);
 
 template <> __device__ __forceinline__ unsigned long long
-load_bytes < 8 > (const uint8_t * p)
+    load_bytes < 8 > (const uint8_t * p)
 {
   return __ldg ((const unsigned long long *) p);
 }
 
 template <> __device__ __forceinline__ unsigned long long
-load_bytes < 4 > (const uint8_t * p)
+    load_bytes < 4 > (const uint8_t * p)
 {
   return __ldg ((const unsigned int *) p);
 }
 
 template <> __device__ __forceinline__ unsigned long long
-load_bytes < 2 > (const uint8_t * p)
+    load_bytes < 2 > (const uint8_t * p)
 {
   return __ldg ((const unsigned short *) p);
 }
 
 template <> __device__ __forceinline__ unsigned long long
-load_bytes < 1 > (const uint8_t * p)
+    load_bytes < 1 > (const uint8_t * p)
 {
   return __ldg ((const unsigned char *) p);
 }
 
-/* The group of samples at @p (a row + its first column, aligned to @W
- * bytes; @W divides 8) packed little-endian into 64 bits.  @W is the
- * alignment that the buffer's base and row stride both have: one 8-byte
- * load where they allow it, else as wide as they allow.  @FULL: all the
- * group's samples are in the row; else only @cnt of them (the last group
- * of a row), the others read as zero.  A template parameter, so that the
- * row loops of the full groups have no per-load branches. */
-template < typename T, int W, bool FULL > __device__ __forceinline__
-    unsigned long long
-load_group (const uint8_t * p, int cnt)
-{
-  /* a sample is never split across two loads unless W < sizeof (T) */
-  const int E = W < (int) sizeof (T) ? W : (int) sizeof (T);
-  unsigned long long q = 0;
+/* A raw sample format as the kernels see it: a thread covers one group of
+ * V neighbouring samples of a row, GB bytes starting at a multiple of GB
+ * (a group never splits a pack unit), loaded into a Group in registers by
+ * load () and read sample by sample with sample ().  W, the template
+ * parameter of load (), is the alignment (bytes, dividing 8) that the
+ * buffer's base and row stride both have: one 8-byte load where they allow
+ * it, else as wide as they allow.  FULL: all the group's samples are in
+ * the row; else only @cnt of them (the last group of a row), the others
+ * read as zero.  A template parameter, so that the row loops of the full
+ * groups have no per-load branches. */
 
-  if (FULL) {
+/* 8- and 16-bit samples: 8 bytes, 8 or 4 samples, in one 64-bit word */
+template < typename T > struct Plain
+{
+  static const int V = GROUP_BYTES / sizeof (T);
+  static const int GB = GROUP_BYTES;
+  typedef unsigned long long Group;
+
+  template < int W, bool FULL > static __device__ __forceinline__ Group
+  load (const uint8_t * p, int cnt)
+  {
+    /* a sample is never split across two loads unless W < sizeof (T) */
+    const int E = W < (int) sizeof (T) ? W : (int) sizeof (T);
+    Group q = 0;
+
+    if (FULL) {
 #pragma unroll
-    for (int i = 0; i < GROUP_BYTES / W; i++)
-      q |= load_bytes < W > (p + i * W) << (8 * W * i);
-  } else {
+      for (int i = 0; i < GROUP_BYTES / W; i++)
+        q |= load_bytes < W > (p + i * W) << (8 * W * i);
+    } else {
 #pragma unroll
-    for (int i = 0; i < GROUP_BYTES / E; i++)
-      if (i * E < cnt * (int) sizeof (T))
-        q |= load_bytes < E > (p + i * E) << (8 * E * i);
+      for (int i = 0; i < GROUP_BYTES / E; i++)
+        if (i * E < cnt * (int) sizeof (T))
+          q |= load_bytes < E > (p + i * E) << (8 * E * i);
+    }
+    return q;
   }
-  return q;
-}
 
-/* Sample @k of a packed group */
-template < typename T > __device__ __forceinline__ unsigned int
-group_sample (unsigned long long q, int k)
+  static __device__ __forceinline__ unsigned int
+  sample (const Group & q, int k)
+  {
+    return (unsigned int) (q >> (8 * sizeof (T) * k)) &
+        ((1u << (8 * sizeof (T))) - 1);
+  }
+};
+
+/* Packed 12- and 10-bit samples (aooct-raw-format.h): 8 samples in 12 or
+ * 10 bytes, loaded 4 (12-bit) or 2 (10-bit) bytes at a time where the
+ * alignment allows, unpacked by the functions the CPU core uses.  The
+ * upload moved only these bytes; they become floats here. */
+template < AooctRawFormat F > struct Packed
 {
-  return (unsigned int) (q >> (8 * sizeof (T) * k)) &
-      ((1u << (8 * sizeof (T))) - 1);
+  static const int V = 8;
+  static const int BITS = F == AOOCT_RAW_MONO10P ? 10 : 12;
+  static const int GB = V * BITS / 8;
+  /* the widest load that every group start can take: 12 = 3 x 4 bytes,
+   * 10 = 5 x 2 bytes */
+  static const int MAX_W = GB % 4 == 0 ? 4 : 2;
+  struct Group
+  {
+    unsigned int w[3];
+  };
+
+  template < int W, bool FULL > static __device__ __forceinline__ Group
+  load (const uint8_t * p, int cnt)
+  {
+    const int E = W < MAX_W ? W : MAX_W;
+    Group g = { {0u, 0u, 0u} };
+
+    if (FULL) {
+#pragma unroll
+      for (int i = 0; i < GB / E; i++)
+        g.w[(i * E) >> 2] |= (unsigned int) load_bytes < E > (p + i * E) <<
+            (8 * ((i * E) & 3));
+    } else {
+      /* whole pack units only: @cnt is a multiple of the unit */
+#pragma unroll
+      for (int i = 0; i < GB; i++)
+        if (i < cnt * BITS / 8)
+          g.w[i >> 2] |= (unsigned int) load_bytes < 1 > (p + i) <<
+              (8 * (i & 3));
+    }
+    return g;
+  }
+
+  static __device__ __forceinline__ unsigned int
+  byte (const Group & g, int i)
+  {
+    return (g.w[i >> 2] >> (8 * (i & 3))) & 0xffu;
+  }
+
+  static __device__ __forceinline__ unsigned int
+  sample (const Group & g, int k)
+  {
+    if (BITS == 10) {
+      const int j = k / 4 * 5;
+      const unsigned int b[5] = { byte (g, j), byte (g, j + 1),
+        byte (g, j + 2), byte (g, j + 3), byte (g, j + 4)
+      };
+      return aooct_unpack_mono10p (b, k & 3);
+    }
+    {
+      const int j = k / 2 * 3;
+
+      if (F == AOOCT_RAW_MONO12PACKED)
+        return aooct_unpack_mono12packed (byte (g, j), byte (g, j + 1),
+            byte (g, j + 2), k & 1);
+      return aooct_unpack_mono12p (byte (g, j), byte (g, j + 1),
+          byte (g, j + 2), k & 1);
+    }
+  }
+};
+
+/* The byte offset of the group holding sample @col (a multiple of V) */
+template < typename F > __device__ __forceinline__ size_t
+group_offset (int col)
+{
+  return (size_t) (col / F::V) * F::GB;
 }
 
 /* q[u] = the group at @base in row @m + u * ROW_LANES (0 from @m1 on):
  * all UNROLL loads issued before any is used, so that they are in flight
  * at once */
-template < typename T, int W, bool FULL > __device__ __forceinline__ void
+template < typename F, int W, bool FULL > __device__ __forceinline__ void
 load_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
-    unsigned long long *q)
+    typename F::Group * q)
 {
 #pragma unroll
   for (int u = 0; u < UNROLL; u++) {
     const int mm = m + u * ROW_LANES;
-    q[u] = mm < m1 ? load_group < T, W, FULL > (base + (size_t) mm * stride,
-        cnt) : 0;
+    q[u] = mm < m1 ? F::template load < W, FULL > (base + (size_t) mm *
+        stride, cnt) : typename F::Group ();
   }
 }
 
 /* acc[k] += sample k of the group at @base in rows @m, @m + ROW_LANES, ...
  * below @m1 */
-template < typename T, int W, bool FULL > __device__ __forceinline__ void
+template < typename F, int W, bool FULL > __device__ __forceinline__ void
 sum_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
     unsigned long long *acc)
 {
-  const int V = GROUP_BYTES / sizeof (T);
+  const int V = F::V;
 
   for (; m < m1; m += ROW_LANES * UNROLL) {
-    unsigned long long q[UNROLL];
+    typename F::Group q[UNROLL];
 
-    load_rows < T, W, FULL > (base, stride, cnt, m, m1, q);
+    load_rows < F, W, FULL > (base, stride, cnt, m, m1, q);
     /* UNROLL samples of at most 65535 fit 32 bits; then 64 bits */
 #pragma unroll
     for (int k = 0; k < V; k++) {
       unsigned int s = 0;
 #pragma unroll
       for (int u = 0; u < UNROLL; u++)
-        s += group_sample < T > (q[u], k);
+        s += F::sample (q[u], k);
       acc[k] += s;
     }
   }
@@ -148,12 +235,12 @@ sum_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
 
 /* partials[(b * chunks + chunk) * n + col] = sum of column col over rows
  * [chunk * chunk_rows, +chunk_rows) of B-scan b.  Exact: integers. */
-template < typename T, int W > __global__ void __launch_bounds__ (BLOCK_THREADS)
+template < typename F, int W > __global__ void __launch_bounds__ (BLOCK_THREADS)
 column_sums (const uint8_t * __restrict__ raw, size_t stride, int n,
     int alines, int bscans, int chunk_rows, unsigned long long *__restrict__
     partials)
 {
-  const int V = GROUP_BYTES / sizeof (T);
+  const int V = F::V;
   __shared__ unsigned long long lane_sums[ROW_LANES][GROUPS_PER_BLOCK * V];
   const int tid = threadIdx.y * GROUPS_PER_BLOCK + threadIdx.x;
   const int block_col0 = blockIdx.x * GROUPS_PER_BLOCK * V;
@@ -171,13 +258,13 @@ column_sums (const uint8_t * __restrict__ raw, size_t stride, int n,
       acc[k] = 0;
     if (cnt > 0) {
       const uint8_t *base = raw + (size_t) b * alines * stride +
-          (size_t) col0 * sizeof (T);
+          group_offset < F > (col0);
 
       if (cnt >= V)
-        sum_rows < T, W, true > (base, stride, cnt, m0 + threadIdx.y, m1,
+        sum_rows < F, W, true > (base, stride, cnt, m0 + threadIdx.y, m1,
             acc);
       else
-        sum_rows < T, W, false > (base, stride, cnt, m0 + threadIdx.y, m1,
+        sum_rows < F, W, false > (base, stride, cnt, m0 + threadIdx.y, m1,
             acc);
     }
 #pragma unroll
@@ -223,16 +310,16 @@ store_group (float *o, const float *x, int cnt, int out_align)
 /* The group at @base of rows @m, @m + ROW_LANES, ... below @m1, converted
  * to float minus @d, to the same columns of @obase's rows (@n floats
  * apart) */
-template < typename T, int W, bool FULL > __device__ __forceinline__ void
+template < typename F, int W, bool FULL > __device__ __forceinline__ void
 convert_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
     const float *d, float *obase, int n, int out_align)
 {
-  const int V = GROUP_BYTES / sizeof (T);
+  const int V = F::V;
 
   for (; m < m1; m += ROW_LANES * UNROLL) {
-    unsigned long long q[UNROLL];
+    typename F::Group q[UNROLL];
 
-    load_rows < T, W, FULL > (base, stride, cnt, m, m1, q);
+    load_rows < F, W, FULL > (base, stride, cnt, m, m1, q);
 #pragma unroll
     for (int u = 0; u < UNROLL; u++) {
       const int mm = m + u * ROW_LANES;
@@ -244,7 +331,7 @@ convert_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
        * (--fmad=false: nothing is contracted) */
 #pragma unroll
       for (int k = 0; k < V; k++)
-        x[k] = (float) group_sample < T > (q[u], k) - d[k];
+        x[k] = (float) F::sample (q[u], k) - d[k];
       store_group < V, FULL > (obase + (size_t) mm * n, x, cnt, out_align);
     }
   }
@@ -254,14 +341,14 @@ convert_rows (const uint8_t * base, size_t stride, int cnt, int m, int m1,
  * column mean (@partials: the @chunks partial sums per column of
  * column_sums), else @background, else 0 (mode none: x - 0.0f is x, bit
  * for bit, so one code path serves all three modes). */
-template < typename T, int W > __global__ void __launch_bounds__ (BLOCK_THREADS)
+template < typename F, int W > __global__ void __launch_bounds__ (BLOCK_THREADS)
 convert_subtract (const uint8_t * __restrict__ raw, size_t stride, int n,
     int alines, int bscans, int chunk_rows,
     const unsigned long long *__restrict__ partials, int chunks,
     const float *__restrict__ background, int out_align,
     float *__restrict__ out)
 {
-  const int V = GROUP_BYTES / sizeof (T);
+  const int V = F::V;
   __shared__ float dc[GROUPS_PER_BLOCK * V];
   const int tid = threadIdx.y * GROUPS_PER_BLOCK + threadIdx.x;
   const int block_col0 = blockIdx.x * GROUPS_PER_BLOCK * V;
@@ -290,7 +377,7 @@ convert_subtract (const uint8_t * __restrict__ raw, size_t stride, int n,
     __syncthreads ();
     if (cnt > 0) {
       const uint8_t *base = raw + (size_t) b * alines * stride +
-          (size_t) col0 * sizeof (T);
+          group_offset < F > (col0);
       float *obase = out + (size_t) b * alines * n + col0;
       float d[V];
 
@@ -298,10 +385,10 @@ convert_subtract (const uint8_t * __restrict__ raw, size_t stride, int n,
       for (int k = 0; k < V; k++)
         d[k] = dc[threadIdx.x * V + k];
       if (cnt >= V)
-        convert_rows < T, W, true > (base, stride, cnt, m0 + threadIdx.y, m1,
+        convert_rows < F, W, true > (base, stride, cnt, m0 + threadIdx.y, m1,
             d, obase, n, out_align);
       else
-        convert_rows < T, W, false > (base, stride, cnt, m0 + threadIdx.y,
+        convert_rows < F, W, false > (base, stride, cnt, m0 + threadIdx.y,
             m1, d, obase, n, out_align);
     }
     /* dc is reused by the next B-scan of this block */
@@ -327,12 +414,10 @@ row_chunks (int alines, int col_blocks, int bscans, int *chunk_rows)
   return MAX ((alines + rows - 1) / rows, 1);
 }
 
-/* Column blocks of a row of @n samples of @sample_bytes */
+/* Column blocks of a row of @n samples, @v samples per group */
 static int
-column_blocks (int n, int sample_bytes)
+column_blocks (int n, int v)
 {
-  const int v = GROUP_BYTES / sample_bytes;
-
   return ((n + v - 1) / v + GROUPS_PER_BLOCK - 1) / GROUPS_PER_BLOCK;
 }
 
@@ -340,12 +425,12 @@ gsize
 aooct_cuda_dcsub_scratch_bytes (const AooctGeometry * g)
 {
   /* one 64-bit partial sum per row chunk, column and B-scan; the chunking
-   * depends on the sample size (not part of the geometry): the larger of
-   * the two */
+   * depends on the samples per group (8, or 4 for 16-bit samples; not part
+   * of the geometry): the larger of the two */
   int rows;
   const int chunks = MAX (row_chunks (g->alines, column_blocks
-          (g->raw_samples, 1), g->bscans, &rows), row_chunks (g->alines,
-          column_blocks (g->raw_samples, 2), g->bscans, &rows));
+          (g->raw_samples, 8), g->bscans, &rows), row_chunks (g->alines,
+          column_blocks (g->raw_samples, 4), g->bscans, &rows));
 
   return (gsize) chunks * g->raw_samples * g->bscans *
       sizeof (unsigned long long);
@@ -362,13 +447,13 @@ raw_alignment (const void *raw, size_t stride)
   return (int) (a & -a);
 }
 
-template < typename T, int W > static gboolean
+template < typename F, int W > static gboolean
 launch (const AooctGeometry * g, const uint8_t * raw, size_t stride,
     AooctDcMode mode, const float *background, void *scratch, float *out,
     cudaStream_t stream, GError ** error)
 {
   const int n = g->raw_samples, alines = g->alines, bscans = g->bscans;
-  const int col_blocks = column_blocks (n, sizeof (T));
+  const int col_blocks = column_blocks (n, F::V);
   const dim3 block (GROUPS_PER_BLOCK, ROW_LANES);
   unsigned long long *partials = NULL;
   int sum_chunks = 0, out_align;
@@ -378,7 +463,7 @@ launch (const AooctGeometry * g, const uint8_t * raw, size_t stride,
 
     sum_chunks = row_chunks (alines, col_blocks, bscans, &rows);
     partials = (unsigned long long *) scratch;
-    column_sums < T, W > <<<dim3 (col_blocks, sum_chunks, MIN (bscans,
+    column_sums < F, W > <<<dim3 (col_blocks, sum_chunks, MIN (bscans,
                 65535)), block, 0, stream >>> (raw, stride, n, alines, bscans,
         rows, partials);
     AOOCT_CUDA_CHECK_LAUNCH (error, "aooctdcsub: column sum kernel");
@@ -394,7 +479,7 @@ launch (const AooctGeometry * g, const uint8_t * raw, size_t stride,
     int rows;
     const int chunks = row_chunks (alines, col_blocks, bscans, &rows);
 
-    convert_subtract < T, W > <<<dim3 (col_blocks, chunks, MIN (bscans,
+    convert_subtract < F, W > <<<dim3 (col_blocks, chunks, MIN (bscans,
                 65535)), block, 0, stream >>> (raw, stride, n, alines, bscans,
         rows, partials, sum_chunks, mode == AOOCT_DC_BACKGROUND ? background :
         NULL, out_align, out);
@@ -403,36 +488,51 @@ launch (const AooctGeometry * g, const uint8_t * raw, size_t stride,
   return TRUE;
 }
 
-template < typename T > static gboolean
+template < typename F > static gboolean
 launch_aligned (const AooctGeometry * g, const uint8_t * raw, size_t stride,
     AooctDcMode mode, const float *background, void *scratch, float *out,
     cudaStream_t stream, GError ** error)
 {
   switch (raw_alignment (raw, stride)) {
     case 8:
-      return launch < T, 8 > (g, raw, stride, mode, background, scratch, out,
+      return launch < F, 8 > (g, raw, stride, mode, background, scratch, out,
           stream, error);
     case 4:
-      return launch < T, 4 > (g, raw, stride, mode, background, scratch, out,
+      return launch < F, 4 > (g, raw, stride, mode, background, scratch, out,
           stream, error);
     case 2:
-      return launch < T, 2 > (g, raw, stride, mode, background, scratch, out,
+      return launch < F, 2 > (g, raw, stride, mode, background, scratch, out,
           stream, error);
     default:
-      return launch < T, 1 > (g, raw, stride, mode, background, scratch, out,
+      return launch < F, 1 > (g, raw, stride, mode, background, scratch, out,
           stream, error);
   }
 }
 
 gboolean
 aooct_cuda_dcsub (const AooctGeometry * g, gconstpointer raw,
-    gsize raw_stride, gint raw_bytes, AooctDcMode mode,
+    gsize raw_stride, AooctRawFormat format, AooctDcMode mode,
     const gfloat * background, gpointer scratch, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
-  if (raw_bytes == 1)
-    return launch_aligned < uint8_t > (g, (const uint8_t *) raw, raw_stride,
-        mode, background, scratch, out, (cudaStream_t) stream, error);
-  return launch_aligned < uint16_t > (g, (const uint8_t *) raw, raw_stride,
-      mode, background, scratch, out, (cudaStream_t) stream, error);
+  const uint8_t *r = (const uint8_t *) raw;
+  cudaStream_t s = (cudaStream_t) stream;
+
+  switch (format) {
+    case AOOCT_RAW_GRAY8:
+      return launch_aligned < Plain < uint8_t > >(g, r, raw_stride, mode,
+          background, scratch, out, s, error);
+    case AOOCT_RAW_MONO12P:
+      return launch_aligned < Packed < AOOCT_RAW_MONO12P > >(g, r,
+          raw_stride, mode, background, scratch, out, s, error);
+    case AOOCT_RAW_MONO12PACKED:
+      return launch_aligned < Packed < AOOCT_RAW_MONO12PACKED > >(g, r,
+          raw_stride, mode, background, scratch, out, s, error);
+    case AOOCT_RAW_MONO10P:
+      return launch_aligned < Packed < AOOCT_RAW_MONO10P > >(g, r,
+          raw_stride, mode, background, scratch, out, s, error);
+    default:
+      return launch_aligned < Plain < uint16_t > >(g, r, raw_stride, mode,
+          background, scratch, out, s, error);
+  }
 }

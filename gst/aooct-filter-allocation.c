@@ -13,6 +13,7 @@
 
 #include "aooct-filter-private.h"
 #include "aooct-error.h"
+#include "aooct-raw-caps.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-element.h"
@@ -282,12 +283,14 @@ propose_allocation (GstBaseTransform * bt,
     GstQuery * decide_query, GstQuery * query)
 {
   gboolean ret;
+  GstCaps *caps = NULL;
 #ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
-  GstCaps *caps = NULL;
   GstVideoInfo info;
+#endif
 
   gst_query_parse_allocation (query, &caps, NULL);
+#ifdef HAVE_CUDA
   if (aooct_filter_cuda_active (self)
       && GST_AOOCT_FILTER_GET_CLASS (self)->sink_video_cuda_memory
       && aooct_filter_caps_are_cuda (caps)
@@ -319,8 +322,10 @@ propose_allocation (GstBaseTransform * bt,
    * packed rows are recognised by their size, see
    * aooct_filter_check_input_size.) */
   if (GST_AOOCT_FILTER_GET_CLASS (bt)->sink_is_video
-      && !gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE,
-          NULL)) {
+      && !(caps && gst_caps_get_size (caps) > 0
+          && gst_structure_has_name (gst_caps_get_structure (caps, 0),
+              AOOCT_PACKED_CAPS_NAME))
+      && !gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL)) {
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
     ret = TRUE;
   }

@@ -148,6 +148,16 @@ aooct_filter_check_input_size (GstAooctFilter * self, GstBuffer * inbuf,
   if (klass->sink_is_video) {
     self->priv->in_layout = self->in_vinfo;
     meta = gst_buffer_get_video_meta (inbuf);
+    if (meta && aooct_raw_format_is_packed (self->in_raw_format)) {
+      /* a GstVideoMeta has no format for packed samples to describe */
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+          "the input buffer of %s rows carries a GstVideoMeta (%s %ux%u), "
+          "which cannot describe packed samples: packed rows must follow "
+          "each other with nothing between them (docs/caps.md)",
+          aooct_raw_format_name (self->in_raw_format),
+          gst_video_format_to_string (meta->format), meta->width, meta->height);
+      return FALSE;
+    }
     if (meta)
       return check_video_meta (self, inbuf, meta, error);
     packed = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (&self->in_vinfo, 0) *

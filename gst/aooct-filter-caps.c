@@ -12,6 +12,7 @@
 #include "aooct-filter-private.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
+#include "aooct-raw-caps.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-memory.h"
@@ -209,6 +210,32 @@ output_caps_default (GstAooctFilter * self, const AooctGeometry * out)
   return aooct_geometry_to_caps (out);
 }
 
+/* The subclass's output caps, and on every raw video structure (aooctnorm,
+ * the views; their CUDA-memory variants are copies of these) square
+ * pixels: pixel-aspect-ratio=1/1 unless the subclass set one.  Without
+ * it videoscale fixated an image to 1/2147483647 (issue 33 item 6).
+ * Square, not the physical ratio: the depth scale may be known
+ * (wavenumber-span), the lateral one never is (docs/caps.md). */
+static GstCaps *
+output_caps (GstAooctFilter * self, const AooctGeometry * out)
+{
+  GstCaps *caps = GST_AOOCT_FILTER_GET_CLASS (self)->output_caps (self, out);
+  guint i;
+
+  if (caps == NULL)
+    return NULL;
+  caps = gst_caps_make_writable (caps);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+
+    if (gst_structure_has_name (s, "video/x-raw")
+        && !gst_structure_has_field (s, "pixel-aspect-ratio"))
+      gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
+          NULL);
+  }
+  return caps;
+}
+
 /* Non-uniform samples (k-sampling, aooct-caps.h): a step that keeps them
  * (aooctdisp) passes the positions on from its input caps; aooctkmap sets
  * its own in output_caps(). */
@@ -253,7 +280,7 @@ transform_caps (GstBaseTransform * bt,
 
     if (klass->parse_sink_caps (self, caps, &in, NULL)
         && klass->derive_output (self, &in, &out, NULL))
-      result = forward_positions (klass->output_caps (self, &out), caps, &out);
+      result = forward_positions (output_caps (self, &out), caps, &out);
   }
   if (result == NULL) {
     GstPad *other = direction == GST_PAD_SINK ? bt->srcpad : bt->sinkpad;
@@ -282,12 +309,6 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   const gchar *cpu_reason = self->priv->cpu_reason;
 
-  if (klass->sink_is_video && !gst_video_info_from_caps (&self->in_vinfo,
-          incaps)) {
-    aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "cannot parse input caps %" GST_PTR_FORMAT, incaps);
-    return FALSE;
-  }
   if (klass->sink_is_video && aooct_filter_caps_are_cuda (incaps)
       && !aooct_filter_cuda_active (self)) {
     /* the template lists it in every build; only the CUDA path reads it */
@@ -299,8 +320,15 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
         cpu_reason ? cpu_reason : "the CUDA backend is off");
     return FALSE;
   }
+  /* the subclass first: it says what is wrong with raw caps it refuses */
   if (!klass->parse_sink_caps (self, incaps, in, error))
     return FALSE;
+  if (klass->sink_is_video && !aooct_raw_caps_video_info (incaps,
+          &self->in_vinfo, &self->in_raw_format)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "cannot parse input caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
   g_clear_pointer (&self->in_positions, g_free);
   if (!klass->sink_is_video && in->k_sampling != AOOCT_K_SAMPLING_EVEN
       && !(self->in_positions = aooct_structure_get_positions
@@ -310,7 +338,7 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
     return FALSE;
 
   if (klass->src_is_video) {
-    GstCaps *expected = with_memory_features (klass->output_caps (self, out),
+    GstCaps *expected = with_memory_features (output_caps (self, out),
         aooct_filter_cuda_active (self), klass->cuda_video_formats, FALSE);
     gboolean ok = gst_caps_can_intersect (expected, outcaps);
 
@@ -351,7 +379,8 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
 }
 
 /* Fixed video input that the template does not list (GRAY16_BE, a
- * rawvideoparse without format=, which gives I420, a width of 1) is
+ * rawvideoparse without format=, which gives I420, a width of 1, a packed
+ * format of another bit depth) is
  * accepted here so that set_caps() -- parse_sink_caps() -- says what is
  * wrong and what to do, instead of the pad refusing it silently and the
  * user seeing only "not-negotiated".  Caps queries still offer only what
@@ -368,8 +397,10 @@ accept_caps (GstBaseTransform * bt, GstPadDirection direction, GstCaps * caps)
     return TRUE;
   if (direction != GST_PAD_SINK || !klass->sink_is_video
       || !gst_caps_is_fixed (caps)
-      || !gst_structure_has_name (gst_caps_get_structure (caps, 0),
-          "video/x-raw"))
+      || !(gst_structure_has_name (gst_caps_get_structure (caps, 0),
+              "video/x-raw")
+          || gst_structure_has_name (gst_caps_get_structure (caps, 0),
+              AOOCT_PACKED_CAPS_NAME)))
     return FALSE;
   f = gst_caps_get_features (caps, 0);
   if (f && !gst_caps_features_is_equal (f,

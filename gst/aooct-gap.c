@@ -11,46 +11,32 @@ void
 aooct_gap_reset (AooctGap * gap)
 {
   gap->start = GST_CLOCK_TIME_NONE;
-  gap->end = GST_CLOCK_TIME_NONE;
 }
 
 void
-aooct_gap_take (AooctGap * gap, GstClockTime pts, GstClockTime end)
+aooct_gap_take (AooctGap * gap, GstClockTime pts)
 {
-  if (!GST_CLOCK_TIME_IS_VALID (gap->start)) {
+  if (!GST_CLOCK_TIME_IS_VALID (gap->start))
     gap->start = pts;
-    gap->end = pts;
-  }
-  if (!GST_CLOCK_TIME_IS_VALID (end))
-    end = pts;
-  if (GST_CLOCK_TIME_IS_VALID (end) && (!GST_CLOCK_TIME_IS_VALID (gap->end)
-          || end > gap->end))
-    gap->end = end;
 }
 
 gboolean
 aooct_gap_push (const AooctGap * gap, GstPad * srcpad)
 {
-  /* end >= start once start is set (aooct_gap_take) */
   if (!GST_CLOCK_TIME_IS_VALID (gap->start))
     return TRUE;
-  return gst_pad_push_event (srcpad, gst_event_new_gap (gap->start,
-          gap->end - gap->start));
+  return gst_pad_push_event (srcpad, gst_event_new_gap (gap->start, 0));
 }
 
 GstEvent *
-aooct_gap_widen (AooctGap * gap, GstEvent * event)
+aooct_gap_from_upstream (const AooctGap * gap, GstEvent * event)
 {
-  GstClockTime ts, dur;
-  GstEvent *wide;
+  GstEvent *at_start;
 
   if (!GST_CLOCK_TIME_IS_VALID (gap->start))
     return event;
-  gst_event_parse_gap (event, &ts, &dur);
-  aooct_gap_take (gap, ts, GST_CLOCK_TIME_IS_VALID (dur) ? ts + dur :
-      GST_CLOCK_TIME_NONE);
-  wide = gst_event_new_gap (gap->start, gap->end - gap->start);
-  gst_event_set_seqnum (wide, gst_event_get_seqnum (event));
+  at_start = gst_event_new_gap (gap->start, 0);
+  gst_event_set_seqnum (at_start, gst_event_get_seqnum (event));
   gst_event_unref (event);
-  return wide;
+  return at_start;
 }

@@ -4,26 +4,29 @@
  * inputs into one output, such as the coming aooctangio).
  *
  * Such an element holds back what it collects, so downstream may wait
- * for a buffer that only the next inputs will complete: a sink cannot
- * preroll, a mixer cannot go on.  Behind a tee this stalls the whole
- * pipeline for ever (issue 35): the other branch's sink prerolls and
- * blocks, its queue fills, the tee blocks, and the collecting branch
- * never gets the inputs it waits for.  GStreamer's answer is the GAP
- * event (design documents "Sparse Streams" and "Sink elements";
- * gst_event_new_gap()): "no data for this span", which a GstBaseSink
- * prerolls on and which GstAggregator (compositor, muxers) turns into a
- * gap buffer, so that it does not wait on that pad.
+ * for a buffer that only the next inputs will complete.  Behind a tee
+ * this stalled the whole pipeline for ever (issue 35): the other
+ * branch's sink prerolled and blocked, its queue filled, the tee blocked,
+ * and the collecting branch never got the inputs it waited for.
+ * GStreamer's answer is the GAP event (design documents "Sparse Streams"
+ * and "Sink elements", gst_event_new_gap()): it says where the stream
+ * stands when no buffer comes; a GstBaseSink prerolls on it as on a
+ * buffer, GstAggregator (compositor, muxers) takes it as a gap buffer.
  *
  * The rule: after every input that leaves an output pending, push
- * GAP (start, end - start), start = the timestamp the pending output will
- * carry (its first input's), end = the end of the last input taken in.
- * The GAP starts where the output will start, never later, so that a
- * sink that syncs on it waits only until then and the output, coming
- * when its last input has arrived, is still inside its own span [start,
- * start + duration), which is what a sink's lateness check measures
- * against (GstBaseSink's max-lateness counts from a buffer's end).  A GAP
- * from upstream while an output is pending is widened the same way.
- * Without timestamps no GAP can be made, and none is pushed. */
+ * GAP (start, 0), start = the timestamp the pending output will carry
+ * (its first input's).  It is the part of "no data for the span of input
+ * taken so far" that stays true: the output, pushed once its last input
+ * has come, covers that span itself (the views' images carry their
+ * volume's first B-scan's timestamp, spec section 11), so a GAP over it
+ * would tell a mixer there is nothing to show there, and compositor
+ * would blank the view for all but the last moments of its span
+ * (measured: the en-face pane in 152 of 600 frames instead of 600).  A
+ * sink syncing on the GAP waits only until the output's own start.
+ * Downstream's position thus moves by one output span at a time.  A GAP
+ * from upstream while an output is pending becomes the same GAP (start,
+ * 0); with nothing pending it passes as it is.  Without timestamps no GAP
+ * can be made, and none is pushed. */
 #ifndef __AOOCT_GAP_H__
 #define __AOOCT_GAP_H__
 
@@ -32,26 +35,23 @@
 G_BEGIN_DECLS typedef struct
 {
   GstClockTime start;           /* timestamp of the pending output, or NONE */
-  GstClockTime end;             /* end of the input taken into it so far */
 } AooctGap;
 
 /* Nothing pending: at start, at a flush and once the output is pushed. */
 void aooct_gap_reset (AooctGap * gap);
 
-/* Input of [@pts, @end) went into the pending output; @pts is the
- * output's timestamp when it is its first input.  @end NONE: the input
- * had no duration (its @pts is the end then). */
-void aooct_gap_take (AooctGap * gap, GstClockTime pts, GstClockTime end);
+/* An input went into the pending output; @pts is the output's timestamp
+ * (taken when nothing was pending: the output's first input). */
+void aooct_gap_take (AooctGap * gap, GstClockTime pts);
 
-/* Pushes GAP (start, end - start) on @srcpad when an output is pending
- * with a valid timestamp; FALSE where a push was refused (flushing,
- * EOS), which the next buffer's push reports. */
+/* Pushes GAP (start, 0) on @srcpad when an output is pending with a
+ * valid timestamp; FALSE where a push was refused (flushing, EOS), which
+ * the next buffer's push reports. */
 gboolean aooct_gap_push (const AooctGap * gap, GstPad * srcpad);
 
 /* A GAP event from upstream (taken): itself where nothing is pending,
- * else widened to start at the pending output's timestamp (and taken
- * into the pending span). */
-GstEvent *aooct_gap_widen (AooctGap * gap, GstEvent * event);
+ * else GAP (start, 0). */
+GstEvent *aooct_gap_from_upstream (const AooctGap * gap, GstEvent * event);
 
 G_END_DECLS
 #endif /* __AOOCT_GAP_H__ */

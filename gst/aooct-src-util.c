@@ -15,6 +15,9 @@ aooct_src_video_caps (GstVideoFormat format, gint width, gint height,
       "format", G_TYPE_STRING, gst_video_format_to_string (format),
       "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
       "framerate", GST_TYPE_FRACTION, fps_n, fps_d,
+      /* camera pixels: no physical ratio known; square, so that
+       * videoscale keeps the frame's shape (issue 33 item 6) */
+      "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
       AOOCT_SRC_BSCANS_FIELD, G_TYPE_INT, bscans, NULL);
 }
 

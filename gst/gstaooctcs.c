@@ -55,6 +55,14 @@
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_cs_debug);
 #define GST_CAT_DEFAULT gst_aooct_cs_debug
 
+/* What the cores read per buffer (AooctStepRun's live): the SpaRSA
+ * settings that change nothing in the operator. */
+typedef struct
+{
+  gdouble tau;
+  gint iterations;
+} CsLive;
+
 struct _GstAooctCs
 {
   GstAooctFilter parent;
@@ -72,10 +80,18 @@ struct _GstAooctCs
   gint iterations;
   AooctCsOperator op;
 
+  /* the start-time properties as they were when the element started
+   * (READY -> PAUSED): every negotiation until it stops reads these, so
+   * that a change while it starts cannot make the caps of a query and of
+   * set_caps differ (issue 33 item 7: "geometry mismatch ... samples 4096
+   * vs 1024"); NULL in NULL and READY */
+  AooctCsSettings *frozen;
   /* from derive_output() */
   AooctCs *cs;
   /* from setup(): what the cores are made with */
   AooctCs *active;
+  /* live(): tau and iterations for the current buffer */
+  CsLive live;
 };
 
 enum
@@ -127,42 +143,68 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctcs, "aooctcs",
     GST_DEBUG_CATEGORY_INIT (gst_aooct_cs_debug, "aooctcs", 0,
         "aooct compressive sensing"));
 
-/* the configuration of the current properties for @in_width-wide input */
+/* The start-time properties into @set (strings copied: free with
+ * settings_clear()); tau and iterations too (live, they are checked and
+ * taken per buffer). */
+static void
+read_settings (GstAooctCs * self, AooctCsSettings * set)
+{
+  aooct_cs_settings_init (set);
+  GST_OBJECT_LOCK (self);
+  if (self->frozen) {
+    *set = *self->frozen;
+  } else {
+    set->mask_file = self->mask_file;
+    set->mask_output_file = self->mask_output_file;
+    set->wavelength_file = self->kspace.wavelength_file;
+    set->wavelength_coeffs = self->kspace.wavelength_coeffs;
+    set->mask_fraction = self->mask_fraction;
+    set->mask_seed = self->mask_seed;
+    set->camera_pixels = self->camera_pixels;
+    set->a2 = self->a2;
+    set->a3 = self->a3;
+    set->size = self->size;
+    set->op = self->op;
+    set->nufft_kernel = self->kspace.nufft_kernel;
+    set->nufft_oversampling = self->kspace.nufft_oversampling;
+    set->nufft_width = self->kspace.nufft_width;
+  }
+  set->tau = self->tau;
+  set->iterations = self->iterations;
+  set->mask_file = g_strdup (set->mask_file);
+  set->mask_output_file = g_strdup (set->mask_output_file);
+  set->wavelength_file = g_strdup (set->wavelength_file);
+  set->wavelength_coeffs = g_strdup (set->wavelength_coeffs);
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+settings_clear (AooctCsSettings * set)
+{
+  g_free ((gchar *) set->mask_file);
+  g_free ((gchar *) set->mask_output_file);
+  g_free ((gchar *) set->wavelength_file);
+  g_free ((gchar *) set->wavelength_coeffs);
+}
+
+static void
+frozen_free (AooctCsSettings * set)
+{
+  settings_clear (set);
+  g_free (set);
+}
+
+/* the configuration of the start-time properties for @in_width-wide
+ * input */
 static AooctCs *
 build_cs (GstAooctCs * self, gint in_width, GError ** error)
 {
   AooctCsSettings set;
   AooctCs *cs;
-  gchar *mask_file, *mask_out, *wfile, *wcoeffs;
 
-  aooct_cs_settings_init (&set);
-  GST_OBJECT_LOCK (self);
-  mask_file = g_strdup (self->mask_file);
-  mask_out = g_strdup (self->mask_output_file);
-  wfile = g_strdup (self->kspace.wavelength_file);
-  wcoeffs = g_strdup (self->kspace.wavelength_coeffs);
-  set.mask_fraction = self->mask_fraction;
-  set.mask_seed = self->mask_seed;
-  set.camera_pixels = self->camera_pixels;
-  set.a2 = self->a2;
-  set.a3 = self->a3;
-  set.size = self->size;
-  set.tau = self->tau;
-  set.iterations = self->iterations;
-  set.op = self->op;
-  set.nufft_kernel = self->kspace.nufft_kernel;
-  set.nufft_oversampling = self->kspace.nufft_oversampling;
-  set.nufft_width = self->kspace.nufft_width;
-  GST_OBJECT_UNLOCK (self);
-  set.mask_file = mask_file;
-  set.mask_output_file = mask_out;
-  set.wavelength_file = wfile;
-  set.wavelength_coeffs = wcoeffs;
+  read_settings (self, &set);
   cs = aooct_cs_new (&set, in_width, error);
-  g_free (mask_file);
-  g_free (mask_out);
-  g_free (wfile);
-  g_free (wcoeffs);
+  settings_clear (&set);
   return cs;
 }
 
@@ -240,9 +282,11 @@ cs_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 {
   CsCpu *c = core;
 
+  const CsLive *live = run->live;
+
   /* application/x-aooct buffers are contiguous */
   aooct_cpu_cs_process (c->cs, (const gfloat *) in->data,
-      (gfloat *) out->data, c->rows);
+      (gfloat *) out->data, c->rows, live->tau, live->iterations);
   return TRUE;
 }
 
@@ -263,8 +307,10 @@ static gboolean
 cs_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
+  const CsLive *live = run->live;
+
   return aooct_cuda_cs_process (core, (const gfloat *) in->data,
-      (gfloat *) out->data, run->stream, error);
+      (gfloat *) out->data, live->tau, live->iterations, run->stream, error);
 }
 
 static void
@@ -307,6 +353,58 @@ gst_aooct_cs_setup (GstAooctFilter * filter, gconstpointer * settings,
   self->active = cs;
   *settings = cs;
   return TRUE;
+}
+
+/* tau and iterations as they are for this buffer: a change applies from
+ * the next buffer on (every A-line of a buffer iterates together) */
+static gboolean
+gst_aooct_cs_live (GstAooctFilter * filter, gconstpointer * live,
+    GError ** error)
+{
+  GstAooctCs *self = GST_AOOCT_CS (filter);
+  CsLive l;
+
+  GST_OBJECT_LOCK (self);
+  l.tau = self->tau;
+  l.iterations = self->iterations;
+  GST_OBJECT_UNLOCK (self);
+  if (!isfinite (l.tau) || l.tau < 0.0) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "tau=%g must be finite and >= 0 (0: least squares)", l.tau);
+    return FALSE;
+  }
+  if (l.tau != self->live.tau || l.iterations != self->live.iterations)
+    GST_DEBUG_OBJECT (self, "tau %g, %d iterations from this buffer on",
+        l.tau, l.iterations);
+  self->live = l;
+  *live = &self->live;
+  return TRUE;
+}
+
+static GstStateChangeReturn
+gst_aooct_cs_change_state (GstElement * element, GstStateChange transition)
+{
+  GstAooctCs *self = GST_AOOCT_CS (element);
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
+    AooctCsSettings *set = g_new0 (AooctCsSettings, 1);
+
+    read_settings (self, set);
+    GST_OBJECT_LOCK (self);
+    g_clear_pointer (&self->frozen, frozen_free);
+    self->frozen = set;
+    GST_OBJECT_UNLOCK (self);
+  }
+  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY
+      || (transition == GST_STATE_CHANGE_READY_TO_PAUSED
+          && ret == GST_STATE_CHANGE_FAILURE)) {
+    GST_OBJECT_LOCK (self);
+    g_clear_pointer (&self->frozen, frozen_free);
+    GST_OBJECT_UNLOCK (self);
+  }
+  return ret;
 }
 
 static void
@@ -429,10 +527,17 @@ gst_aooct_cs_finalize (GObject * object)
   g_free (self->mask_output_file);
   aooct_kspace_props_clear (&self->kspace);
   aooct_cs_free (self->cs);
+  g_clear_pointer (&self->frozen, frozen_free);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-#define RW (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS)
+/* start-time properties: read when the element starts (a change while it
+ * runs is a warning, aooct-late-property.h); live ones: from the next
+ * buffer on */
+#define RW (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+    GST_PARAM_MUTABLE_READY)
+#define LIVE (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+    GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE)
 
 static void
 gst_aooct_cs_class_init (GstAooctCsClass * klass)
@@ -444,6 +549,7 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
   gobject_class->set_property = gst_aooct_cs_set_property;
   gobject_class->get_property = gst_aooct_cs_get_property;
   gobject_class->finalize = gst_aooct_cs_finalize;
+  element_class->change_state = GST_DEBUG_FUNCPTR (gst_aooct_cs_change_state);
 
   /**
    * GstAooctCs:mask-file:
@@ -535,23 +641,25 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
    *
    * Regularisation relative to the largest |A^H y| of each A-line:
    * lambda = tau max |A^H y|.  Larger: sparser, lower background, weak
-   * features fade; 0: plain least squares.
+   * features fade; 0: plain least squares.  May change while playing: from
+   * the next buffer on.
    */
   g_object_class_install_property (gobject_class, PROP_TAU,
       g_param_spec_double ("tau", "Tau",
           "l1 weight relative to each A-line's max |A^H y| (dimensionless; "
-          "0 = least squares)", -G_MAXDOUBLE, G_MAXDOUBLE,
-          AOOCT_CS_DEFAULT_TAU, RW));
+          "0 = least squares); changes apply from the next buffer",
+          -G_MAXDOUBLE, G_MAXDOUBLE, AOOCT_CS_DEFAULT_TAU, LIVE));
   /**
    * GstAooctCs:iterations:
    *
    * SpaRSA iterations per A-line (fixed count; each costs one A and one
-   * A^H).
+   * A^H).  May change while playing: from the next buffer on.
    */
   g_object_class_install_property (gobject_class, PROP_ITERATIONS,
       g_param_spec_int ("iterations", "Iterations",
-          "SpaRSA iterations per A-line (each one A and one A^H)", 1,
-          AOOCT_CS_MAX_ITERATIONS, AOOCT_CS_DEFAULT_ITERATIONS, RW));
+          "SpaRSA iterations per A-line (each one A and one A^H); changes "
+          "apply from the next buffer", 1, AOOCT_CS_MAX_ITERATIONS,
+          AOOCT_CS_DEFAULT_ITERATIONS, LIVE));
   /**
    * GstAooctCs:operator:
    *
@@ -575,6 +683,7 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
 
   filter_class->derive_output = GST_DEBUG_FUNCPTR (gst_aooct_cs_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_cs_setup);
+  filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_cs_live);
   filter_class->cuda_stage = 2;
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_cs_teardown);
   filter_class->cpu_ops = &cs_cpu;

@@ -36,6 +36,7 @@
 
 #include "gstaooctdcsub.h"
 #include "aooct-caps.h"
+#include "aooct-raw-caps.h"
 #include "aooct-src-util.h"
 #include "aooct-error.h"
 #include "aooct-textfile.h"
@@ -51,7 +52,7 @@
 typedef struct
 {
   AooctDcMode mode;
-  gint raw_bytes;               /* 1 (GRAY8) or 2 (GRAY16_LE) */
+  AooctRawFormat format;        /* the input's samples */
   gint skip_start;              /* flyback A-lines before the kept ones */
   const gfloat *background;     /* raw_samples values (mode=background) */
   /* mode=rolling-mean: the ring (the cores start it over after a flush
@@ -125,10 +126,70 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctdcsub, "aooctdcsub",
     GST_DEBUG_CATEGORY_INIT (gst_aooct_dcsub_debug, "aooctdcsub", 0,
         "aooct DC subtraction"));
 
+/* 16- and 8-bit samples as video, packed 12/10-bit ones in caps of our
+ * own (aooct-raw-caps.h) */
 #define SINK_CAPS \
   "video/x-raw, format = (string) { GRAY16_LE, GRAY8 }, " \
   "width = (int) [ 2, 1048576 ], height = (int) [ 1, MAX ], " \
-  "framerate = (fraction) [ 0/1, MAX ]"
+  "framerate = (fraction) [ 0/1, MAX ]; " AOOCT_PACKED_CAPS_TEMPLATE
+
+/* video/x-raw GRAY16_LE with bpp below 16 is what aravissrc gives for a
+ * camera it set to a packed format (Aravis 0.8.36 / 0.9.2: bpp=12 selects
+ * Mono12p, bpp=10 Mono10p): the buffers then hold packed bytes under
+ * 16-bit caps (docs/caps.md, "Packed 10/12-bit input") */
+static gboolean
+check_not_aravis_packed (const GstStructure * s, GError ** error)
+{
+  gint bpp = 0;
+
+  if (!gst_structure_get_int (s, "bpp", &bpp) || bpp >= 16)
+    return TRUE;
+  g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+      "input format GRAY16_LE with bpp=%d: these are packed %d-bit samples "
+      "under 16-bit caps (aravissrc's packed formats); put capssetter "
+      "join=false replace=true caps=\"" AOOCT_PACKED_CAPS_NAME ", "
+      "format=%s, width=N, height=M, framerate=F\" before aooctdcsub "
+      "(docs/caps.md) or set the camera to Mono16", bpp, bpp,
+      bpp == 10 ? "mono10p" : "mono12p");
+  return FALSE;
+}
+
+/* What the geometry needs of raw caps */
+typedef struct
+{
+  gint width, height, fps_n, fps_d;
+} RawFrame;
+
+/* Width, height and frame rate of fixed video/x-aooct-packed caps, whose
+ * format is one aooctdcsub unpacks */
+static gboolean
+parse_packed_caps (const GstStructure * s, RawFrame * fr, GError ** error)
+{
+  const gchar *name = gst_structure_get_string (s, "format");
+  AooctRawFormat format;
+
+  if (!aooct_raw_format_from_string (name, &format)
+      || !aooct_raw_format_is_packed (format)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "input format %s of " AOOCT_PACKED_CAPS_NAME ": aooctdcsub unpacks "
+        "mono12p, mono12packed and mono10p", name ? name : "(none)");
+    return FALSE;
+  }
+  fr->fps_n = 0;
+  fr->fps_d = 1;
+  if (!gst_structure_get_int (s, "width", &fr->width)
+      || !gst_structure_get_int (s, "height", &fr->height)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        AOOCT_PACKED_CAPS_NAME " caps without width and height");
+    return FALSE;
+  }
+  if (!aooct_raw_check_width (format, fr->width, error)) {
+    g_prefix_error (error, "input ");
+    return FALSE;
+  }
+  gst_structure_get_fraction (s, "framerate", &fr->fps_n, &fr->fps_d);
+  return TRUE;
+}
 
 static gboolean
 gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
@@ -136,17 +197,28 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
   GstVideoInfo vinfo;
+  RawFrame fr;
   gint per_bscan, height, stacked;
 
+  if (gst_caps_is_fixed (caps) && gst_structure_has_name
+      (gst_caps_get_structure (caps, 0), AOOCT_PACKED_CAPS_NAME)) {
+    if (!parse_packed_caps (gst_caps_get_structure (caps, 0), &fr, error))
+      return FALSE;
+    goto geometry;
+  }
   if (!gst_video_info_from_caps (&vinfo, caps)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "input caps are not fixed GRAY16_LE or GRAY8 video/x-raw");
+        "input caps are not fixed GRAY16_LE or GRAY8 video/x-raw (or "
+        AOOCT_PACKED_CAPS_NAME ")");
     return FALSE;
   }
   /* the base class accepts any fixed video/x-raw to say here what is
    * wrong with it */
   switch (GST_VIDEO_INFO_FORMAT (&vinfo)) {
     case GST_VIDEO_FORMAT_GRAY16_LE:
+      if (!check_not_aravis_packed (gst_caps_get_structure (caps, 0), error))
+        return FALSE;
+      break;
     case GST_VIDEO_FORMAT_GRAY8:
       break;
     case GST_VIDEO_FORMAT_GRAY16_BE:
@@ -172,11 +244,16 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
         GST_VIDEO_INFO_WIDTH (&vinfo), AOOCT_MAX_SAMPLES);
     return FALSE;
   }
+  fr.width = GST_VIDEO_INFO_WIDTH (&vinfo);
+  fr.height = GST_VIDEO_INFO_HEIGHT (&vinfo);
+  fr.fps_n = GST_VIDEO_INFO_FPS_N (&vinfo);
+  fr.fps_d = GST_VIDEO_INFO_FPS_D (&vinfo);
+geometry:
   GST_OBJECT_LOCK (self);
   per_bscan = self->alines_per_bscan;
   GST_OBJECT_UNLOCK (self);
 
-  height = GST_VIDEO_INFO_HEIGHT (&vinfo);
+  height = fr.height;
   /* the sink template takes any video so that we can say what is wrong:
    * a frame without rows is one of those cases */
   if (height < 1) {
@@ -210,9 +287,8 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
         per_bscan);
     return FALSE;
   }
-  aooct_geometry_init_raw (in, GST_VIDEO_INFO_WIDTH (&vinfo), per_bscan,
-      height / per_bscan, GST_VIDEO_INFO_FPS_N (&vinfo),
-      GST_VIDEO_INFO_FPS_D (&vinfo));
+  aooct_geometry_init_raw (in, fr.width, per_bscan, height / per_bscan,
+      fr.fps_n, fr.fps_d);
   return aooct_geometry_validate (in, error);
 }
 
@@ -280,7 +356,7 @@ dcsub_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   gint b;
 
   if (!per_bscan (s, &c->in, &c->out)) {
-    aooct_cpu_dcsub (&c->in, in->data, in->stride, s->raw_bytes, s->mode,
+    aooct_cpu_dcsub (&c->in, in->data, in->stride, s->format, s->mode,
         s->background, (gfloat *) out->data);
     return TRUE;
   }
@@ -289,7 +365,7 @@ dcsub_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
 
     aooct_cpu_dcsub (&one, in->data + ((gsize) b * c->in.alines +
-            s->skip_start) * in->stride, in->stride, s->raw_bytes,
+            s->skip_start) * in->stride, in->stride, s->format,
         s->rolling ? AOOCT_DC_NONE : s->mode, s->background, o);
     if (s->rolling)
       aooct_cpu_rolling_bscan (s->rolling, o, one.alines);
@@ -373,7 +449,7 @@ dcsub_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   gint b;
 
   if (!per_bscan (s, &c->in, &c->out))
-    return aooct_cuda_dcsub (&c->in, in->data, in->stride, s->raw_bytes,
+    return aooct_cuda_dcsub (&c->in, in->data, in->stride, s->format,
         s->mode, c->background, c->scratch, (gfloat *) out->data,
         run->stream, error);
   one.bscans = 1;
@@ -384,7 +460,7 @@ dcsub_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
 
     if (!aooct_cuda_dcsub (&one, in->data + ((gsize) b * c->in.alines +
-                s->skip_start) * in->stride, in->stride, s->raw_bytes,
+                s->skip_start) * in->stride, in->stride, s->format,
             s->rolling ? AOOCT_DC_NONE : s->mode, c->background, c->scratch,
             o, run->stream, error))
       return FALSE;
@@ -444,9 +520,7 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, gconstpointer * settings,
   file = g_strdup (self->background_file);
   GST_OBJECT_UNLOCK (self);
 
-  self->settings.raw_bytes =
-      GST_VIDEO_INFO_FORMAT (&filter->in_vinfo) == GST_VIDEO_FORMAT_GRAY8 ?
-      1 : 2;
+  self->settings.format = filter->in_raw_format;
 
   if (mode == AOOCT_DC_BACKGROUND) {
     gdouble *values;
@@ -510,6 +584,7 @@ gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
   GstCaps *caps = NULL;
   GstCapsFeatures *features;
   GstVideoInfo info;
+  AooctRawFormat format;
   gboolean ret;
 
   /* metas (or, with no allocation decided downstream yet, whatever
@@ -520,7 +595,8 @@ gst_aooct_dcsub_propose_allocation (GstBaseTransform * bt,
    * started and chosen its backend */
   gst_query_parse_allocation (query, &caps, NULL);
   if (filter->active_backend != GST_AOOCT_BACKEND_CUDA || caps == NULL
-      || !gst_caps_is_fixed (caps) || !gst_video_info_from_caps (&info, caps))
+      || !gst_caps_is_fixed (caps)
+      || !aooct_raw_caps_video_info (caps, &info, &format))
     return ret;
   features = gst_caps_get_features (caps, 0);
   if (features && !gst_caps_features_is_equal (features,

@@ -9,7 +9,10 @@
  * the A-lines of a B-scan, then the B-scans, no header, no row padding)
  * and pushes them as `video/x-raw, format=GRAY16_LE (or GRAY8),
  * width=samples, height=A-lines x bscans-per-buffer`, the caps aooctdcsub
- * takes.  It does what `filesrc ! rawvideoparse` does for such a file, in
+ * takes.  Packed 12- and 10-bit samples (`format=mono12p`, `mono12packed`,
+ * `mono10p`: width x 1.5 or x 1.25 bytes per A-line, width a multiple of 2
+ * or 4) go out as they are in the file, in `video/x-aooct-packed` caps
+ * (docs/caps.md), and aooctdcsub unpacks them.  It does what `filesrc ! rawvideoparse` does for such a file, in
  * one step and faster:
  *
  * - with aooctdcsub on CUDA downstream, a file in the page cache is
@@ -53,6 +56,7 @@
 #include <gst/video/video.h>
 
 #include "aooct-src-util.h"
+#include "aooct-raw-caps.h"
 
 #include "gstaooctfilesrc.h"
 #include "aooct-file-reader.h"
@@ -69,7 +73,7 @@ GST_DEBUG_CATEGORY_STATIC (gst_aooct_file_src_debug);
  * pool aooctdcsub proposes */
 #define PAGE_LOCKED_OPTION "AooctBufferPoolOptionPageLocked"
 
-#define DEFAULT_FORMAT GST_VIDEO_FORMAT_GRAY16_LE
+#define DEFAULT_FORMAT AOOCT_RAW_GRAY16_LE
 #define DEFAULT_FPS_N 100
 #define DEFAULT_FPS_D 1
 #define DEFAULT_BSCANS 1
@@ -83,7 +87,7 @@ struct _GstAooctFileSrc
 
   /* properties, under the object lock */
   gchar *location;
-  GstVideoFormat format;
+  AooctRawFormat format;
   gint width, height;
   gint fps_n, fps_d;
   guint bscans;
@@ -134,7 +138,7 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS ("video/x-raw, format = (string) { GRAY16_LE, GRAY8 }, "
         "width = (int) [ 1, 65536 ], height = (int) [ 1, MAX ], "
-        "framerate = (fraction) [ 0/1, MAX ]"));
+        "framerate = (fraction) [ 0/1, MAX ]; " AOOCT_PACKED_CAPS_TEMPLATE));
 
 /* ---- properties --------------------------------------------------------- */
 
@@ -151,7 +155,7 @@ gst_aooct_file_src_set_property (GObject * object, guint prop_id,
       self->location = g_value_dup_string (value);
       break;
     case PROP_FORMAT:
-      self->format = g_value_get_enum (value);
+      self->format = aooct_raw_format_from_enum (g_value_get_enum (value));
       break;
     case PROP_WIDTH:
       self->width = g_value_get_int (value);
@@ -194,7 +198,7 @@ gst_aooct_file_src_get_property (GObject * object, guint prop_id,
       g_value_set_string (value, self->location);
       break;
     case PROP_FORMAT:
-      g_value_set_enum (value, self->format);
+      g_value_set_enum (value, aooct_raw_format_to_enum (self->format));
       break;
     case PROP_WIDTH:
       g_value_set_int (value, self->width);
@@ -226,6 +230,20 @@ gst_aooct_file_src_get_property (GObject * object, guint prop_id,
 
 /* ---- negotiation -------------------------------------------------------- */
 
+/* A frame of the properties that GStreamer's video frames can carry (see
+ * aooct_src_check_frame; packed rows are checked as their bytes) */
+static gboolean
+check_frame (AooctRawFormat format, gint width, gint height, guint bscans,
+    GError ** error)
+{
+  gint layout_width;
+  GstVideoFormat vf = aooct_raw_format_video_layout (format, width,
+      &layout_width);
+
+  return aooct_src_check_frame (vf, layout_width, height, bscans, "height",
+      "bscans-per-buffer", error);
+}
+
 static GstCaps *
 gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 {
@@ -235,10 +253,8 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 
   GST_OBJECT_LOCK (self);
   if (self->width <= 0 || self->height <= 0 || self->bscans == 0
-      || (self->format != GST_VIDEO_FORMAT_GRAY16_LE
-          && self->format != GST_VIDEO_FORMAT_GRAY8)
-      || !aooct_src_check_frame (self->format, self->width, self->height,
-          self->bscans, "height", "bscans-per-buffer", NULL)) {
+      || !check_frame (self->format, self->width, self->height,
+          self->bscans, NULL)) {
     /* start() reports what is missing or overflows */
     GST_OBJECT_UNLOCK (self);
     caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (src));
@@ -246,7 +262,7 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
     /* a buffer of K B-scans lasts K frame periods */
     gst_util_fraction_multiply (self->fps_n, self->fps_d, 1, self->bscans,
         &fps_n, &fps_d);
-    caps = aooct_src_video_caps (self->format, self->width,
+    caps = aooct_raw_caps_new (self->format, self->width,
         self->height * (gint) self->bscans, (gint) self->bscans, fps_n, fps_d);
     GST_OBJECT_UNLOCK (self);
   }
@@ -257,8 +273,13 @@ static gboolean
 gst_aooct_file_src_set_caps (GstBaseSrc * src, GstCaps * caps)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+  AooctRawFormat format;
 
-  return aooct_src_set_video_caps (src, &self->vinfo, caps);
+  /* packed rows: the file's bytes as they are (aooct-raw-caps.h) */
+  if (!aooct_raw_caps_video_info (caps, &self->vinfo, &format))
+    return FALSE;
+  gst_base_src_set_blocksize (src, GST_VIDEO_INFO_SIZE (&self->vinfo));
+  return TRUE;
 }
 
 /* Takes the page-locked pool aooctdcsub proposes where there is one (the
@@ -290,8 +311,10 @@ gst_aooct_file_src_decide_allocation (GstBaseSrc * src, GstQuery * query)
   if (n > 0)
     gst_query_parse_nth_allocation_pool (query, chosen, &pool, &size, &min,
         &max);
+  /* (a video pool cannot take packed caps) */
   if (pool == NULL)
-    pool = gst_video_buffer_pool_new ();
+    pool = aooct_raw_format_is_packed (self->format) ?
+        gst_buffer_pool_new () : gst_video_buffer_pool_new ();
   size = MAX (size, GST_VIDEO_INFO_SIZE (&self->vinfo));
   /* one buffer read ahead, one or two downstream */
   min = MAX (min, 3);
@@ -412,8 +435,8 @@ gst_aooct_file_src_start (GstBaseSrc * src)
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
   GError *err = NULL;
   gchar *location;
-  GstVideoFormat format;
-  gint width, height, bpp;
+  AooctRawFormat format;
+  gint width, height;
   guint bscans, threads;
   guint64 size, frame_bytes, n_frames;
 
@@ -438,19 +461,15 @@ gst_aooct_file_src_start (GstBaseSrc * src)
             location, width, height), (NULL));
     goto failed;
   }
-  if (format == GST_VIDEO_FORMAT_GRAY16_LE)
-    bpp = 2;
-  else if (format == GST_VIDEO_FORMAT_GRAY8)
-    bpp = 1;
-  else {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("format %s is not a raw OCT sample format: use gray16-le or gray8",
-            gst_video_format_to_string (format)), (NULL));
+  if (aooct_raw_format_is_packed (format)
+      && !aooct_raw_check_width (format, width, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s: format=%s: %s",
+            location, aooct_raw_format_name (format), err->message), (NULL));
+    g_clear_error (&err);
     goto failed;
   }
 
-  if (!aooct_src_check_frame (format, width, height, bscans, "height",
-          "bscans-per-buffer", &err)) {
+  if (!check_frame (format, width, height, bscans, &err)) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message), (NULL));
     g_clear_error (&err);
     goto failed;
@@ -463,14 +482,15 @@ gst_aooct_file_src_start (GstBaseSrc * src)
     goto failed;
   }
   size = aooct_file_reader_size (self->reader);
-  self->row_bytes = (gsize) width *bpp;
+  self->row_bytes = aooct_raw_row_bytes (format, width);
   frame_bytes = (guint64) self->row_bytes * height;
   if (size == 0 || size % frame_bytes != 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
         ("%s: %" G_GUINT64_FORMAT " bytes is not a whole number of B-scans "
-            "of %d A-lines x %d samples x %d byte(s) (%" G_GUINT64_FORMAT
-            " bytes): check width, height and format", location, size,
-            height, width, bpp, frame_bytes), (NULL));
+            "of %d A-lines x %d samples in %s (%" G_GUINT64_FORMAT " bytes, %"
+            G_GSIZE_FORMAT " per A-line): check width, height and format",
+            location, size, height, width, aooct_raw_format_name (format),
+            frame_bytes, self->row_bytes), (NULL));
     goto failed;
   }
   n_frames = size / frame_bytes;
@@ -492,7 +512,13 @@ gst_aooct_file_src_start (GstBaseSrc * src)
   GST_OBJECT_LOCK (self);
   src->segment.duration = frame_time (self, self->n_buffers * bscans);
   GST_OBJECT_UNLOCK (self);
-  gst_video_info_set_format (&self->vinfo, format, width, height * bscans);
+  if (aooct_raw_format_is_packed (format))
+    aooct_raw_packed_video_info (&self->vinfo, format, width,
+        height * bscans, 0, 1);
+  else
+    gst_video_info_set_format (&self->vinfo, format == AOOCT_RAW_GRAY8 ?
+        GST_VIDEO_FORMAT_GRAY8 : GST_VIDEO_FORMAT_GRAY16_LE, width,
+        height * bscans);
   self->next = 0;
   g_free (self->path);
   self->path = g_strdup (location);
@@ -742,12 +768,17 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   /**
    * GstAooctFileSrc:format:
    *
-   * Sample format in the file: gray16-le (16-bit little-endian) or gray8
+   * Sample format in the file: gray16-le (16-bit little-endian), gray8,
+   * or packed: mono12p, mono12packed (12-bit, 1.5 bytes per sample, even
+   * width), mono10p (10-bit, 1.25 bytes, width a multiple of 4)
    */
   g_object_class_install_property (gobject_class, PROP_FORMAT,
       g_param_spec_enum ("format", "Format",
-          "Sample format in the file: gray16-le (16-bit little-endian) or "
-          "gray8", GST_TYPE_VIDEO_FORMAT, DEFAULT_FORMAT, flags));
+          "Sample format in the file: gray16-le (16-bit little-endian), "
+          "gray8, or packed mono12p, mono12packed (12-bit, even width), "
+          "mono10p (10-bit, width a multiple of 4)",
+          GST_TYPE_AOOCT_RAW_FORMAT, aooct_raw_format_to_enum (DEFAULT_FORMAT),
+          flags));
   /**
    * GstAooctFileSrc:width:
    *
@@ -827,6 +858,7 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
           DEFAULT_MAP_FILE_MAX, flags));
 
   gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_RAW_FORMAT, 0);
   gst_element_class_set_static_metadata (element_class,
       "aooct raw B-scan file source", "Source/File/Video",
       "Reads a raw file of OCT B-scans (uint16/uint8 spectra) with several "

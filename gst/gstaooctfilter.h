@@ -46,6 +46,7 @@
 #include <gst/video/video.h>
 
 #include "aooct-geometry.h"
+#include "aooct-raw-format.h"
 #include "aooct-pending-meta.h"
 
 G_BEGIN_DECLS
@@ -88,7 +89,10 @@ struct _GstAooctFilter
   gboolean configured;
   AooctGeometry in_geom;        /* geometry of the input buffers */
   AooctGeometry out_geom;       /* as derived by derive_output() */
-  GstVideoInfo in_vinfo;        /* when the sink caps are video/x-raw */
+  GstVideoInfo in_vinfo;        /* when the sink caps are video/x-raw (or
+                                 * video/x-aooct-packed: the bytes of its
+                                 * rows as GRAY8, aooct-raw-caps.h) */
+  AooctRawFormat in_raw_format; /* ... and the samples' format */
   /* in_geom.k_sampling != EVEN: the positions s_j of the input's samples
    * (j1 - j0 + 1 values, from the caps' k-positions); else NULL */
   gdouble *in_positions;

@@ -323,12 +323,12 @@ gst_aooct_flow_enface_chain (GstPad * pad, GstObject * parent,
   self->end_time = GST_BUFFER_PTS_IS_VALID (inbuf) ? GST_BUFFER_PTS (inbuf) +
       (GST_BUFFER_DURATION_IS_VALID (inbuf) ? GST_BUFFER_DURATION (inbuf) :
       0) : GST_CLOCK_TIME_NONE;
-  aooct_gap_take (&self->gap, self->first_pts, self->end_time);
+  aooct_gap_take (&self->gap, self->first_pts);
   gst_buffer_unref (inbuf);
   if (++self->filled == self->out_info.height)
     ret = push_volume (self);
   else
-    /* the volume pending: tell downstream there is nothing until its end
+    /* the volume pending: tell downstream there is nothing before its image
      * (aooct-gap.h, the aooct rule for elements that collect) */
     aooct_gap_push (&self->gap, self->srcpad);
   return ret;
@@ -426,7 +426,7 @@ gst_aooct_flow_enface_sink_event (GstPad * pad, GstObject * parent,
     case GST_EVENT_GAP:
       /* upstream's GAP (aooctangio's while a group fills) */
       if (self->image)
-        event = aooct_gap_widen (&self->gap, event);
+        event = aooct_gap_from_upstream (&self->gap, event);
       break;
     default:
       break;

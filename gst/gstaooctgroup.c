@@ -18,6 +18,7 @@
 
 #include "gstaooctgroup.h"
 #include "aooct-gap.h"
+#include "aooct-seq-meta.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_group_debug);
 #define GST_CAT_DEFAULT gst_aooct_group_debug
@@ -27,9 +28,11 @@ typedef struct
   /* the group being collected (streaming thread) */
   gint filled;                  /* B-scans collected */
   GstClockTime first_pts;       /* of its first B-scan */
+  gboolean has_seq;             /* its first B-scan's buffer came from */
+  guint64 first_seq;            /* aooctsplit, numbered so */
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 groups;               /* images made since start */
-  AooctGap gap;                 /* the span the pending image will cover */
+  AooctGap gap;                 /* where the pending image will start */
   AooctGroupCall call;          /* what process_buffers() is asked for */
 } GstAooctGroupPrivate;
 
@@ -130,6 +133,9 @@ emit_group (GstAooctGroup * self)
   }
   GST_BUFFER_PTS (out) = priv->first_pts;
   GST_BUFFER_DTS (out) = GST_CLOCK_TIME_NONE;
+  /* in a branch of aooctsplit: the image goes where its group began */
+  if (priv->has_seq)
+    aooct_seq_meta_set (out, priv->first_seq);
   GST_BUFFER_DURATION (out) = GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
       priv->bscan_duration * group_size (self) : GST_CLOCK_TIME_NONE;
   GST_BUFFER_OFFSET (out) = priv->groups;
@@ -170,9 +176,9 @@ end_partial_group (GstAooctGroup * self, gboolean eos)
 /* Every B-scan of the input into the group; an image whenever a group is
  * complete (pushed here: one input may end one group and start the next,
  * or end several).  *outbuf stays NULL.  An input that leaves a group
- * pending is followed by a GAP event from the group's first B-scan to the
- * input's end (aooct-gap.h): downstream prerolls and goes on while the
- * group fills, as a tee with a B-scan branch needs (issue 35). */
+ * pending is followed by a GAP event at the group's first B-scan
+ * (aooct-gap.h): downstream prerolls while the group fills, as a tee with
+ * a B-scan branch needs. */
 static GstFlowReturn
 gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
 {
@@ -210,6 +216,7 @@ gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       priv->first_pts = !GST_CLOCK_TIME_IS_VALID (pts) ? pts :
           GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
           pts + b * priv->bscan_duration : pts;
+      priv->has_seq = aooct_seq_meta_get (inbuf, &priv->first_seq);
       if (klass->group_start)
         klass->group_start (self);
     }
@@ -222,9 +229,7 @@ gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       break;
     priv->filled += take;
     b += take;
-    aooct_gap_take (&priv->gap, priv->first_pts, GST_CLOCK_TIME_IS_VALID (pts)
-        && GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
-        pts + b * priv->bscan_duration : pts);
+    aooct_gap_take (&priv->gap, priv->first_pts);
     if (priv->filled == n)
       ret = emit_group (self);
   }
@@ -262,9 +267,9 @@ gst_aooct_group_sink_event (GstBaseTransform * bt, GstEvent * event)
       aooct_gap_reset (&priv->gap);
       break;
     case GST_EVENT_GAP:
-      /* no B-scans for a while: downstream hears of it from the pending
-       * group's start on */
-      event = aooct_gap_widen (&priv->gap, event);
+      /* no B-scans for a while: with a group pending, downstream hears
+       * only that nothing comes before its image */
+      event = aooct_gap_from_upstream (&priv->gap, event);
       break;
     default:
       break;

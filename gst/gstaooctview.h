@@ -15,7 +15,10 @@
  * the first B-scan after start, a flush or new caps), the timestamp of the
  * volume's first B-scan, and the partial volume: at EOS and before new
  * caps the B-scans collected come out as one more image (of the same size,
- * rows or voxels of missing B-scans black); a flush drops them.
+ * rows or voxels of missing B-scans black); a flush drops them; while a
+ * volume is pending, a GAP event at its image's timestamp after every
+ * input, so that downstream prerolls (aooct-gap.h: a view behind a tee
+ * beside the B-scans).
  *
  * A subclass says how large its image is (image_size) and names the
  * core of its step on each backend (GstAooctFilterClass's cpu_ops /

@@ -25,6 +25,8 @@
 #include "gstaooctsrc.h"
 #include "gstaooctfilesrc.h"
 #include "gstaooctbin.h"
+#include "gstaooctsplit.h"
+#include "gstaooctmerge.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -47,6 +49,8 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctfilesrc, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctbin, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctsplit, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctmerge, plugin);
   return ret;
 }
 

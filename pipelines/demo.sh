@@ -10,7 +10,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../scripts/bootstrap.sh
-[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || source "$root/scripts/bootstrap.sh"
+# (the demo does not need ray, tools/aooct-batch's large wheel)
+[ -n "${AOOCT_SKIP_BOOTSTRAP:-}" ] || AOOCT_NO_RAY=${AOOCT_NO_RAY-1} source "$root/scripts/bootstrap.sh"
 
 out=${1:-$root/out/demo}
 n=${AOOCT_BSCANS:-100}

@@ -3,8 +3,10 @@
 # B-scan of every B-scan (aooctnorm), the en-face image of every volume
 # (aooctenface) and the volume rendered by ray casting (aooctrender), put
 # together by compositor; or, given a FILE, the same picture to an H.264
-# MP4.  The views' images come once per volume; compositor repeats each
-# until the next (spec section 11; docs/howto.md, "Volumes and views").
+# MP4.  The views' images come once per volume, each with its volume's
+# first B-scan's timestamp, and compositor shows each over its volume, in
+# step with the B-scans it was made of (spec section 11; docs/howto.md,
+# "Volumes and views").
 #
 #   pipelines/views.sh            a window
 #   pipelines/views.sh FILE.mp4   an MP4 file instead
@@ -31,20 +33,24 @@ cal=$(mktemp --suffix=.txt); trap 'rm -f "$cal"' EXIT
 # the retina's layers: depth bins 100 .. 700 of the 1024 (the rest is
 # empty vitreous and choroid noise)
 crop="crop-start=100 crop-end=700"
-# the B-scans' images wait here until the views have their first volume
-# (compositor takes a frame from every pad; the tee's other branches get
-# their own queue, of depth-domain buffers, before the views)
-bqueue="queue max-size-buffers=$((3 * volume)) max-size-bytes=0 max-size-time=0"
+# A view's image is made when its volume's last B-scan has come and is
+# shown from the volume's first, so the B-scan pane waits a volume for it:
+# from a file in this queue (without it compositor and the tee would wait
+# on each other), live in compositor's latency (a volume at aooctsrc's 100
+# B-scans/s).  docs/howto.md, "Volumes and views".
+bqueue="queue max-size-buffers=$((2 * volume)) max-size-bytes=0 max-size-time=0"
 # each pane 400 x 400, the image fitted inside with black borders
 pane="videoscale add-borders=true ! video/x-raw,width=400,height=400,pixel-aspect-ratio=1/1"
 
 if [ -n "$file" ]; then
   mkdir -p "$(dirname "$file")"
   live=false
+  latency=0
   bscans=${AOOCT_BSCANS:-$((4 * volume))}
   sink="videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=ultrafast tune=zerolatency ! mp4mux ! filesink location=$file"
 else
   live=true
+  latency=$((volume * 10000000))
   bscans=${AOOCT_BSCANS:--1}
   sink="videoconvert ! ${AOOCT_VIDEOSINK:-autovideosink}"
 fi
@@ -55,7 +61,7 @@ gst-launch-1.0 -e \
     calibration-file="$cal" \
   ! aooctdcsub ! aooctpad ! aooctkmap wavelength-file="$cal" \
   ! aooctdisp a2=8 a3=-2 ! aooctfft ! tee name=t \
-  compositor name=mix background=black \
+  compositor name=mix background=black latency=$latency \
     sink_0::xpos=0 sink_1::xpos=400 sink_2::xpos=800 \
   ! video/x-raw,width=1200,height=400 ! $sink \
   t. ! aooctnorm $crop dynamic-range=50 ! $bqueue ! videoconvert ! $pane ! mix.sink_0 \

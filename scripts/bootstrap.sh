@@ -6,11 +6,13 @@
 #
 #   AOOCT_BUILD   build folder (default: build)
 #   AOOCT_MESON_ARGS  extra `meson setup` arguments (e.g. -Dcuda=disabled)
+#   AOOCT_NO_RAY=1    do not install ray (tools/aooct-batch) into .venv
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${AOOCT_BUILD:-$root/build}
 meson_version=1.12.1
+ray_version=2.60.0
 
 log() { printf 'aooct: %s\n' "$*" >&2; }
 
@@ -144,6 +146,25 @@ fi
 # its cached root with it)
 if [ -n "${AOOCT_PACKAGES_ONLY:-}" ]; then return 0 2>/dev/null || exit 0; fi
 
+# --- the project's Python environment, .venv ----------------------------------
+# Made from the system's Python with its site packages, so that it has
+# Debian's python3-gi (GStreamer from Python) and python3-numpy; meson,
+# gst-indent and ray go into it.  One made otherwise (from a pyenv
+# python3, or by an older bootstrap) has no gi: it is made again.
+sys_python=/usr/bin/python3
+[ -x $sys_python ] || sys_python=$(command -v python3 || echo python3)
+if ! "$root/.venv/bin/python" -c 'import gi' 2>/dev/null; then
+  if "$sys_python" -c 'import gi' 2>/dev/null; then
+    [ ! -e "$root/.venv" ] || log "making $root/.venv again from $sys_python (it has no gi)"
+    rm -rf "$root/.venv"
+    "$sys_python" -m venv --system-site-packages "$root/.venv" ||
+      { log "cannot make $root/.venv with $sys_python -m venv"; return 1 2>/dev/null || exit 1; }
+  elif [ ! -x "$root/.venv/bin/python" ]; then
+    "$sys_python" -m venv "$root/.venv" ||
+      { log "cannot make $root/.venv with $sys_python -m venv"; return 1 2>/dev/null || exit 1; }
+  fi
+fi
+
 # --- Meson (Debian 12 ships 1.0; we need >= 1.3 for nvcc 13) ----------------
 meson_ok() { "$1" --version 2>/dev/null | awk -F. '{exit !($1 > 1 || ($1 == 1 && $2 >= 3))}'; }
 MESON=
@@ -154,8 +175,7 @@ elif [ -x "$root/.venv/bin/meson" ] && meson_ok "$root/.venv/bin/meson"; then
 else
   log "installing meson $meson_version into $root/.venv"
   # (checked: a sourcing script's `|| exit` turns set -e off)
-  if ! python3 -m venv "$root/.venv" ||
-      ! "$root/.venv/bin/pip" install -q "meson==$meson_version"; then
+  if ! "$root/.venv/bin/pip" install -q "meson==$meson_version"; then
     log "cannot install meson $meson_version from PyPI into $root/.venv; aooct needs"
     log "meson >= 1.3: install one (pip install meson) and put it on PATH"
     return 1 2>/dev/null || exit 1
@@ -167,8 +187,15 @@ export MESON
 # gst-indent (GStreamer's C style checker, PyPI) for the style test
 if ! command -v gst-indent-1.0 >/dev/null && [ ! -x "$root/.venv/bin/gst-indent-1.0" ]; then
   log "installing gst-indent into $root/.venv"
-  [ -x "$root/.venv/bin/pip" ] || python3 -m venv "$root/.venv"
   "$root/.venv/bin/pip" install -q gst-indent || log "gst-indent not installed: style test skipped"
+fi
+
+# ray (PyPI) for tools/aooct-batch: a large wheel, installed once;
+# AOOCT_NO_RAY=1 leaves it out (aooct-batch and its test then say so)
+if [ -z "${AOOCT_NO_RAY:-}" ] && ! "$root/.venv/bin/python" -c 'import ray' 2>/dev/null; then
+  log "installing ray $ray_version into $root/.venv (tools/aooct-batch)"
+  "$root/.venv/bin/pip" install -q "ray==$ray_version" ||
+    log "ray not installed: tools/aooct-batch and its test (aooct-batch) are unavailable"
 fi
 
 # --- CUDA toolkit (optional: without it only the CPU path is built) ---------

@@ -30,6 +30,13 @@ export GST_PLUGIN_PATH_1_0="$B/gst"
 # it works; the timeout because a failing row leaves appsrc blocked)
 (cd /tmp && timeout 120 "$B/bench/aooct-bench" --backend cuda --views 40 \
   --output "$out/bench-views.md") >> "$out/bench.log" 2>&1
+# aooctdoppler and aooctangio (spec 12, issue 31) alone and after the chain
+for s in 1024-nopad-x8 2048x1000 2048x1000-x4; do
+  (cd /tmp && timeout 300 "$B/bench/aooct-bench" --backend cuda --shape $s \
+    --flow --no-files --buffers 200 --output /tmp/bench-flow.md) \
+    >> "$out/bench.log" 2>&1
+  cat /tmp/bench-flow.md >> "$out/bench-flow.md"
+done
 # aooctkmap's interpolation modes (docs/kspace.md) at 1024 and 2048 samples,
 # batched, into one file
 for s in 1024-nopad-x8 2048x1000-x4 2048-nopad; do

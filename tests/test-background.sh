@@ -52,6 +52,23 @@ head -c $((3 * 256 * 40)) /dev/urandom >"$out/g8.raw"
   ! rawvideoparse format=gray8 width=255 height=40 >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
 check_mean "$out/g8.raw" 1 255 $((3 * 256 * 40)) "$out/g8.txt" 256
 
+# packed samples (docs/caps.md), bytes packed by hand: two frames of two
+# A-lines of 4 samples, Mono12p 0xABC 0x123 0x000 0xFFF / 0x001 0x800
+# 0x7FF 0x010 and Mono10p 1023 1 682 341 / 512 255 1022 0
+p12='\xbc\x3a\x12\x00\xf0\xff\x01\x00\x80\xff\x07\x01'
+p10='\xff\x07\xa0\x6a\x55\x00\xfe\xe3\x3f\x00'
+printf "$p12$p12" >"$out/p12.raw"
+printf "$p10$p10" >"$out/p10.raw"
+for f in mono12p:p12:'1374.5 1169.5 1023.5 2055.5' mono10p:p10:'767.5 128 852 170.5'; do
+  IFS=: read -r fmt file want <<<"$f"
+  "$tool" -n 2 -o "$out/$file.txt" aooctfilesrc location="$out/$file.raw" format=$fmt \
+    width=4 height=2 >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+  got=$(grep -v '^#' "$out/$file.txt" | tr '\n' ' ' | sed 's/ $//')
+  [ "$got" = "$want" ] || { echo "$fmt: mean $got, expected $want"; exit 1; }
+  grep -q "^# aooct background spectrum: mean of 4 A-lines (2 frames, $fmt)" "$out/$file.txt" ||
+    { head -3 "$out/$file.txt"; exit 1; }
+done
+
 # errors: no output, a bad source, an empty file
 if "$tool" $src >/dev/null 2>&1; then echo "no --output accepted"; exit 1; fi
 if "$tool" -o "$out/x.txt" nosuchelement >"$out/log" 2>&1; then echo "bad source accepted"; exit 1; fi
@@ -92,4 +109,4 @@ for n in 0 -1 3x; do
   [ $rc -eq 2 ] && grep -q -- "$n" "$out/log" && ! grep -q '?' "$out/log" ||
     { cat "$out/log"; echo "--frames $n: rc $rc"; exit 1; }
 done
-echo "aooct-background: means exact, short stream, GRAY8 strides, aooctdcsub reads the file, errors"
+echo "aooct-background: means exact, short stream, GRAY8 strides, packed samples, aooctdcsub reads the file, errors"

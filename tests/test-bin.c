@@ -7,6 +7,7 @@
 
 #include "aooct-test-util.h"
 #include "aooct-cuda-test-util.h"
+#include "aooct-test-pipeline.h"
 
 static const gchar *steps[] = { "aooctdcsub", "aooctpad", "aooctkmap",
   "aooctdisp", "aooctfft", "aooctnorm"
@@ -92,8 +93,10 @@ GST_START_TEST (test_properties_proxied)
   }
   own = g_object_class_list_properties (bin_class, &n_own);
   for (k = 0; k < n_own; k++)
+    /* gpus: the bin's own (branches, tested below) */
     if (own[k]->owner_type != GST_TYPE_OBJECT &&
-        own[k]->owner_type != GST_TYPE_BIN) {
+        own[k]->owner_type != GST_TYPE_BIN && !g_str_equal (own[k]->name,
+            "gpus")) {
       fail_unless (g_hash_table_contains (seen, own[k]->name),
           "aooctbin has %s, which no step has", own[k]->name);
       proxied++;
@@ -257,15 +260,302 @@ GST_START_TEST (test_error_from_step)
 
 GST_END_TEST;
 
+/* gpus=0,1: a branch per entry (branch0, branch1), each pinned to its
+ * device; what was set on the bin before is kept, what is set after goes
+ * to every branch; a bad list is refused with a warning. */
+GST_START_TEST (test_gpus_property)
+{
+  GstElement *bin = gst_element_factory_make ("aooctbin", NULL);
+  gdouble a2 = 0;
+  gint dev = -1, crop = 0, k;
+  gchar *gpus = NULL;
+
+  g_object_set (bin, "a2", 3.25, NULL);
+  g_object_set (bin, "gpus", "0,1", NULL);
+  g_object_set (bin, "crop-start", 7, NULL);
+  g_object_get (bin, "gpus", &gpus, NULL);
+  fail_unless_equals_string (gpus, "0,1");
+  g_free (gpus);
+  for (k = 0; k < 2; k++) {
+    gchar *path = g_strdup_printf ("branch%d::disp::a2", k);
+    GValue v = G_VALUE_INIT;
+
+    fail_unless (gst_child_proxy_lookup (GST_CHILD_PROXY (bin), path, NULL,
+            NULL), "no %s", path);
+    gst_child_proxy_get_property (GST_CHILD_PROXY (bin), path, &v);
+    fail_unless (g_value_get_double (&v) == 3.25, "%s", path);
+    g_value_unset (&v);
+    g_free (path);
+    path = g_strdup_printf ("branch%d::norm::crop-start", k);
+    gst_child_proxy_get (GST_CHILD_PROXY (bin), path, &crop, NULL);
+    fail_unless_equals_int (crop, 7);
+    g_free (path);
+    path = g_strdup_printf ("branch%d::fft::cuda-device-id", k);
+    gst_child_proxy_get (GST_CHILD_PROXY (bin), path, &dev, NULL);
+    fail_unless_equals_int (dev, k);
+    g_free (path);
+  }
+  g_object_get (bin, "a2", &a2, NULL);
+  fail_unless (a2 == 3.25);
+  /* back to one chain, settings kept */
+  g_object_set (bin, "gpus", "", NULL);
+  fail_if (gst_child_proxy_lookup (GST_CHILD_PROXY (bin), "branch0::disp::a2",
+          NULL, NULL));
+  g_object_get (bin, "a2", &a2, "crop-start", &crop, NULL);
+  fail_unless (a2 == 3.25);
+  fail_unless_equals_int (crop, 7);
+  AOOCT_ASSERT_REFUSED (g_object_set (bin, "gpus", "0,one", NULL));
+  g_object_get (bin, "gpus", &gpus, NULL);
+  fail_unless (gpus == NULL, "%s", gpus);
+  gst_object_unref (bin);
+}
+
+GST_END_TEST;
+
+/* gpus changes only while stopped: running, a change is a warning and
+ * the branches stay. */
+GST_START_TEST (test_gpus_while_running)
+{
+  GstHarness *h = aooct_test_harness_new ("aooctbin backend=cpu gpus=0,0 "
+      PROPS);
+  GstElement *bin = aooct_test_element (h, "aooctbin");
+  gchar *gpus = NULL;
+
+  gst_harness_play (h);
+  g_object_set (bin, "gpus", "0", NULL);
+  aooct_test_assert_warning (h, "gpus", "stopped", NULL);
+  g_object_get (bin, "gpus", &gpus, NULL);
+  fail_unless_equals_string (gpus, "0,0");
+  fail_unless (gst_child_proxy_lookup (GST_CHILD_PROXY (bin),
+          "branch1::disp::a2", NULL, NULL));
+  g_free (gpus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* the thesis geometry: 832 x 240 padded 2048 -> 4096 */
+#define THESIS_SRC "aooctsrc samples=832 alines=240 seed=17 num-buffers=10 " \
+  "center-wavelength=800 bandwidth=20"
+#define THESIS_PROPS "size=2048 factor=2 " \
+  "wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" a2=8 a3=-2 window=hann"
+
+/* Every image of appsink "out" after @launch ran (GBytes list). */
+static GList *
+images_of (const gchar * launch)
+{
+  GstElement *p = aooct_test_run_to_eos (launch, aooct_test_backend, 200);
+  GList *samples = aooct_test_pull_all (p, "out"), *l, *bytes = NULL;
+
+  for (l = samples; l; l = l->next) {
+    GstBuffer *b = gst_sample_get_buffer (l->data);
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (b, &map, GST_MAP_READ));
+    bytes = g_list_append (bytes, g_bytes_new (map.data, map.size));
+    gst_buffer_unmap (b, &map);
+  }
+  g_list_free_full (samples, (GDestroyNotify) gst_sample_unref);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (p);
+  return bytes;
+}
+
+static void
+assert_same_images (GList * a, GList * b, const gchar * what)
+{
+  guint i = 0;
+
+  fail_unless_equals_int (g_list_length (a), g_list_length (b));
+  for (; a && b; a = a->next, b = b->next, i++)
+    fail_unless (g_bytes_equal (a->data, b->data), "%s: image %u differs",
+        what, i);
+}
+
+/* Two branches (gpus=0,0: both on device 0 where there is CUDA) give the
+ * images of one chain, byte for byte, in order, on the thesis phantom. */
+GST_START_TEST (test_branches_same_images)
+{
+  gchar *one = g_strdup_printf (THESIS_SRC " ! aooctbin backend=%s "
+      THESIS_PROPS " ! appsink name=out sync=false wait-on-eos=false",
+      aooct_test_backend);
+  gchar *two =
+      g_strdup_printf (THESIS_SRC " ! aooctbin backend=%s gpus=0,0 "
+      THESIS_PROPS " ! appsink name=out sync=false wait-on-eos=false",
+      aooct_test_backend);
+  GList *a = images_of (one), *b = images_of (two);
+
+  fail_unless_equals_int (g_list_length (a), 10);
+  assert_same_images (a, b, "gpus=0,0 against one chain");
+  g_list_free_full (a, (GDestroyNotify) g_bytes_unref);
+  g_list_free_full (b, (GDestroyNotify) g_bytes_unref);
+  g_free (one);
+  g_free (two);
+}
+
+GST_END_TEST;
+
+/* The volume views come after the merge: aooctsplit ! (dcsub ... fft) x 2
+ * ! aooctmerge ! aooctenface gives the en-face image of one chain. */
+GST_START_TEST (test_views_after_merge)
+{
+  const gchar *chain = "aooctdcsub ! aooctpad size=2048 factor=2 ! "
+      "aooctkmap wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" ! aooctdisp "
+      "a2=8 a3=-2 ! aooctfft";
+  gchar *v = g_strdup_printf ("aooctenface backend=%s bscans-per-volume=5",
+      aooct_test_backend);
+  gchar *one = g_strdup_printf (THESIS_SRC " ! %s ! %s ! appsink name=out "
+      "sync=false wait-on-eos=false", chain, v);
+  gchar *two = g_strdup_printf (THESIS_SRC " ! aooctsplit name=s "
+      "aooctmerge name=m ! %s ! appsink name=out sync=false wait-on-eos=false "
+      "s. ! queue ! %s ! m.  s. ! queue ! %s ! m.", v, chain, chain);
+  GList *a = images_of (one), *b = images_of (two);
+
+  fail_unless_equals_int (g_list_length (a), 2);
+  assert_same_images (a, b, "en face after aooctmerge");
+  g_list_free_full (a, (GDestroyNotify) g_bytes_unref);
+  g_list_free_full (b, (GDestroyNotify) g_bytes_unref);
+  g_free (v);
+  g_free (one);
+  g_free (two);
+}
+
+GST_END_TEST;
+
+/* Or the distribution by volume: aooctsplit buffers-per-branch=5 hands
+ * each branch whole volumes of 5 B-scans, aooctenface runs in the
+ * branches, and aooctmerge puts the images back in volume order: those of
+ * one chain. */
+GST_START_TEST (test_views_in_branches)
+{
+  const gchar *src = "aooctsrc samples=832 alines=240 seed=19 "
+      "num-buffers=20 center-wavelength=800 bandwidth=20";
+  gchar *chain = g_strdup_printf ("aooctdcsub ! aooctpad size=2048 factor=2 "
+      "! aooctkmap wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" ! aooctdisp "
+      "a2=8 a3=-2 ! aooctfft ! aooctenface backend=%s bscans-per-volume=5",
+      aooct_test_backend);
+  gchar *one = g_strdup_printf ("%s ! %s ! appsink name=out sync=false "
+      "wait-on-eos=false", src, chain);
+  gchar *two = g_strdup_printf ("%s ! aooctsplit name=s buffers-per-branch=5 "
+      "aooctmerge name=m ! appsink name=out sync=false wait-on-eos=false "
+      "s. ! queue ! %s ! m.  s. ! queue ! %s ! m.", src, chain, chain);
+  GList *a = images_of (one), *b = images_of (two);
+
+  fail_unless_equals_int (g_list_length (a), 4);
+  assert_same_images (a, b, "en face in the branches, by volume");
+  g_list_free_full (a, (GDestroyNotify) g_bytes_unref);
+  g_list_free_full (b, (GDestroyNotify) g_bytes_unref);
+  g_free (chain);
+  g_free (one);
+  g_free (two);
+}
+
+GST_END_TEST;
+
+/* A change made on the bin while the branches run takes effect from the
+ * same B-scan on every branch: 4 B-scans pushed (still in the branches),
+ * a2, a3, window and the display range changed, 4 more; the 8 images are
+ * those of one chain changed between the 4th and the 5th. */
+GST_START_TEST (test_branches_live_change)
+{
+  const gchar *be = aooct_test_backend;
+  GstHarness *src = aooct_test_harness_new ("aooctsrc seed=11 alines=48");
+  gchar *d1 = g_strdup_printf ("aooctbin backend=%s " PROPS, be);
+  gchar *d2 = g_strdup_printf ("aooctbin backend=%s gpus=0,0 " PROPS, be);
+  GstHarness *one = aooct_test_harness_new (d1);
+  GstHarness *two = aooct_test_harness_new (d2);
+  GBytes *a[8], *b[8];
+  GstBuffer *raw[8];
+  gint i;
+
+  gst_harness_play (src);
+  for (i = 0; i < 8; i++)
+    raw[i] = camera_bscan (src);
+  gst_harness_set_src_caps (one, gst_pad_get_current_caps (src->sinkpad));
+  gst_harness_set_src_caps (two, gst_pad_get_current_caps (src->sinkpad));
+  gst_harness_set_sink_caps_str (one, "video/x-raw,format=GRAY8");
+  gst_harness_set_sink_caps_str (two, "video/x-raw,format=GRAY8");
+
+  for (i = 0; i < 8; i++) {
+    if (i == 4) {
+      g_object_set (aooct_test_element (one, "aooctbin"), "a2", 8.0, "a3",
+          -2.0, "dynamic-range", 30.0, NULL);
+      gst_util_set_object_arg (G_OBJECT (aooct_test_element (one,
+                  "aooctbin")), "window", "blackman");
+      g_object_set (aooct_test_element (two, "aooctbin"), "a2", 8.0, "a3",
+          -2.0, "dynamic-range", 30.0, NULL);
+      gst_util_set_object_arg (G_OBJECT (aooct_test_element (two,
+                  "aooctbin")), "window", "blackman");
+    }
+    a[i] = push_pull_bytes (one, raw[i]);
+    /* no pull: the branches hold several B-scans at the change */
+    fail_unless_equals_int (gst_harness_push (two, gst_buffer_ref (raw[i])),
+        GST_FLOW_OK);
+  }
+  for (i = 0; i < 8; i++) {
+    GstBuffer *out = gst_harness_pull (two);
+    GstMapInfo map;
+
+    fail_unless (out != NULL);
+    fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+    b[i] = g_bytes_new (map.data, map.size);
+    gst_buffer_unmap (out, &map);
+    gst_buffer_unref (out);
+  }
+  fail_if (g_bytes_equal (a[3], a[4]) && g_bytes_equal (a[2], a[5]),
+      "the change had no effect");
+  for (i = 0; i < 8; i++) {
+    fail_unless (g_bytes_equal (a[i], b[i]), "B-scan %d differs from one "
+        "chain changed between the 4th and the 5th", i);
+    g_bytes_unref (a[i]);
+    g_bytes_unref (b[i]);
+    gst_buffer_unref (raw[i]);
+  }
+  gst_harness_teardown (src);
+  gst_harness_teardown (one);
+  gst_harness_teardown (two);
+  g_free (d1);
+  g_free (d2);
+}
+
+GST_END_TEST;
+
+/* An error in a branch reaches the application naming the branch and its
+ * device, with the step's message. */
+GST_START_TEST (test_error_from_branch)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc num-buffers=2 ! aooctbin "
+      "backend=%s gpus=0,0 wavelength-file=/nonexistent/cal.txt ! fakesink",
+      aooct_test_backend);
+  gchar *err = aooct_test_run_pipeline (launch, 20);
+
+  g_free (launch);
+  fail_unless (err != NULL, "a missing calibration file was accepted");
+  fail_unless (strstr (err, "/nonexistent/cal.txt") != NULL, "%s", err);
+  fail_unless (strstr (err, "(cuda-device-id=0)") != NULL, "%s", err);
+  fail_unless (strstr (err, "branch 0 ") || strstr (err, "branch 1 "), "%s",
+      err);
+  g_free (err);
+}
+
+GST_END_TEST;
+
 static void
 add_tests (TCase * tc, gboolean cuda)
 {
   if (!cuda) {
     tcase_add_test (tc, test_properties_proxied);
     tcase_add_test (tc, test_properties_forwarded);
+    tcase_add_test (tc, test_gpus_property);
+    tcase_add_test (tc, test_gpus_while_running);
   }
   tcase_add_test (tc, test_same_as_chain);
   tcase_add_test (tc, test_error_from_step);
+  tcase_add_test (tc, test_branches_same_images);
+  tcase_add_test (tc, test_views_after_merge);
+  tcase_add_test (tc, test_views_in_branches);
+  tcase_add_test (tc, test_branches_live_change);
+  tcase_add_test (tc, test_error_from_branch);
 }
 
 static Suite *

@@ -29,6 +29,7 @@
 #include "aooct-textfile.h"
 #include "aooct-cuda-test-util.h"
 #include "aooct-cs.h"
+#include "aooct-synth.h"
 
 /* A spectrometer of N pixels spanning about 85 nm around 840 nm, a little
  * non-linear in wavelength (and so in k) */
@@ -947,6 +948,226 @@ GST_START_TEST (test_mask_draw)
 
 GST_END_TEST;
 
+/* ---- issue 33 item 7: properties changed while playing ----------------- */
+
+/* A value of @pspec other than @cur (for a change while playing). */
+static void
+other_value (GParamSpec * pspec, const GValue * cur, GValue * v)
+{
+  g_value_init (v, G_PARAM_SPEC_VALUE_TYPE (pspec));
+  if (G_IS_PARAM_SPEC_INT (pspec)) {
+    GParamSpecInt *ps = G_PARAM_SPEC_INT (pspec);
+    gint x = g_value_get_int (cur);
+
+    g_value_set_int (v, x < ps->maximum ? MAX (x + 1, 2048) : x - 1);
+    if (g_value_get_int (v) > ps->maximum)
+      g_value_set_int (v, x - 1);
+  } else if (G_IS_PARAM_SPEC_UINT (pspec)) {
+    g_value_set_uint (v, g_value_get_uint (cur) + 1);
+  } else if (G_IS_PARAM_SPEC_DOUBLE (pspec)) {
+    GParamSpecDouble *ps = G_PARAM_SPEC_DOUBLE (pspec);
+    gdouble x = g_value_get_double (cur), y = x * 0.5 + 0.125;
+
+    if (y < ps->minimum || y > ps->maximum)
+      y = x + (ps->maximum - x) / 2;
+    g_value_set_double (v, y);
+  } else if (G_IS_PARAM_SPEC_BOOLEAN (pspec)) {
+    g_value_set_boolean (v, !g_value_get_boolean (cur));
+  } else if (G_IS_PARAM_SPEC_ENUM (pspec)) {
+    GEnumClass *ec = G_PARAM_SPEC_ENUM (pspec)->enum_class;
+    gint x = g_value_get_enum (cur);
+    guint i;
+
+    g_value_set_enum (v, x);
+    for (i = 0; i < ec->n_values; i++)
+      if (ec->values[i].value != x) {
+        g_value_set_enum (v, ec->values[i].value);
+        break;
+      }
+  } else if (G_IS_PARAM_SPEC_STRING (pspec)) {
+    /* a file that is not there: the change must not pass unnoticed */
+    g_value_set_string (v, "/nonexistent/aooct-cs-live.txt");
+  } else {
+    g_value_copy (cur, v);
+  }
+}
+
+/* Every writable property of aooctcs, changed while it plays, either
+ * changes the output from the next buffer on -- the same bytes as a new
+ * element started with the new value -- (the live ones: tau, iterations)
+ * or leaves the output as it was and posts a warning that names it (those
+ * read at start: operator, the mask, the calibration, size, ...); none is
+ * ignored silently.  An invalid mask file set while playing is such a
+ * warning. */
+GST_START_TEST (test_live_properties)
+{
+  const gint n = 128, m = 6;
+  gchar *coeffs = coeffs_for (n);
+  GRand *rand = aooct_test_rand_new ();
+  gfloat *in = layered_spectra (n, m, coeffs, 0, 0, layer_bins, layer_db,
+      N_LAYERS, 20.0, rand);
+  gchar *base = g_strdup_printf ("aooctcs backend=%s wavelength-coeffs="
+      "\"%s\" mask-fraction=0.5 iterations=8", aooct_test_backend, coeffs);
+  const gsize in_bytes = sizeof (gfloat) * n * m;
+  /* P: the next power of two >= N */
+  const gsize out_bytes = sizeof (gfloat) * 2 * n * m;
+  GstHarness *probe = aooct_test_harness_new (base);
+  GParamSpec **pspecs;
+  guint n_pspecs, k, live = 0, warned = 0;
+  AooctGeometry g;
+
+  aooct_test_geometry (&g, n, m, 1, 0, 0);
+  pspecs = g_object_class_list_properties (G_OBJECT_GET_CLASS
+      (aooct_test_element (probe, "aooctcs")), &n_pspecs);
+  for (k = 0; k < n_pspecs; k++) {
+    GParamSpec *ps = pspecs[k];
+    GstHarness *h;
+    GstElement *cs;
+    GValue cur = G_VALUE_INIT, nv = G_VALUE_INIT;
+    gfloat *before, *after;
+    gchar *warning;
+
+    if (!(ps->flags & G_PARAM_WRITABLE) || (ps->flags & G_PARAM_CONSTRUCT_ONLY)
+        || ps->owner_type == GST_TYPE_OBJECT
+        || !g_strcmp0 (ps->name, "qos") || !g_strcmp0 (ps->name, "backend")
+        || !g_strcmp0 (ps->name, "mask-output-file"))
+      continue;
+    /* the base class's own (gpu-timing, cuda-graphs, ...) are tested with
+     * the base class; here aooctcs's */
+    if (ps->owner_type != G_OBJECT_CLASS_TYPE (G_OBJECT_GET_CLASS
+            (aooct_test_element (probe, "aooctcs"))))
+      continue;
+    fail_unless (ps->flags & (GST_PARAM_MUTABLE_READY |
+            GST_PARAM_MUTABLE_PLAYING), "%s says neither when it may change",
+        ps->name);
+    h = aooct_test_harness_new (base);
+    cs = aooct_test_element (h, "aooctcs");
+    before = aooct_test_push_pull (h, aooct_geometry_to_caps (&g), in,
+        in_bytes, out_bytes);
+    g_value_init (&cur, G_PARAM_SPEC_VALUE_TYPE (ps));
+    g_object_get_property (G_OBJECT (cs), ps->name, &cur);
+    other_value (ps, &cur, &nv);
+    g_object_set_property (G_OBJECT (cs), ps->name, &nv);
+    after = aooct_test_push_pull (h, NULL, in, in_bytes, out_bytes);
+    warning = aooct_test_pop_warning (h);
+    if (ps->flags & GST_PARAM_MUTABLE_PLAYING) {
+      /* a new element with the new value, from its first buffer */
+      GstHarness *fresh = aooct_test_harness_new (base);
+      gfloat *expect;
+
+      g_object_set_property (G_OBJECT (aooct_test_element (fresh,
+                  "aooctcs")), ps->name, &nv);
+      expect = aooct_test_push_pull (fresh, aooct_geometry_to_caps (&g), in,
+          in_bytes, out_bytes);
+      fail_unless (memcmp (after, expect, out_bytes) == 0, "%s changed while "
+          "playing: the next buffer differs from a new element's", ps->name);
+      fail_if (memcmp (after, before, out_bytes) == 0, "%s changed while "
+          "playing: the output did not change", ps->name);
+      fail_unless (warning == NULL, "%s: %s", ps->name, warning);
+      g_free (expect);
+      gst_harness_teardown (fresh);
+      live++;
+    } else {
+      fail_unless (warning != NULL && strstr (warning, ps->name) != NULL,
+          "%s changed while playing: no warning that names it (%s)",
+          ps->name, GST_STR_NULL (warning));
+      fail_unless (memcmp (after, before, out_bytes) == 0, "%s changed while "
+          "playing: the output changed although it is read at start", ps->name);
+      warned++;
+    }
+    g_free (warning);
+    g_free (before);
+    g_free (after);
+    g_value_unset (&cur);
+    g_value_unset (&nv);
+    gst_harness_teardown (h);
+  }
+  /* tau and iterations live; the operator, mask, calibration, size... */
+  fail_unless (live == 2 && warned >= 10, "%u live, %u warned", live, warned);
+  /* an invalid live value: an error that names it */
+  {
+    GstHarness *h = aooct_test_harness_new (base);
+
+    g_free (aooct_test_push_pull (h, aooct_geometry_to_caps (&g), in,
+            in_bytes, out_bytes));
+    g_object_set (aooct_test_element (h, "aooctcs"), "tau", -1.0, NULL);
+    fail_if (gst_harness_push (h, aooct_test_buffer_new (in, in_bytes)) ==
+        GST_FLOW_OK, "tau=-1 accepted while playing");
+    aooct_test_assert_error (h, "tau=-1", ">= 0", NULL);
+    gst_harness_teardown (h);
+  }
+  g_free (pspecs);
+  gst_harness_teardown (probe);
+  g_free (base);
+  g_free (in);
+  g_free (coeffs);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* "geometry mismatch ... samples 4096 vs 1024": size set while the
+ * pipeline starts made the caps of a query and of set_caps differ (1 run
+ * in 10).  The element reads its start-time properties once, when it
+ * starts: every start runs with one size (a warning for the change). */
+typedef struct
+{
+  GstElement *cs;
+  volatile gint stop;
+} Toggler;
+
+static gpointer
+toggle_size (gpointer data)
+{
+  Toggler *t = data;
+  gint i = 0;
+
+  while (!g_atomic_int_get (&t->stop)) {
+    g_object_set (t->cs, "size", (i++ & 1) ? 1024 : 2048, NULL);
+    g_thread_yield ();
+  }
+  return NULL;
+}
+
+GST_START_TEST (test_size_while_starting)
+{
+  gchar *launch = g_strdup_printf ("aooctsrc num-buffers=2 alines=8 "
+      "wavelength-coeffs=\"%s\" ! aooctdcsub backend=%s ! aooctcs name=cs "
+      "backend=%s wavelength-coeffs=\"%s\" iterations=2 ! fakesink",
+      AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, aooct_test_backend,
+      aooct_test_backend, AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS);
+  gint run;
+
+  for (run = 0; run < 20; run++) {
+    GstElement *p = gst_parse_launch (launch, NULL);
+    Toggler t = { gst_bin_get_by_name (GST_BIN (p), "cs"), 0 };
+    GThread *th = g_thread_new ("toggle-size", toggle_size, &t);
+    GstBus *bus = gst_element_get_bus (p);
+    GstMessage *msg;
+
+    gst_element_set_state (p, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    g_atomic_int_set (&t.stop, 1);
+    g_thread_join (th);
+    fail_unless (msg != NULL, "run %d: no EOS", run);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+      GError *err = NULL;
+
+      gst_message_parse_error (msg, &err, NULL);
+      fail ("run %d: %s", run, err->message);
+    }
+    gst_message_unref (msg);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (bus);
+    gst_object_unref (t.cs);
+    gst_object_unref (p);
+  }
+  g_free (launch);
+}
+
+GST_END_TEST;
+
 static void
 add_cs_tests (TCase * tc, gboolean cuda)
 {
@@ -960,6 +1181,8 @@ add_cs_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_least_squares);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_mask_draw);
+  tcase_add_test (tc, test_live_properties);
+  tcase_add_test (tc, test_size_while_starting);
 }
 
 static Suite *

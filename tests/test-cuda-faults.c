@@ -506,6 +506,44 @@ GST_START_TEST (test_one_pipeline_per_gpu)
 
 GST_END_TEST;
 
+/* the thesis chain as aooctbin, %s: gpus= */
+#define BIN_832 "aooctsrc samples=832 alines=240 seed=%d num-buffers=%d " \
+  "center-wavelength=800 bandwidth=20 ! aooctbin backend=cuda gpus=%s " \
+  "wavelength-coeffs=785,0.125,1e-05,-2e-09 a2=8 a3=-2 window=hann ! " \
+  "fakesink name=sink sync=false signal-handoffs=true"
+
+/* aooctbin gpus=0,1: the images of one GPU, in order; those of device 0's
+ * branch (the even ones) byte for byte, those of device 1 within the grey
+ * level two GPUs of one model may differ by (test_one_pipeline_per_gpu). */
+GST_START_TEST (test_bin_over_two_gpus)
+{
+  gchar *l0 = g_strdup_printf (BIN_832, 41, SHARE_BUFFERS, "0");
+  gchar *l2 = g_strdup_printf (BIN_832, 41, SHARE_BUFFERS, "0,1");
+  Run *ref = run_launch (l0, 60), *two = run_launch (l2, 60);
+  guint i, differ = 0;
+  gint d = 0;
+
+  assert_clean_run (ref, SHARE_BUFFERS, "aooctbin gpus=0");
+  assert_clean_run (two, SHARE_BUFFERS, "aooctbin gpus=0,1");
+  for (i = 0; i < SHARE_BUFFERS; i++) {
+    gint di = image_diff (two, ref, i);
+
+    if (i % 2 == 0)
+      fail_unless_equals_int (di, 0);
+    differ += di > 0;
+    d = MAX (d, di);
+  }
+  g_print ("aooctbin gpus=0,1 vs gpus=0: %u of %d images differ, by at most "
+      "%d levels\n", differ, SHARE_BUFFERS, d);
+  fail_unless (d <= 1, "device 1's images differ by %d levels", d);
+  run_free (ref);
+  run_free (two);
+  g_free (l0);
+  g_free (l2);
+}
+
+GST_END_TEST;
+
 /* The tcase @part, when CK_RUN_CASE asks for it or for none (meson runs
  * one part per test: cuda-faults, cuda-sharing, cuda-two-gpus).  Where
  * @cannot says why it cannot run here: left out, and when it alone was
@@ -561,8 +599,10 @@ cuda_faults_suite (void)
   if (devices < 2)
     two = g_strdup_printf ("%d CUDA device(s), two are needed", devices);
   tc = part_tcase (s, "two-gpus", two);
-  if (tc)
+  if (tc) {
     tcase_add_test (tc, test_one_pipeline_per_gpu);
+    tcase_add_test (tc, test_bin_over_two_gpus);
+  }
   g_free (two);
   return s;
 }

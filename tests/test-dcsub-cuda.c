@@ -255,6 +255,7 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
   gpointer raw_dev, out_dev, bg_dev = NULL;
   GError *err = NULL;
   AooctGeometry g;
+  AooctRawFormat format;
 
   g_print ("  core %s %s\n", c->what, modes[mode]);
   aooct_geometry_init_raw (&g, c->n, c->alines, c->bscans, 25, 1);
@@ -264,7 +265,8 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
   aooct_test_write_rows (frame, samples, c->n, rows, c->bytes, stride);
   for (i = 0; i < (gsize) c->n; i++)
     bg[i] = (gfloat) g_rand_double_range (rand, 0, c->max_value);
-  aooct_cpu_dcsub (&g, frame, stride, c->bytes, mode, bg, expect);
+  format = c->bytes == 1 ? AOOCT_RAW_GRAY8 : AOOCT_RAW_GRAY16_LE;
+  aooct_cpu_dcsub (&g, frame, stride, format, mode, bg, expect);
 
   raw_dev = device_copy_at (frame, stride * rows, c->raw_offset, &raw_alloc);
   /* output region and guards: 0xff bytes (NaN), so a missed value shows */
@@ -276,7 +278,7 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
     bg_dev = device_copy_at (bg, c->n * sizeof (gfloat), 0, &bg_alloc);
   device_copy_at (NULL, aooct_cuda_dcsub_scratch_bytes (&g), 0, &scratch_alloc);
 
-  fail_unless (aooct_cuda_dcsub (&g, raw_dev, stride, c->bytes, mode,
+  fail_unless (aooct_cuda_dcsub (&g, raw_dev, stride, format, mode,
           (const gfloat *) bg_dev, scratch_alloc, (gfloat *) out_dev, stream,
           &err)
       && aooct_cuda_download_async (back, out_alloc, out_total, stream, &err)

@@ -115,4 +115,28 @@ for c in '785,0.1"' '"785",0.1' "785,'0.1'" '785,0.1"' '"785",0.1' "785,'0.1'" \
   [ $rc -eq 1 ] && grep -q 'wavelength-coeffs' "$out/stderr" && ! grep -q 'syntax error' "$out/stderr" ||
     { cat "$out/stderr"; echo "-c $c: rc $rc"; exit 1; }
 done
-echo "aooct-dispersion: estimates, fragment usable, row layouts, file names, errors reported"
+# packed 12-bit samples (Mono12p, docs/caps.md): the same B-scan packed
+# here gives the same estimate as its 16-bit file
+python3 - "$out/x.raw" "$out/x12p.raw" <<'PY'
+import struct, sys
+raw = open(sys.argv[1], 'rb').read()
+v = struct.unpack('<%dH' % (len(raw) // 2), raw)
+assert max(v) < 4096, max(v)
+out = bytearray()
+for i in range(0, len(v), 2):
+    w = v[i] | v[i + 1] << 12
+    out += bytes((w & 255, w >> 8 & 255, w >> 16))
+open(sys.argv[2], 'wb').write(out)
+PY
+"$tool" -n 832 -m 240 -c 895,-0.13 "$out/x.raw" >"$out/ref" 2>/dev/null
+"$tool" -n 832 -m 240 -c 895,-0.13 --format=mono12p "$out/x12p.raw" >"$out/p12" \
+  2>"$out/stderr" || { cat "$out/stderr"; exit 1; }
+cmp -s "$out/ref" "$out/p12" || { echo "mono12p: $(cat "$out/p12"), 16-bit: $(cat "$out/ref")"; exit 1; }
+rc=0; "$tool" -n 833 -m 240 -c 895,-0.13 --format=mono12p "$out/x12p.raw" 2>"$out/stderr" || rc=$?
+[ $rc -eq 2 ] && grep -q 'multiple of 2' "$out/stderr" || { cat "$out/stderr"; exit 1; }
+rc=0; "$tool" -n 832 -m 240 -c 895,-0.13 --format=mono14p "$out/x12p.raw" 2>"$out/stderr" || rc=$?
+[ $rc -eq 2 ] && grep -q 'mono12p' "$out/stderr" || { cat "$out/stderr"; exit 1; }
+head -c 1000 "$out/x12p.raw" >"$out/short12.raw"
+rc=0; "$tool" -n 832 -m 240 -c 800,0.1 --format=mono12p "$out/short12.raw" 2>"$out/stderr" || rc=$?
+[ $rc -eq 1 ] || { cat "$out/stderr"; echo "a short packed file was accepted"; exit 1; }
+echo "aooct-dispersion: estimates, fragment usable, row layouts, mono12p as 16-bit, file names, errors reported"

@@ -195,3 +195,12 @@ rc=0; "$stack" -b 3 -l "$out/fmt/a{volume}{bscan}.png" audiotestsrc num-buffers=
   { cat "$out/log"; echo "jpegenc into .JPEG / .jpg refused"; exit 1; }
 [ "$(ls "$out/fmt" | wc -l)" -eq 12 ] || { ls "$out/fmt"; exit 1; }
 echo "aooct-stack: images only under their format's name"
+
+# numeric options: 0, negative, not a number are usage errors naming the
+# option (issue 33, item 22's class)
+for b in 0 -1 x 3x; do
+  rc=0; LC_ALL=C.UTF-8 "$stack" -b "$b" -l "$out/n{volume}{bscan}.png" $src6 ! pngenc >"$out/log" 2>&1 || rc=$?
+  [ $rc -eq 2 ] && grep -q -- "$b" "$out/log" && grep -q -- '-b\|bscans-per-volume' "$out/log" && ! grep -q '?' "$out/log" ||
+    { cat "$out/log"; echo "-b $b: rc $rc"; exit 1; }
+done
+echo "aooct-stack: bad numbers refused"

@@ -236,9 +236,49 @@ GST_START_TEST (test_in_place_seek)
 
 GST_END_TEST;
 
+#define BIN "aooctbin backend=cuda wavelength-coeffs=\"785,0.054\" a2=8 " \
+  "a3=-2 %s ! appsink name=sink sync=false"
+
+/* aooctbin with two branches (gpus=0,0, both on the device there is): the
+ * page-locked pool is asked of the branches through aooctsplit, so the
+ * file is read in place on each; the images are those of one chain, byte
+ * for byte, in order, from the start and after a seek. */
+GST_START_TEST (test_in_place_branches)
+{
+  gchar *path = write_pattern ();
+  gint seek_ms[] = { 0, 250 }, k;
+
+  for (k = 0; k < (gint) G_N_ELEMENTS (seek_ms); k++) {
+    gchar *one = g_strdup_printf ("aooctfilesrc name=src location=%s "
+        "width=%d height=%d framerate=100/1 ! " BIN, path, W, H, "");
+    gchar *two = g_strdup_printf ("aooctfilesrc name=src location=%s "
+        "width=%d height=%d framerate=100/1 ! " BIN, path, W, H, "gpus=0,0");
+    Seen a, b;
+    GByteArray *x = run (one, seek_ms[k], &a), *y = run (two, seek_ms[k], &b);
+
+    fail_unless_equals_int (b.bad, 0);
+    fail_unless_equals_int (b.run, a.run);
+    fail_unless_equals_int (b.run, k == 0 ? N_BSCANS : N_BSCANS - 25);
+    fail_unless (b.in_place >= b.run - 2, "seek %d ms: %d of %d buffers "
+        "read in place through two branches", seek_ms[k], b.in_place, b.run);
+    fail_unless (x->len > 0 && x->len == y->len
+        && memcmp (x->data, y->data, x->len) == 0, "seek %d ms: the images of "
+        "two branches differ from one chain's", seek_ms[k]);
+    g_byte_array_unref (x);
+    g_byte_array_unref (y);
+    g_free (one);
+    g_free (two);
+  }
+  g_unlink (path);
+  g_free (path);
+}
+
+GST_END_TEST;
+
 void
 aooct_test_add_cuda_tests (TCase * tc)
 {
   tcase_add_test (tc, test_in_place_same_images);
   tcase_add_test (tc, test_in_place_seek);
+  tcase_add_test (tc, test_in_place_branches);
 }

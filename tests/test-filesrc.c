@@ -596,9 +596,16 @@ GST_START_TEST (test_bad_input)
   aooct_test_expect_pipeline_error (l, "not a whole number of B-scans",
       "800 bytes", NULL);
   g_free (l);
+  /* (format is an enum of the raw formats: format=rgb does not parse) */
+  l = g_strdup_printf ("aooctfilesrc location=%s width=63 height=4 "
+      "format=mono12p ! fakesink", path);
+  aooct_test_expect_pipeline_error (l, "width 63", "multiple of 2", NULL);
+  g_free (l);
+  /* 1536 bytes are not whole B-scans of 4 A-lines of 64 x 1.25 bytes */
   l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
-      "format=rgb ! fakesink", path);
-  aooct_test_expect_pipeline_error (l, "RGB", "gray16-le", NULL);
+      "format=mono10p ! fakesink", path);
+  aooct_test_expect_pipeline_error (l, "not a whole number of B-scans",
+      "320 bytes", "mono10p", NULL);
   g_free (l);
   l = g_strdup_printf ("aooctfilesrc location=%s width=64 height=4 "
       "bscans-per-buffer=4 ! fakesink", path);

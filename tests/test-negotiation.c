@@ -22,6 +22,10 @@
 #include "aooct-test-util.h"
 #include "aooct-cuda-test-util.h"
 #include "aooct-test-frames.h"
+#include "aooct-test-pipeline.h"
+#include "aooct-synth.h"
+#include <unistd.h>
+#include <gst/video/video.h>
 
 
 /* a usable CUDA device (probed once, before any test forks) */
@@ -272,6 +276,166 @@ GST_START_TEST (test_pinned_pool_offer)
 
 GST_END_TEST;
 
+/* issue 33 item 6: raw video without pixel-aspect-ratio fixated through
+ * videoscale to 1/2147483647, and views.sh's en-face pane came out black.
+ * Every raw video caps aooct gives (the sources' camera frames, aooctnorm,
+ * the views, aooctbin; on CUDA also the CUDA-memory, NV12/I420/RGBA
+ * variants, which the element's src pad lists here) says square pixels. */
+static void
+assert_square (GstCaps * caps, const gchar * what)
+{
+  guint i;
+
+  fail_unless (caps != NULL && gst_caps_get_size (caps) > 0, "%s: no caps",
+      what);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *st = gst_caps_get_structure (caps, i);
+    gint n = 0, d = 0;
+
+    if (!gst_structure_has_name (st, "video/x-raw"))
+      continue;
+    fail_unless (gst_structure_get_fraction (st, "pixel-aspect-ratio", &n,
+            &d) && n == 1 && d == 1, "%s: %s", what,
+        gst_structure_to_string (st));
+  }
+}
+
+#define PAR_CHAIN "aooctdcsub ! aooctpad ! aooctkmap wavelength-coeffs=\"" \
+  AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS "\" ! aooctdisp ! aooctfft"
+#define PAR_SRC "aooctsrc num-buffers=8 alines=64 " \
+  "bscans-per-volume=4"
+
+GST_START_TEST (test_pixel_aspect_ratio)
+{
+  gchar *raw = aooct_test_write_temp ("");
+  gchar *file_src = g_strdup_printf ("aooctfilesrc location=%s width=832 "
+      "height=64", raw);
+  const gchar *cases[][2] = {
+    {PAR_SRC, NULL},
+    {NULL, NULL},               /* aooctfilesrc, below */
+    {PAR_SRC " ! " PAR_CHAIN " ! aooctnorm name=v", "v"},
+    {PAR_SRC " ! " PAR_CHAIN " ! aooctenface name=v bscans-per-volume=4",
+        "v"},
+    {PAR_SRC " ! " PAR_CHAIN " ! aooctrender name=v bscans-per-volume=4",
+        "v"},
+    {PAR_SRC " ! aooctbin name=v wavelength-coeffs=\""
+          AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS "\"", "v"},
+  };
+  guint k;
+
+  fail_unless (truncate (raw, 832 * 64 * 2 * 2) == 0);
+  cases[1][0] = file_src;
+  for (k = 0; k < G_N_ELEMENTS (cases); k++) {
+    gchar *launch =
+        g_strdup_printf ("%s ! appsink name=out sync=false wait-on-eos=false",
+        cases[k][0]);
+    GstElement *p = aooct_test_run_to_eos (launch, "auto", 60);
+    GList *samples = aooct_test_pull_all (p, "out");
+
+    fail_unless (samples != NULL, "%s: no output", launch);
+    assert_square (gst_sample_get_caps (samples->data), launch);
+    if (cases[k][1]) {
+      GstElement *v = gst_bin_get_by_name (GST_BIN (p), cases[k][1]);
+      GstPad *pad = gst_element_get_static_pad (v, "src");
+      GstCaps *all = gst_pad_query_caps (pad, NULL);
+
+      /* every variant the element offers (CUDA memory on CUDA) */
+      assert_square (all, launch);
+      gst_caps_unref (all);
+      gst_object_unref (pad);
+      gst_object_unref (v);
+    }
+    g_list_free_full (samples, (GDestroyNotify) gst_sample_unref);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+    g_free (launch);
+  }
+  g_unlink (raw);
+  g_free (raw);
+  g_free (file_src);
+}
+
+GST_END_TEST;
+
+/* views.sh's pane: each image through videoscale into a 400 x 400
+ * square with borders keeps its shape (square pixels): the picture fills
+ * the centred rectangle of the image's aspect ratio and nothing outside
+ * it (with 1/2147483647 it was squeezed to nothing: a black pane). */
+GST_START_TEST (test_videoscale_image)
+{
+  const gchar *views[] = { "aooctnorm", "aooctenface bscans-per-volume=4",
+    "aooctrender bscans-per-volume=4"
+  };
+  guint k;
+
+  for (k = 0; k < G_N_ELEMENTS (views); k++) {
+    gchar *launch = g_strdup_printf (PAR_SRC " ! " PAR_CHAIN " ! %s name=v "
+        "! videoconvert ! videoscale add-borders=true ! video/x-raw,"
+        "width=400,height=400,pixel-aspect-ratio=1/1 ! videoconvert ! "
+        "video/x-raw,format=GRAY8 ! appsink name=out sync=false "
+        "wait-on-eos=false", views[k]);
+    GstElement *p = aooct_test_run_to_eos (launch, "auto", 60);
+    GList *samples = aooct_test_pull_all (p, "out"), *l;
+    GstElement *v = gst_bin_get_by_name (GST_BIN (p), "v");
+    GstPad *pad = gst_element_get_static_pad (v, "src");
+    GstCaps *caps = gst_pad_get_current_caps (pad);
+    GstStructure *st = gst_caps_get_structure (caps, 0);
+    gint w = 0, h = 0, x0, x1, y0, y1;
+
+    fail_unless (gst_structure_get_int (st, "width", &w)
+        && gst_structure_get_int (st, "height", &h));
+    /* the picture's rectangle in the square, +-2 pixels of rounding */
+    if (w >= h) {
+      x0 = 0;
+      x1 = 400;
+      y0 = (400 - 400 * h / w) / 2;
+      y1 = 400 - y0;
+    } else {
+      y0 = 0;
+      y1 = 400;
+      x0 = (400 - 400 * w / h) / 2;
+      x1 = 400 - x0;
+    }
+    fail_unless (samples != NULL, "%s: no output", launch);
+    for (l = samples; l; l = l->next) {
+      GstVideoInfo info;
+      GstVideoFrame frame;
+      guint inside = 0, outside = 0;
+      gint r, c;
+
+      fail_unless (gst_video_info_from_caps (&info,
+              gst_sample_get_caps (l->data)));
+      fail_unless (gst_video_frame_map (&frame, &info,
+              gst_sample_get_buffer (l->data), GST_MAP_READ));
+      for (r = 0; r < 400; r++)
+        for (c = 0; c < 400; c++) {
+          guint val = ((guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+                  0))[r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + c];
+
+          if (r >= y0 + 2 && r < y1 - 2 && c >= x0 + 2 && c < x1 - 2)
+            inside += val > 64;
+          else if (r < y0 - 2 || r >= y1 + 2 || c < x0 - 2 || c >= x1 + 2)
+            outside += val > 16;
+        }
+      gst_video_frame_unmap (&frame);
+      /* a picture (5 % of its rectangle bright), and borders */
+      fail_unless (inside * 20 > (guint) ((y1 - y0) * (x1 - x0))
+          && outside == 0, "%s: the %dx%d image in [%d, %d) x [%d, %d): "
+          "%u bright pixels inside, %u not black outside", launch, w, h,
+          x0, x1, y0, y1, inside, outside);
+    }
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+    gst_object_unref (v);
+    g_list_free_full (samples, (GDestroyNotify) gst_sample_unref);
+    gst_element_set_state (p, GST_STATE_NULL);
+    gst_object_unref (p);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 negotiation_suite (void)
 {
@@ -287,6 +451,8 @@ negotiation_suite (void)
   tcase_add_test (tc, test_forced_cuda);
   tcase_add_test (tc, test_input_memory_negotiation);
   tcase_add_test (tc, test_pinned_pool_offer);
+  tcase_add_test (tc, test_pixel_aspect_ratio);
+  tcase_add_test (tc, test_videoscale_image);
   return s;
 }
 

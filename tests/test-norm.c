@@ -371,6 +371,21 @@ GST_START_TEST (test_hand_values)
   for (m = 0; m < 8; m++)
     fail_unless_equals_int (g8[m], 0);
   g_free (g8);
+  /* ... but log mode with a dynamic range (the default) shows a flat
+   * B-scan white: hi = L, lo = hi - 60 dB, v = 1 for every pixel.  So is
+   * an all-zero one (L = -300 dB): a static mirror after bscan-mean, or
+   * aooctcs with a huge tau (docs/howto.md, "An image without
+   * structure") */
+  g8 = run_hand ("", 8, d);
+  for (m = 0; m < 8; m++)
+    fail_unless_equals_int (g8[m], 255);
+  g_free (g8);
+  g_free (d);
+  d = g_new0 (gfloat, 2 * 8 * 8);
+  g8 = run_hand ("", 8, d);
+  for (m = 0; m < 8; m++)
+    fail_unless_equals_int (g8[m], 255);
+  g_free (g8);
   g_free (d);
 }
 

@@ -130,10 +130,10 @@ unset AOOCT_TRANSPORT
 
 # --- listening: only once bound; never everywhere unless asked ------------
 for t in tcp srt; do
-  # 192.0.2.1 (TEST-NET-1, RFC 5737) is no host's address
-  rc=0; AOOCT_TRANSPORT=$t AOOCT_PASSPHRASE=$pass timeout 20 "$rcv" 192.0.2.1 $port "$out/png" \
+  # 203.0.113.77 (TEST-NET-3, RFC 5737) is no host's address (this VM is 192.0.2.2)
+  rc=0; AOOCT_TRANSPORT=$t AOOCT_PASSPHRASE=$pass timeout 20 "$rcv" 203.0.113.77 $port "$out/png" \
     >"$out/r.log" 2>&1 || rc=$?
-  [ $rc != 0 ] && grep -q 'aooct: cannot listen on 192.0.2.1' "$out/r.log" &&
+  [ $rc != 0 ] && grep -q 'aooct: cannot listen on 203.0.113.77' "$out/r.log" &&
     ! grep -q 'listening on' "$out/r.log" ||
     { cat "$out/r.log"; echo "$t: bind failure: rc $rc, or said listening"; exit 1; }
 done

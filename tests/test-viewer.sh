@@ -22,9 +22,11 @@
 #  - where root may make a private network namespace and Aravis's fake
 #    GigE Vision camera is installed: --camera opens it through aravissrc
 #    and shows its frames (as tests/test-camera.sh, loopback only);
+#  - a raw file of packed 12-bit samples (--format mono12p) plays;
 #  - bad input (raw file size not a multiple of the frame, a FIFO or a
 #    directory as the raw file, a width that is not a number, no
-#    calibration, a calibration of the wrong length, and a property value
+#    calibration, a calibration of the wrong length, a packed format whose
+#    rows the width or the file size do not fit, and a property value
 #    the element refuses at start) is named on the status line and the
 #    program goes on to play afterwards; a raw file and recordings named
 #    with spaces, quotes and non-ASCII work;
@@ -144,6 +146,19 @@ set source location '$out/Müller scan "q".raw'
 click open
 expect-running
 set source location $out/good.raw
+set source format mono12p
+click open
+expect-running
+set source format mono10p
+click open
+expect-status 80 bytes (64 samples in mono10p)
+set source format mono12p
+set source width 63
+click open
+expect-status multiple of 2
+set source width 64
+set source format gray16-le
+set source location $out/good.raw
 set aooctkmap wavelength-file $out/cal50.txt
 save final.ini
 set aooctkmap wavelength-file $out/cal64.txt
@@ -170,7 +185,7 @@ run_view main script.txt --sink gtksink --settings start.ini
 
 # --- numeric options: 0, negative, too large, not a number: refused -----
 for o in "--width 0" "--width -5" "--width 70000" "--height 0" "--height -1" \
-  "--width abc" "--format gray12"; do
+  "--width abc" "--format gray12" "--format mono14p"; do
   rc=0
   # shellcheck disable=SC2086
   timeout 60 xvfb-run -a "$view" $o > opt.log 2>&1 || rc=$?

@@ -7,8 +7,9 @@
  *   aooct-background [--frames=N] --output=FILE SOURCE...
  *
  * SOURCE is a gst-launch-1.0 description that produces raw frames, as
- * aooctdcsub takes them (video/x-raw GRAY16_LE or GRAY8, width = samples
- * per A-line, height = A-lines per frame), for example a camera with the
+ * aooctdcsub takes them (video/x-raw GRAY16_LE or GRAY8, or packed 12/10-bit
+ * samples in video/x-aooct-packed, docs/caps.md; width = samples per
+ * A-line, height = A-lines per frame), for example a camera with the
  * sample arm blocked:
  *
  *   aooct-background --frames=200 --output=background.txt \
@@ -16,8 +17,13 @@
  *
  * or a raw file recorded that way:
  *
- *   aooct-background --output=background.txt filesrc location=bg.raw ! \
- *       rawvideoparse format=gray16-le width=832 height=240
+ *   aooct-background --output=background.txt aooctfilesrc location=bg.raw \
+ *       format=gray16-le width=832 height=240
+ *
+ * or one of packed 12-bit samples:
+ *
+ *   aooct-background --output=background.txt aooctfilesrc \
+ *       location=bg.raw format=mono12p width=2048 height=1000
  *
  * aooct-background appends an appsink to SOURCE, takes the first N frames
  * (all of them when the stream ends earlier, with a note), sums every
@@ -44,6 +50,12 @@
 #include "aooct-textwrite.h"
 #include "aooct-tool-util.h"
 
+#include "aooct-raw-format.h"
+
+/* what the appsink takes: the raw caps aooctdcsub takes */
+#define RAW_CAPS "video/x-raw,format={GRAY16_LE,GRAY8}; " \
+  "video/x-aooct-packed,format={mono12p,mono12packed,mono10p}"
+
 typedef struct
 {
   gdouble *sum;                 /* width values */
@@ -52,42 +64,94 @@ typedef struct
   gchar *format;
 } Mean;
 
-/* Adds every row of @frame to @m; FALSE (with a message) when its
- * geometry differs from the first frame's. */
+/* Adds every row of a frame of @h rows of @w samples in @format, @stride
+ * bytes apart, to @m; FALSE (with a message) when its geometry differs
+ * from the first frame's. */
 static gboolean
-accumulate (Mean * m, GstVideoFrame * frame, GError ** error)
+accumulate (Mean * m, const guint8 * data, gsize stride, gint w, gint h,
+    AooctRawFormat format, GError ** error)
 {
-  gint w = GST_VIDEO_FRAME_WIDTH (frame), h = GST_VIDEO_FRAME_HEIGHT (frame);
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, 0);
-  const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (frame, 0);
-  gboolean sixteen =
-      GST_VIDEO_FRAME_FORMAT (frame) == GST_VIDEO_FORMAT_GRAY16_LE;
+  guint16 *row16 = g_new (guint16, w);
   gint r, c;
 
   if (m->sum == NULL) {
     m->width = w;
     m->sum = g_new0 (gdouble, w);
-    m->format = g_strdup (gst_video_format_to_string
-        (GST_VIDEO_FRAME_FORMAT (frame)));
+    m->format = g_strdup (aooct_raw_format_name (format));
   } else if (w != m->width) {
+    g_free (row16);
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
         "frame %" G_GUINT64_FORMAT " is %d samples wide, the first was %d",
         m->frames, w, m->width);
     return FALSE;
   }
   for (r = 0; r < h; r++) {
-    const guint8 *row = data + (gsize) r * stride;
-
-    if (sixteen)
-      for (c = 0; c < w; c++)
-        m->sum[c] += GST_READ_UINT16_LE (row + 2 * c);
-    else
-      for (c = 0; c < w; c++)
-        m->sum[c] += row[c];
+    aooct_raw_unpack_row (format, data + (gsize) r * stride, w, row16);
+    for (c = 0; c < w; c++)
+      m->sum[c] += row16[c];
   }
+  g_free (row16);
   m->alines += h;
   m->frames++;
   return TRUE;
+}
+
+/* A video frame as GStreamer lays it out (its GstVideoMeta honoured), or
+ * a packed one: its rows one after the other */
+static gboolean
+add_sample (Mean * m, GstSample * s, GError ** error)
+{
+  GstCaps *caps = gst_sample_get_caps (s);
+  GstStructure *st = gst_caps_get_structure (caps, 0);
+  GstBuffer *buf = gst_sample_get_buffer (s);
+  AooctRawFormat format;
+  gboolean ok;
+
+  if (gst_structure_has_name (st, "video/x-aooct-packed")) {
+    GstMapInfo map;
+    gint w = 0, h = 0;
+    gsize row;
+
+    if (!aooct_raw_format_from_string (gst_structure_get_string (st,
+                "format"), &format) || !gst_structure_get_int (st, "width",
+            &w) || !gst_structure_get_int (st, "height", &h)
+        || !aooct_raw_check_width (format, w, error)) {
+      if (error && *error == NULL)
+        g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+            "frame %" G_GUINT64_FORMAT ": cannot read its caps", m->frames);
+      return FALSE;
+    }
+    row = aooct_raw_row_bytes (format, w);
+    if (!gst_buffer_map (buf, &map, GST_MAP_READ))
+      return FALSE;
+    ok = map.size == row * h;
+    if (!ok)
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "frame %" G_GUINT64_FORMAT " has %" G_GSIZE_FORMAT " bytes, but %d "
+          "rows of %d %s samples are %" G_GSIZE_FORMAT, m->frames, map.size,
+          h, w, aooct_raw_format_name (format), row * h);
+    else
+      ok = accumulate (m, map.data, row, w, h, format, error);
+    gst_buffer_unmap (buf, &map);
+  } else {
+    GstVideoInfo info;
+    GstVideoFrame frame;
+
+    if (!gst_video_info_from_caps (&info, caps)
+        || !gst_video_frame_map (&frame, &info, buf, GST_MAP_READ)) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "cannot read frame %" G_GUINT64_FORMAT, m->frames);
+      return FALSE;
+    }
+    format = GST_VIDEO_FRAME_FORMAT (&frame) == GST_VIDEO_FORMAT_GRAY16_LE ?
+        AOOCT_RAW_GRAY16_LE : AOOCT_RAW_GRAY8;
+    ok = accumulate (m, GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0),
+        GST_VIDEO_FRAME_WIDTH (&frame), GST_VIDEO_FRAME_HEIGHT (&frame),
+        format, error);
+    gst_video_frame_unmap (&frame);
+  }
+  return ok;
 }
 
 /* The file, written only when aooctdcsub's reader takes it (the source
@@ -189,10 +253,10 @@ main (int argc, char **argv)
   }
 
   source = g_strjoinv (" ", rest);
-  /* GRAY16_LE or GRAY8 frames as the source gives them; no conversion */
+  /* GRAY16_LE, GRAY8 or packed frames as the source gives them; no
+   * conversion */
   launch = g_strdup_printf ("%s ! appsink name=aooct_background_sink "
-      "caps=\"video/x-raw,format={GRAY16_LE,GRAY8}\" sync=false "
-      "max-buffers=4", source);
+      "caps=\"" RAW_CAPS "\" sync=false max-buffers=4", source);
   /* a missing element is an error here even where gst_parse_launch()
    * returns what it could build */
   pipeline = gst_parse_launch (launch, &error);
@@ -216,8 +280,6 @@ main (int argc, char **argv)
 
   while (m.frames < (guint64) frames) {
     GstSample *s = gst_app_sink_pull_sample (sink);
-    GstVideoInfo info;
-    GstVideoFrame frame;
     gboolean ok;
 
     if (s == NULL) {
@@ -229,20 +291,11 @@ main (int argc, char **argv)
             frames);
       break;
     }
-    ok = gst_video_info_from_caps (&info, gst_sample_get_caps (s)) &&
-        gst_video_frame_map (&frame, &info, gst_sample_get_buffer (s),
-        GST_MAP_READ);
+    ok = add_sample (&m, s, &error);
     if (!ok) {
-      g_printerr ("aooct-background: cannot read frame %" G_GUINT64_FORMAT
-          "\n", m.frames);
+      g_printerr ("aooct-background: %s\n", error->message);
+      g_clear_error (&error);
       status = 1;
-    } else {
-      if (!accumulate (&m, &frame, &error)) {
-        g_printerr ("aooct-background: %s\n", error->message);
-        g_clear_error (&error);
-        status = 1;
-      }
-      gst_video_frame_unmap (&frame);
     }
     gst_sample_unref (s);
     if (status)

@@ -5,14 +5,16 @@
  *
  *   aooct-dispersion --samples=N --alines=M
  *       (--wavelength-file=F | --wavelength-coeffs=C) [--size=P1]
- *       [--factor=F] [--format=gray16-le|gray8] RAWFILE
+ *       [--factor=F] [--format=gray16-le|gray8|mono12p|mono12packed|mono10p]
+ *       RAWFILE
  *
  * prints, on stdout,
  *
  *   aooctdisp a2=7.713 a3=-2.732
  *
  * It runs the chain up to aooctdisp estimate=true on the first B-scan of
- * RAWFILE (M A-lines of N samples, the spec's raw layout) with the given
+ * RAWFILE (M A-lines of N samples, the spec's raw layout, or packed 12- or
+ * 10-bit samples: docs/caps.md) with the given
  * calibration and padding (as the pipeline that will use the result:
  * a2/a3 are in radians over the measured samples, so they do not depend
  * on the padding, but the depth range the sharpness is measured over
@@ -34,6 +36,7 @@
 #include <stdlib.h>
 
 #include "aooct-open.h"
+#include "aooct-raw-format.h"
 #include "aooct-tool-util.h"
 
 #define N_CHAIN 6
@@ -145,6 +148,7 @@ main (int argc, char **argv)
 {
   gint samples = 0, alines = 0, size = 0, factor = 2;
   gchar *wfile = NULL, *coeffs = NULL, *format = NULL, **rest = NULL;
+  AooctRawFormat raw_format = AOOCT_RAW_GRAY16_LE;
   GOptionEntry entries[] = {
     {"samples", 'n', 0, G_OPTION_ARG_INT, &samples,
         "Samples per A-line N (camera pixels)", "N"},
@@ -159,7 +163,8 @@ main (int argc, char **argv)
     {"factor", 'f', 0, G_OPTION_ARG_INT, &factor,
         "aooctpad factor (default 2)", "F"},
     {"format", 0, 0, G_OPTION_ARG_STRING, &format,
-        "Raw sample format: gray16-le (default) or gray8", "FORMAT"},
+        "Raw sample format: gray16-le (default), gray8, or packed mono12p, "
+          "mono12packed, mono10p", "FORMAT"},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
         "RAWFILE"},
     {NULL}
@@ -180,8 +185,8 @@ main (int argc, char **argv)
       || (wfile == NULL) == (coeffs == NULL)) {
     g_printerr ("aooct-dispersion: usage: aooct-dispersion --samples=N "
         "--alines=M (--wavelength-file=F | --wavelength-coeffs=C) "
-        "[--size=P1] [--factor=F] [--format=gray16-le|gray8] RAWFILE "
-        "(exactly one calibration)\n");
+        "[--size=P1] [--factor=F] [--format=gray16-le|gray8|mono12p|"
+        "mono12packed|mono10p] RAWFILE " "(exactly one calibration)\n");
     return 2;
   }
   /* aooctfilesrc takes 0 as "not set": the tool's own bounds */
@@ -191,10 +196,14 @@ main (int argc, char **argv)
         samples, alines);
     return 2;
   }
-  if (format && g_strcmp0 (format, "gray16-le") != 0
-      && g_strcmp0 (format, "gray8") != 0) {
-    g_printerr ("aooct-dispersion: --format must be gray16-le or gray8, not "
-        "%s\n", format);
+  if (format && !aooct_raw_format_from_string (format, &raw_format)) {
+    g_printerr ("aooct-dispersion: --format must be gray16-le, gray8, "
+        "mono12p, mono12packed or mono10p, not %s\n", format);
+    return 2;
+  }
+  if (!aooct_raw_check_width (raw_format, samples, &error)) {
+    g_printerr ("aooct-dispersion: --samples=%d: %s\n", samples,
+        error->message);
     return 2;
   }
   /* a directory or a FIFO named as such (and a FIFO never opened: it would
@@ -204,8 +213,8 @@ main (int argc, char **argv)
     return 1;
   }
 
-  pipeline = build_chain (rest[0], format ? format : "gray16-le", samples,
-      alines, size, factor, wfile, coeffs, &usage, &error);
+  pipeline = build_chain (rest[0], aooct_raw_format_nick (raw_format),
+      samples, alines, size, factor, wfile, coeffs, &usage, &error);
   if (!pipeline) {
     g_printerr ("aooct-dispersion: %s\n", error->message);
     return usage ? 2 : 1;

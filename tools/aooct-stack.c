@@ -49,12 +49,13 @@
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
-#include <locale.h>
 #ifdef HAVE_LIBTIFF
 #include <tiffio.h>
 #endif
 #include <stdlib.h>
 #include <string.h>
+
+#include "aooct-tool-util.h"
 
 typedef struct
 {
@@ -564,20 +565,16 @@ main (int argc, char **argv)
   Stack stack = { 0, };
   gboolean ok;
 
-  /* GLib's messages (file errors, option errors) in the user's language
-   * and character set, not as '?' */
-  setlocale (LC_ALL, "");
   ctx = g_option_context_new ("PIPELINE... - one file per B-scan, named by "
       "volume and B-scan");
   g_option_context_add_main_entries (ctx, entries, NULL);
-  g_option_context_add_group (ctx, gst_init_get_option_group ());
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
-    g_printerr ("aooct-stack: %s\n", error->message);
+  /* (with setlocale: GLib's messages in the user's character set) */
+  if (!aooct_tool_parse_options ("aooct-stack", ctx, &argc, &argv))
     return 2;
-  }
   g_option_context_free (ctx);
   if (per_volume < 1) {
-    g_printerr ("aooct-stack: --bscans-per-volume must be >= 1\n");
+    g_printerr ("aooct-stack: --bscans-per-volume %" G_GINT64_FORMAT
+        ": must be >= 1\n", per_volume);
     return 2;
   }
   if (!description || !description[0]) {

@@ -20,6 +20,7 @@
  *   aooct-view --script FILE                   scripted actions (tests) */
 #include "view-app.h"
 #include "view-layout.h"
+#include "view-source.h"
 #include "view-controls.h"
 #include "view-script.h"
 #include "view-settings.h"
@@ -698,6 +699,7 @@ main (int argc, char **argv)
 {
   ViewApp app = { 0 };
   gchar *raw = NULL, *camera = NULL, *calibration = NULL, *format = NULL;
+  AooctRawFormat raw_format;
   /* G_MININT: not given (0 and negative numbers are refused) */
   gint width = G_MININT, height = G_MININT, rc;
   GOptionEntry entries[] = {
@@ -709,7 +711,8 @@ main (int argc, char **argv)
     {"height", 0, 0, G_OPTION_ARG_INT, &height,
         "A-lines per frame (raw file, camera)", "M"},
     {"format", 0, 0, G_OPTION_ARG_STRING, &format,
-        "Raw pixel format: gray16-le (default) or gray8", "F"},
+        "Raw pixel format: gray16-le (default), gray8, or packed mono12p, "
+          "mono12packed, mono10p (docs/caps.md)", "F"},
     {"calibration", 0, 0, G_OPTION_ARG_FILENAME, &calibration,
         "Spectrometer calibration: N wavelengths in nm (aooctkmap "
           "wavelength-file)", "FILE"},
@@ -748,9 +751,9 @@ main (int argc, char **argv)
         height);
     return 2;
   }
-  if (format && g_strcmp0 (format, "gray16-le") != 0
-      && g_strcmp0 (format, "gray8") != 0) {
-    g_printerr ("aooct-view: --format %s: gray16-le or gray8\n", format);
+  if (format && !view_source_raw_format (format, &raw_format)) {
+    g_printerr ("aooct-view: --format %s: gray16-le, gray8, or packed "
+        "mono12p, mono12packed, mono10p\n", format);
     return 2;
   }
 

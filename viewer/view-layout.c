@@ -167,7 +167,9 @@ GParamSpec *
 view_layout_own_pspec (const gchar * group, const gchar * key)
 {
   static const gchar *const kinds[] = { "synthetic", "file", "aravis", NULL };
-  static const gchar *const formats[] = { "gray16-le", "gray8", NULL };
+  static const gchar *const formats[] = { "gray16-le", "gray8", "mono12p",
+    "mono12packed", "mono10p", NULL
+  };
   static GHashTable *cache;
   gchar *id = g_strdup_printf ("%s/%s", group, key);
   GParamSpec *ps;
@@ -194,9 +196,9 @@ view_layout_own_pspec (const gchar * group, const gchar * key)
     ps = g_param_spec_enum (key, key, "Where the raw spectra come from",
         enum_type ("AooctViewSourceKind", kinds), 0, G_PARAM_READWRITE);
   else if (g_str_equal (key, "format"))
-    ps = g_param_spec_enum (key, key, "Raw pixels: 16-bit little-endian or "
-        "8-bit", enum_type ("AooctViewRawFormat", formats), 0,
-        G_PARAM_READWRITE);
+    ps = g_param_spec_enum (key, key, "Raw pixels: 16-bit little-endian, "
+        "8-bit, or packed 12/10-bit (raw files)", enum_type
+        ("AooctViewRawFormat", formats), 0, G_PARAM_READWRITE);
   else if (g_str_equal (key, "width") || g_str_equal (key, "height"))
     ps = g_param_spec_int (key, key, g_str_equal (key, "width") ?
         "Samples per A-line (the frame width)" :

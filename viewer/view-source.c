@@ -7,6 +7,7 @@
 #include "view-source.h"
 #include "view-settings.h"
 #include "aooct-open.h"
+#include "aooct-raw-format.h"
 #include "aooct-textfile.h"
 
 #include <errno.h>
@@ -83,6 +84,14 @@ check_calibration (GKeyFile * kf, gint width, GError ** error)
 }
 
 gboolean
+view_source_raw_format (const gchar * name, AooctRawFormat * format)
+{
+  /* aooctfilesrc's own names only: they go to its format property */
+  return aooct_raw_format_from_string (name, format)
+      && g_str_equal (name, aooct_raw_format_nick (*format));
+}
+
+gboolean
 view_source_check (GKeyFile * kf, GError ** error)
 {
   ViewSourceKind kind = view_settings_source_kind (kf);
@@ -91,7 +100,8 @@ view_source_check (GKeyFile * kf, GError ** error)
   gchar *loc, *fmt;
   GError *e = NULL;
   guint64 size;
-  gsize bps, frame;
+  gsize row, frame;
+  AooctRawFormat raw = AOOCT_RAW_GRAY16_LE;
   gboolean ok = TRUE;
 
   if (kind == VIEW_SOURCE_SYNTHETIC) {
@@ -114,17 +124,31 @@ view_source_check (GKeyFile * kf, GError ** error)
     return FALSE;
   }
   fmt = g_key_file_get_string (kf, VIEW_SOURCE, "format", NULL);
-  if (fmt && *fmt && g_strcmp0 (fmt, "gray16-le") != 0
-      && g_strcmp0 (fmt, "gray8") != 0) {
+  if (fmt && *fmt && !view_source_raw_format (fmt, &raw)) {
     g_set_error (error, VIEW_ERROR, 8, "format=%s: the raw format is "
-        "gray16-le or gray8", fmt);
+        "gray16-le, gray8, or packed mono12p, mono12packed, mono10p", fmt);
+    g_free (fmt);
+    return FALSE;
+  }
+  if (aooct_raw_format_is_packed (raw) && kind != VIEW_SOURCE_FILE) {
+    /* aravissrc gives packed samples under 16-bit caps (docs/caps.md) */
+    g_set_error (error, VIEW_ERROR, 8, "format=%s: packed samples are read "
+        "from raw files here; a camera's packed modes go through the caps "
+        "of docs/caps.md (\"Packed 10/12-bit input\")", fmt);
+    g_free (fmt);
+    return FALSE;
+  }
+  if (!aooct_raw_check_width (raw, width, &e)) {
+    g_set_error (error, VIEW_ERROR, 4, "frame geometry width=%d: %s", width,
+        e->message);
+    g_error_free (e);
     g_free (fmt);
     return FALSE;
   }
   if (kind == VIEW_SOURCE_FILE) {
     loc = g_key_file_get_string (kf, VIEW_SOURCE, "location", NULL);
-    bps = g_strcmp0 (fmt, "gray8") == 0 ? 1 : 2;
-    frame = (gsize) width *height * bps;
+    row = aooct_raw_row_bytes (raw, width);
+    frame = row * height;
     if (!loc || !*loc) {
       g_set_error (error, VIEW_ERROR, 5, "no raw file chosen");
       ok = FALSE;
@@ -135,10 +159,11 @@ view_source_check (GKeyFile * kf, GError ** error)
       ok = FALSE;
     } else if (size == 0 || size % frame != 0) {
       g_set_error (error, VIEW_ERROR, 7, "raw file %s: its size (%"
-          G_GINT64_FORMAT " bytes) is not a multiple of the frame size "
-          "%d x %d x %" G_GSIZE_FORMAT " = %" G_GSIZE_FORMAT " bytes: check "
-          "width, height and format", loc, (gint64) size, width,
-          height, bps, frame);
+          G_GINT64_FORMAT " bytes) is not a multiple of the frame size, "
+          "%d A-lines of %" G_GSIZE_FORMAT " bytes (%d samples in %s) = %"
+          G_GSIZE_FORMAT " bytes: check width, height and format", loc,
+          (gint64) size, height, row, width, aooct_raw_format_nick (raw),
+          frame);
       ok = FALSE;
     }
     g_free (loc);

@@ -5,9 +5,14 @@
 
 #include <glib.h>
 
+#include "aooct-raw-format.h"
+
 G_BEGIN_DECLS
 
 gboolean view_source_check (GKeyFile * settings, GError ** error);
+/* @name is one of aooctfilesrc's raw formats (gray16-le, gray8, mono12p,
+ * mono12packed, mono10p): TRUE with it in @format */
+gboolean view_source_raw_format (const gchar * name, AooctRawFormat * format);
 
 G_END_DECLS
 #endif
