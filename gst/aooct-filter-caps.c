@@ -217,9 +217,8 @@ output_caps_default (GstAooctFilter * self, const AooctGeometry * out)
  * Square, not the physical ratio: the depth scale may be known
  * (wavenumber-span), the lateral one never is (docs/caps.md). */
 static GstCaps *
-output_caps (GstAooctFilter * self, const AooctGeometry * out)
+square_pixels (GstCaps * caps)
 {
-  GstCaps *caps = GST_AOOCT_FILTER_GET_CLASS (self)->output_caps (self, out);
   guint i;
 
   if (caps == NULL)
@@ -234,6 +233,13 @@ output_caps (GstAooctFilter * self, const AooctGeometry * out)
           NULL);
   }
   return caps;
+}
+
+static GstCaps *
+output_caps (GstAooctFilter * self, const AooctGeometry * out)
+{
+  return square_pixels (GST_AOOCT_FILTER_GET_CLASS (self)->output_caps (self,
+          out));
 }
 
 /* Non-uniform samples (k-sampling, aooct-caps.h): a step that keeps them
@@ -292,6 +298,10 @@ transform_caps (GstBaseTransform * bt,
   result = with_memory_features (result, cuda_offered (self),
       direction == GST_PAD_SINK ? klass->cuda_video_formats : NULL,
       direction == GST_PAD_SRC && klass->sink_video_cuda_memory);
+  /* the src side also when it is the pad template or its CUDA-memory
+   * variants (caps not fixed yet): square pixels there too */
+  if (direction == GST_PAD_SINK)
+    result = square_pixels (result);
   if (filter) {
     tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (result);
@@ -309,6 +319,18 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   const gchar *cpu_reason = self->priv->cpu_reason;
 
+  if (klass->sink_is_video && !aooct_raw_caps_video_info (incaps,
+          &self->in_vinfo, &self->in_raw_format)) {
+    /* packed rows the layout does not allow (docs/caps.md): the subclass
+     * says what is wrong */
+    if (gst_structure_has_name (gst_caps_get_structure (incaps, 0),
+            AOOCT_PACKED_CAPS_NAME)
+        && !klass->parse_sink_caps (self, incaps, in, error))
+      return FALSE;
+    aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "cannot parse input caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
   if (klass->sink_is_video && aooct_filter_caps_are_cuda (incaps)
       && !aooct_filter_cuda_active (self)) {
     /* the template lists it in every build; only the CUDA path reads it */
@@ -320,15 +342,8 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
         cpu_reason ? cpu_reason : "the CUDA backend is off");
     return FALSE;
   }
-  /* the subclass first: it says what is wrong with raw caps it refuses */
   if (!klass->parse_sink_caps (self, incaps, in, error))
     return FALSE;
-  if (klass->sink_is_video && !aooct_raw_caps_video_info (incaps,
-          &self->in_vinfo, &self->in_raw_format)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "cannot parse input caps %" GST_PTR_FORMAT, incaps);
-    return FALSE;
-  }
   g_clear_pointer (&self->in_positions, g_free);
   if (!klass->sink_is_video && in->k_sampling != AOOCT_K_SAMPLING_EVEN
       && !(self->in_positions = aooct_structure_get_positions
