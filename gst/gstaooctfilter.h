@@ -25,11 +25,17 @@
  * a CPU neighbour), so the CUDA core always sees device pointers.
  *
  * Adding the CUDA path to an element:
- *   1. cuda/aooct-cuda-STEP.{h,cu}: the CUDA core (an object made for a
- *      geometry, with its device tables and scratch; a process function
- *      enqueueing the step's kernels, static in that .cu, on an
- *      AooctCudaStream and checking every call, aooct-cuda-check.h);
- *      add the .cu to cuda/meson.build.
+ *   1. cuda/aooct-cuda-STEP.{h,cu}: the CUDA core, as its CPU twin in
+ *      cpu/aooct-cpu-STEP.h: aooct_cuda_STEP_new (geometry, params,
+ *      error) making its device tables and scratch,
+ *      aooct_cuda_STEP_process (core, in, out, ..., stream, error)
+ *      enqueueing the step's kernels (static in that .cu) on an
+ *      AooctCudaStream and checking every call (aooct-cuda-check.h), and
+ *      aooct_cuda_STEP_free; add the .cu to cuda/meson.build.  (Not all
+ *      steps have this shape yet: aooctdcsub's and aooctkmap's CPU cores
+ *      are functions over tables, aooctnorm's CUDA core a plan and a
+ *      scratch, aooctdisp's CUDA step is the fused pass of aooctfft,
+ *      aooct-cuda-prep.h; docs/architecture.md.)
  *   2. In the element, under #ifdef HAVE_CUDA: the step's AooctStepOps
  *      over that core (the base class makes the context current around
  *      every call and waits for the stream before destroy), named in
