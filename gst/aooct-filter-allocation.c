@@ -34,9 +34,12 @@ prepare_output_buffer (GstBaseTransform * bt,
   GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
   GError *error = NULL;
   GstFlowReturn ret;
+  AooctInputDesc in;
 
   self->priv->defer_this = FALSE;
-  if (self->configured && !aooct_filter_check_input_size (self, inbuf, &error)) {
+  aooct_filter_input_desc (self, &in);
+  if (self->configured && !aooct_filter_check_input_size (&in, inbuf,
+          &self->priv->in_layout, &error)) {
     gst_aooct_filter_post_error (self, error);
     g_clear_error (&error);
     return GST_FLOW_ERROR;

@@ -17,12 +17,11 @@
  * buffer holds the real spectra, half the size of the complex ones its
  * caps describe. */
 gsize
-aooct_filter_expected_input_size (GstAooctFilter * self,
+aooct_filter_expected_input_size (const AooctInputDesc * in,
     const AooctPendingMeta * pending)
 {
-  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
-  gsize size = klass->sink_is_video ? GST_VIDEO_INFO_SIZE (&self->in_vinfo) :
-      aooct_geometry_buffer_bytes (&self->in_geom);
+  gsize size = in->video ? GST_VIDEO_INFO_SIZE (in->vinfo) :
+      aooct_geometry_buffer_bytes (in->geom);
 
   return aooct_pending_meta_data_is_real (pending) ? size / 2 : size;
 }
@@ -42,11 +41,13 @@ transform_size (GstBaseTransform * bt,
     gsize * othersize)
 {
   GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+  AooctInputDesc in;
 
   if (!self->configured)
     return FALSE;
+  aooct_filter_input_desc (self, &in);
   *othersize = direction == GST_PAD_SINK ? aooct_filter_output_size (self) :
-      aooct_filter_expected_input_size (self, NULL);
+      aooct_filter_expected_input_size (&in, NULL);
   return TRUE;
 }
 
@@ -83,10 +84,10 @@ aooct_filter_unmap_plane (gboolean video, GstBuffer * buf,
  * offset that puts a row past the end would make the element read out of
  * bounds (on the CPU and on the GPU alike). */
 static gboolean
-check_video_meta (GstAooctFilter * self, GstBuffer * inbuf,
+check_video_meta (const AooctInputDesc * in, GstBuffer * inbuf,
     const GstVideoMeta * meta, GError ** error)
 {
-  const GstVideoInfo *vi = &self->in_vinfo;
+  const GstVideoInfo *vi = in->vinfo;
   gsize size = gst_buffer_get_size (inbuf);
   gsize row = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (vi, 0) *
       GST_VIDEO_INFO_WIDTH (vi);
@@ -110,7 +111,7 @@ check_video_meta (GstAooctFilter * self, GstBuffer * inbuf,
     return FALSE;
   }
   /* on CUDA, rows are staged MIN (stride, caps stride) bytes at a time */
-  if (aooct_filter_cuda_active (self))
+  if (in->on_cuda)
     row = MAX (row, MIN ((gsize) meta->stride[0],
             (gsize) GST_VIDEO_INFO_PLANE_STRIDE (vi, 0)));
   end = (guint64) meta->offset[0] + (guint64) meta->stride[0] *
@@ -133,48 +134,43 @@ check_video_meta (GstAooctFilter * self, GstBuffer * inbuf,
  * may legitimately carry other strides; video input without a meta may
  * have its rows tightly packed (the spec's raw layout, which is what
  * rawvideoparse with plane-strides gives for a width whose rows GStreamer
- * would pad to 4 bytes).  Sets in_layout for the buffer. */
+ * would pad to 4 bytes).  Sets *@layout (video input) for the buffer. */
 gboolean
-aooct_filter_check_input_size (GstAooctFilter * self, GstBuffer * inbuf,
-    GError ** error)
+aooct_filter_check_input_size (const AooctInputDesc * in, GstBuffer * inbuf,
+    GstVideoInfo * layout, GError ** error)
 {
-  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   gsize size = gst_buffer_get_size (inbuf), expected, packed = 0;
   GstVideoMeta *meta = NULL;
 
-  expected =
-      aooct_filter_expected_input_size (self,
+  expected = aooct_filter_expected_input_size (in,
       aooct_buffer_get_pending_meta (inbuf));
-  if (klass->sink_is_video) {
-    self->priv->in_layout = self->in_vinfo;
+  if (in->video) {
+    *layout = *in->vinfo;
     meta = gst_buffer_get_video_meta (inbuf);
-    if (meta && aooct_raw_format_is_packed (self->in_raw_format)) {
+    if (meta && aooct_raw_format_is_packed (in->raw_format)) {
       /* a GstVideoMeta has no format for packed samples to describe */
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
           "the input buffer of %s rows carries a GstVideoMeta (%s %ux%u), "
           "which cannot describe packed samples: packed rows must follow "
           "each other with nothing between them (docs/caps.md)",
-          aooct_raw_format_name (self->in_raw_format),
+          aooct_raw_format_name (in->raw_format),
           gst_video_format_to_string (meta->format), meta->width, meta->height);
       return FALSE;
     }
     if (meta)
-      return check_video_meta (self, inbuf, meta, error);
-    packed = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (&self->in_vinfo, 0) *
-        GST_VIDEO_INFO_WIDTH (&self->in_vinfo) *
-        GST_VIDEO_INFO_HEIGHT (&self->in_vinfo);
-    if (size == packed && packed != expected && !self->in_cuda_memory) {
-      GstVideoInfo *l = &self->priv->in_layout;
-
-      GST_VIDEO_INFO_PLANE_STRIDE (l, 0) =
-          GST_VIDEO_INFO_COMP_PSTRIDE (&self->in_vinfo, 0) *
-          GST_VIDEO_INFO_WIDTH (&self->in_vinfo);
-      GST_VIDEO_INFO_SIZE (l) = packed;
+      return check_video_meta (in, inbuf, meta, error);
+    packed = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (in->vinfo, 0) *
+        GST_VIDEO_INFO_WIDTH (in->vinfo) * GST_VIDEO_INFO_HEIGHT (in->vinfo);
+    if (size == packed && packed != expected && !in->cuda_memory) {
+      GST_VIDEO_INFO_PLANE_STRIDE (layout, 0) =
+          GST_VIDEO_INFO_COMP_PSTRIDE (in->vinfo, 0) *
+          GST_VIDEO_INFO_WIDTH (in->vinfo);
+      GST_VIDEO_INFO_SIZE (layout) = packed;
       return TRUE;
     }
   }
-  if (size != expected && !(klass->sink_is_video
-          && (meta || self->in_cuda_memory) && size >= expected)) {
+  if (size != expected && !(in->video
+          && (meta || in->cuda_memory) && size >= expected)) {
     gchar *also = packed && packed != expected ?
         g_strdup_printf (" or %" G_GSIZE_FORMAT " with tightly packed rows",
         packed) : g_strdup ("");
@@ -182,8 +178,8 @@ aooct_filter_check_input_size (GstAooctFilter * self, GstBuffer * inbuf,
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
         "input buffer has %" G_GSIZE_FORMAT " bytes but its caps say %"
         G_GSIZE_FORMAT "%s (%d A-lines of %d samples x %d B-scans); "
-        "%s", size, expected, also, self->in_geom.alines,
-        self->in_geom.samples, self->in_geom.bscans, size < expected ?
+        "%s", size, expected, also, in->geom->alines,
+        in->geom->samples, in->geom->bscans, size < expected ?
         "buffer too short" : "buffer too long");
     g_free (also);
     return FALSE;

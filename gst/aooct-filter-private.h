@@ -141,11 +141,38 @@ gboolean aooct_filter_step_defer (GstAooctFilter * self, GstBuffer * outbuf,
 
 /* aooct-filter-buffers.c */
 void aooct_filter_buffers_class_init (GstAooctFilterClass * klass);
-gsize aooct_filter_expected_input_size (GstAooctFilter * self,
+/* What the buffer layer needs to know of the negotiated input. */
+typedef struct
+{
+  gboolean video;               /* video/x-raw (or packed) sink caps */
+  const GstVideoInfo *vinfo;    /* ... their GstVideoInfo */
+  AooctRawFormat raw_format;    /* ... and samples */
+  const AooctGeometry *geom;
+  gboolean cuda_memory;         /* sink caps in memory:CUDAMemory */
+  gboolean on_cuda;             /* the element runs on CUDA */
+} AooctInputDesc;
+
+static inline void
+aooct_filter_input_desc (GstAooctFilter * self, AooctInputDesc * in)
+{
+  in->video = GST_AOOCT_FILTER_GET_CLASS (self)->sink_is_video;
+  in->vinfo = &self->in_vinfo;
+  in->raw_format = self->in_raw_format;
+  in->geom = &self->in_geom;
+  in->cuda_memory = self->in_cuda_memory;
+  in->on_cuda = aooct_filter_cuda_active (self);
+}
+
+/* @pending: the input's deferred steps; with a pending dispersion the
+ * buffer holds the real spectra, half the size of the complex ones its
+ * caps describe. */
+gsize aooct_filter_expected_input_size (const AooctInputDesc * in,
     const AooctPendingMeta * pending);
 gsize aooct_filter_output_size (GstAooctFilter * self);
-gboolean aooct_filter_check_input_size (GstAooctFilter * self,
-    GstBuffer * inbuf, GError ** error);
+/* FALSE with a message naming the sizes when @inbuf is not what @in
+ * promises; sets *@layout (the rows of video input) for the buffer. */
+gboolean aooct_filter_check_input_size (const AooctInputDesc * in,
+    GstBuffer * inbuf, GstVideoInfo * layout, GError ** error);
 /* Maps @buf as one AooctPlane: a video frame of @vinfo (@video) or rows
  * of @geom's A-lines. */
 gboolean aooct_filter_map_plane (GstBuffer * buf, gboolean video,

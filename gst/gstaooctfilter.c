@@ -235,6 +235,7 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   const AooctPendingMeta *pending;
+  AooctInputDesc in;
   GError *error = NULL;
   gboolean ok;
 
@@ -244,7 +245,10 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  if (inbuf && !aooct_filter_check_input_size (self, inbuf, &error))
+  /* the buffer: its size against the caps, the layout of its rows */
+  aooct_filter_input_desc (self, &in);
+  if (inbuf && !aooct_filter_check_input_size (&in, inbuf,
+          &self->priv->in_layout, &error))
     goto error;
   if (inbuf)
     self->priv->stat_buffers++;
