@@ -70,24 +70,6 @@ gdouble aooct_wavelength_at (const AooctWavelength * cal, gdouble p);
 
 void aooct_wavelength_free (AooctWavelength * cal);
 
-/* Lambda-to-k resampling table for one geometry (spec section 4). */
-typedef struct
-{
-  gint samples;                 /* P2 */
-  gint start, end;              /* j0, j1: the data region */
-  gint32 *index;                /* [samples]: l in [j0, j1-1]; -1 in margins */
-  gfloat *frac;                 /* [samples]: t as float; 0 in margins */
-  gdouble *frac_d;              /* [samples]: t as computed, for float64
-                                 * references; 0 in margins */
-} AooctKmapTable;
-
-/* Builds the table for the sample grid of @geom (samples, raw_samples,
- * pad_offset, pad_factor).  Fails (AOOCT_ERROR_SETTINGS) only when the
- * sampled wavelengths are not strictly monotonic in double precision. */
-AooctKmapTable *aooct_kmap_table_new (const AooctWavelength * cal,
-    const AooctGeometry * geom, GError ** error);
-
-void aooct_kmap_table_free (AooctKmapTable * table);
 
 /* Dispersion weights: 2 * geom->samples floats, re/im interleaved.  From
  * @phase_file when non-empty (P2 records of phi or re im; non-zero a2/a3
@@ -116,5 +98,8 @@ aooct_disp_phase (gdouble a2, gdouble a3, gdouble u)
 }
 
 G_END_DECLS
+
+/* aooctkmap's table over these calibrations, in a file of its own */
+#include "aooct-kmap-table.h"
 
 #endif /* __AOOCT_CALIB_H__ */
