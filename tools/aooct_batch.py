@@ -143,11 +143,27 @@ class Tiff:
             raise Failed(f"cannot create {path}")
 
     def field(self, tag, *values):
-        # TIFFSetField is variadic: integers go as C ints
+        # TIFFSetField is variadic: integers go as C ints, rationals as
+        # doubles, ASCII as char *
         c = self.c
-        self.lib.TIFFSetField(c.c_void_p(self.tif), c.c_uint32(tag), *(c.c_int(v) for v in values))
+        args = (c.c_double(v) if isinstance(v, float) else c.c_char_p(v) if isinstance(v, bytes)
+                else c.c_int(v) for v in values)
+        self.lib.TIFFSetField(c.c_void_p(self.tif), c.c_uint32(tag), *args)
 
-    def write_page(self, sample, bscan, per_volume):
+    def imagej_tags(self, per_volume, um):
+        """aooct-stack's set_imagej_tags: the depth scale as ImageJ reads it."""
+        desc = ("ImageJ=1.11a\nimages=%d\nslices=%d\nunit=pixel\n%sspacing=1\nloop=false\n"
+                "aooct_depth_um_per_pixel=%s\naooct_lateral_scale=unknown\n" % (
+                    per_volume, per_volume, "yunit=micron\n" if um > 0 else "",
+                    "%.9g" % um if um > 0 else "unknown"))
+        # IMAGEDESCRIPTION, then XRESOLUTION, YRESOLUTION, RESOLUTIONUNIT=NONE
+        self.field(270, desc.encode())
+        if um > 0:
+            self.field(282, 1.0)
+            self.field(283, 1.0 / um)
+            self.field(296, 1)
+
+    def write_page(self, sample, bscan, per_volume, um=0.0):
         s = sample.get_caps().get_structure(0)
         fmt = s.get_string("format")
         if s.get_name() != "video/x-raw" or fmt not in ("GRAY16_LE", "GRAY8"):
@@ -161,6 +177,8 @@ class Tiff:
         for tag, *v in ((254, 2), (256, width), (257, height), (258, bits), (277, 1), (262, 1),
                         (259, 1), (284, 1), (278, height), (297, bscan, per_volume)):
             self.field(tag, *v)
+        if bscan == 0:
+            self.imagej_tags(per_volume, um)
         buf = sample.get_buffer()
         # GStreamer's rows: 4-byte aligned (x86: little-endian, as GRAY16_LE)
         row = width * bits // 8
@@ -206,6 +224,7 @@ def run_pipeline(job, partial, report):
     sink = pipeline.get_by_name("aooct_stack_sink")
     bus = pipeline.get_bus()
     per_volume, written, errors = job["bscans_per_volume"], 0, []
+    um = [0.0]  # aooctnorm's depth scale, for the TIFF's first page
     tif, claimed = None, set()
     mask = Gst.MessageType.ERROR | Gst.MessageType.WARNING | Gst.MessageType.ELEMENT
 
@@ -218,7 +237,7 @@ def run_pipeline(job, partial, report):
                 err, dbg = msg.parse_error()
                 errors.append(f"{msg.src.get_name()}: {err.message}" + (f" ({dbg})" if dbg else ""))
             elif msg.type == Gst.MessageType.ELEMENT and msg.get_structure().get_name() == "aooct-depth-scale":
-                write_depth_scale(partial, job["location"], msg.get_structure())
+                um[0] = write_depth_scale(partial, job["location"], msg.get_structure()) or um[0]
 
     if pipeline.set_state(Gst.State.PLAYING) == Gst.StateChangeReturn.FAILURE:
         drain()
@@ -235,6 +254,10 @@ def run_pipeline(job, partial, report):
                 if sink.get_property("eos"):
                     break
                 continue
+            # the depth scale of this image may have come while waiting
+            drain()
+            if errors:
+                break
             volume, bscan = divmod(written, per_volume)
             path = os.path.join(partial, expand_location(job["location"], volume, bscan))
             if path in claimed if not job["tiff"] or bscan == 0 else False:
@@ -246,7 +269,7 @@ def run_pipeline(job, partial, report):
                     if tif is not None:
                         tif.close()
                     tif = Tiff(path)
-                tif.write_page(sample, bscan, per_volume)
+                tif.write_page(sample, bscan, per_volume, um[0])
             else:
                 buf = sample.get_buffer()
                 ok, info = buf.map(Gst.MapFlags.READ)
@@ -282,12 +305,13 @@ def write_depth_scale(partial, template, s):
     ok3, rows = s.get_int("rows")
     ok4, crop = s.get_int("crop-start")
     if not (ok1 and ok2 and ok3 and ok4):
-        return
+        return None
     folder = os.path.dirname(os.path.join(partial, expand_location(template, 0, 0)))
     with open(os.path.join(folder, "depth-scale.txt"), "w") as f:
         f.write("# aooct depth scale of the images (aooctnorm): depth of image row r = "
                 "first-row-um + r * um-per-row, micrometres in air\n"
                 "um-per-row=%.9g\nfirst-row-um=%.9g\nrows=%d\ncrop-start=%d\n" % (um, first, rows, crop))
+    return um
 
 
 def convert(job, progress):
