@@ -309,6 +309,18 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   const gchar *cpu_reason = self->priv->cpu_reason;
 
+  if (klass->sink_is_video && !aooct_raw_caps_video_info (incaps,
+          &self->in_vinfo, &self->in_raw_format)) {
+    /* packed rows the layout does not allow (docs/caps.md): the subclass
+     * says what is wrong */
+    if (gst_structure_has_name (gst_caps_get_structure (incaps, 0),
+            AOOCT_PACKED_CAPS_NAME)
+        && !klass->parse_sink_caps (self, incaps, in, error))
+      return FALSE;
+    aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "cannot parse input caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
   if (klass->sink_is_video && aooct_filter_caps_are_cuda (incaps)
       && !aooct_filter_cuda_active (self)) {
     /* the template lists it in every build; only the CUDA path reads it */
@@ -320,15 +332,8 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
         cpu_reason ? cpu_reason : "the CUDA backend is off");
     return FALSE;
   }
-  /* the subclass first: it says what is wrong with raw caps it refuses */
   if (!klass->parse_sink_caps (self, incaps, in, error))
     return FALSE;
-  if (klass->sink_is_video && !aooct_raw_caps_video_info (incaps,
-          &self->in_vinfo, &self->in_raw_format)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "cannot parse input caps %" GST_PTR_FORMAT, incaps);
-    return FALSE;
-  }
   g_clear_pointer (&self->in_positions, g_free);
   if (!klass->sink_is_video && in->k_sampling != AOOCT_K_SAMPLING_EVEN
       && !(self->in_positions = aooct_structure_get_positions

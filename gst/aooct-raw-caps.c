@@ -11,10 +11,11 @@ GstCaps *
 aooct_raw_caps_new (AooctRawFormat format, gint width, gint height,
     gint bscans, gint fps_n, gint fps_d)
 {
-  const gchar *name = aooct_raw_format_is_packed (format) ?
-      AOOCT_PACKED_CAPS_NAME : "video/x-raw";
-
-  return gst_caps_new_simple (name,
+  if (!aooct_raw_format_is_packed (format))
+    return aooct_src_video_caps (format == AOOCT_RAW_GRAY8 ?
+        GST_VIDEO_FORMAT_GRAY8 : GST_VIDEO_FORMAT_GRAY16_LE, width, height,
+        bscans, fps_n, fps_d);
+  return gst_caps_new_simple (AOOCT_PACKED_CAPS_NAME,
       "format", G_TYPE_STRING, aooct_raw_format_name (format),
       "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
       "framerate", GST_TYPE_FRACTION, fps_n, fps_d,

@@ -6,14 +6,16 @@
  *
  * First element of an aooct chain: takes raw spectra as a camera or
  * `filesrc ! rawvideoparse` delivers them (`video/x-raw`, GRAY16_LE or GRAY8,
- * width = samples per A-line, height = A-lines per B-scan), converts them to
- * float32 and removes the DC spectrum (spec section 2): by default the mean
- * A-line of each B-scan, or a background spectrum read from a text file, or
- * nothing.  With alines-per-bscan set, one frame may carry several B-scans;
+ * or a camera's packed 12/10-bit samples, Mono12p, Mono12Packed, Mono10p,
+ * in `video/x-aooct-packed`: docs/caps.md; width = samples per A-line,
+ * height = A-lines per B-scan), converts them to float32 and removes the
+ * DC spectrum (spec section 2): by default the mean A-line of each B-scan,
+ * or a background spectrum read from a text file, or nothing.  With alines-per-bscan set, one frame may carry several B-scans;
  * the mean is then taken per B-scan.
  *
  * On the CUDA backend the element is where B-scans enter the GPU: each
- * frame is uploaded asynchronously in its raw 8/16-bit form, straight from
+ * frame is uploaded asynchronously in its raw 8/16-bit or packed form
+ * (packed samples are unpacked by the conversion kernels), straight from
  * the buffer when it lies in the page-locked pool the element proposes
  * upstream, else after a copy into page-locked staging; one pass of kernels then sums the columns of each
  * B-scan exactly and writes the float32 spectra minus their mean straight

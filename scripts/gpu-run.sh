@@ -37,6 +37,11 @@ for s in 1024-nopad-x8 2048x1000 2048x1000-x4; do
     >> "$out/bench.log" 2>&1
   cat /tmp/bench-flow.md >> "$out/bench-flow.md"
 done
+# packed 12/10-bit raw B-scans against 16-bit ones in the same run (issue
+# 34: 1024 x 1000, 8 per buffer, page-locked; target >= 32 M A-lines/s for
+# mono12p on an H100)
+(cd /tmp && timeout 300 "$B/bench/aooct-bench" --backend cuda --packed \
+  --buffers 400 --output "$out/bench-packed.md") >> "$out/bench.log" 2>&1
 # aooctkmap's interpolation modes (docs/kspace.md) at 1024 and 2048 samples,
 # batched, into one file
 for s in 1024-nopad-x8 2048x1000-x4 2048-nopad; do
@@ -66,5 +71,5 @@ timeout 180 scripts/gpu-timeline.sh "$B" "$out" 832x240x1 2048x1000x1 \
 cat "$out/gpu.txt"; grep -E "^(Ok|Fail|Skipped|Timeout):" "$out/test.log"
 cat "$out/estimate-2048x1000.txt"
 grep -E " (FAIL|TIMEOUT) " "$out/test.log"
-cat "$out/bench-cuda.md" "$out/bench-views.md"
+cat "$out/bench-cuda.md" "$out/bench-views.md" "$out/bench-packed.md"
 exit $rc

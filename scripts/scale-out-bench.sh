@@ -8,14 +8,16 @@
 #   scripts/scale-out-bench.sh OUTDIR [GPUS]     (from the repository root)
 #
 # GPUS: the devices, comma-separated (default 0,1).  Environment: BUILD
-# (the meson build folder, default build), BUFFERS (B-scan buffers timed
-# per figure, default 100), BACKEND (cuda, default; cpu runs the same
+# (the meson build folder, default build), BUFFERS (buffers timed per
+# figure, default 2000: a GPU takes a few thousand per second, and the
+# buffers already in the branches when the clock starts must be few
+# against them), BACKEND (cuda, default; cpu runs the same
 # pipelines with CPU branches, to check the script anywhere).
 set -euo pipefail
 out=${1:?usage: scripts/scale-out-bench.sh OUTDIR [GPUS]}
 gpus=${2:-0,1}
 build=$(cd "${BUILD:-build}" && pwd)
-buffers=${BUFFERS:-100}
+buffers=${BUFFERS:-2000}
 backend=${BACKEND:-cuda}
 bench=$build/bench/aooct-bench
 mkdir -p "$out"

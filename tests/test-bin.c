@@ -2,6 +2,9 @@
 /* aooct tests: aooctbin, the whole chain as one element, on each backend
  * (its properties once, on "cpu"). */
 #include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <gst/app/gstappsink.h>
 
 #include <gst/base/gstbasetransform.h>
 
@@ -452,6 +455,88 @@ GST_START_TEST (test_views_in_branches)
 
 GST_END_TEST;
 
+/* The images of @launch (appsink "out") after a flushing seek to
+ * @seek_ms, as bytes (GBytes list). */
+static GList *
+images_after_seek (const gchar * launch, gint seek_ms)
+{
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  GList *bytes = NULL;
+  GstSample *s;
+
+  fail_unless (p != NULL && sink != NULL, "%s", launch);
+  fail_unless (gst_element_set_state (p, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (p, NULL, NULL, 60 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, seek_ms * GST_MSECOND));
+  fail_unless (gst_element_get_state (p, NULL, NULL, 60 * GST_SECOND) ==
+      GST_STATE_CHANGE_SUCCESS);
+  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (s), &map,
+            GST_MAP_READ));
+    bytes = g_list_append (bytes, g_bytes_new (map.data, map.size));
+    gst_buffer_unmap (gst_sample_get_buffer (s), &map);
+    gst_sample_unref (s);
+  }
+  fail_if (gst_bus_have_pending (GST_ELEMENT_BUS (p)) &&
+      gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR) != NULL,
+      "an error was posted: %s", launch);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+  return bytes;
+}
+
+/* A raw file through two branches, from the start and after a flushing
+ * seek into it (B-scans in flight in both branches are flushed): the
+ * images of one chain from the same B-scan on, none lost or twice. */
+GST_START_TEST (test_branches_seek)
+{
+  const gint w = 1024, h = 64, n = 30;
+  guint16 *data = g_new (guint16, (gsize) w * h * n);
+  gchar *path = NULL;
+  gint fd = g_file_open_tmp ("aooct-bin-seek-XXXXXX.raw", &path, NULL);
+  gint i, seek_ms[] = { 0, 120 };
+
+  fail_unless (fd >= 0);
+  close (fd);
+  for (i = 0; i < w * h * n; i++)
+    data[i] = GUINT16_TO_LE ((i * 7 + (i / w) * 13) % 4096);
+  fail_unless (g_file_set_contents (path, (const gchar *) data,
+          (gssize) w * h * n * 2, NULL));
+  for (i = 0; i < 2; i++) {
+    gchar *one = g_strdup_printf ("aooctfilesrc location=%s width=%d "
+        "height=%d framerate=100/1 ! aooctbin backend=%s "
+        "wavelength-coeffs=\"785,0.054\" a2=8 ! appsink name=out sync=false",
+        path, w, h, aooct_test_backend);
+    gchar *two = g_strdup_printf ("aooctfilesrc location=%s width=%d "
+        "height=%d framerate=100/1 ! aooctbin backend=%s gpus=0,0 "
+        "wavelength-coeffs=\"785,0.054\" a2=8 ! appsink name=out sync=false",
+        path, w, h, aooct_test_backend);
+    GList *a = images_after_seek (one, seek_ms[i]);
+    GList *b = images_after_seek (two, seek_ms[i]);
+
+    fail_unless_equals_int (g_list_length (a), i == 0 ? n : n - 12);
+    assert_same_images (a, b, "two branches after a seek");
+    g_list_free_full (a, (GDestroyNotify) g_bytes_unref);
+    g_list_free_full (b, (GDestroyNotify) g_bytes_unref);
+    g_free (one);
+    g_free (two);
+  }
+  g_unlink (path);
+  g_free (path);
+  g_free (data);
+}
+
+GST_END_TEST;
+
 /* A change made on the bin while the branches run takes effect from the
  * same B-scan on every branch: 4 B-scans pushed (still in the branches),
  * a2, a3, window and the display range changed, 4 more; the 8 images are
@@ -554,6 +639,7 @@ add_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_branches_same_images);
   tcase_add_test (tc, test_views_after_merge);
   tcase_add_test (tc, test_views_in_branches);
+  tcase_add_test (tc, test_branches_seek);
   tcase_add_test (tc, test_branches_live_change);
   tcase_add_test (tc, test_error_from_branch);
 }

@@ -168,6 +168,8 @@ typedef struct
   gsize out_offset;             /* floats past a 256-byte aligned address */
   gint max_value;
   gboolean saturated;           /* all samples within 1000 of max_value */
+  const gchar *packed;          /* a packed format (rows of its bytes, the
+                                 * stride 0: none between them), or NULL */
 } CoreCase;
 
 static const CoreCase core_cases[] = {
@@ -200,6 +202,21 @@ static const CoreCase core_cases[] = {
   {"5x70001 saturated", 2, 5, 70001, 1, 0, 0, 0, 65535, TRUE},
   /* more B-scans than a grid dimension (65535) holds */
   {"2x2 x66000", 2, 2, 2, 66000, 0, 0, 0, 4095, FALSE},
+  /* packed samples (8 in 12 or 10 bytes per group): the benchmark shape
+   * (4-byte loads); odd address and stride (single bytes), a last group of
+   * 2, scalar stores; 2-byte aligned rows, float2 stores; 10-bit rows in
+   * a larger stride (2-byte loads), a last group of 4; narrower than a
+   * group */
+  {"mono12p 1024x1000 x8 (benchmark)", 2, 1024, 1000, 8, 0, 0, 0, 4095,
+      FALSE, "mono12p"},
+  {"mono12p 834x65 x3 offset 1 stride 1251, output +1", 2, 834, 65, 3, 1,
+      1251, 1, 4095, FALSE, "mono12p"},
+  {"mono12packed 1028x70 x2 offset 2 stride 1544, output +2", 2, 1028, 70,
+      2, 2, 1544, 2, 4095, FALSE, "mono12packed"},
+  {"mono10p 1020x77 x2 stride 1280", 2, 1020, 77, 2, 0, 1280, 0, 1023,
+      FALSE, "mono10p"},
+  {"mono10p 4x7 x5 offset 3", 2, 4, 7, 5, 3, 0, 0, 1023, FALSE, "mono10p"},
+  {"mono12p 2x9 x3", 2, 2, 9, 3, 0, 0, 0, 4095, FALSE, "mono12p"},
 };
 
 static guint16 *
@@ -242,8 +259,12 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
     AooctCudaStream stream)
 {
   static const gchar *modes[] = { "bscan-mean", "background", "none" };
-  gsize stride =
-      c->stride ? c->stride : aooct_test_frame_stride (c->n, c->bytes);
+  AooctRawFormat format = c->bytes == 1 ? AOOCT_RAW_GRAY8 : AOOCT_RAW_GRAY16_LE;
+  gboolean known = !c->packed
+      || aooct_raw_format_from_string (c->packed, &format);
+  gsize stride = c->stride ? c->stride : c->packed ?
+      aooct_raw_row_bytes (format, c->n) :
+      aooct_test_frame_stride (c->n, c->bytes);
   gsize rows = (gsize) c->alines * c->bscans;
   gsize out_bytes = rows * c->n * sizeof (gfloat);
   gsize out_at = GUARD_BYTES + c->out_offset * sizeof (gfloat);
@@ -255,17 +276,20 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
   gpointer raw_dev, out_dev, bg_dev = NULL;
   GError *err = NULL;
   AooctGeometry g;
-  AooctRawFormat format;
 
+  fail_unless (known, "%s", c->packed);
   g_print ("  core %s %s\n", c->what, modes[mode]);
   aooct_geometry_init_raw (&g, c->n, c->alines, c->bscans, 25, 1);
   /* garbage in the row padding */
   for (i = 0; i < stride * rows; i++)
     frame[i] = (guint8) g_rand_int (rand);
-  aooct_test_write_rows (frame, samples, c->n, rows, c->bytes, stride);
+  if (c->packed)
+    for (i = 0; i < rows; i++)
+      aooct_raw_pack_row (format, samples + i * c->n, c->n, frame + i * stride);
+  else
+    aooct_test_write_rows (frame, samples, c->n, rows, c->bytes, stride);
   for (i = 0; i < (gsize) c->n; i++)
     bg[i] = (gfloat) g_rand_double_range (rand, 0, c->max_value);
-  format = c->bytes == 1 ? AOOCT_RAW_GRAY8 : AOOCT_RAW_GRAY16_LE;
   aooct_cpu_dcsub (&g, frame, stride, format, mode, bg, expect);
 
   raw_dev = device_copy_at (frame, stride * rows, c->raw_offset, &raw_alloc);

@@ -19,6 +19,7 @@
 #include "aooct-cuda-test-util.h"
 #include "aooct-test-frames.h"
 #include "aooct-test-pipeline.h"
+#include "aooct-test-backends.h"
 #include "aooct-raw-format.h"
 
 #define PACKED_CAPS "video/x-aooct-packed,format=%s,width=%d,height=%d," \
@@ -342,15 +343,56 @@ write_temp_bytes (gconstpointer data, gsize size)
   return path;
 }
 
-/* every buffer of appsink "sink" of @launch run on @backend, one after
- * the other (g_free) */
-static gfloat *
-run_file (const gchar * launch, const gchar * backend, gsize * bytes)
+static GstPadProbeReturn
+count_read_only (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
-  GstElement *p = aooct_test_run_to_eos (launch, backend, 120);
-  GList *samples = aooct_test_pull_all (p, "sink"), *l;
-  GByteArray *all = g_byte_array_new ();
+  GstBuffer *b = GST_PAD_PROBE_INFO_BUFFER (info);
 
+  /* the file's own pages, page-locked, read by the GPU in place */
+  if (GST_MEMORY_IS_READONLY (gst_buffer_peek_memory (b, 0)))
+    g_atomic_int_inc ((gint *) user_data);
+  return GST_PAD_PROBE_OK;
+}
+
+/* every buffer of appsink "sink" of @launch run on @backend, one after
+ * the other (g_free); with @in_place, how many buffers the element named
+ * "src" pushed as the file's own pages */
+static gfloat *
+run_file (const gchar * launch, const gchar * backend, gsize * bytes,
+    gint * in_place)
+{
+  gchar *full = aooct_test_with_backend (launch, backend);
+  GError *err = NULL;
+  GstElement *p = gst_parse_launch (full, &err), *src;
+  GList *samples, *l;
+  GByteArray *all = g_byte_array_new ();
+  GstBus *bus;
+  GstMessage *msg;
+
+  fail_unless (p != NULL && err == NULL, "%s: %s", full,
+      err ? err->message : "");
+  src = gst_bin_get_by_name (GST_BIN (p), "src");
+  if (in_place) {
+    GstPad *pad = gst_element_get_static_pad (src, "src");
+
+    *in_place = 0;
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_read_only,
+        in_place, NULL);
+    gst_object_unref (pad);
+  }
+  gst_clear_object (&src);
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "timeout: %s", full);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    gst_message_parse_error (msg, &err, NULL);
+    fail ("%s: %s", full, err->message);
+  }
+  gst_message_unref (msg);
+  gst_object_unref (bus);
+  samples = aooct_test_pull_all (p, "sink");
   for (l = samples; l; l = l->next) {
     GstBuffer *b = gst_sample_get_buffer (l->data);
     GstMapInfo map;
@@ -362,13 +404,18 @@ run_file (const gchar * launch, const gchar * backend, gsize * bytes)
   g_list_free_full (samples, (GDestroyNotify) gst_sample_unref);
   gst_element_set_state (p, GST_STATE_NULL);
   gst_object_unref (p);
+  g_free (full);
   *bytes = all->len;
   return (gfloat *) g_byte_array_free (all, FALSE);
 }
 
+/* On CUDA (aooctdcsub proposes its page-locked pool) the packed file, just
+ * written and so in the page cache, is page-locked at start and its pages
+ * uploaded in place: all buffers but the two the reader threads may have
+ * fetched before */
 GST_START_TEST (test_filesrc_packed_file)
 {
-  const gint n = 1024, alines = 50, bscans = 6;
+  const gint n = 1024, alines = 50, bscans = 12;
   static const AooctRawFormat formats[] = { AOOCT_RAW_MONO12P,
     AOOCT_RAW_MONO12PACKED, AOOCT_RAW_MONO10P
   };
@@ -383,7 +430,7 @@ GST_START_TEST (test_filesrc_packed_file)
     guint8 *packed = pack_frame (f, raw, n, rows, &size);
     gchar *ppath = write_temp_bytes (packed, size);
     gchar *rpath = write_temp_bytes (raw, rows * n * 2);
-    gchar *lp = g_strdup_printf ("aooctfilesrc location=%s format=%s "
+    gchar *lp = g_strdup_printf ("aooctfilesrc name=src location=%s format=%s "
         "width=%d height=%d bscans-per-buffer=2 ! aooctdcsub "
         "alines-per-bscan=%d ! appsink name=sink sync=false wait-on-eos=false",
         ppath,
@@ -393,11 +440,18 @@ GST_START_TEST (test_filesrc_packed_file)
         "alines-per-bscan=%d ! appsink name=sink sync=false wait-on-eos=false",
         rpath, n,
         alines, alines);
-    gfloat *ref = run_file (lr, "cpu", &ref_bytes);
-    gfloat *got = run_file (lp, aooct_test_backend, &got_bytes);
+    gint in_place;
+    gfloat *ref = run_file (lr, "cpu", &ref_bytes, NULL);
+    gfloat *got = run_file (lp, aooct_test_backend, &got_bytes, &in_place);
 
-    g_print ("%s: aooctfilesrc format=%s, %" G_GSIZE_FORMAT " bytes\n",
-        aooct_test_backend, aooct_raw_format_name (f), size);
+    g_print ("%s: aooctfilesrc format=%s, %" G_GSIZE_FORMAT " bytes, %d of "
+        "%d buffers in place\n", aooct_test_backend,
+        aooct_raw_format_name (f), size, in_place, bscans / 2);
+    if (g_str_equal (aooct_test_backend, "cuda") && !aooct_test_fake_gpu ())
+      fail_unless (in_place >= bscans / 2 - 2, "%s: %d of %d buffers read "
+          "in place", aooct_raw_format_name (f), in_place, bscans / 2);
+    else
+      fail_unless_equals_int (in_place, 0);
     fail_unless_equals_int (ref_bytes, rows * n * sizeof (gfloat));
     fail_unless_equals_int (got_bytes, ref_bytes);
     fail_unless (memcmp (got, ref, ref_bytes) == 0, "%s: the packed file's "
@@ -451,8 +505,8 @@ GST_START_TEST (test_aravis_caps_relabelled)
   lr = g_strdup_printf ("aooctfilesrc location=%s width=%d height=%d ! "
       "aooctdcsub ! appsink name=sink sync=false wait-on-eos=false", rpath,
       n, alines);
-  ref = run_file (lr, "cpu", &ref_bytes);
-  got = run_file (lp, aooct_test_backend, &got_bytes);
+  ref = run_file (lr, "cpu", &ref_bytes, NULL);
+  got = run_file (lp, aooct_test_backend, &got_bytes, NULL);
   fail_unless_equals_int (ref_bytes, (gsize) n * alines * 2 * 4);
   fail_unless_equals_int (got_bytes, ref_bytes);
   fail_unless (memcmp (got, ref, ref_bytes) == 0);
