@@ -1084,9 +1084,6 @@ main (int argc, char **argv)
   }
 #endif
 #ifdef HAVE_HDF5
-  if (stack.h5 && ok && stack.written % stack.bscans_per_volume != 0)
-    g_printerr ("aooct-stack: %s not written: its volume is incomplete\n",
-        stack.template);
   if (!close_hdf5 (&stack, ok
           && stack.written % stack.bscans_per_volume == 0, &error)) {
     g_printerr ("aooct-stack: %s\n", error->message);
@@ -1105,8 +1102,10 @@ main (int argc, char **argv)
   if (ok && stack.written % stack.bscans_per_volume != 0) {
     g_printerr ("aooct-stack: the last volume is incomplete: %"
         G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " B-scans (is the raw file "
-        "shorter than volumes x B-scans x A-lines x samples x 2 bytes?)\n",
-        stack.written % stack.bscans_per_volume, stack.bscans_per_volume);
+        "shorter than volumes x B-scans x A-lines x samples x 2 bytes?)%s\n",
+        stack.written % stack.bscans_per_volume, stack.bscans_per_volume,
+        stack.hdf5 ? "; its HDF5 file is not kept (the missing B-scans would "
+        "read as zeros)" : "");
     ok = FALSE;
   }
   if (ok || stack.written > 0)
