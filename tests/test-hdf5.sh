@@ -66,7 +66,16 @@ grep -q 'DATASPACE  SIMPLE { ( 3, 1014, 48 )' "$out/dump" && grep -q 'H5T_STD_U1
 h5dump -a /volume/a3 "$out/h5/v000.h5" | grep -q '(0): -2$' || fail "a3"
 h5dump -a /volume/window "$out/h5/v000.h5" | grep -q '(0): "hann"' || fail "window"
 h5dump -d /pts_ns "$out/h5/v001.h5" | grep -q '(0): 30000000, 40000000, 50000000' || fail "pts_ns"
-echo "hdf5: h5dump reads the layout (chunk per B-scan, shuffle + deflate) and attributes"
+# GRAY8 images: uint8; without aooctnorm upstream the chain's attributes
+# are left out and the depth scale is unknown
+mkdir "$out/g8"
+"$stack" --hdf5 -b 2 -l "$out/g8/v{volume}.h5" videotestsrc num-buffers=2 pattern=gradient \
+  ! video/x-raw,format=GRAY8,width=30,height=20 >"$out/log" 2>&1 || { cat "$out/log"; fail "GRAY8"; }
+h5dump -H -A "$out/g8/v000.h5" >"$out/dump"
+grep -q 'H5T_STD_U8LE' "$out/dump" && grep -q 'SIMPLE { ( 2, 20, 30 )' "$out/dump" &&
+  ! grep -q 'ATTRIBUTE "pad_size"' "$out/dump" || { cat "$out/dump"; fail "GRAY8 volume"; }
+h5dump -a /volume/depth_scale "$out/g8/v000.h5" | grep -q 'unknown' || fail "GRAY8: depth scale not unknown"
+echo "hdf5: h5dump reads the layout (chunk per B-scan, shuffle + deflate) and attributes; GRAY8 as uint8"
 
 # --- --db: float32 dB before normalisation, from the complex data ------------
 # shellcheck disable=SC2086

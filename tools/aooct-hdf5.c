@@ -2,6 +2,7 @@
 /* aooct tools: one volume as an HDF5 file (see aooct-hdf5.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -41,15 +42,22 @@ innermost (unsigned n, const H5E_error2_t * e, void *data)
   return 0;
 }
 
+/* "PATH: cannot WHAT: why" (@format and the rest say what) */
 static void
-set_error (GError ** error, const gchar * path, const gchar * what)
+G_GNUC_PRINTF (3, 4)
+set_error (GError ** error, const gchar * path, const gchar * format, ...)
 {
-  gchar *why = NULL;
+  gchar *why = NULL, *what;
+  va_list args;
 
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
   H5Ewalk2 (H5E_DEFAULT, H5E_WALK_UPWARD, innermost, &why);
   H5Eclear2 (H5E_DEFAULT);
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: cannot %s%s%s",
       path, what, why ? ": " : "", why ? why : "");
+  g_free (what);
   g_free (why);
 }
 
@@ -182,10 +190,7 @@ aooct_hdf5_volume_write (AooctHdf5Volume * v, guint64 bscan,
     H5Sclose (file_space);
   }
   if (r < 0) {
-    gchar *what = g_strdup_printf ("write B-scan %" G_GUINT64_FORMAT, bscan);
-
-    set_error (error, v->partial, what);
-    g_free (what);
+    set_error (error, v->partial, "write B-scan %" G_GUINT64_FORMAT, bscan);
     return FALSE;
   }
   return TRUE;
@@ -204,10 +209,7 @@ set_attribute (AooctHdf5Volume * v, const gchar * name, hid_t type,
     H5Aclose (attr);
   H5Sclose (space);
   if (r < 0) {
-    gchar *what = g_strdup_printf ("write the attribute %s", name);
-
-    set_error (error, v->partial, what);
-    g_free (what);
+    set_error (error, v->partial, "write the attribute %s", name);
     return FALSE;
   }
   return TRUE;
@@ -270,10 +272,7 @@ aooct_hdf5_volume_add_text (AooctHdf5Volume * v, const gchar * name,
   H5Sclose (space);
   H5Tclose (t);
   if (r < 0) {
-    gchar *what = g_strdup_printf ("write the dataset %s", name);
-
-    set_error (error, v->partial, what);
-    g_free (what);
+    set_error (error, v->partial, "write the dataset %s", name);
     return FALSE;
   }
   return TRUE;

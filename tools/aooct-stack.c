@@ -311,6 +311,30 @@ claim_path (Stack * stack, const gchar * path, GError ** error)
   return TRUE;
 }
 
+/* @info of a sample of raw GRAY16_LE or GRAY8 video, what --tiff and
+ * --hdf5 (without --db) write; FALSE and @error naming the option for any
+ * other caps. */
+static gboolean
+grey_video_info (Stack * stack, GstSample * sample, GstVideoInfo * info,
+    GError ** error)
+{
+  gchar *got;
+
+  if (gst_video_info_from_caps (info, gst_sample_get_caps (sample))
+      && (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY16_LE
+          || GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY8))
+    return TRUE;
+  /* gst_caps_to_string: GLib's printf cannot print GST_PTR_FORMAT */
+  got = gst_caps_to_string (gst_sample_get_caps (sample));
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+      "%s needs raw GRAY16_LE or GRAY8 video at the end of the pipeline "
+      "(e.g. '... ! aooctnorm ! video/x-raw,format=GRAY16_LE')%s, got %s",
+      stack->tiff ? "--tiff" : "--hdf5", stack->tiff ? "" :
+      ", or with --db aooctfft's complex data", got ? got : "no caps");
+  g_free (got);
+  return FALSE;
+}
+
 /* A volume of B-scans of @rows x @columns pixels of @bytes bytes within
  * --memory-limit; checked before anything of it is written. */
 static gboolean
@@ -412,19 +436,8 @@ write_page (Stack * stack, GstSample * sample, GError ** error)
   gint bits, r;
   gboolean ok = TRUE;
 
-  if (!gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
-      || (GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY16_LE
-          && GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY8)) {
-    /* gst_caps_to_string: GLib's printf cannot print GST_PTR_FORMAT */
-    gchar *got = gst_caps_to_string (gst_sample_get_caps (sample));
-
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-        "--tiff needs raw GRAY16_LE or GRAY8 video at the end of the "
-        "pipeline (e.g. '... ! aooctnorm ! video/x-raw,format=GRAY16_LE'), "
-        "got %s", got ? got : "no caps");
-    g_free (got);
+  if (!grey_video_info (stack, sample, &info, error))
     return FALSE;
-  }
   bits = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY16_LE ? 16 : 8;
   if (bscan == 0) {
     if (!close_tiff (stack, TRUE, error)
@@ -586,18 +599,8 @@ write_hdf5_image (Stack * stack, GstSample * sample, GError ** error)
   gdouble um = 0;
   gboolean known, ok;
 
-  if (!gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
-      || (GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY16_LE
-          && GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY8)) {
-    gchar *got = gst_caps_to_string (gst_sample_get_caps (sample));
-
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-        "--hdf5 needs raw GRAY16_LE or GRAY8 video at the end of the "
-        "pipeline (e.g. '... ! aooctnorm ! video/x-raw,format=GRAY16_LE'), "
-        "or with --db aooctfft's complex data, got %s", got ? got : "no caps");
-    g_free (got);
+  if (!grey_video_info (stack, sample, &info, error))
     return FALSE;
-  }
   known = describe_norm (stack, &geom, &start, &end, &um);
   if (!gst_video_frame_map (&frame, &info, buf, GST_MAP_READ)) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
