@@ -9,7 +9,8 @@
  * shuffle filter (both in every HDF5 build); /pts_ns (int64, one per
  * B-scan, the buffer's presentation time in ns, -1 = none); and the
  * attributes of /volume.  The volume is assembled in memory (libhdf5's
- * core driver: it takes about the volume's size, compressed) and written
+ * core driver; at the end the file image is copied out of it, so the peak
+ * is about twice the volume's size, compressed) and written
  * whole as PATH.partial, renamed to PATH when complete, so that a run that
  * fails (a full disk, an error upstream) leaves nothing under PATH.
  * Object times are not recorded: the same images give the same bytes. */
