@@ -601,7 +601,9 @@ write_hdf5_image (Stack * stack, GstSample * sample, GError ** error)
 
   if (!grey_video_info (stack, sample, &info, error))
     return FALSE;
-  known = describe_norm (stack, &geom, &start, &end, &um);
+  /* (the attributes are written at a volume's first B-scan) */
+  known = stack->written % stack->bscans_per_volume == 0
+      && describe_norm (stack, &geom, &start, &end, &um);
   if (!gst_video_frame_map (&frame, &info, buf, GST_MAP_READ)) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
         "cannot map image %" G_GUINT64_FORMAT, stack->written);
