@@ -57,6 +57,23 @@ for v in 0 1; do
 done
 ! cmp -s "$out/v0.be" "$out/v1.be" || fail "volumes 0 and 1 are identical"
 echo "hdf5: 2 volumes of $B x 1014 x $M uint16, byte for byte the PNG stack's"
+# the same camera data from a raw file, 3 B-scans per buffer (aooctnorm
+# stacks them in one image): still B-scan after B-scan
+# shellcheck disable=SC2086
+gst-launch-1.0 -q $src ! filesink location="$out/cam.raw"
+mkdir "$out/per3"
+# shellcheck disable=SC2086
+"$stack" --hdf5 -b $B -l "$out/per3/v{volume}.h5" \
+  aooctfilesrc location="$out/cam.raw" format=gray16-le width=832 height=$M bscans-per-buffer=3 \
+  ${chain#*aooctsrc*calibration-file=$cal} ! $norm ! video/x-raw,format=GRAY16_LE >"$out/log" 2>&1 ||
+  { cat "$out/log"; fail "--hdf5 of 3 B-scans per buffer"; }
+for v in 0 1; do
+  h5dump -d /volume -b BE -o "$out/p$v.be" "$out/per3/v00$v.h5" >/dev/null
+  cmp "$out/v$v.be" "$out/p$v.be" || fail "volume $v of 3 B-scans per buffer differs"
+done
+h5dump -d /pts_ns "$out/per3/v001.h5" | grep -q '(0): 30000000, 40000000, 50000000' ||
+  { h5dump -d /pts_ns "$out/per3/v001.h5"; fail "pts_ns of 3 B-scans per buffer"; }
+echo "hdf5: 3 B-scans per buffer from aooctfilesrc: the same volumes, one B-scan each"
 
 # h5dump: layout, filters, attributes
 h5dump -p -H "$out/h5/v000.h5" >"$out/dump"

@@ -587,7 +587,24 @@ write_hdf5_bscan (Stack * stack, AooctHdf5Type type, gint rows, gint columns,
   return TRUE;
 }
 
-/* a grey image (aooctnorm's GRAY8 / GRAY16_LE) as the next B-scan */
+/* The time of B-scan @b of the @n in @buf: they share its duration
+ * evenly; -1 where unknown */
+static gint64
+bscan_pts (GstBuffer * buf, gint b, gint n)
+{
+  if (!GST_BUFFER_PTS_IS_VALID (buf))
+    return -1;
+  if (b == 0)
+    return GST_BUFFER_PTS (buf);
+  if (!GST_BUFFER_DURATION_IS_VALID (buf))
+    return -1;
+  return GST_BUFFER_PTS (buf) + gst_util_uint64_scale_int
+      (GST_BUFFER_DURATION (buf), b, n);
+}
+
+/* a grey image (aooctnorm's GRAY8 / GRAY16_LE) as the next B-scan, or as
+ * the next B-scans where aooctnorm stacked several of one buffer
+ * (aooctfilesrc bscans-per-buffer) */
 static gboolean
 write_hdf5_image (Stack * stack, GstSample * sample, GError ** error)
 {
@@ -595,29 +612,34 @@ write_hdf5_image (Stack * stack, GstSample * sample, GError ** error)
   AooctGeometry geom;
   GstVideoInfo info;
   GstVideoFrame frame;
-  gint start = 0, end = 0;
+  gint start = 0, end = 0, n = 1, rows, b;
+  gsize stride;
   gdouble um = 0;
-  gboolean known, ok;
+  gboolean known, ok = TRUE;
 
   if (!grey_video_info (stack, sample, &info, error))
     return FALSE;
-  /* (the attributes are written at a volume's first B-scan) */
-  known = stack->written % stack->bscans_per_volume == 0
-      && describe_norm (stack, &geom, &start, &end, &um);
+  known = describe_norm (stack, &geom, &start, &end, &um);
+  if (known && geom.bscans > 1
+      && GST_VIDEO_INFO_HEIGHT (&info) == geom.bscans * (end - start))
+    n = geom.bscans;
+  rows = GST_VIDEO_INFO_HEIGHT (&info) / n;
   if (!gst_video_frame_map (&frame, &info, buf, GST_MAP_READ)) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
         "cannot map image %" G_GUINT64_FORMAT, stack->written);
     return FALSE;
   }
+  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
   /* GRAY16_LE is the host's order on the little-endian hosts aooct runs
    * on; the dataset's type says little-endian either way */
-  ok = write_hdf5_bscan (stack,
-      GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY8 ?
-      AOOCT_HDF5_UINT8 : AOOCT_HDF5_UINT16, GST_VIDEO_INFO_HEIGHT (&info),
-      GST_VIDEO_INFO_WIDTH (&info), GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0),
-      GST_BUFFER_PTS_IS_VALID (buf) ? (gint64) GST_BUFFER_PTS (buf) : -1,
-      known ? &geom : NULL, start, end, um, error);
+  for (b = 0; ok && b < n; b++)
+    ok = write_hdf5_bscan (stack,
+        GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY8 ?
+        AOOCT_HDF5_UINT8 : AOOCT_HDF5_UINT16, rows,
+        GST_VIDEO_INFO_WIDTH (&info),
+        (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) b * rows * stride, stride, bscan_pts (buf, b, n),
+        known ? &geom : NULL, start, end, um, error);
   gst_video_frame_unmap (&frame);
   return ok;
 }
@@ -691,17 +713,11 @@ write_hdf5_db (Stack * stack, GstSample * sample, GError ** error)
   }
   image = g_new (gfloat, (gsize) (end - start) * g.alines);
   for (b = 0; ok && b < g.bscans; b++) {
-    gint64 pts = -1;
-
-    /* the B-scans of one buffer share its duration evenly */
-    if (GST_BUFFER_PTS_IS_VALID (buf) && (b == 0
-            || GST_BUFFER_DURATION_IS_VALID (buf)))
-      pts = GST_BUFFER_PTS (buf) + (b ? gst_util_uint64_scale_int
-          (GST_BUFFER_DURATION (buf), b, g.bscans) : 0);
     intensity_db ((const gfloat *) map.data + 2 * (gsize) b * g.alines *
         g.samples, &g, start, end, image);
     ok = write_hdf5_bscan (stack, AOOCT_HDF5_FLOAT32, end - start, g.alines,
-        (const guint8 *) image, (gsize) g.alines * sizeof (gfloat), pts, &g,
+        (const guint8 *) image, (gsize) g.alines * sizeof (gfloat),
+        bscan_pts (buf, b, g.bscans), &g,
         start, end, aooct_geometry_depth_step (&g), error);
   }
   g_free (image);
