@@ -19,6 +19,8 @@ py=$root/.venv/bin/python
   { echo "$py has no gi or no ray (scripts/bootstrap.sh installs them): skipped"; exit 77; }
 stack=${AOOCT_BUILD:-$root/build}/tools/aooct-stack
 [ -x "$stack" ] || { echo "no $stack: skipped"; exit 77; }
+# (--tiff and --hdf5 run it)
+export AOOCT_STACK=$stack
 tmp=$(mktemp -d)
 bpid=
 cleanup() {
@@ -102,7 +104,7 @@ echo "--tiff: 2 outputs byte-identical to aooct-stack --tiff's (2 volumes each)"
 
 # --- --hdf5: aooct-stack --hdf5 writes them (the same bytes) ---------------
 if "$stack" --help-all | grep -q -- --hdf5; then
-  AOOCT_STACK=$stack "$py" "$root/tools/aooct-batch" "${args[@]/$out/$tmp/h5}" --hdf5 --compress 4 \
+  "$py" "$root/tools/aooct-batch" "${args[@]/$out/$tmp/h5}" --hdf5 --compress 4 \
     "$in/scan1.raw" >"$tmp/run-h5" 2>&1 || { cat "$tmp/run-h5"; echo "--hdf5 failed"; exit 1; }
   chain=$("$py" "$root/tools/aooct-batch" "${args[@]}" --hdf5 --print-pipeline "$in/scan1.raw")
   c=${chain/name=src/name=src location=$in/scan1.raw}

@@ -7,8 +7,8 @@
 # stack of the same chain; the attributes (geometry, crop, calibration,
 # dispersion, window, depth scale = aooctnorm's depth-per-row, timestamps,
 # plugin version); --db against a float64 computation of spec section 7's
-# intensity in dB from the same complex data; the TIFF's ImageJ tags
-# (tifffile); and bad input: a folder that cannot be written, a full disk
+# intensity in dB from the same complex data; the TIFF's ImageJ tags and
+# the same settings in its description (tifffile); and bad input: a folder that cannot be written, a full disk
 # (ulimit -f), a volume over --memory-limit, an incomplete last
 # volume, each with a clear message and no half-written file left.
 # Skipped (77) where aooct-stack was built without libhdf5 or h5dump is
@@ -231,10 +231,15 @@ with tifffile.TiffFile(f"{out}/tif/v000.tif") as t:
     ij = t.imagej_metadata
     check(ij is not None and ij["images"] == B and ij["slices"] == B, f"ImageJ metadata {ij}")
     check(ij["unit"] == "pixel" and ij["yunit"] == "micron", f"ImageJ units {ij}")
+    # the chain's settings as in the HDF5 attributes
+    for k, w in {"a2": 8, "a3": -2, "window": "hann", "pad_size": 2048, "crop_start": 10,
+                 "wavelength_file": cal, "plugin_version": version}.items():
+        check(ij.get("aooct_" + k) == w, f"ImageJ aooct_{k} = {ij.get('aooct_' + k)!r}, expected {w!r}")
+    check(abs(ij["aooct_depth_um_per_pixel"] - um) < 1e-9 * um, "ImageJ aooct_depth_um_per_pixel")
     p = t.pages[0].tags
     num, den = p["YResolution"].value
     check(abs(den / num - um) < 1e-6 * um, f"YResolution {num}/{den}: {den / num} um per row, expected {um}")
     check(p["XResolution"].value[0] == p["XResolution"].value[1], "XResolution 1")
     check(t.asarray().shape == (B, 1014, M), "TIFF shape")
-print("hdf5: the TIFF's ImageJ tags give the depth scale (yunit=micron, YResolution)")
+print("hdf5: the TIFF's ImageJ tags give the depth scale (yunit=micron, YResolution) and the settings")
 EOF

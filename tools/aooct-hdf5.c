@@ -9,6 +9,7 @@
 #include <hdf5.h>
 
 #include "aooct-hdf5.h"
+#include "aooct-volume-meta.h"
 
 struct _AooctHdf5Volume
 {
@@ -250,6 +251,29 @@ aooct_hdf5_volume_set_string (AooctHdf5Volume * v, const gchar * name,
   gboolean ok = set_attribute (v, name, t, len ? value : "", error);
 
   H5Tclose (t);
+  return ok;
+}
+
+gboolean
+aooct_hdf5_volume_set_meta (AooctHdf5Volume * v, GPtrArray * meta,
+    GError ** error)
+{
+  guint i;
+  gboolean ok = TRUE;
+
+  for (i = 0; ok && i < meta->len; i++) {
+    const AooctVolumeMeta *m = g_ptr_array_index (meta, i);
+
+    if (G_VALUE_HOLDS_INT64 (&m->value))
+      ok = aooct_hdf5_volume_set_int (v, m->name,
+          g_value_get_int64 (&m->value), error);
+    else if (G_VALUE_HOLDS_DOUBLE (&m->value))
+      ok = aooct_hdf5_volume_set_double (v, m->name,
+          g_value_get_double (&m->value), error);
+    else
+      ok = aooct_hdf5_volume_set_string (v, m->name,
+          g_value_get_string (&m->value), error);
+  }
   return ok;
 }
 

@@ -47,6 +47,11 @@ gboolean aooct_hdf5_volume_set_int (AooctHdf5Volume * v, const gchar * name,
 gboolean aooct_hdf5_volume_set_string (AooctHdf5Volume * v,
     const gchar * name, const gchar * value, GError ** error);
 
+/* Each item of @meta (AooctVolumeMeta, aooct-volume-meta.h) as an
+ * attribute of /volume: int64, double or string */
+gboolean aooct_hdf5_volume_set_meta (AooctHdf5Volume * v, GPtrArray * meta,
+    GError ** error);
+
 /* A scalar string dataset /@name (text too long for an attribute: a
  * calibration file) */
 gboolean aooct_hdf5_volume_add_text (AooctHdf5Volume * v, const gchar * name,

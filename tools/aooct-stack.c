@@ -83,8 +83,8 @@
 #include "aooct-caps.h"
 #include "aooct-norm.h"
 #include "aooct-hdf5.h"
-#include "aooct-volume-meta.h"
 #endif
+#include "aooct-volume-meta.h"
 #include <glib/gstdio.h>
 #include <errno.h>
 #include <signal.h>
@@ -105,7 +105,6 @@ typedef struct
   gint deflate;                 /* --compress */
   gint crop_start, crop_end;    /* --db's crop, as aooctnorm's */
   guint64 max_volume_bytes;     /* 0: no limit */
-  gdouble um_per_row;           /* from aooctnorm's message; 0 unknown */
   GstElement *pipeline;
 #ifdef HAVE_LIBTIFF
   TIFF *tif;                    /* the volume being written */
@@ -311,6 +310,9 @@ claim_path (Stack * stack, const gchar * path, GError ** error)
   return TRUE;
 }
 
+#if defined (HAVE_LIBTIFF) || defined (HAVE_HDF5)
+/* what the volume files share */
+
 /* @info of a sample of raw GRAY16_LE or GRAY8 video, what --tiff and
  * --hdf5 (without --db) write; FALSE and @error naming the option for any
  * other caps. */
@@ -368,6 +370,8 @@ volume_path (Stack * stack, GError ** error)
   return path;
 }
 
+#endif
+
 #ifdef HAVE_LIBTIFF
 /* Closes the volume's TIFF: renamed from NAME.partial to NAME when @keep
  * and complete, else removed. */
@@ -402,27 +406,35 @@ close_tiff (Stack * stack, gboolean keep, GError ** error)
 /* The depth scale on the first page as ImageJ (Fiji) reads it: rows are
  * um-per-row micrometres apart (yunit, YResolution in rows per micrometre);
  * columns (A-lines) and pages (B-scans) are the scanner's, unknown here:
- * pixels.  aooct-batch writes the same tags (tools/aooct_batch.py). */
+ * pixels; then the chain's settings, as --hdf5's attributes. */
 static void
 set_imagej_tags (Stack * stack)
 {
-  gchar um[G_ASCII_DTOSTR_BUF_SIZE];
+  AooctGeometry geom;
+  gint start = 0, end = 0;
+  gdouble um = 0;
+  gboolean known = aooct_volume_meta_describe_norm (stack->pipeline, &geom,
+      &start, &end, &um);
+  GPtrArray *meta = aooct_volume_meta_collect (stack->pipeline,
+      known ? &geom : NULL, start, end, um);
+  gchar *lines = aooct_volume_meta_to_text (meta);
   gchar *desc;
 
-  g_ascii_formatd (um, sizeof (um), "%.9g", stack->um_per_row);
+  /* the chain's settings follow ImageJ's keys as aooct_NAME=VALUE lines
+   * (Image > Show Info; tifffile's imagej_metadata) */
   desc = g_strdup_printf ("ImageJ=1.11a\nimages=%" G_GUINT64_FORMAT
       "\nslices=%" G_GUINT64_FORMAT "\nunit=pixel\n%sspacing=1\n"
-      "loop=false\naooct_depth_um_per_pixel=%s\n"
-      "aooct_lateral_scale=unknown\n", stack->bscans_per_volume,
-      stack->bscans_per_volume, stack->um_per_row > 0 ? "yunit=micron\n" :
-      "", stack->um_per_row > 0 ? um : "unknown");
+      "loop=false\n%s", stack->bscans_per_volume, stack->bscans_per_volume,
+      um > 0 ? "yunit=micron\n" : "", lines);
   TIFFSetField (stack->tif, TIFFTAG_IMAGEDESCRIPTION, desc);
-  if (stack->um_per_row > 0) {
+  if (um > 0) {
     TIFFSetField (stack->tif, TIFFTAG_XRESOLUTION, 1.0);
-    TIFFSetField (stack->tif, TIFFTAG_YRESOLUTION, 1.0 / stack->um_per_row);
+    TIFFSetField (stack->tif, TIFFTAG_YRESOLUTION, 1.0 / um);
     TIFFSetField (stack->tif, TIFFTAG_RESOLUTIONUNIT, RESUNIT_NONE);
   }
   g_free (desc);
+  g_free (lines);
+  g_ptr_array_unref (meta);
 }
 
 /* One image as the next page of the volume's TIFF (a new file at the
@@ -518,27 +530,27 @@ close_hdf5 (Stack * stack, gboolean keep, GError ** error)
   return TRUE;
 }
 
-/* What the chain says about the images at aooctnorm (its input caps, its
- * crop, its depth-per-row); FALSE where the pipeline has no aooctnorm
- * (or it has not negotiated), whose attributes are then left out. */
+/* The volume's attributes, and the calibration file's text as the dataset
+ * /wavelength_file_contents (the volume stays readable when the file is
+ * gone or changed) */
 static gboolean
-describe_norm (Stack * stack, AooctGeometry * geom, gint * start, gint * end,
-    gdouble * um)
+write_hdf5_meta (Stack * stack, const AooctGeometry * geom, gint start,
+    gint end, gdouble um, GError ** error)
 {
-  GstElement *norm = aooct_volume_meta_find (stack->pipeline, "aooctnorm");
-  GstPad *pad = norm ? gst_element_get_static_pad (norm, "sink") : NULL;
-  GstCaps *caps = pad ? gst_pad_get_current_caps (pad) : NULL;
-  gint crop_start = 0, crop_end = 0;
-  gboolean ok = caps && aooct_caps_to_geometry (caps, geom, NULL);
+  GPtrArray *meta = aooct_volume_meta_collect (stack->pipeline, geom, start,
+      end, um);
+  gchar *file = aooct_volume_meta_calibration_file (stack->pipeline);
+  gchar *text = NULL;
+  gsize len = 0;
+  gboolean ok = aooct_hdf5_volume_set_meta (stack->h5, meta, error);
 
-  if (ok) {
-    g_object_get (norm, "crop-start", &crop_start, "crop-end", &crop_end,
-        "depth-per-row", um, NULL);
-    ok = aooct_norm_resolve_crop (geom, crop_start, crop_end, start, end, NULL);
-  }
-  gst_clear_caps (&caps);
-  gst_clear_object (&pad);
-  gst_clear_object (&norm);
+  if (ok && file)
+    ok = g_file_get_contents (file, &text, &len, error)
+        && aooct_hdf5_volume_add_text (stack->h5, "wavelength_file_contents",
+        text, len, error);
+  g_free (text);
+  g_free (file);
+  g_ptr_array_unref (meta);
   return ok;
 }
 
@@ -570,8 +582,7 @@ write_hdf5_bscan (Stack * stack, AooctHdf5Type type, gint rows, gint columns,
       return FALSE;
     stack->h5_rows = rows;
     stack->h5_columns = columns;
-    if (!aooct_volume_meta_write (stack->h5, stack->pipeline, geom, start,
-            end, um, error))
+    if (!write_hdf5_meta (stack, geom, start, end, um, error))
       return FALSE;
   } else if (rows != stack->h5_rows || columns != stack->h5_columns) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
@@ -619,7 +630,8 @@ write_hdf5_image (Stack * stack, GstSample * sample, GError ** error)
 
   if (!grey_video_info (stack, sample, &info, error))
     return FALSE;
-  known = describe_norm (stack, &geom, &start, &end, &um);
+  known = aooct_volume_meta_describe_norm (stack->pipeline, &geom, &start,
+      &end, &um);
   if (known && geom.bscans > 1
       && GST_VIDEO_INFO_HEIGHT (&info) == geom.bscans * (end - start))
     n = geom.bscans;
@@ -834,7 +846,6 @@ write_depth_scale (Stack * stack, const GstStructure * s, GError ** error)
       || !gst_structure_get_int (s, "rows", &rows)
       || !gst_structure_get_int (s, "crop-start", &crop))
     return TRUE;                /* not ours after all */
-  stack->um_per_row = um;       /* for the TIFF's first page */
   first_image = expand_location (stack->template, 0, 0, error);
   if (!first_image)
     return FALSE;

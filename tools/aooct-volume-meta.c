@@ -3,13 +3,15 @@
 #include <string.h>
 
 #include "aooct-volume-meta.h"
+#include "aooct-caps.h"
+#include "aooct-norm.h"
 
 /* The element settings a reader needs to know how the images were made:
- * attribute name, element, property (left out where the chain has no
- * such element). */
+ * item name, element, property (left out where the chain has no such
+ * element). */
 static const struct
 {
-  const gchar *attr, *factory, *prop;
+  const gchar *name, *factory, *prop;
 } settings[] = {
   {"wavelength_file", "aooctkmap", "wavelength-file"},
   {"wavelength_coeffs", "aooctkmap", "wavelength-coeffs"},
@@ -53,15 +55,73 @@ aooct_volume_meta_find (GstElement * pipeline, const gchar * factory)
   return e;
 }
 
-/* One property as an attribute: numbers as int64 or double, booleans as
- * 0/1, enums by their nick, strings as they are (NULL: left out). */
-static gboolean
-write_property (AooctHdf5Volume * v, const gchar * attr, GObject * obj,
-    GParamSpec * spec, GError ** error)
+gboolean
+aooct_volume_meta_describe_norm (GstElement * pipeline, AooctGeometry * geom,
+    gint * start, gint * end, gdouble * um)
+{
+  GstElement *norm = aooct_volume_meta_find (pipeline, "aooctnorm");
+  GstPad *pad = norm ? gst_element_get_static_pad (norm, "sink") : NULL;
+  GstCaps *caps = pad ? gst_pad_get_current_caps (pad) : NULL;
+  gint crop_start = 0, crop_end = 0;
+  gboolean ok = caps && aooct_caps_to_geometry (caps, geom, NULL);
+
+  if (ok) {
+    g_object_get (norm, "crop-start", &crop_start, "crop-end", &crop_end,
+        "depth-per-row", um, NULL);
+    ok = aooct_norm_resolve_crop (geom, crop_start, crop_end, start, end, NULL);
+  }
+  gst_clear_caps (&caps);
+  gst_clear_object (&pad);
+  gst_clear_object (&norm);
+  return ok;
+}
+
+static void
+free_item (gpointer data)
+{
+  AooctVolumeMeta *m = data;
+
+  g_value_unset (&m->value);
+  g_free (m);
+}
+
+static GValue *
+add (GPtrArray * meta, const gchar * name, GType type)
+{
+  AooctVolumeMeta *m = g_new0 (AooctVolumeMeta, 1);
+
+  m->name = name;
+  g_value_init (&m->value, type);
+  g_ptr_array_add (meta, m);
+  return &m->value;
+}
+
+static void
+add_int (GPtrArray * meta, const gchar * name, gint64 v)
+{
+  g_value_set_int64 (add (meta, name, G_TYPE_INT64), v);
+}
+
+static void
+add_double (GPtrArray * meta, const gchar * name, gdouble v)
+{
+  g_value_set_double (add (meta, name, G_TYPE_DOUBLE), v);
+}
+
+static void
+add_string (GPtrArray * meta, const gchar * name, const gchar * v)
+{
+  g_value_set_string (add (meta, name, G_TYPE_STRING), v);
+}
+
+/* One property as an item: numbers as int64 or double, booleans as 0/1,
+ * enums by their nick, strings as they are (NULL: left out). */
+static void
+add_property (GPtrArray * meta, const gchar * name, GObject * obj,
+    GParamSpec * spec)
 {
   GValue value = G_VALUE_INIT;
   GType t = G_PARAM_SPEC_VALUE_TYPE (spec);
-  gboolean ok = TRUE;
 
   g_value_init (&value, t);
   g_object_get_property (obj, spec->name, &value);
@@ -69,31 +129,50 @@ write_property (AooctHdf5Volume * v, const gchar * attr, GObject * obj,
     GEnumValue *e = g_enum_get_value (G_ENUM_CLASS (g_type_class_peek (t)),
         g_value_get_enum (&value));
 
-    ok = aooct_hdf5_volume_set_string (v, attr, e ? e->value_nick : "", error);
+    add_string (meta, name, e ? e->value_nick : "");
   } else if (t == G_TYPE_STRING) {
     if (g_value_get_string (&value))
-      ok = aooct_hdf5_volume_set_string (v, attr,
-          g_value_get_string (&value), error);
+      add_string (meta, name, g_value_get_string (&value));
   } else if (t == G_TYPE_DOUBLE) {
-    ok = aooct_hdf5_volume_set_double (v, attr, g_value_get_double (&value),
-        error);
+    add_double (meta, name, g_value_get_double (&value));
   } else if (t == G_TYPE_BOOLEAN) {
-    ok = aooct_hdf5_volume_set_int (v, attr, g_value_get_boolean (&value),
-        error);
+    add_int (meta, name, g_value_get_boolean (&value));
   } else if (t == G_TYPE_INT) {
-    ok = aooct_hdf5_volume_set_int (v, attr, g_value_get_int (&value), error);
+    add_int (meta, name, g_value_get_int (&value));
   }
   g_value_unset (&value);
-  return ok;
 }
 
-static gboolean
-write_settings (AooctHdf5Volume * v, GstElement * pipeline, GError ** error)
+GPtrArray *
+aooct_volume_meta_collect (GstElement * pipeline, const AooctGeometry * geom,
+    gint crop_start, gint crop_end, gdouble um_per_row)
 {
+  GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (), "aooct");
+  GPtrArray *meta = g_ptr_array_new_with_free_func (free_item);
   gsize i;
-  gboolean ok = TRUE;
 
-  for (i = 0; ok && i < G_N_ELEMENTS (settings); i++) {
+  add_string (meta, "dimensions",
+      "bscan, depth, aline (C order; MATLAB h5read: aline, depth, bscan)");
+  if (geom) {
+    add_int (meta, "raw_samples", geom->raw_samples);
+    add_int (meta, "pad_size", geom->pad_size);
+    add_int (meta, "samples", geom->samples);
+    add_int (meta, "pad_factor", geom->pad_factor);
+    add_int (meta, "pad_offset", geom->pad_offset);
+    add_int (meta, "alines", geom->alines);
+    add_int (meta, "full_range", geom->full_range);
+    add_int (meta, "crop_start", crop_start);
+    add_int (meta, "crop_end", crop_end);
+  }
+  /* the lateral scale is the scanner's, which the chain never learns */
+  add_double (meta, "depth_um_per_pixel", um_per_row);
+  add_double (meta, "first_row_um", um_per_row * crop_start);
+  add_string (meta, "depth_scale", um_per_row > 0 ?
+      "micrometres in air per row (divide by the group index for tissue)" :
+      "unknown (no calibration in the chain)");
+  add_string (meta, "lateral_scale",
+      "unknown (the scanner's; not known to the chain)");
+  for (i = 0; i < G_N_ELEMENTS (settings); i++) {
     GstElement *e = aooct_volume_meta_find (pipeline, settings[i].factory);
     GParamSpec *spec;
 
@@ -102,74 +181,54 @@ write_settings (AooctHdf5Volume * v, GstElement * pipeline, GError ** error)
     spec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
         settings[i].prop);
     if (spec)
-      ok = write_property (v, settings[i].attr, G_OBJECT (e), spec, error);
+      add_property (meta, settings[i].name, G_OBJECT (e), spec);
     gst_object_unref (e);
   }
-  return ok;
+  add_string (meta, "plugin_version",
+      plugin ? gst_plugin_get_version (plugin) : "unknown");
+  gst_clear_object (&plugin);
+  return meta;
 }
 
-/* the calibration file's text, so that the volume stays readable when the
- * file is gone or changed */
-static gboolean
-write_calibration (AooctHdf5Volume * v, GstElement * pipeline, GError ** error)
+gchar *
+aooct_volume_meta_to_text (GPtrArray * meta)
+{
+  GString *out = g_string_new (NULL);
+  guint i;
+
+  for (i = 0; i < meta->len; i++) {
+    const AooctVolumeMeta *m = g_ptr_array_index (meta, i);
+    gchar num[G_ASCII_DTOSTR_BUF_SIZE];
+
+    g_string_append_printf (out, "aooct_%s=", m->name);
+    if (G_VALUE_HOLDS_INT64 (&m->value)) {
+      g_string_append_printf (out, "%" G_GINT64_FORMAT,
+          g_value_get_int64 (&m->value));
+    } else if (G_VALUE_HOLDS_DOUBLE (&m->value)) {
+      g_string_append (out, g_ascii_formatd (num, sizeof (num), "%.17g",
+              g_value_get_double (&m->value)));
+    } else {
+      const gchar *s = g_value_get_string (&m->value);
+
+      /* one line per item */
+      for (; *s; s++)
+        g_string_append_c (out, *s == '\n' || *s == '\r' ? ' ' : *s);
+    }
+    g_string_append_c (out, '\n');
+  }
+  return g_string_free (out, FALSE);
+}
+
+gchar *
+aooct_volume_meta_calibration_file (GstElement * pipeline)
 {
   GstElement *kmap = aooct_volume_meta_find (pipeline, "aooctkmap");
-  gchar *file = NULL, *text = NULL;
-  gsize len = 0;
-  gboolean ok = TRUE;
+  gchar *file = NULL;
 
   if (kmap)
     g_object_get (kmap, "wavelength-file", &file, NULL);
-  if (file && file[0]) {
-    ok = g_file_get_contents (file, &text, &len, error)
-        && aooct_hdf5_volume_add_text (v, "wavelength_file_contents", text,
-        len, error);
-  }
-  g_free (text);
-  g_free (file);
   gst_clear_object (&kmap);
-  return ok;
-}
-
-gboolean
-aooct_volume_meta_write (AooctHdf5Volume * v, GstElement * pipeline,
-    const AooctGeometry * geom, gint crop_start, gint crop_end,
-    gdouble um_per_row, GError ** error)
-{
-  GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (), "aooct");
-  gboolean ok;
-
-  ok = aooct_hdf5_volume_set_string (v, "dimensions",
-      "bscan, depth, aline (C order; MATLAB h5read: aline, depth, bscan)",
-      error);
-  if (ok && geom) {
-    ok = aooct_hdf5_volume_set_int (v, "raw_samples", geom->raw_samples, error)
-        && aooct_hdf5_volume_set_int (v, "pad_size", geom->pad_size, error)
-        && aooct_hdf5_volume_set_int (v, "samples", geom->samples, error)
-        && aooct_hdf5_volume_set_int (v, "pad_factor", geom->pad_factor, error)
-        && aooct_hdf5_volume_set_int (v, "pad_offset", geom->pad_offset, error)
-        && aooct_hdf5_volume_set_int (v, "alines", geom->alines, error)
-        && aooct_hdf5_volume_set_int (v, "full_range", geom->full_range, error)
-        && aooct_hdf5_volume_set_int (v, "crop_start", crop_start, error)
-        && aooct_hdf5_volume_set_int (v, "crop_end", crop_end, error);
-  }
-  /* the lateral scale is the scanner's, which the chain never learns */
-  if (ok)
-    ok = aooct_hdf5_volume_set_double (v, "depth_um_per_pixel", um_per_row,
-        error)
-        && aooct_hdf5_volume_set_double (v, "first_row_um",
-        um_per_row * crop_start, error)
-        && aooct_hdf5_volume_set_string (v, "depth_scale", um_per_row > 0 ?
-        "micrometres in air per row (divide by the group index for tissue)"
-        : "unknown (no calibration in the chain)", error)
-        && aooct_hdf5_volume_set_string (v, "lateral_scale",
-        "unknown (the scanner's; not known to the chain)", error);
-  if (ok)
-    ok = write_settings (v, pipeline, error)
-        && write_calibration (v, pipeline, error);
-  if (ok)
-    ok = aooct_hdf5_volume_set_string (v, "plugin_version",
-        plugin ? gst_plugin_get_version (plugin) : "unknown", error);
-  gst_clear_object (&plugin);
-  return ok;
+  if (file && !file[0])
+    g_clear_pointer (&file, g_free);
+  return file;
 }

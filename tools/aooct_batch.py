@@ -9,9 +9,10 @@ files at once, one Ray task per file.
 Each file goes through the aooct chain in a Ray worker (one pipeline made
 with Gst.parse_launch, no shell) and comes out as aooct-stack writes it:
 OUT/NAME/vol000-bscan0000.png ... (with --tiff one multi-page TIFF per
-volume, OUT/NAME/vol000.tif; with --hdf5 one HDF5 file per volume,
-OUT/NAME/vol000.h5, written by aooct-stack --hdf5 itself, which the worker
-runs with the chain and its settings written into the description) and
+volume, OUT/NAME/vol000.tif, with --hdf5 one HDF5 file per volume,
+OUT/NAME/vol000.h5: these aooct-stack --tiff / --hdf5 write themselves,
+which the worker runs with the chain and its settings written into the
+description) and
 depth-scale.txt, plus OUT/NAME.json
 (settings, geometry, timings, plugin version).  A task asks Ray for one GPU
 (--backend cuda) or one CPU (--backend cpu); without --address Ray runs on
@@ -121,93 +122,6 @@ class Failed(Exception):
     pass
 
 
-class Tiff:
-    """aooct-stack --tiff's multi-page TIFF (tools/aooct-stack.c,
-    write_page): libtiff through ctypes with the same calls in the same
-    order, so the files are byte-identical.  Page b = B-scan b."""
-
-    def __init__(self, path):
-        import ctypes
-        import ctypes.util
-
-        self.c = ctypes
-        name = ctypes.util.find_library("tiff")
-        if not name:
-            raise Failed("--tiff: libtiff is not installed (libtiff6)")
-        self.lib = lib = ctypes.CDLL(name)
-        lib.TIFFOpen.restype = ctypes.c_void_p
-        lib.TIFFOpen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-        lib.TIFFWriteScanline.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint16]
-        lib.TIFFWriteDirectory.argtypes = [ctypes.c_void_p]
-        lib.TIFFFlush.argtypes = [ctypes.c_void_p]
-        lib.TIFFClose.argtypes = [ctypes.c_void_p]
-        self.path = path
-        self.tif = lib.TIFFOpen(os.fsencode(path), b"w")
-        if not self.tif:
-            raise Failed(f"cannot create {path}")
-
-    def field(self, tag, *values):
-        # TIFFSetField is variadic: integers go as C ints, rationals as
-        # doubles, ASCII as char *
-        c = self.c
-        args = (c.c_double(v) if isinstance(v, float) else c.c_char_p(v) if isinstance(v, bytes)
-                else c.c_int(v) for v in values)
-        self.lib.TIFFSetField(c.c_void_p(self.tif), c.c_uint32(tag), *args)
-
-    def imagej_tags(self, per_volume, um):
-        """aooct-stack's set_imagej_tags: the depth scale as ImageJ reads it."""
-        desc = ("ImageJ=1.11a\nimages=%d\nslices=%d\nunit=pixel\n%sspacing=1\nloop=false\n"
-                "aooct_depth_um_per_pixel=%s\naooct_lateral_scale=unknown\n" % (
-                    per_volume, per_volume, "yunit=micron\n" if um > 0 else "",
-                    "%.9g" % um if um > 0 else "unknown"))
-        # IMAGEDESCRIPTION, then XRESOLUTION, YRESOLUTION, RESOLUTIONUNIT=NONE
-        self.field(270, desc.encode())
-        if um > 0:
-            self.field(282, 1.0)
-            self.field(283, 1.0 / um)
-            self.field(296, 1)
-
-    def write_page(self, sample, bscan, per_volume, um=0.0):
-        s = sample.get_caps().get_structure(0)
-        fmt = s.get_string("format")
-        if s.get_name() != "video/x-raw" or fmt not in ("GRAY16_LE", "GRAY8"):
-            raise Failed("--tiff needs raw GRAY16_LE or GRAY8 video at the end of the pipeline, "
-                         f"got {sample.get_caps().to_string()}")
-        width, height = s.get_int("width")[1], s.get_int("height")[1]
-        bits = 16 if fmt == "GRAY16_LE" else 8
-        # SUBFILETYPE=PAGE, IMAGEWIDTH, IMAGELENGTH, BITSPERSAMPLE,
-        # SAMPLESPERPIXEL, PHOTOMETRIC=MINISBLACK, COMPRESSION=NONE,
-        # PLANARCONFIG=CONTIG, ROWSPERSTRIP, PAGENUMBER
-        for tag, *v in ((254, 2), (256, width), (257, height), (258, bits), (277, 1), (262, 1),
-                        (259, 1), (284, 1), (278, height), (297, bscan, per_volume)):
-            self.field(tag, *v)
-        if bscan == 0:
-            self.imagej_tags(per_volume, um)
-        buf = sample.get_buffer()
-        # GStreamer's rows: 4-byte aligned (x86: little-endian, as GRAY16_LE)
-        row = width * bits // 8
-        stride = (row + 3) // 4 * 4
-        ok, info = buf.map(Gst.MapFlags.READ)
-        try:
-            data = info.data
-            for r in range(height):
-                if self.lib.TIFFWriteScanline(self.tif, bytes(data[r * stride:r * stride + row]), r, 0) != 1:
-                    raise Failed(f"cannot write page {bscan} of {self.path}")
-        finally:
-            buf.unmap(info)
-        if self.lib.TIFFWriteDirectory(self.tif) != 1:
-            raise Failed(f"cannot write page {bscan} of {self.path}")
-
-    def close(self):
-        if not self.tif:
-            return
-        ok = self.lib.TIFFFlush(self.tif) == 1
-        self.lib.TIFFClose(self.tif)
-        self.tif = None
-        if not ok:
-            raise Failed(f"cannot finish {self.path}")
-
-
 def quote(value):
     """A property value in a gst-launch description: double-quoted, with
     backslash before '"' and '\\' (gst_parse_launch takes them off)."""
@@ -239,9 +153,11 @@ def launch_description(job):
 
 
 def run_stack(job, partial, report):
-    """--hdf5: aooct-stack --hdf5 itself writes the volumes into partial/
-    (the same writer, so the same bytes); returns the images."""
-    argv = [job["stack"], "--hdf5", "--bscans-per-volume=%d" % job["bscans_per_volume"],
+    """--tiff, --hdf5: aooct-stack itself writes the volumes into partial/
+    (the same writer, so the same bytes and metadata); returns the
+    images."""
+    argv = [job["stack"], "--tiff" if job["tiff"] else "--hdf5",
+            "--bscans-per-volume=%d" % job["bscans_per_volume"],
             "--location=" + os.path.join(partial, job["location"])]
     if job.get("compress"):
         argv.append("--compress=%d" % job["compress"])
@@ -265,7 +181,7 @@ def run_stack(job, partial, report):
 def run_pipeline(job, partial, report):
     """One file through the chain into partial/: the images as aooct-stack
     writes them; returns the number of images."""
-    if job.get("hdf5"):
+    if job["tiff"] or job["hdf5"]:
         return run_stack(job, partial, report)
     Gst.init(None)
     try:
@@ -284,8 +200,7 @@ def run_pipeline(job, partial, report):
     sink = pipeline.get_by_name("aooct_stack_sink")
     bus = pipeline.get_bus()
     per_volume, written, errors = job["bscans_per_volume"], 0, []
-    um = [0.0]  # aooctnorm's depth scale, for the TIFF's first page
-    tif, claimed = None, set()
+    claimed = set()
     mask = Gst.MessageType.ERROR | Gst.MessageType.WARNING | Gst.MessageType.ELEMENT
 
     def drain():
@@ -297,7 +212,7 @@ def run_pipeline(job, partial, report):
                 err, dbg = msg.parse_error()
                 errors.append(f"{msg.src.get_name()}: {err.message}" + (f" ({dbg})" if dbg else ""))
             elif msg.type == Gst.MessageType.ELEMENT and msg.get_structure().get_name() == "aooct-depth-scale":
-                um[0] = write_depth_scale(partial, job["location"], msg.get_structure()) or um[0]
+                write_depth_scale(partial, job["location"], msg.get_structure())
 
     if pipeline.set_state(Gst.State.PLAYING) == Gst.StateChangeReturn.FAILURE:
         drain()
@@ -314,28 +229,17 @@ def run_pipeline(job, partial, report):
                 if sink.get_property("eos"):
                     break
                 continue
-            # the depth scale of this image may have come while waiting
-            drain()
-            if errors:
-                break
             volume, bscan = divmod(written, per_volume)
             path = os.path.join(partial, expand_location(job["location"], volume, bscan))
-            if path in claimed if not job["tiff"] or bscan == 0 else False:
+            if path in claimed:
                 raise Failed(f"image {written} would be written to {os.path.basename(path)}, over an "
                              "earlier one: give --location fields a separator or more digits")
             claimed.add(path)
-            if job["tiff"]:
-                if bscan == 0:
-                    if tif is not None:
-                        tif.close()
-                    tif = Tiff(path)
-                tif.write_page(sample, bscan, per_volume, um[0])
-            else:
-                buf = sample.get_buffer()
-                ok, info = buf.map(Gst.MapFlags.READ)
-                with open(path, "wb") as f:
-                    f.write(info.data)
-                buf.unmap(info)
+            buf = sample.get_buffer()
+            ok, info = buf.map(Gst.MapFlags.READ)
+            with open(path, "wb") as f:
+                f.write(info.data)
+            buf.unmap(info)
             written += 1
             report(written * job["height"])
         drain()
@@ -343,11 +247,6 @@ def run_pipeline(job, partial, report):
         errors.append(str(e))
     finally:
         pipeline.set_state(Gst.State.NULL)
-    if tif is not None:
-        try:
-            tif.close()
-        except Failed as e:
-            errors.append(str(e))
     if errors:
         raise Failed(errors[0])
     if written == 0:
@@ -365,13 +264,12 @@ def write_depth_scale(partial, template, s):
     ok3, rows = s.get_int("rows")
     ok4, crop = s.get_int("crop-start")
     if not (ok1 and ok2 and ok3 and ok4):
-        return None
+        return
     folder = os.path.dirname(os.path.join(partial, expand_location(template, 0, 0)))
     with open(os.path.join(folder, "depth-scale.txt"), "w") as f:
         f.write("# aooct depth scale of the images (aooctnorm): depth of image row r = "
                 "first-row-um + r * um-per-row, micrometres in air\n"
                 "um-per-row=%.9g\nfirst-row-um=%.9g\nrows=%d\ncrop-start=%d\n" % (um, first, rows, crop))
-    return um
 
 
 def convert(job, progress):
@@ -493,7 +391,8 @@ def parse_args(argv):
     p.add_argument("--backend", choices=("cpu", "cuda", "auto"), default="auto",
                    help="auto: cuda when the Ray cluster has GPUs, else cpu")
     p.add_argument("--tiff", action="store_true",
-                   help="one multi-page 16-bit TIFF per volume (aooct-stack --tiff)")
+                   help="one multi-page 16-bit TIFF per volume (aooct-stack --tiff, which it runs: "
+                   "on PATH, or AOOCT_STACK)")
     p.add_argument("--hdf5", action="store_true",
                    help="one HDF5 file per volume with the chain's metadata (aooct-stack --hdf5, "
                    "which it runs: on PATH, or AOOCT_STACK)")
@@ -526,11 +425,11 @@ def make_jobs(args):
     if args.compress and not args.hdf5 or not 0 <= args.compress <= 9:
         usage_error("--compress: a deflate level 0..9, with --hdf5")
     stack = None
-    if args.hdf5:
+    if args.tiff or args.hdf5:
         stack = os.environ.get("AOOCT_STACK") or shutil.which("aooct-stack")
         if not stack or not os.access(stack, os.X_OK):
-            usage_error("--hdf5 runs aooct-stack, which is not on PATH: install aooct or set "
-                        "AOOCT_STACK to it (e.g. build/tools/aooct-stack)")
+            usage_error("--tiff and --hdf5 run aooct-stack, which is not on PATH: install aooct or "
+                        "set AOOCT_STACK to it (e.g. build/tools/aooct-stack)")
         stack = os.path.abspath(stack)
     location = args.location or ("vol{volume}.tif" if args.tiff else "vol{volume}.h5" if args.hdf5
                                  else "vol{volume}-bscan{bscan}.png")
