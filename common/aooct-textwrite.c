@@ -47,25 +47,11 @@ write_all (gint fd, const gchar * data, gsize len)
 }
 
 gboolean
-aooct_text_write (const gchar * path, const GString * text, gint min_values,
-    gint max_values, gsize expected, GError ** error)
+aooct_file_replace (const gchar * path, const gchar * data, gsize len,
+    GError ** error)
 {
-  GError *parse_error = NULL;
-  AooctRecord *recs;
   gchar *tmp;
-  gsize n = 0;
   gint fd, e = 0;
-
-  /* the elements' reader on the very bytes to be written */
-  recs = aooct_text_parse (path, text->str, text->len, min_values,
-      max_values, expected, &n, &parse_error);
-  if (recs == NULL) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "not written, it "
-        "would not be read back: %s", parse_error->message);
-    g_error_free (parse_error);
-    return FALSE;
-  }
-  g_free (recs);
 
   /* beside @path, so that the rename replaces it at once; 0666 less the
    * umask, as any new file of the user's */
@@ -74,7 +60,7 @@ aooct_text_write (const gchar * path, const GString * text, gint min_values,
   if (fd < 0) {
     e = errno;
   } else {
-    if (!write_all (fd, text->str, text->len) || fsync (fd) != 0)
+    if (!write_all (fd, data, len) || fsync (fd) != 0)
       e = errno;
     if (close (fd) != 0 && e == 0)
       e = errno;
@@ -90,4 +76,25 @@ aooct_text_write (const gchar * path, const GString * text, gint min_values,
     return FALSE;
   }
   return TRUE;
+}
+
+gboolean
+aooct_text_write (const gchar * path, const GString * text, gint min_values,
+    gint max_values, gsize expected, GError ** error)
+{
+  GError *parse_error = NULL;
+  AooctRecord *recs;
+  gsize n = 0;
+
+  /* the elements' reader on the very bytes to be written */
+  recs = aooct_text_parse (path, text->str, text->len, min_values,
+      max_values, expected, &n, &parse_error);
+  if (recs == NULL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE, "not written, it "
+        "would not be read back: %s", parse_error->message);
+    g_error_free (parse_error);
+    return FALSE;
+  }
+  g_free (recs);
+  return aooct_file_replace (path, text->str, text->len, error);
 }

@@ -20,6 +20,13 @@ G_BEGIN_DECLS
  * CRLF and CR, as the reader splits them). */
 void aooct_text_append_comment (GString * out, const gchar * text);
 
+/* Writes @len bytes of @data to @path through a temporary file beside it,
+ * renamed over @path: @path is the old file or the new one, never a part.
+ * FALSE with @error (AOOCT_ERROR_FILE) "cannot write PATH: REASON", never
+ * naming the temporary file (which is removed). */
+gboolean aooct_file_replace (const gchar * path, const gchar * data,
+    gsize len, GError ** error);
+
 /* Writes @text (comments and records, as aooct_text_append_comment() and
  * the caller made it) to @path after checking that aooct_text_parse()
  * takes it with @min_values..@max_values numbers per record and, with

@@ -17,6 +17,7 @@ typedef struct
   gfloat *x;                    /* alines x n: the data regions */
   gdouble *u2, *u3;             /* n: u^2, u^3 */
   gfloat *w;                    /* 2 n: the weights being tried */
+  gdouble alpha;                /* u^3's part along u^2 (see cubic_alpha) */
   gint n_threads;
   fftwf_complex **in, **out;    /* per thread, p2 each */
   fftwf_plan plan;
@@ -69,15 +70,81 @@ sharpness (Estimator * e, gdouble a2, gdouble a3)
   return total / e->alines;
 }
 
-/* The best of a grid lo, lo + step, ..., hi of one coefficient */
+/* S in the search's coordinates: c2 = a2 + alpha a3 (the quadratic phase
+ * the spectrum's weight sees) and c3 = a3 (what is left of the cubic
+ * phase once its part along u^2 is taken out) */
 static gdouble
-grid (Estimator * e, gboolean vary_a2, gdouble fixed, gdouble lo, gdouble hi,
+sharpness_c (Estimator * e, gboolean vary_c2, gdouble v, gdouble fixed)
+{
+  gdouble c2 = vary_c2 ? v : fixed, c3 = vary_c2 ? fixed : v;
+
+  return sharpness (e, c2 - e->alpha * c3, c3);
+}
+
+/* alpha of u^3 = gamma + beta u + alpha u^2 + (a rest orthogonal to 1, u,
+ * u^2) in the inner product weighted by the spectra's mean power over u.
+ * Where the spectrum's weight is not centred on u = 0, a cubic phase
+ * a3 u^3 is mostly the quadratic phase alpha a3 u^2 plus a shift, and S
+ * is a valley running diagonally in (a2, a3): searched one coefficient
+ * after the other, a2 and a3 stop short of its top (2 to 4 rad for a
+ * mismatch of (20, 10) on the synthetic retina).  In (c2, c3) the two
+ * are nearly independent. */
+static gdouble
+cubic_alpha (const Estimator * e)
+{
+  gdouble g[3][4] = { {0} }, f;
+  gint i, j, k, m;
+
+  for (i = 0; i < e->n; i++) {
+    gdouble u = 2.0 * i / (gdouble) (e->n - 1) - 1.0, w = 0, pw[7];
+
+    for (m = 0; m < e->alines; m++) {
+      gdouble x = e->x[(gsize) m * e->n + i];
+      w += x * x;
+    }
+    pw[0] = w;
+    for (k = 1; k < 7; k++)
+      pw[k] = pw[k - 1] * u;
+    /* normal equations of the weighted fit of u^3 by 1, u, u^2 */
+    for (j = 0; j < 3; j++) {
+      for (k = 0; k < 3; k++)
+        g[j][k] += pw[j + k];
+      g[j][3] += pw[j + 3];
+    }
+  }
+  /* Gaussian elimination with partial pivoting (3 x 3) */
+  for (j = 0; j < 3; j++) {
+    gint p = j;
+
+    for (k = j + 1; k < 3; k++)
+      if (fabs (g[k][j]) > fabs (g[p][j]))
+        p = k;
+    for (k = 0; k < 4; k++) {
+      f = g[j][k];
+      g[j][k] = g[p][k];
+      g[p][k] = f;
+    }
+    if (g[j][j] == 0)
+      return 0;                 /* no power at all: plain a2, a3 */
+    for (k = j + 1; k < 3; k++) {
+      f = g[k][j] / g[j][j];
+      for (i = j; i < 4; i++)
+        g[k][i] -= f * g[j][i];
+    }
+  }
+  /* back substitution: only the u^2 coefficient, the last unknown */
+  return g[2][3] / g[2][2];
+}
+
+/* The best of a grid lo, lo + step, ..., hi of one coordinate */
+static gdouble
+grid (Estimator * e, gboolean vary_c2, gdouble fixed, gdouble lo, gdouble hi,
     gdouble step)
 {
   gdouble best = lo, best_s = -1, v;
 
   for (v = lo; v <= hi + 1e-9; v += step) {
-    gdouble s = vary_a2 ? sharpness (e, v, fixed) : sharpness (e, fixed, v);
+    gdouble s = sharpness_c (e, vary_c2, v, fixed);
     if (s > best_s) {
       best_s = s;
       best = v;
@@ -89,13 +156,13 @@ grid (Estimator * e, gboolean vary_a2, gdouble fixed, gdouble lo, gdouble hi,
 /* Golden-section search for the maximum of S over one coefficient in
  * [lo, hi], to @tol */
 static gdouble
-golden (Estimator * e, gboolean vary_a2, gdouble fixed, gdouble lo, gdouble hi,
+golden (Estimator * e, gboolean vary_c2, gdouble fixed, gdouble lo, gdouble hi,
     gdouble tol)
 {
   const gdouble r = 0.5 * (sqrt (5.0) - 1.0);
   gdouble a = lo, b = hi, c = b - r * (b - a), d = a + r * (b - a);
-  gdouble fc = vary_a2 ? sharpness (e, c, fixed) : sharpness (e, fixed, c);
-  gdouble fd = vary_a2 ? sharpness (e, d, fixed) : sharpness (e, fixed, d);
+  gdouble fc = sharpness_c (e, vary_c2, c, fixed);
+  gdouble fd = sharpness_c (e, vary_c2, d, fixed);
 
   while (b - a > tol) {
     if (fc > fd) {
@@ -103,13 +170,13 @@ golden (Estimator * e, gboolean vary_a2, gdouble fixed, gdouble lo, gdouble hi,
       d = c;
       fd = fc;
       c = b - r * (b - a);
-      fc = vary_a2 ? sharpness (e, c, fixed) : sharpness (e, fixed, c);
+      fc = sharpness_c (e, vary_c2, c, fixed);
     } else {
       a = c;
       c = d;
       fc = fd;
       d = a + r * (b - a);
-      fd = vary_a2 ? sharpness (e, d, fixed) : sharpness (e, fixed, d);
+      fd = sharpness_c (e, vary_c2, d, fixed);
     }
   }
   return 0.5 * (a + b);
@@ -146,8 +213,8 @@ aooct_cpu_disp_estimate (const gfloat * spectra, gint rows,
 {
   const gdouble a2_step = 1.5, a3_step = 1.0;
   Estimator e = { 0, };
-  gint j1 = aooct_geometry_data_end (g), i, m, t;
-  gdouble a2, a3;
+  gint j1 = aooct_geometry_data_end (g), i, m, t, round;
+  gdouble a2, a3, c2, c3;
 
   e.p2 = g->samples;
   e.j0 = aooct_geometry_data_start (g);
@@ -206,13 +273,23 @@ aooct_cpu_disp_estimate (const gfloat * spectra, gint rows,
   }
 
   result->sharpness_none = sharpness (&e, 0, 0);
-  /* a2 first (with a3 = 0), then a3, then both once more */
-  a2 = grid (&e, TRUE, 0, -p->a2_max, p->a2_max, a2_step);
-  a2 = golden (&e, TRUE, 0, a2 - a2_step, a2 + a2_step, 0.05);
-  a3 = grid (&e, FALSE, a2, -p->a3_max, p->a3_max, a3_step);
-  a3 = golden (&e, FALSE, a2, a3 - a3_step, a3 + a3_step, 0.05);
-  a2 = golden (&e, TRUE, a3, a2 - a2_step / 2, a2 + a2_step / 2, 0.01);
-  a3 = golden (&e, FALSE, a2, a3 - a3_step / 2, a3 + a3_step / 2, 0.01);
+  e.alpha = cubic_alpha (&e);
+  /* c2 first (with c3 = 0: c2 is a2), then c3, then both refined in turn
+   * until neither moves by more than the tolerance (at most 4 rounds) */
+  c2 = grid (&e, TRUE, 0, -p->a2_max, p->a2_max, a2_step);
+  c2 = golden (&e, TRUE, 0, c2 - a2_step, c2 + a2_step, 0.05);
+  c3 = grid (&e, FALSE, c2, -p->a3_max, p->a3_max, a3_step);
+  c3 = golden (&e, FALSE, c2, c3 - a3_step, c3 + a3_step, 0.05);
+  for (round = 0; round < 4; round++) {
+    gdouble o2 = c2, o3 = c3;
+
+    c2 = golden (&e, TRUE, c3, c2 - a2_step / 2, c2 + a2_step / 2, 0.01);
+    c3 = golden (&e, FALSE, c2, c3 - a3_step / 2, c3 + a3_step / 2, 0.01);
+    if (fabs (c2 - o2) < 0.02 && fabs (c3 - o3) < 0.02)
+      break;
+  }
+  a2 = c2 - e.alpha * c3;
+  a3 = c3;
 
   result->a2 = a2;
   result->a3 = a3;

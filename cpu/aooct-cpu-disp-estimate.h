@@ -20,11 +20,18 @@
  * dispersion, so S has one maximum, not two.
  *
  * Search (as OCTproZ's estimator and the literature: one coefficient
- * after the other): a2 on a grid of step 1.5 rad over [-a2_max, a2_max]
- * with a3 = 0, golden-section refinement of a2 within one step; then a3 on
- * a grid of step 1 rad over [-a3_max, a3_max] and its refinement; then a2
- * and a3 refined once more, each within half a grid step, to 0.01 rad.
- * About 170 evaluations of S. */
+ * after the other), in coordinates in which the two hardly interact:
+ * c2 = a2 + alpha a3 and c3 = a3, where alpha u^2 is the part of u^3
+ * along u^2 in the inner product weighted by the spectra's mean power
+ * (with the spectrum off centre in u, a cubic phase is mostly a quadratic
+ * one, and S a diagonal valley in (a2, a3) where a2 and a3 searched in
+ * turn stop short of the top).  c2 on a grid of step 1.5 rad over
+ * [-a2_max, a2_max] with c3 = 0, golden-section refinement within one
+ * step; then c3 on a grid of step 1 rad over [-a3_max, a3_max] and its
+ * refinement; then c2 and c3 refined in turn, each within half a grid
+ * step, to 0.01 rad, until neither moves (at most 4 rounds).  About 190
+ * to 270 evaluations of S.  Measured accuracy: docs/howto.md and
+ * docs/notes/dispersion-accuracy.md. */
 #ifndef __AOOCT_CPU_DISP_ESTIMATE_H__
 #define __AOOCT_CPU_DISP_ESTIMATE_H__
 

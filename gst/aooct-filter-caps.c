@@ -217,9 +217,8 @@ output_caps_default (GstAooctFilter * self, const AooctGeometry * out)
  * Square, not the physical ratio: the depth scale may be known
  * (wavenumber-span), the lateral one never is (docs/caps.md). */
 static GstCaps *
-output_caps (GstAooctFilter * self, const AooctGeometry * out)
+square_pixels (GstCaps * caps)
 {
-  GstCaps *caps = GST_AOOCT_FILTER_GET_CLASS (self)->output_caps (self, out);
   guint i;
 
   if (caps == NULL)
@@ -234,6 +233,13 @@ output_caps (GstAooctFilter * self, const AooctGeometry * out)
           NULL);
   }
   return caps;
+}
+
+static GstCaps *
+output_caps (GstAooctFilter * self, const AooctGeometry * out)
+{
+  return square_pixels (GST_AOOCT_FILTER_GET_CLASS (self)->output_caps (self,
+          out));
 }
 
 /* Non-uniform samples (k-sampling, aooct-caps.h): a step that keeps them
@@ -292,6 +298,10 @@ transform_caps (GstBaseTransform * bt,
   result = with_memory_features (result, cuda_offered (self),
       direction == GST_PAD_SINK ? klass->cuda_video_formats : NULL,
       direction == GST_PAD_SRC && klass->sink_video_cuda_memory);
+  /* the src side also when it is the pad template or its CUDA-memory
+   * variants (caps not fixed yet): square pixels there too */
+  if (direction == GST_PAD_SINK)
+    result = square_pixels (result);
   if (filter) {
     tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
     gst_caps_unref (result);

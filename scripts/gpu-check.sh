@@ -8,6 +8,7 @@
 #
 # PARTS, comma-separated (default suite,packed,flow,scale):
 #   suite   meson test --no-suite sanitize
+#   tests   only the meson tests named in $TESTS (space-separated)
 #   memcheck  the sanitize suite's memcheck tests of the flow and packed code
 #   packed  aooct-bench --packed (1024 x 1000, 8 per buffer)
 #   flow    aooct-bench --flow (1024 x 1000 x8, 2048 x 1000)
@@ -37,6 +38,12 @@ case $parts in *,suite,*)
     --print-errorlogs > "$out/test.log" 2>&1 || rc=1
   cp "$B/meson-logs/testlog.txt" "$out/" 2>/dev/null
   echo "suite: $((SECONDS - t0)) s" >> "$out/gpu.txt" ;;
+esac
+case $parts in *,tests,*)
+  # shellcheck disable=SC2086
+  timeout 330 meson test -C "$B" --num-processes 8 --print-errorlogs $TESTS \
+    > "$out/tests.log" 2>&1 || rc=1
+  grep -E "^ *[0-9]+/[0-9]+ " "$out/tests.log" | sed 's/^/  /' ;;
 esac
 case $parts in *,memcheck,*)
   timeout 200 meson test -C "$B" --suite sanitize --num-processes 4 \

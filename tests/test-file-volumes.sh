@@ -111,6 +111,15 @@ if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
   [ $rc -eq 1 ] && grep -q 'nonexistent-dir' "$out/log" && ! grep -q '?' "$out/log" \
     || { cat "$out/log"; echo "write error message"; exit 1; }
 fi
+# write errors name the image's file, never a temporary one (issue 33,
+# item 18's class), for the images and the depth-scale sidecar
+mkdir "$out/w"; mkdir "$out/w/vol000.png"
+rc=0; "$stack" -b 1 -l "$out/w/vol{volume}.png" videotestsrc num-buffers=1 ! pngenc \
+  >"$out/log" 2>&1 || rc=$?
+[ $rc -eq 1 ] && grep -q "cannot write $out/w/vol000.png: " "$out/log" &&
+  ! grep -Eq 'vol000\.png\.[A-Za-z0-9]{6}' "$out/log" && [ "$(ls "$out/w")" = vol000.png ] ||
+  { cat "$out/log"; ls "$out/w"; echo "image write error"; exit 1; }
+rm -r "$out/w"
 # ... and the script then fails without saying where the stack is
 rc=0
 AOOCT_WAVELENGTH_FILE="$out/short-cal.txt" AOOCT_BSCANS_PER_VOLUME=3 \
@@ -159,7 +168,7 @@ rc=0; "$stack" -b 12 -l "$out/tpl/{volume:1}{bscan:1}.png" videotestsrc num-buff
   grep -q "^aooct-stack: $(ls "$out/tpl" | wc -l) images" "$out/log" ||
   { cat "$out/log"; ls "$out/tpl" | wc -l; echo "a repeated name was not refused"; exit 1; }
 rm -r "$out/tpl"
-if "$stack" --tiff -b 1 -l x.tif fakesrc 2>&1 | grep -q 'no libtiff'; then
+if timeout 20 "$stack" --tiff -b 1 -l "$out/probe-{volume}.tif" fakesrc num-buffers=0 2>&1 | grep -q "no libtiff"; then
   echo "aooct-stack: no libtiff, TIFF templates not checked"
 else
   for t in "stack.tif|has no {volume}" "v{volume}.png|must end in .tif"; do

@@ -63,6 +63,10 @@ for i in $(seq 0 63); do echo "$((800 + i)).5"; done > cal64.txt
 head -n 50 cal64.txt > cal50.txt
 # not regular files, and a file name with spaces, quotes and non-ASCII
 mkfifo fifo.raw; mkdir dir.raw; cp good.raw "Müller scan \"q\".raw"
+# a file name with a line break, a '#' and a '[' (the saved settings carry
+# it in a value and in the launch-line comment: both must load again)
+printf '[source]\nkind=synthetic\nlocation=%s/a\\nb # [c].raw\n[aooctsrc]\nis-live=true\nseed=7\n%s\n' \
+  "$out" "$chain" > newline.ini
 # a width that is not wholly a number (it was read as 64)
 printf '[source]\nkind=file\nlocation=%s/good.raw\nwidth=64x\nheight=32\n%s\n' "$out" \
   "$chain" > badwidth.ini
@@ -141,7 +145,7 @@ click open
 expect-status raw file $out/fifo.raw: not a regular file (it is a FIFO
 set source location $out/dir.raw
 click open
-expect-status raw file $out/dir.raw: not a regular file (it is a directory)
+expect-status raw file $out/dir.raw: not a regular file (it is a directory
 set source location '$out/Müller scan "q".raw'
 click open
 expect-running
@@ -166,6 +170,10 @@ click open
 expect-running
 save final.ini
 screenshot file.png
+load $out/newline.ini
+save $out/newline2.ini
+load $out/newline2.ini
+save $out/newline3.ini
 load $out/badwidth.ini
 expect-status frame geometry width=64x
 quit
@@ -229,6 +237,10 @@ echo "statistics: $stats"
 
 # --- settings round trip -------------------------------------------------
 cmp saved.ini saved2.ini || { echo "FAIL: settings do not round-trip"; diff saved.ini saved2.ini; exit 1; }
+# what the viewer writes it reads back, whatever a value holds (issue 33,
+# item 11's class): a line break in a file name
+cmp newline2.ini newline3.ini || { echo "FAIL: a line break in a value does not round-trip"; diff newline2.ini newline3.ini; exit 1; }
+grep -qF "location=$out/a\nb # [c].raw" newline3.ini || { cat newline3.ini; echo "FAIL: the file name changed"; exit 1; }
 grep -q '^a2=8$' saved.ini && grep -q '^seed=7$' saved.ini
 echo "settings: save, load, save round-trips"
 

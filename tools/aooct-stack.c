@@ -91,6 +91,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aooct-textwrite.h"
 #include "aooct-tool-util.h"
 
 typedef struct
@@ -795,7 +796,8 @@ write_sample (Stack * stack, GstSample * sample, GError ** error)
     g_free (path);
     return FALSE;
   }
-  ok = g_file_set_contents (path, (const gchar *) map.data, map.size, error);
+  /* (errors name the image's file, not GLib's temporary one) */
+  ok = aooct_file_replace (path, (const gchar *) map.data, map.size, error);
   gst_buffer_unmap (buf, &map);
   g_free (path);
   if (ok)
@@ -856,7 +858,7 @@ write_depth_scale (Stack * stack, const GstStructure * s, GError ** error)
       "air\num-per-row=%s\nfirst-row-um=%s\nrows=%d\ncrop-start=%d\n",
       g_ascii_formatd (a, sizeof (a), "%.9g", um),
       g_ascii_formatd (b, sizeof (b), "%.9g", first), rows, crop);
-  ok = g_file_set_contents (path, text, -1, error);
+  ok = aooct_file_replace (path, text, strlen (text), error);
   if (ok)
     g_print ("aooct-stack: %s: %s um per row\n", path, a);
   g_free (text);
