@@ -115,6 +115,8 @@ expect_fail() { # expect_fail GREP ARGS...: exit 1, the message, no file left
   "$@" >"$out/log" 2>&1 || rc=$?
   [ $rc -eq 1 ] || { cat "$out/log"; fail "exit $rc, expected 1: $*"; }
   grep -q -- "$want" "$out/log" || { cat "$out/log"; fail "no '$want' in the message"; }
+  # (the volume's own name, not the temporary NAME.partial)
+  ! grep -q '\.partial' "$out/log" || { cat "$out/log"; fail "the message names a temporary file"; }
 }
 # a folder that cannot be made (a file in the way)
 : >"$out/notadir"
@@ -125,12 +127,12 @@ expect_fail "notadir/.*Not a directory" \
 # bytes); SIGXFSZ is ignored by aooct-stack, the write fails
 mkdir "$out/full"
 # shellcheck disable=SC2086
-expect_fail "cannot write .*/v000.h5.partial (.* bytes): File too large" \
+expect_fail "cannot write .*/full/v000.h5 (.* bytes): File too large" \
   bash -c 'ulimit -f 100; exec "$@"' _ "$stack" --hdf5 -b 2 -l "$out/full/v{volume}.h5" $small
 # (depth-scale.txt, written whole before the volume, stays)
 [ "$(ls -A "$out/full")" = depth-scale.txt ] || { ls -a "$out/full"; fail "a full disk left files"; }
 # shellcheck disable=SC2086
-expect_fail "cannot" \
+expect_fail "cannot .*/full/v000.tif: File too large" \
   bash -c 'ulimit -f 100; exec "$@"' _ "$stack" --tiff -b 2 -l "$out/full/v{volume}.tif" $small
 [ "$(ls -A "$out/full")" = depth-scale.txt ] || { ls -a "$out/full"; fail "a full disk left TIFF files"; }
 # a volume over the limit: refused before anything of it is written

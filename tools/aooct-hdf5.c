@@ -91,7 +91,7 @@ aooct_hdf5_volume_create (const gchar * path, guint64 bscans, gint rows,
     gint e = errno;
 
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
-        "cannot create %s: %s", v->partial, g_strerror (e));
+        "cannot create %s: %s", v->path, g_strerror (e));
     aooct_hdf5_volume_abort (v);
     return NULL;
   }
@@ -122,7 +122,7 @@ aooct_hdf5_volume_create (const gchar * path, guint64 bscans, gint rows,
   H5Pclose (fapl);
   H5Pclose (fcpl);
   if (v->file < 0) {
-    set_error (error, v->partial, "create the file");
+    set_error (error, v->path, "create the file");
     aooct_hdf5_volume_abort (v);
     return NULL;
   }
@@ -147,7 +147,7 @@ aooct_hdf5_volume_create (const gchar * path, guint64 bscans, gint rows,
   H5Sclose (pts_space);
   H5Pclose (pts_dcpl);
   if (v->volume < 0 || v->pts < 0) {
-    set_error (error, v->partial, "create the datasets");
+    set_error (error, v->path, "create the datasets");
     aooct_hdf5_volume_abort (v);
     return NULL;
   }
@@ -191,7 +191,7 @@ aooct_hdf5_volume_write (AooctHdf5Volume * v, guint64 bscan,
     H5Sclose (file_space);
   }
   if (r < 0) {
-    set_error (error, v->partial, "write B-scan %" G_GUINT64_FORMAT, bscan);
+    set_error (error, v->path, "write B-scan %" G_GUINT64_FORMAT, bscan);
     return FALSE;
   }
   return TRUE;
@@ -210,7 +210,7 @@ set_attribute (AooctHdf5Volume * v, const gchar * name, hid_t type,
     H5Aclose (attr);
   H5Sclose (space);
   if (r < 0) {
-    set_error (error, v->partial, "write the attribute %s", name);
+    set_error (error, v->path, "write the attribute %s", name);
     return FALSE;
   }
   return TRUE;
@@ -296,7 +296,7 @@ aooct_hdf5_volume_add_text (AooctHdf5Volume * v, const gchar * name,
   H5Sclose (space);
   H5Tclose (t);
   if (r < 0) {
-    set_error (error, v->partial, "write the dataset %s", name);
+    set_error (error, v->path, "write the dataset %s", name);
     return FALSE;
   }
   return TRUE;
@@ -355,7 +355,7 @@ aooct_hdf5_volume_finish (AooctHdf5Volume * v, GError ** error)
   H5Fclose (v->file);
   v->file = H5I_INVALID_HID;
   if (size <= 0) {
-    set_error (error, v->partial, "finish the file");
+    set_error (error, v->path, "finish the file");
     ok = FALSE;
   }
   /* on disk: a full disk or a file size limit shows up here */
@@ -370,7 +370,7 @@ aooct_hdf5_volume_finish (AooctHdf5Volume * v, GError ** error)
   v->fd = -1;
   if (e)
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
-        "cannot write %s (%" G_GSSIZE_FORMAT " bytes): %s", v->partial, size,
+        "cannot write %s (%" G_GSSIZE_FORMAT " bytes): %s", v->path, size,
         g_strerror (e));
   if (ok && g_rename (v->partial, v->path) != 0) {
     e = errno;

@@ -380,17 +380,20 @@ static gboolean
 close_tiff (Stack * stack, gboolean keep, GError ** error)
 {
   gboolean ok = TRUE;
+  gint e = 0;
 
   if (stack->tif == NULL)
     return TRUE;
   /* TIFFClose flushes the last directory; a full disk shows up here */
-  if (TIFFFlush (stack->tif) != 1)
+  if (TIFFFlush (stack->tif) != 1) {
+    e = errno;
     ok = FALSE;
+  }
   TIFFClose (stack->tif);
   stack->tif = NULL;
   if (!ok)
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-        "cannot finish %s", stack->tif_partial);
+        "cannot finish %s: %s", stack->tif_path, g_strerror (e));
   if (ok && keep && g_rename (stack->tif_partial, stack->tif_path) != 0) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
         "cannot rename %s to %s: %s", stack->tif_partial, stack->tif_path,
@@ -464,7 +467,7 @@ write_page (Stack * stack, GstSample * sample, GError ** error)
     stack->tif = TIFFOpen (stack->tif_partial, "w");
     if (stack->tif == NULL) {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-          "cannot create %s", stack->tif_partial);
+          "cannot create %s: %s", stack->tif_path, g_strerror (errno));
       g_clear_pointer (&stack->tif_path, g_free);
       g_clear_pointer (&stack->tif_partial, g_free);
       return FALSE;
@@ -508,8 +511,8 @@ write_page (Stack * stack, GstSample * sample, GError ** error)
   gst_video_frame_unmap (&frame);
   if (!ok || TIFFWriteDirectory (stack->tif) != 1) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-        "cannot write page %" G_GUINT64_FORMAT " of %s", bscan,
-        stack->tif_partial);
+        "cannot write page %" G_GUINT64_FORMAT " of %s: %s", bscan,
+        stack->tif_path, g_strerror (errno));
     return FALSE;
   }
   stack->written++;
@@ -1068,6 +1071,12 @@ main (int argc, char **argv)
   /* a file past `ulimit -f` is a write error to report, not a signal that
    * kills the tool with a half-written file */
   signal (SIGXFSZ, SIG_IGN);
+#ifdef HAVE_LIBTIFF
+  /* libtiff's own messages name the temporary NAME.partial; aooct-stack's
+   * name the volume's file and the system's reason */
+  if (tiff)
+    TIFFSetErrorHandler (NULL);
+#endif
 
   joined = g_strjoinv (" ", description);
   launch = g_strdup_printf ("%s ! appsink name=aooct_stack_sink sync=false "
