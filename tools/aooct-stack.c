@@ -391,7 +391,10 @@ close_tiff (Stack * stack, gboolean keep, GError ** error)
   }
   TIFFClose (stack->tif);
   stack->tif = NULL;
-  if (!ok)
+  /* (a file given up after an error: only removed) */
+  if (!keep)
+    ok = TRUE;
+  else if (!ok)
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
         "cannot finish %s: %s", stack->tif_path, g_strerror (e));
   if (ok && keep && g_rename (stack->tif_partial, stack->tif_path) != 0) {
