@@ -48,7 +48,10 @@
  * h5read and tifffile load a volume whole too).  The TIFF's first page says
  * the depth scale the way ImageJ/Fiji reads it (ImageDescription with
  * yunit=micron, YResolution = rows per micrometre; the lateral scale is
- * unknown: pixels).
+ * unknown: pixels), followed by the HDF5 attributes as aooct_NAME=VALUE
+ * lines.  A buffer of several B-scans (aooctfilesrc bscans-per-buffer,
+ * stacked by aooctnorm) is split into its B-scans for --hdf5; --tiff and
+ * the image files keep one page / file per buffer.
  *
  * The depth scale goes with the images: when aooctnorm posts its
  * "aooct-depth-scale" message (a chain with aooctkmap, whose calibration
@@ -57,8 +60,8 @@
  * air per image row), first-row-um (depth of row 0), rows, crop-start.
  *
  * No file is written twice: TEMPLATE must tell every image apart ({volume}
- * and, with more than one B-scan per volume, {bscan}; with --tiff
- * {volume}), else aooct-stack refuses it before the pipeline starts, and a
+ * and, with more than one B-scan per volume, {bscan}; with --tiff and
+ * --hdf5 {volume}), else aooct-stack refuses it before the pipeline starts, and a
  * name that still comes round again (fields run together, "{volume:1}
  * {bscan:1}" without a separator) stops the run instead of replacing the
  * earlier image.  The images must be in the format the file name says:
@@ -70,8 +73,8 @@
  * whole volumes, 1 on a pipeline error (also one while the pipeline
  * starts), no image at all, a write error or a last volume that is
  * incomplete (the raw file is shorter than the geometry says: its images
- * are still written, and the message says how many B-scans it has), 2 on
- * a usage error. */
+ * are still written, its HDF5 file is not, and the message says how many
+ * B-scans it has), 2 on a usage error. */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
