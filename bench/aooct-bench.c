@@ -946,15 +946,27 @@ scale_desc (const gchar * chain, const gint * devices, gint n)
 {
   GString *d = g_string_new (n > 1 ? "aooctsplit name=s" : "");
   gchar **bits = g_strsplit (chain, "@DEV@", -1);
-  gint k;
+  const gchar *q = g_getenv ("AOOCT_SCALE_QUEUES");
+  gint k, queue_front = 2, queue_back = 0;
+  gchar back_str[16];
+
+  if (q && sscanf (q, "%d,%d", &queue_front, &queue_back) < 1)
+    queue_front = 2;
+  queue_front = MAX (queue_front, 1);
+  g_snprintf (back_str, sizeof back_str, "%d", queue_back);
 
   for (k = 0; k < n; k++) {
     gchar *dev = g_strdup_printf ("%d", devices[k]);
     gchar *c = g_strjoinv (dev, bits);
 
+    /* AOOCT_SCALE_QUEUES=F,B: the branches' queue of F buffers in front
+     * (default 2) and, B > 0, one of B buffers between the branch and
+     * aooctmerge (default none), to see what the branches' coupling costs */
     if (n > 1)
-      g_string_append_printf (d, "  s. ! queue max-size-buffers=2 "
-          "max-size-bytes=0 max-size-time=0 ! %s ! m.", c);
+      g_string_append_printf (d, "  s. ! queue max-size-buffers=%d "
+          "max-size-bytes=0 max-size-time=0 ! %s%s%s ! m.", queue_front, c,
+          queue_back > 0 ? " ! queue max-size-bytes=0 max-size-time=0 "
+          "max-size-buffers=" : "", queue_back > 0 ? back_str : "");
     else
       g_string_append (d, c);
     g_free (c);

@@ -437,6 +437,21 @@ build (GstAooctBin * self, const gint * devices, guint n)
   guint n_old = self->n_chains, k;
   GstPad *in, *out;
 
+  /* the old chains out of the bin first (kept alive for their settings):
+   * a new chain in the bin itself takes the same element names */
+  for (k = 0; old && k < n_old; k++) {
+    if (old[k].branch) {
+      gst_object_ref (old[k].branch);
+      gst_bin_remove (GST_BIN (self), old[k].branch);
+    } else {
+      gint i;
+
+      for (i = 0; i < N_STEPS; i++) {
+        gst_object_ref (old[k].step[i]);
+        gst_bin_remove (GST_BIN (self), old[k].step[i]);
+      }
+    }
+  }
   self->chains = g_new0 (Chain, MAX (n, 1));
   self->n_chains = MAX (n, 1);
   if (n <= 1) {
@@ -477,12 +492,12 @@ build (GstAooctBin * self, const gint * devices, guint n)
       chain_copy_settings (&old[0], &self->chains[k]);
     for (k = 0; k < n_old; k++) {
       if (old[k].branch) {
-        gst_bin_remove (GST_BIN (self), old[k].branch);
+        gst_object_unref (old[k].branch);
       } else {
         gint i;
 
         for (i = 0; i < N_STEPS; i++)
-          gst_bin_remove (GST_BIN (self), old[k].step[i]);
+          gst_object_unref (old[k].step[i]);
       }
     }
     g_free (old);

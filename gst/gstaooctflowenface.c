@@ -21,10 +21,9 @@
  * out with the rows it has, the others black (as aooctenface's); a flush
  * drops it.  Every property may change while playing and applies from
  * the next volume (a new bscans-per-volume renegotiates the height).
- * While a volume fills, GAP events say there is nothing before its end
- * (as aooctangio's and aooctenface's: a sink behind a tee prerolls); a
- * mixer such as compositor then does not wait for the volume, and takes
- * it only behind videorate (pipelines/flow.sh).
+ * While a volume fills, a GAP event (start, 0) at the volume's timestamp
+ * follows every image (aooct-gap.h, as aooctangio and aooctenface do): a
+ * sink behind a tee prerolls, and compositor goes on.
  *
  * For aooctangio, a volume of bscans-per-volume positions is that many
  * angiograms: the scanner's B-scans per volume divided by repeats.

@@ -64,11 +64,6 @@ crop="crop-start=100 crop-end=560"
 slab="crop-start=40 crop-end=140"
 # each pane 320 x 320 (the images stretched to it)
 pane="videoconvert ! videoscale add-borders=false ! video/x-raw,width=320,height=320,pixel-aspect-ratio=1/1"
-# aooctangio and aooctflowenface send GAP events while a group or volume
-# fills (so that a sink behind a tee prerolls); compositor takes a GAP as
-# "nothing for that span" and drops the image that comes after it for the
-# same span: videorate, which swallows GAPs, makes compositor wait for it
-norate="videorate"
 # B-scan-rate images wait here for the first angiogram and en-face image
 # (compositor takes a frame from every pad when the source is not live)
 bqueue="queue max-size-buffers=$((2 * v * n + 8)) max-size-bytes=0 max-size-time=0"
@@ -110,9 +105,8 @@ gst-launch-1.0 -e \
   t. ! $gqueue ! aooctdoppler $crop line-rate=24000 center-wavelength=840 \
      ! video/x-raw,format=RGBA ! $bqueue ! $pane ! mix.sink_1 \
   t. ! $gqueue ! aooctangio repeats="$n" $crop ! tee name=a \
-  a. ! $norate ! $bqueue ! $pane ! mix.sink_2 \
-  a. ! queue ! aooctflowenface bscans-per-volume="$v" $slab ! $norate \
-     ! $pane ! mix.sink_3 \
+  a. ! $bqueue ! $pane ! mix.sink_2 \
+  a. ! queue ! aooctflowenface bscans-per-volume="$v" $slab ! $pane ! mix.sink_3 \
   $enface_file
 if [ -n "$out" ]; then
   last=$(find "$out" -name 'flow-panes-*.png' | sort | tail -1)

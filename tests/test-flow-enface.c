@@ -177,7 +177,7 @@ GST_START_TEST (test_partial_at_eos)
   for (v = 0; v < 2; v++)
     gst_harness_push (h, make_image (rand, FALSE, img, v * GST_SECOND));
   fail_unless_equals_int (gst_harness_buffers_received (h), 0);
-  /* while the volume fills, GAPs from its start to the last image's end */
+  /* while the volume fills, GAPs (start, 0) at its start (aooct-gap.h) */
   expect_gap (h, 0);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   out = gst_harness_pull (h);

@@ -51,6 +51,15 @@ a0, a1, ab = (mean(x0, x0 + 40, 320 + top, 320 + bot, 1) for x0 in (60, 220, 140
 print(f"structure pane: mean {s:.0f}; angiogram pane: vessels {a0:.0f}, {a1:.0f}, between {ab:.0f}")
 if s < 30 or min(a0, a1) < 4 * ab + 20:
     sys.exit("structure or angiogram pane wrong")
+# and in the middle of the stream (compositor shows the angiograms while
+# they come, not only the last one)
+last = f
+f = data[(n // 2) * size:(n // 2 + 1) * size]
+m0, m1 = (mean(x0, x0 + 40, 320 + top, 320 + bot, 1) for x0 in (60, 220))
+print(f"frame {n // 2} of {n}: angiogram pane vessels {m0:.0f}, {m1:.0f}")
+if min(m0, m1) < 20:
+    sys.exit("angiogram pane blank in the middle of the stream")
+f = last
 # en-face pane (320..640, 320..640): vessel columns bright over the full height
 e0, e1, eb = (mean(320 + x0, 320 + x0 + 20, 330, 630, 1) for x0 in (70, 230, 150))
 print(f"en-face pane: vessels {e0:.0f}, {e1:.0f}, between {eb:.0f}")

@@ -198,6 +198,13 @@ view_app_status (const gchar * message, gboolean is_error, gpointer data)
     g_printerr ("aooct-view: %s\n", message);
 }
 
+GtkWidget *
+view_app_page (ViewApp * app, ViewKind kind)
+{
+  return kind == VIEW_DOPPLER || kind == VIEW_ANGIO ? app->flow_page :
+      app->view_pages[kind];
+}
+
 static void
 place_views (ViewApp * app)
 {
@@ -561,9 +568,7 @@ build_window (ViewApp * app)
 {
   GtkWidget *paned, *scroll, *column, *box, *right, *bar, *row;
   static const gchar *const titles[] = { "B-scan", "En-face", "Volume" };
-  static const gchar *const factories[] = { NULL, "aooctenface",
-    "aooctrender"
-  };
+  gint n_flow = 0;
   gchar **sigs;
   gint i;
 
@@ -598,6 +603,7 @@ build_window (ViewApp * app)
   add_section (app, column, "Spectrum and backend", view_spectrum_specs);
   add_section (app, column, "Averaging and filter", view_averaging_specs);
   add_section (app, column, "En-face and volume views", view_views_specs);
+  add_section (app, column, "Flow: Doppler and angiography", view_flow_specs);
   box = add_section (app, column, "Source", view_source_specs);
   add_button (app, box, "open", "Open", FALSE, G_CALLBACK (on_open));
   box = add_section (app, column, "Record", view_record_specs);
@@ -624,15 +630,29 @@ build_window (ViewApp * app)
   gtk_paned_pack2 (GTK_PANED (paned), right, TRUE, FALSE);
   app->views = gtk_notebook_new ();
   gtk_box_pack_start (GTK_BOX (right), app->views, TRUE, TRUE, 0);
+  /* the Flow page: Doppler and angiogram side by side */
+  app->flow_page = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
+  gtk_box_set_homogeneous (GTK_BOX (app->flow_page), TRUE);
   for (i = 0; i < VIEW_N_VIEWS; i++) {
+    const gchar *f = view_kind_factory (i);
+
     app->view_pages[i] = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-    /* the en-face and volume views where their elements are installed */
-    if (!factories[i] || view_have_factory (factories[i]))
+    /* the views of elements that are installed */
+    if (f && !view_have_factory (f))
+      g_object_ref_sink (app->view_pages[i]);
+    else if (i == VIEW_DOPPLER || i == VIEW_ANGIO) {
+      gtk_box_pack_start (GTK_BOX (app->flow_page), app->view_pages[i], TRUE,
+          TRUE, 0);
+      n_flow++;
+    } else
       gtk_notebook_append_page (GTK_NOTEBOOK (app->views),
           app->view_pages[i], gtk_label_new (titles[i]));
-    else
-      g_object_ref_sink (app->view_pages[i]);
   }
+  if (n_flow > 0)
+    gtk_notebook_append_page (GTK_NOTEBOOK (app->views), app->flow_page,
+        gtk_label_new ("Flow"));
+  else
+    g_object_ref_sink (app->flow_page);
   bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
   app->status = gtk_label_new (NULL);

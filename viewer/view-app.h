@@ -13,6 +13,7 @@ typedef struct
   GtkApplication *gtk;
   GtkWidget *window, *views, *status, *stats, *launch;
   GtkWidget *view_pages[VIEW_N_VIEWS];
+  GtkWidget *flow_page;         /* the Doppler and angiogram panes */
   GKeyFile *settings;
   ViewPipeline *pipeline;
   GHashTable *controls;         /* "group/key" -> control row */
@@ -35,6 +36,9 @@ gboolean view_app_load (ViewApp * app, const gchar * path, GError ** error);
 GtkWidget *view_app_control (ViewApp * app, const gchar * group,
     const gchar * key);
 gboolean view_app_record (ViewApp * app, gboolean on, GError ** error);
+/* The notebook page that shows view @kind (the Flow page for both of its
+ * panes). */
+GtkWidget *view_app_page (ViewApp * app, ViewKind kind);
 
 G_END_DECLS
 #endif

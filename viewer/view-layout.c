@@ -7,6 +7,7 @@
  * The program's own keys (source, record) get param specs of their own. */
 #include "view-layout.h"
 #include "view-settings.h"
+#include "view-pipeline.h"
 
 #include <gst/gst.h>
 
@@ -95,6 +96,47 @@ const ViewControlSpec view_views_specs[] = {
   {NULL}
 };
 
+/* Flow (spec section 12; docs/flow.md): the synthetic camera's vessels
+ * and repeats, then the two elements of the Flow view */
+const ViewControlSpec view_flow_specs[] = {
+  {"aooctsrc", "vessel-count", "Synthetic vessels", 0, 16, 1, 0},
+  {"aooctsrc", "vessel-velocity", "Synthetic blood velocity (mm/s)", -100,
+      100, 0.1, 2},
+  {"aooctsrc", "repeats", "Synthetic repeats per position", 1, 64, 1, 0},
+  {"aooctsrc", "speckle-width", "Synthetic speckle width (A-lines)", 0, 8,
+      0.5, 1},
+  {"aooctdoppler", "lag", "Doppler: lag (A-lines)", 1, 1024, 1, 0},
+  {"aooctdoppler", "aline-window", "Doppler: A-line window", 1, 256, 1, 0},
+  {"aooctdoppler", "depth-window", "Doppler: depth window (odd)", 1, 255, 2,
+      0},
+  {"aooctdoppler", "threshold", "Doppler: mask below max (dB)", 0, 100, 1,
+      1},
+  {"aooctdoppler", "bulk-correction", "Doppler: bulk-motion correction", 0,
+      0, 0, 0},
+  {"aooctdoppler", "line-rate", "Doppler: line rate (A-lines/s)", 0, 1e7,
+      1000, 0},
+  {"aooctdoppler", "center-wavelength", "Doppler: wavelength (nm)", 0, 3000,
+      1, 1},
+  {"aooctdoppler", "refractive-index", "Doppler: refractive index", 1, 2,
+      0.01, 2},
+  {"aooctdoppler", "crop-start", "Doppler: first depth bin", 0, 65536, 1, 0},
+  {"aooctdoppler", "crop-end", "Doppler: depth end", 0, 65536, 1, 0},
+  {"aooctangio", "repeats", "Angiogram: repeats", 2, 64, 1, 0},
+  {"aooctangio", "method", "Angiogram: method", 0, 0, 0, 0},
+  {"aooctangio", "aline-window", "Angiogram: A-line window", 1, 256, 1, 0},
+  {"aooctangio", "depth-window", "Angiogram: depth window (odd)", 1, 255, 2,
+      0},
+  {"aooctangio", "threshold", "Angiogram: mask below max (dB)", 0, 100, 1,
+      1},
+  {"aooctangio", "decorrelation-max", "Angiogram: white decorrelation", 0.01,
+      1, 0.01, 2},
+  {"aooctangio", "variance-max", "Angiogram: white variance (dB^2)", 0, 500,
+      1, 1},
+  {"aooctangio", "crop-start", "Angiogram: first depth bin", 0, 65536, 1, 0},
+  {"aooctangio", "crop-end", "Angiogram: depth end", 0, 65536, 1, 0},
+  {NULL}
+};
+
 const ViewControlSpec view_record_specs[] = {
   {"record", "location", "B-scans to (Matroska)", 0, 0, 0, 0},
   {"record", "raw-location", "Raw frames to (optional)", 0, 0, 0, 0},
@@ -139,17 +181,17 @@ view_layout_own_pspec (const gchar * group, const gchar * key)
     return ps;
   }
   if (g_str_equal (group, VIEW_VIEWS)) {
-    GstElementFactory *f = gst_element_factory_find ("aooctenface");
+    gint k;
 
-    if (!f)
-      f = gst_element_factory_find ("aooctrender");
-    if (!f) {
+    for (k = VIEW_BSCAN + 1; k < VIEW_N_VIEWS; k++)
+      if (view_have_factory (view_kind_factory (k)))
+        break;
+    if (k == VIEW_N_VIEWS) {
       g_free (id);
       return NULL;              /* no view to switch */
     }
-    gst_object_unref (f);
-    ps = g_param_spec_boolean (key, key, "Compute the en-face and volume "
-        "views (off: the B-scan alone, faster)", TRUE, G_PARAM_READWRITE);
+    ps = g_param_spec_boolean (key, key, "Compute the en-face, volume and "
+        "flow views (off: the B-scan alone, faster)", TRUE, G_PARAM_READWRITE);
   } else if (g_str_equal (key, "kind"))
     ps = g_param_spec_enum (key, key, "Where the raw spectra come from",
         enum_type ("AooctViewSourceKind", kinds), 0, G_PARAM_READWRITE);

@@ -6,6 +6,8 @@
  *     ! tee(processed) ! queue ! videoconvert ! gtksink
  *   tee(depth) ! queue ! aooctenface ! videoconvert ! gtksink  (if installed)
  *   tee(depth) ! queue ! aooctrender ! videoconvert ! gtksink  (if installed)
+ *   tee(depth) ! queue ! aooctdoppler ! RGBA ! videoconvert ! gtksink  (the
+ *   tee(depth) ! queue ! aooctangio ! videoconvert ! gtksink    Flow view)
  *
  * SOURCE (aooctsrc; aooctfilesrc; aravissrc ! capsfilter) is built from
  * element objects with the settings the printed gst-launch-1.0 line starts
@@ -132,6 +134,21 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
       g_error_free (err);
       vp->status (text, FALSE, vp->user_data);
       g_free (text);
+      break;
+    case GST_MESSAGE_ELEMENT:
+      /* aooctdoppler's velocity scale, once line rate and wavelength are
+       * known (spec section 12) */
+      if (gst_message_has_name (msg, "aooct-doppler")) {
+        gdouble vmax;
+
+        if (gst_structure_get_double (gst_message_get_structure (msg),
+                "velocity-max", &vmax)) {
+          text = g_strdup_printf ("Doppler: full red / blue = %.3f mm/s "
+              "axial", vmax);
+          vp->status (text, FALSE, vp->user_data);
+          g_free (text);
+        }
+      }
       break;
     case GST_MESSAGE_EOS:
       if (vp->loop && gst_element_seek_simple (vp->pipeline, GST_FORMAT_TIME,
@@ -273,8 +290,7 @@ add_display (ViewPipeline * vp, ViewKind kind, GError ** error)
   g_object_set (q, "max-size-buffers", 2, "leaky", 2, NULL);
   if (!gst_element_link_many (q, conv, sink, NULL)) {
     g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION,
-        "cannot link the %s view", kind == VIEW_BSCAN ? "B-scan" :
-        kind == VIEW_ENFACE ? "en-face" : "volume");
+        "cannot link the %s view", view_kind_name (kind));
     return NULL;
   }
   return q;
@@ -311,31 +327,70 @@ remove_chain (ViewPipeline * vp, GstElement * first)
   }
 }
 
-/* A view of the depth-domain stream (aooctenface, aooctrender) when its
- * element is installed: a failure here loses that view, not the B-scan. */
+static const struct
+{
+  const gchar *name, *factory, *caps;
+} view_kinds[VIEW_N_VIEWS] = {
+  {"bscan", NULL, NULL},
+  {"enface", "aooctenface", NULL},
+  {"volume", "aooctrender", NULL},
+  /* the phase in colour: red one way, blue the other */
+  {"doppler", "aooctdoppler", "video/x-raw,format=RGBA"},
+  {"angio", "aooctangio", NULL},
+};
+
+const gchar *
+view_kind_name (ViewKind kind)
+{
+  return view_kinds[kind].name;
+}
+
+const gchar *
+view_kind_factory (ViewKind kind)
+{
+  return view_kinds[kind].factory;
+}
+
+/* A view of the depth-domain stream (aooctenface, aooctrender, the flow
+ * elements) when its element is installed: a failure here loses that
+ * view, not the B-scan. */
 static void
 add_depth_view (ViewPipeline * vp, GKeyFile * kf, GstElement * depth_tee,
-    const gchar * factory, ViewKind kind)
+    ViewKind kind)
 {
-  GstElement *q, *e, *disp;
+  const gchar *factory = view_kinds[kind].factory;
+  GstElement *q, *e, *filter = NULL, *disp;
   GError *err = NULL;
+  gboolean linked;
 
   if (!view_have_factory (factory))
     return;
   if (!(q = add (vp, "queue", &err)) || !(e = add (vp, factory, &err))
+      || (view_kinds[kind].caps && !(filter = add (vp, "capsfilter", &err)))
       || !(disp = add_display (vp, kind, &err))) {
     vp->status (err->message, TRUE, vp->user_data);
     g_error_free (err);
     return;
   }
   view_settings_apply (kf, factory, e);
-  if (!gst_element_link_many (depth_tee, q, e, disp, NULL)) {
+  if (filter) {
+    GstCaps *caps = gst_caps_from_string (view_kinds[kind].caps);
+
+    g_object_set (filter, "caps", caps, NULL);
+    gst_caps_unref (caps);
+    linked = gst_element_link_many (depth_tee, q, e, filter, disp, NULL);
+  } else {
+    linked = gst_element_link_many (depth_tee, q, e, disp, NULL);
+  }
+  if (!linked) {
     gchar *m = g_strdup_printf ("%s: cannot link it after aooctfft; the "
         "view is off", factory);
 
     /* an unlinked sink would hold the pipeline in PAUSED for ever */
     g_clear_object (&vp->widgets[kind]);
     remove_chain (vp, disp);
+    if (filter)
+      gst_bin_remove (GST_BIN (vp->pipeline), filter);
     gst_bin_remove (GST_BIN (vp->pipeline), e);
     gst_bin_remove (GST_BIN (vp->pipeline), q);
     vp->status (m, TRUE, vp->user_data);
@@ -343,6 +398,18 @@ add_depth_view (ViewPipeline * vp, GKeyFile * kf, GstElement * depth_tee,
     return;
   }
   remember (vp, e);
+}
+
+/* Whether any view of the depth-domain stream is installed */
+static gboolean
+have_depth_views (void)
+{
+  gint k;
+
+  for (k = VIEW_BSCAN + 1; k < VIEW_N_VIEWS; k++)
+    if (view_have_factory (view_kinds[k].factory))
+      return TRUE;
+  return FALSE;
 }
 
 gboolean
@@ -389,8 +456,7 @@ view_pipeline_build (ViewPipeline * vp, GKeyFile * kf, GError ** error)
   /* the views where installed, unless switched off ([views] enabled) */
   views = (!g_key_file_has_key (kf, VIEW_VIEWS, "enabled", NULL)
       || g_key_file_get_boolean (kf, VIEW_VIEWS, "enabled", NULL))
-      && (view_have_factory ("aooctenface")
-      || view_have_factory ("aooctrender"));
+      && have_depth_views ();
   for (i = 0; view_chain_factories[i]; i++) {
     if (!(e = add (vp, view_chain_factories[i], error)))
       goto fail;
@@ -433,10 +499,9 @@ view_pipeline_build (ViewPipeline * vp, GKeyFile * kf, GError ** error)
   pad = gst_element_get_static_pad (caps, "src");
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, keep_frame, vp, NULL);
   gst_object_unref (pad);
-  if (depth_tee) {
-    add_depth_view (vp, kf, depth_tee, "aooctenface", VIEW_ENFACE);
-    add_depth_view (vp, kf, depth_tee, "aooctrender", VIEW_VOLUME);
-  }
+  if (depth_tee)
+    for (i = VIEW_BSCAN + 1; i < VIEW_N_VIEWS; i++)
+      add_depth_view (vp, kf, depth_tee, i);
 
   bus = gst_element_get_bus (vp->pipeline);
   vp->bus_watch = gst_bus_add_watch (bus, on_bus, vp);

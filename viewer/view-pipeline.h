@@ -13,8 +13,15 @@ typedef enum
   VIEW_BSCAN,
   VIEW_ENFACE,
   VIEW_VOLUME,
+  VIEW_DOPPLER,                 /* the Flow view's two panes */
+  VIEW_ANGIO,
   VIEW_N_VIEWS
 } ViewKind;
+
+/* A view's name in messages and scripts ("bscan", "enface", "volume",
+ * "doppler", "angio"), and its element (NULL for the B-scan). */
+const gchar *view_kind_name (ViewKind kind);
+const gchar *view_kind_factory (ViewKind kind);
 
 typedef struct _ViewPipeline ViewPipeline;
 

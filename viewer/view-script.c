@@ -10,7 +10,7 @@
  *   wait-ms N
  *   dump-frame FILE          the newest B-scan as PGM; prints its number
  *   save FILE / load FILE    the settings, as the Save/Load buttons do
- *   show bscan|enface|volume switch to that view's tab
+ *   show bscan|enface|volume|flow   switch to that view's tab
  *   screenshot FILE          the window as PNG; fails if the video shown
  *                            (the current tab's) is blank
  *   expect-status TEXT       the status line says TEXT within 10 s
@@ -20,7 +20,8 @@
  *   expect-running           B-scans are flowing (within 10 s)
  *   expect-control GROUP KEY yes|no     whether the window has that control
  *   expect-choices GROUP KEY A,B,...    an enum control's choices, in order
- *   expect-view enface|volume yes|no    whether that view is there
+ *   expect-view enface|volume|doppler|angio yes|no   whether that view
+ *                            is there (doppler, angio: the Flow tab's panes)
  *   quit
  *
  * Blank lines and lines starting with '#' are skipped.  The program exits
@@ -66,8 +67,14 @@ fail (Script * s, const gchar * line, const gchar * why)
 static ViewKind
 view_kind (const gchar * name)
 {
-  return g_str_equal (name, "enface") ? VIEW_ENFACE :
-      g_str_equal (name, "volume") ? VIEW_VOLUME : VIEW_BSCAN;
+  gint k;
+
+  if (g_str_equal (name, "flow"))
+    return VIEW_DOPPLER;
+  for (k = 0; k < VIEW_N_VIEWS; k++)
+    if (g_str_equal (name, view_kind_name (k)))
+      return k;
+  return VIEW_BSCAN;
 }
 
 /* TRUE: the step is done; FALSE: call again later (a wait). */
@@ -158,23 +165,28 @@ step (Script * s, gchar ** a, gint n, const gchar * line, gchar ** why)
 
     ARGS (2);
     page = gtk_notebook_page_num (GTK_NOTEBOOK (app->views),
-        app->view_pages[view_kind (a[1])]);
+        view_app_page (app, view_kind (a[1])));
     if (page < 0)
       *why = g_strdup_printf ("no %s view", a[1]);
     else
       gtk_notebook_set_current_page (GTK_NOTEBOOK (app->views), page);
   } else if (g_str_equal (a[0], "screenshot")) {
+    gboolean shot = FALSE;
     gint k;
 
     ARGS (2);
-    /* the video of the tab in front */
-    for (k = 0; k < VIEW_N_VIEWS; k++)
+    /* the video of the tab in front (each pane of the Flow tab) */
+    for (k = 0; k < VIEW_N_VIEWS && err == NULL; k++)
       if (gtk_notebook_page_num (GTK_NOTEBOOK (app->views),
-              app->view_pages[k]) ==
-          gtk_notebook_get_current_page (GTK_NOTEBOOK (app->views)))
-        break;
-    if (!view_snapshot_window (app->window, k < VIEW_N_VIEWS ?
-            view_pipeline_widget (app->pipeline, k) : NULL, a[1], &err))
+              view_app_page (app, k)) ==
+          gtk_notebook_get_current_page (GTK_NOTEBOOK (app->views))) {
+        view_snapshot_window (app->window, view_pipeline_widget (app->pipeline,
+                k), a[1], &err);
+        shot = TRUE;
+      }
+    if (!shot)
+      view_snapshot_window (app->window, NULL, a[1], &err);
+    if (err)
       *why = g_strdup (err->message);
   } else if (g_str_equal (a[0], "expect-status")) {
     gchar *want;
@@ -267,7 +279,7 @@ step (Script * s, gchar ** a, gint n, const gchar * line, gchar ** why)
 
     ARGS (3);
     shown = gtk_notebook_page_num (GTK_NOTEBOOK (app->views),
-        app->view_pages[k]) >= 0
+        view_app_page (app, k)) >= 0
         && view_pipeline_widget (app->pipeline, k) != NULL;
     if (shown != g_str_equal (a[2], "yes"))
       *why = g_strdup_printf ("the %s view is %s", a[1],
