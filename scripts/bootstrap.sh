@@ -30,6 +30,9 @@ pkgs=(
   libglib2.0-dev libfftw3-dev
   # aooct-stack --tiff (volumes as multi-page TIFF) and its test
   libtiff-dev
+  # aooct-stack --hdf5 (volumes as HDF5; optional in meson) and h5dump for
+  # its test (which pip-installs h5py into a venv of its own)
+  libhdf5-dev hdf5-tools
   # aooctfft's NUDFT on the CPU (cblas_cgemm; optional in meson)
   libopenblas-dev
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev

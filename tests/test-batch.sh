@@ -19,6 +19,8 @@ py=$root/.venv/bin/python
   { echo "$py has no gi or no ray (scripts/bootstrap.sh installs them): skipped"; exit 77; }
 stack=${AOOCT_BUILD:-$root/build}/tools/aooct-stack
 [ -x "$stack" ] || { echo "no $stack: skipped"; exit 77; }
+# (--tiff and --hdf5 run it)
+export AOOCT_STACK=$stack
 tmp=$(mktemp -d)
 bpid=
 cleanup() {
@@ -99,6 +101,21 @@ for i in 1 4; do
   [ -f "$tmp/tiff/scan$i/vol001.tif" ] || { echo "scan$i: no vol001.tif"; exit 1; }
 done
 echo "--tiff: 2 outputs byte-identical to aooct-stack --tiff's (2 volumes each)"
+
+# --- --hdf5: aooct-stack --hdf5 writes them (the same bytes) ---------------
+if "$stack" --help-all | grep -q -- --hdf5; then
+  "$py" "$root/tools/aooct-batch" "${args[@]/$out/$tmp/h5}" --hdf5 --compress 4 \
+    "$in/scan1.raw" >"$tmp/run-h5" 2>&1 || { cat "$tmp/run-h5"; echo "--hdf5 failed"; exit 1; }
+  chain=$("$py" "$root/tools/aooct-batch" "${args[@]}" --hdf5 --print-pipeline "$in/scan1.raw")
+  c=${chain/name=src/name=src location=$in/scan1.raw}
+  c=${c/name=kmap/name=kmap wavelength-file=$tmp/cal.txt}
+  mkdir -p "$tmp/stack-h5"
+  # shellcheck disable=SC2086  # a pipeline description
+  "$stack" --hdf5 --compress=4 --bscans-per-volume=12 --location="$tmp/stack-h5/vol{volume}.h5" $c >/dev/null
+  diff -r "$tmp/stack-h5" "$tmp/h5/scan1" || { echo "scan1: HDF5 files differ from aooct-stack --hdf5's"; exit 1; }
+  [ -f "$tmp/h5/scan1/vol001.h5" ] || { echo "scan1: no vol001.h5"; exit 1; }
+  echo "--hdf5: byte-identical to aooct-stack --hdf5's (2 volumes)"
+fi
 
 # --- a re-run: complete outputs skipped, a damaged one redone --------------
 touch -d '2000-01-01' "$out"/scan*.json

@@ -3,6 +3,7 @@
  * volume one multi-page 16-bit TIFF, read back with libtiff and compared
  * page by page, pixel by pixel, with the images the same pipeline gives an
  * appsink; the en-face images (8-bit) likewise. */
+#include <math.h>
 #include <string.h>
 
 #ifdef HAVE_LIBTIFF
@@ -60,6 +61,37 @@ images (const gchar * launch, gint * width, gint * height, gint * bpp)
   return out;
 }
 
+/* The first page's ImageJ tags (what Fiji reads): a stack of @per
+ * images; with a depth scale in @dir's depth-scale.txt, yunit=micron and
+ * YResolution = rows per micrometre. */
+static void
+check_imagej (TIFF * tif, gint per, const gchar * dir)
+{
+  gchar *sidecar = g_build_filename (dir, "depth-scale.txt", NULL);
+  gchar *text = NULL, *images = g_strdup_printf ("\nimages=%d\n", per);
+  const gchar *um_line;
+  char *desc = NULL;
+  gfloat yres = 0;
+
+  fail_unless (TIFFGetField (tif, TIFFTAG_IMAGEDESCRIPTION, &desc) == 1);
+  fail_unless (g_str_has_prefix (desc, "ImageJ=") && strstr (desc, images),
+      "ImageDescription %s", desc);
+  if (g_file_get_contents (sidecar, &text, NULL, NULL)
+      && (um_line = strstr (text, "um-per-row="))) {
+    gdouble um = g_ascii_strtod (um_line + strlen ("um-per-row="), NULL);
+
+    fail_unless (strstr (desc, "\nyunit=micron\n") != NULL, "%s", desc);
+    fail_unless (TIFFGetField (tif, TIFFTAG_YRESOLUTION, &yres) == 1);
+    fail_unless (fabs (1.0 / yres - um) < 1e-5 * um, "YResolution %g, "
+        "%g um per row", yres, um);
+  } else {
+    fail_unless (strstr (desc, "yunit") == NULL, "%s", desc);
+  }
+  g_free (text);
+  g_free (images);
+  g_free (sidecar);
+}
+
 /* Runs aooct-stack --tiff on @launch with @per volume; checks each file
  * against the appsink's images: @files files, pages as the images. */
 static void
@@ -101,6 +133,8 @@ check_tiff (const gchar * launch, gint per, gint files, gint expect_rc)
       fail_unless_equals_int (h, height);
       fail_unless_equals_int (bits, 8 * bpp);
       fail_unless_equals_int (spp, 1);
+      if (page == 0)
+        check_imagej (tif, per, dir);
       for (r = 0; r < height; r++) {
         fail_unless (TIFFReadScanline (tif, row, r, 0) == 1);
         /* libtiff gives the values in host order, GRAY16_LE is LE */

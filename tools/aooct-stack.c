@@ -24,6 +24,35 @@
  *   aooct-stack --tiff --bscans-per-volume=B [--location=TEMPLATE] \
  *       PIPELINE... ! aooctnorm ! video/x-raw,format=GRAY16_LE
  *
+ * With --hdf5 each volume becomes one HDF5 file instead (libhdf5; default
+ * template vol{volume}.h5): the dataset /volume, B-scans x depth x
+ * A-lines, uint8 or uint16 as the images come, one chunk per B-scan
+ * (--compress=LEVEL: deflate after shuffle), /pts_ns the B-scans'
+ * timestamps, and as attributes of /volume the sample grid, the crop, the
+ * depth scale, the calibration, dispersion, window and interpolation and
+ * the plugin's version (tools/aooct-volume-meta.c).  With --db the
+ * pipeline ends in aooctfft's depth-domain complex data instead and the
+ * volume is float32 intensity in dB before normalisation, spec section
+ * 7's L = 10 log10 (max (re^2 + im^2, 1e-30)) (computed in double) of the
+ * depth bins [--crop-start, --crop-end) (aooctnorm's crop rules).
+ *
+ *   aooct-stack --hdf5 --bscans-per-volume=B PIPELINE... ! aooctnorm
+ *   aooct-stack --hdf5 --db --bscans-per-volume=B PIPELINE... ! aooctfft
+ *
+ * A volume file (TIFF or HDF5) is written as NAME.partial and renamed when
+ * complete: a run that fails (a full disk, an unwritable folder, an error
+ * upstream) leaves no half-written file under NAME.  An HDF5 volume is
+ * assembled in memory and written whole (libhdf5 1.10 cannot recover from
+ * a failed write, see aooct-hdf5.c): --memory-limit refuses a volume
+ * larger than that before anything of it is written (readers such as
+ * h5read and tifffile load a volume whole too).  The TIFF's first page says
+ * the depth scale the way ImageJ/Fiji reads it (ImageDescription with
+ * yunit=micron, YResolution = rows per micrometre; the lateral scale is
+ * unknown: pixels), followed by the HDF5 attributes as aooct_NAME=VALUE
+ * lines.  A buffer of several B-scans (aooctfilesrc bscans-per-buffer,
+ * stacked by aooctnorm) is split into its B-scans for --hdf5; --tiff and
+ * the image files keep one page / file per buffer.
+ *
  * The depth scale goes with the images: when aooctnorm posts its
  * "aooct-depth-scale" message (a chain with aooctkmap, whose calibration
  * fixes it), aooct-stack writes the sidecar depth-scale.txt into the
@@ -31,8 +60,8 @@
  * air per image row), first-row-um (depth of row 0), rows, crop-start.
  *
  * No file is written twice: TEMPLATE must tell every image apart ({volume}
- * and, with more than one B-scan per volume, {bscan}; with --tiff
- * {volume}), else aooct-stack refuses it before the pipeline starts, and a
+ * and, with more than one B-scan per volume, {bscan}; with --tiff and
+ * --hdf5 {volume}), else aooct-stack refuses it before the pipeline starts, and a
  * name that still comes round again (fields run together, "{volume:1}
  * {bscan:1}" without a separator) stops the run instead of replacing the
  * earlier image.  The images must be in the format the file name says:
@@ -44,14 +73,24 @@
  * whole volumes, 1 on a pipeline error (also one while the pipeline
  * starts), no image at all, a write error or a last volume that is
  * incomplete (the raw file is shorter than the geometry says: its images
- * are still written, and the message says how many B-scans it has), 2 on
- * a usage error. */
+ * are still written, its HDF5 file is not, and the message says how many
+ * B-scans it has), 2 on a usage error. */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
 #ifdef HAVE_LIBTIFF
 #include <tiffio.h>
 #endif
+#ifdef HAVE_HDF5
+#include <math.h>
+#include "aooct-caps.h"
+#include "aooct-norm.h"
+#include "aooct-hdf5.h"
+#endif
+#include "aooct-volume-meta.h"
+#include <glib/gstdio.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,9 +104,19 @@ typedef struct
   guint64 written;
   GHashTable *paths;            /* every file written: none twice */
   gboolean tiff;                /* one multi-page TIFF per volume */
+  gboolean hdf5;                /* one HDF5 file per volume */
+  gboolean db;                  /* --hdf5 of float32 dB from complex data */
+  gint deflate;                 /* --compress */
+  gint crop_start, crop_end;    /* --db's crop, as aooctnorm's */
+  guint64 max_volume_bytes;     /* 0: no limit */
+  GstElement *pipeline;
 #ifdef HAVE_LIBTIFF
   TIFF *tif;                    /* the volume being written */
-  gchar *tif_path;
+  gchar *tif_path, *tif_partial;
+#endif
+#ifdef HAVE_HDF5
+  AooctHdf5Volume *h5;          /* the volume being written */
+  gint h5_rows, h5_columns;
 #endif
 } Stack;
 
@@ -151,14 +200,16 @@ check_template_distinct (const Stack * stack, GError ** error)
   gchar *first = expand_location (stack->template, 0, 0, NULL);
   gchar *next_bscan = expand_location (stack->template, 0, 1, NULL);
   gchar *next_volume = expand_location (stack->template, 1, 0, NULL);
-  gboolean per_bscan = !stack->tiff && stack->bscans_per_volume > 1;
+  gboolean per_bscan = !stack->tiff && !stack->hdf5
+      && stack->bscans_per_volume > 1;
   gboolean ok = TRUE;
 
   if (g_strcmp0 (first, next_volume) == 0) {
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
         "--location \"%s\" has no {volume}: every volume would be written "
         "to %s, each over the one before (e.g. %s)", stack->template, first,
-        stack->tiff ? "vol{volume}.tif" : "vol{volume}-bscan{bscan}.png");
+        stack->tiff ? "vol{volume}.tif" : stack->hdf5 ? "vol{volume}.h5" :
+        "vol{volume}-bscan{bscan}.png");
     ok = FALSE;
   } else if (per_bscan && g_strcmp0 (first, next_bscan) == 0) {
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -190,6 +241,7 @@ static const struct
 };
 
 static const gchar *const tiff_extensions[] = { ".tif", ".tiff" };
+static const gchar *const hdf5_extensions[] = { ".h5", ".hdf5" };
 
 /* TRUE when @path's extension is one of @ext (case-insensitive) */
 static gboolean
@@ -262,24 +314,137 @@ claim_path (Stack * stack, const gchar * path, GError ** error)
   return TRUE;
 }
 
-#ifdef HAVE_LIBTIFF
+#if defined (HAVE_LIBTIFF) || defined (HAVE_HDF5)
+/* what the volume files share */
+
+/* @info of a sample of raw GRAY16_LE or GRAY8 video, what --tiff and
+ * --hdf5 (without --db) write; FALSE and @error naming the option for any
+ * other caps. */
 static gboolean
-close_tiff (Stack * stack, GError ** error)
+grey_video_info (Stack * stack, GstSample * sample, GstVideoInfo * info,
+    GError ** error)
+{
+  gchar *got;
+
+  if (gst_video_info_from_caps (info, gst_sample_get_caps (sample))
+      && (GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY16_LE
+          || GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY8))
+    return TRUE;
+  /* gst_caps_to_string: GLib's printf cannot print GST_PTR_FORMAT */
+  got = gst_caps_to_string (gst_sample_get_caps (sample));
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+      "%s needs raw GRAY16_LE or GRAY8 video at the end of the pipeline "
+      "(e.g. '... ! aooctnorm ! video/x-raw,format=GRAY16_LE')%s, got %s",
+      stack->tiff ? "--tiff" : "--hdf5", stack->tiff ? "" :
+      ", or with --db aooctfft's complex data", got ? got : "no caps");
+  g_free (got);
+  return FALSE;
+}
+
+/* A volume of B-scans of @rows x @columns pixels of @bytes bytes within
+ * --memory-limit; checked before anything of it is written. */
+static gboolean
+check_volume_size (Stack * stack, gint rows, gint columns, gint bytes,
+    GError ** error)
+{
+  guint64 size = stack->bscans_per_volume * rows * columns * bytes;
+
+  if (stack->max_volume_bytes == 0 || size <= stack->max_volume_bytes)
+    return TRUE;
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOMEM,
+      "volume %" G_GUINT64_FORMAT " would be %" G_GUINT64_FORMAT
+      " B-scans x %d x %d pixels x %d bytes = %" G_GUINT64_FORMAT " bytes, "
+      "more than --memory-limit=%" G_GUINT64_FORMAT " (an HDF5 volume is "
+      "assembled in memory, and readers load a volume whole): fewer "
+      "--bscans-per-volume, a smaller crop, or a larger limit",
+      stack->written / stack->bscans_per_volume, stack->bscans_per_volume, rows,
+      columns, bytes, size, stack->max_volume_bytes);
+  return FALSE;
+}
+
+/* The file name of the volume starting now, claimed for this run */
+static gchar *
+volume_path (Stack * stack, GError ** error)
+{
+  gchar *path = expand_location (stack->template,
+      stack->written / stack->bscans_per_volume, 0, error);
+
+  if (path && !claim_path (stack, path, error))
+    g_clear_pointer (&path, g_free);
+  return path;
+}
+
+#endif
+
+#ifdef HAVE_LIBTIFF
+/* Closes the volume's TIFF: renamed from NAME.partial to NAME when @keep
+ * and complete, else removed. */
+static gboolean
+close_tiff (Stack * stack, gboolean keep, GError ** error)
 {
   gboolean ok = TRUE;
+  gint e = 0;
 
   if (stack->tif == NULL)
     return TRUE;
   /* TIFFClose flushes the last directory; a full disk shows up here */
-  if (TIFFFlush (stack->tif) != 1)
+  if (TIFFFlush (stack->tif) != 1) {
+    e = errno;
     ok = FALSE;
+  }
   TIFFClose (stack->tif);
   stack->tif = NULL;
-  if (!ok)
+  /* (a file given up after an error: only removed) */
+  if (!keep)
+    ok = TRUE;
+  else if (!ok)
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-        "cannot finish %s", stack->tif_path);
+        "cannot finish %s: %s", stack->tif_path, g_strerror (e));
+  if (ok && keep && g_rename (stack->tif_partial, stack->tif_path) != 0) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot rename %s to %s: %s", stack->tif_partial, stack->tif_path,
+        g_strerror (errno));
+    ok = FALSE;
+  }
+  if (!ok || !keep)
+    g_unlink (stack->tif_partial);
   g_clear_pointer (&stack->tif_path, g_free);
+  g_clear_pointer (&stack->tif_partial, g_free);
   return ok;
+}
+
+/* The depth scale on the first page as ImageJ (Fiji) reads it: rows are
+ * um-per-row micrometres apart (yunit, YResolution in rows per micrometre);
+ * columns (A-lines) and pages (B-scans) are the scanner's, unknown here:
+ * pixels; then the chain's settings, as --hdf5's attributes. */
+static void
+set_imagej_tags (Stack * stack)
+{
+  AooctGeometry geom;
+  gint start = 0, end = 0;
+  gdouble um = 0;
+  gboolean known = aooct_volume_meta_describe_norm (stack->pipeline, &geom,
+      &start, &end, &um);
+  GPtrArray *meta = aooct_volume_meta_collect (stack->pipeline,
+      known ? &geom : NULL, start, end, um);
+  gchar *lines = aooct_volume_meta_to_text (meta);
+  gchar *desc;
+
+  /* the chain's settings follow ImageJ's keys as aooct_NAME=VALUE lines
+   * (Image > Show Info; tifffile's imagej_metadata) */
+  desc = g_strdup_printf ("ImageJ=1.11a\nimages=%" G_GUINT64_FORMAT
+      "\nslices=%" G_GUINT64_FORMAT "\nunit=pixel\n%sspacing=1\n"
+      "loop=false\n%s", stack->bscans_per_volume, stack->bscans_per_volume,
+      um > 0 ? "yunit=micron\n" : "", lines);
+  TIFFSetField (stack->tif, TIFFTAG_IMAGEDESCRIPTION, desc);
+  if (um > 0) {
+    TIFFSetField (stack->tif, TIFFTAG_XRESOLUTION, 1.0);
+    TIFFSetField (stack->tif, TIFFTAG_YRESOLUTION, 1.0 / um);
+    TIFFSetField (stack->tif, TIFFTAG_RESOLUTIONUNIT, RESUNIT_NONE);
+  }
+  g_free (desc);
+  g_free (lines);
+  g_ptr_array_unref (meta);
 }
 
 /* One image as the next page of the volume's TIFF (a new file at the
@@ -287,41 +452,30 @@ close_tiff (Stack * stack, GError ** error)
 static gboolean
 write_page (Stack * stack, GstSample * sample, GError ** error)
 {
-  guint64 volume = stack->written / stack->bscans_per_volume;
   guint64 bscan = stack->written % stack->bscans_per_volume;
   GstVideoInfo info;
   GstVideoFrame frame;
   gint bits, r;
   gboolean ok = TRUE;
 
-  if (!gst_video_info_from_caps (&info, gst_sample_get_caps (sample))
-      || (GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY16_LE
-          && GST_VIDEO_INFO_FORMAT (&info) != GST_VIDEO_FORMAT_GRAY8)) {
-    /* gst_caps_to_string: GLib's printf cannot print GST_PTR_FORMAT */
-    gchar *got = gst_caps_to_string (gst_sample_get_caps (sample));
-
-    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-        "--tiff needs raw GRAY16_LE or GRAY8 video at the end of the "
-        "pipeline (e.g. '... ! aooctnorm ! video/x-raw,format=GRAY16_LE'), "
-        "got %s", got ? got : "no caps");
-    g_free (got);
+  if (!grey_video_info (stack, sample, &info, error))
     return FALSE;
-  }
   bits = GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY16_LE ? 16 : 8;
   if (bscan == 0) {
-    if (!close_tiff (stack, error))
+    if (!close_tiff (stack, TRUE, error)
+        || !check_volume_size (stack, GST_VIDEO_INFO_HEIGHT (&info),
+            GST_VIDEO_INFO_WIDTH (&info), bits / 8, error))
       return FALSE;
-    stack->tif_path = expand_location (stack->template, volume, 0, error);
+    stack->tif_path = volume_path (stack, error);
     if (stack->tif_path == NULL)
       return FALSE;
-    if (!claim_path (stack, stack->tif_path, error)) {
-      g_clear_pointer (&stack->tif_path, g_free);
-      return FALSE;
-    }
-    stack->tif = TIFFOpen (stack->tif_path, "w");
+    stack->tif_partial = g_strconcat (stack->tif_path, ".partial", NULL);
+    stack->tif = TIFFOpen (stack->tif_partial, "w");
     if (stack->tif == NULL) {
       g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-          "cannot create %s", stack->tif_path);
+          "cannot create %s: %s", stack->tif_path, g_strerror (errno));
+      g_clear_pointer (&stack->tif_path, g_free);
+      g_clear_pointer (&stack->tif_partial, g_free);
       return FALSE;
     }
   }
@@ -343,6 +497,8 @@ write_page (Stack * stack, GstSample * sample, GError ** error)
       GST_VIDEO_INFO_HEIGHT (&info));
   TIFFSetField (stack->tif, TIFFTAG_PAGENUMBER, (guint16) bscan,
       (guint16) stack->bscans_per_volume);
+  if (bscan == 0)
+    set_imagej_tags (stack);
   /* libtiff writes in the machine's byte order and says so in the header;
    * GRAY16_LE rows are little-endian: swap on a big-endian host */
   for (r = 0; ok && r < GST_VIDEO_INFO_HEIGHT (&info); r++) {
@@ -361,14 +517,260 @@ write_page (Stack * stack, GstSample * sample, GError ** error)
   gst_video_frame_unmap (&frame);
   if (!ok || TIFFWriteDirectory (stack->tif) != 1) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-        "cannot write page %" G_GUINT64_FORMAT " of %s", bscan,
-        stack->tif_path);
+        "cannot write page %" G_GUINT64_FORMAT " of %s: %s", bscan,
+        stack->tif_path, g_strerror (errno));
     return FALSE;
   }
   stack->written++;
   return TRUE;
 }
 #endif
+
+#ifdef HAVE_HDF5
+/* The volume's HDF5 file: renamed to its name when @keep, else removed */
+static gboolean
+close_hdf5 (Stack * stack, gboolean keep, GError ** error)
+{
+  AooctHdf5Volume *v = stack->h5;
+
+  stack->h5 = NULL;
+  if (v && keep)
+    return aooct_hdf5_volume_finish (v, error);
+  aooct_hdf5_volume_abort (v);
+  return TRUE;
+}
+
+/* The volume's attributes, and the calibration file's text as the dataset
+ * /wavelength_file_contents (the volume stays readable when the file is
+ * gone or changed) */
+static gboolean
+write_hdf5_meta (Stack * stack, const AooctGeometry * geom, gint start,
+    gint end, gdouble um, GError ** error)
+{
+  GPtrArray *meta = aooct_volume_meta_collect (stack->pipeline, geom, start,
+      end, um);
+  gchar *file = aooct_volume_meta_calibration_file (stack->pipeline);
+  gchar *text = NULL;
+  gsize len = 0;
+  gboolean ok = aooct_hdf5_volume_set_meta (stack->h5, meta, error);
+
+  if (ok && file)
+    ok = g_file_get_contents (file, &text, &len, error)
+        && aooct_hdf5_volume_add_text (stack->h5, "wavelength_file_contents",
+        text, len, error);
+  g_free (text);
+  g_free (file);
+  g_ptr_array_unref (meta);
+  return ok;
+}
+
+/* One B-scan of @rows x @columns pixels into the volume's HDF5 file (made
+ * at the volume's first B-scan, with the chain's description: @geom, NULL
+ * where unknown, the crop, the depth scale @um). */
+static gboolean
+write_hdf5_bscan (Stack * stack, AooctHdf5Type type, gint rows, gint columns,
+    const guint8 * data, gsize stride, gint64 pts,
+    const AooctGeometry * geom, gint start, gint end, gdouble um,
+    GError ** error)
+{
+  static const gint bytes[] = { 1, 2, 4 };
+  guint64 bscan = stack->written % stack->bscans_per_volume;
+
+  if (bscan == 0) {
+    gchar *path;
+
+    if (!close_hdf5 (stack, TRUE, error)
+        || !check_volume_size (stack, rows, columns, bytes[type], error))
+      return FALSE;
+    path = volume_path (stack, error);
+    if (!path)
+      return FALSE;
+    stack->h5 = aooct_hdf5_volume_create (path, stack->bscans_per_volume,
+        rows, columns, type, stack->deflate, error);
+    g_free (path);
+    if (!stack->h5)
+      return FALSE;
+    stack->h5_rows = rows;
+    stack->h5_columns = columns;
+    if (!write_hdf5_meta (stack, geom, start, end, um, error))
+      return FALSE;
+  } else if (rows != stack->h5_rows || columns != stack->h5_columns) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "B-scan %" G_GUINT64_FORMAT " of volume %" G_GUINT64_FORMAT " is %d "
+        "x %d pixels, the volume's first was %d x %d: the images changed size "
+        "inside a volume", bscan, stack->written / stack->bscans_per_volume,
+        rows, columns, stack->h5_rows, stack->h5_columns);
+    return FALSE;
+  }
+  if (!aooct_hdf5_volume_write (stack->h5, bscan, data, stride, pts, error))
+    return FALSE;
+  stack->written++;
+  return TRUE;
+}
+
+/* The time of B-scan @b of the @n in @buf: they share its duration
+ * evenly; -1 where unknown */
+static gint64
+bscan_pts (GstBuffer * buf, gint b, gint n)
+{
+  if (!GST_BUFFER_PTS_IS_VALID (buf))
+    return -1;
+  if (b == 0)
+    return GST_BUFFER_PTS (buf);
+  if (!GST_BUFFER_DURATION_IS_VALID (buf))
+    return -1;
+  return GST_BUFFER_PTS (buf) + gst_util_uint64_scale_int
+      (GST_BUFFER_DURATION (buf), b, n);
+}
+
+/* a grey image (aooctnorm's GRAY8 / GRAY16_LE) as the next B-scan, or as
+ * the next B-scans where aooctnorm stacked several of one buffer
+ * (aooctfilesrc bscans-per-buffer) */
+static gboolean
+write_hdf5_image (Stack * stack, GstSample * sample, GError ** error)
+{
+  GstBuffer *buf = gst_sample_get_buffer (sample);
+  AooctGeometry geom;
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gint start = 0, end = 0, n = 1, rows, b;
+  gsize stride;
+  gdouble um = 0;
+  gboolean known, ok = TRUE;
+
+  if (!grey_video_info (stack, sample, &info, error))
+    return FALSE;
+  known = aooct_volume_meta_describe_norm (stack->pipeline, &geom, &start,
+      &end, &um);
+  if (known && geom.bscans > 1
+      && GST_VIDEO_INFO_HEIGHT (&info) == geom.bscans * (end - start))
+    n = geom.bscans;
+  rows = GST_VIDEO_INFO_HEIGHT (&info) / n;
+  if (!gst_video_frame_map (&frame, &info, buf, GST_MAP_READ)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot map image %" G_GUINT64_FORMAT, stack->written);
+    return FALSE;
+  }
+  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  /* GRAY16_LE is the host's order on the little-endian hosts aooct runs
+   * on; the dataset's type says little-endian either way */
+  for (b = 0; ok && b < n; b++)
+    ok = write_hdf5_bscan (stack,
+        GST_VIDEO_INFO_FORMAT (&info) == GST_VIDEO_FORMAT_GRAY8 ?
+        AOOCT_HDF5_UINT8 : AOOCT_HDF5_UINT16, rows,
+        GST_VIDEO_INFO_WIDTH (&info),
+        (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) +
+        (gsize) b * rows * stride, stride, bscan_pts (buf, b, n),
+        known ? &geom : NULL, start, end, um, error);
+  gst_video_frame_unmap (&frame);
+  return ok;
+}
+
+/* Spec section 7's intensity in dB before normalisation of the depth bins
+ * [start, end) of one B-scan of complex A-lines (A-line after A-line, P2
+ * bins each; on full-range data a negative bin b is bin P2 + b), in
+ * display orientation (row = depth bin, column = A-line); computed in
+ * double, rounded once to float32. */
+static void
+intensity_db (const gfloat * bscan, const AooctGeometry * g, gint start,
+    gint end, gfloat * out)
+{
+  gint m, r;
+
+  for (r = 0; r < end - start; r++) {
+    gint bin = start + r < 0 ? g->samples + start + r : start + r;
+
+    for (m = 0; m < g->alines; m++) {
+      const gfloat *z = bscan + 2 * ((gsize) m * g->samples + bin);
+      gdouble i = (gdouble) z[0] * z[0] + (gdouble) z[1] * z[1];
+
+      out[(gsize) r * g->alines + m] = (gfloat) (10.0 * log10 (MAX (i, 1e-30)));
+    }
+  }
+}
+
+/* --db: each B-scan of a buffer of aooctfft's complex data as float32 dB */
+static gboolean
+write_hdf5_db (Stack * stack, GstSample * sample, GError ** error)
+{
+  GstCaps *caps = gst_sample_get_caps (sample);
+  GstBuffer *buf = gst_sample_get_buffer (sample);
+  AooctGeometry g;
+  GstMapInfo map;
+  gint start, end, b;
+  gfloat *image;
+  gboolean ok = TRUE;
+
+  if (!caps || !gst_caps_is_fixed (caps)
+      || !gst_structure_has_name (gst_caps_get_structure (caps, 0),
+          AOOCT_CAPS_NAME)
+      || !gst_caps_features_is_equal (gst_caps_get_features (caps, 0),
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)
+      || !aooct_caps_to_geometry (caps, &g, NULL)
+      || g.domain != AOOCT_DOMAIN_DEPTH || g.sample_type !=
+      AOOCT_SAMPLE_COMPLEX) {
+    gchar *got = caps ? gst_caps_to_string (caps) : NULL;
+
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "--db needs the depth-domain complex data of aooctfft in system "
+        "memory at the end of the pipeline (e.g. '... ! aooctdisp ! "
+        "aooctfft', no aooctnorm), got %s", got ? got : "no caps");
+    g_free (got);
+    return FALSE;
+  }
+  if (!aooct_norm_resolve_crop (&g, stack->crop_start, stack->crop_end,
+          &start, &end, error))
+    return FALSE;
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+        "cannot map buffer of B-scan %" G_GUINT64_FORMAT, stack->written);
+    return FALSE;
+  }
+  if (map.size < aooct_geometry_buffer_bytes (&g)) {
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+        "a buffer of %" G_GSIZE_FORMAT " bytes, its caps say %"
+        G_GSIZE_FORMAT, map.size, aooct_geometry_buffer_bytes (&g));
+    gst_buffer_unmap (buf, &map);
+    return FALSE;
+  }
+  image = g_new (gfloat, (gsize) (end - start) * g.alines);
+  for (b = 0; ok && b < g.bscans; b++) {
+    intensity_db ((const gfloat *) map.data + 2 * (gsize) b * g.alines *
+        g.samples, &g, start, end, image);
+    ok = write_hdf5_bscan (stack, AOOCT_HDF5_FLOAT32, end - start, g.alines,
+        (const guint8 *) image, (gsize) g.alines * sizeof (gfloat),
+        bscan_pts (buf, b, g.bscans), &g,
+        start, end, aooct_geometry_depth_step (&g), error);
+  }
+  g_free (image);
+  gst_buffer_unmap (buf, &map);
+  return ok;
+}
+#endif
+
+/* "SIZE" with an optional K, M or G (powers of 1024) */
+static gboolean
+parse_size (const gchar * text, guint64 * bytes)
+{
+  gchar *end;
+  guint64 n = g_ascii_strtoull (text, &end, 10);
+  guint shift = 0;
+
+  if (end == text || text[0] == '-')
+    return FALSE;
+  if (*end == 'K' || *end == 'k')
+    shift = 10;
+  else if (*end == 'M' || *end == 'm')
+    shift = 20;
+  else if (*end == 'G' || *end == 'g')
+    shift = 30;
+  if (shift)
+    end++;
+  if (*end != '\0' || n == 0 || n > (G_MAXUINT64 >> shift))
+    return FALSE;
+  *bytes = n << shift;
+  return TRUE;
+}
 
 static gboolean
 write_sample (Stack * stack, GstSample * sample, GError ** error)
@@ -383,6 +785,11 @@ write_sample (Stack * stack, GstSample * sample, GError ** error)
 #ifdef HAVE_LIBTIFF
   if (stack->tiff)
     return write_page (stack, sample, error);
+#endif
+#ifdef HAVE_HDF5
+  if (stack->hdf5)
+    return stack->db ? write_hdf5_db (stack, sample, error) :
+        write_hdf5_image (stack, sample, error);
 #endif
   path = expand_location (stack->template, volume, bscan, error);
   if (!path)
@@ -518,12 +925,18 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
       break;
     sample = gst_app_sink_try_pull_sample (sink, GST_SECOND / 10);
     if (sample) {
-      ok = write_sample (stack, sample, &error);
-      gst_sample_unref (sample);
-      if (!ok) {
+      /* the depth scale of this image, posted before it was pushed, may
+       * have come while waiting for it */
+      while (ok && (msg = gst_bus_pop_filtered (bus, BUS_MESSAGES))) {
+        ok = handle_message (stack, msg);
+        gst_message_unref (msg);
+      }
+      if (ok && !write_sample (stack, sample, &error)) {
         g_printerr ("aooct-stack: %s\n", error->message);
         g_clear_error (&error);
+        ok = FALSE;
       }
+      gst_sample_unref (sample);
       continue;
     }
     if (gst_app_sink_is_eos (sink))
@@ -546,11 +959,32 @@ main (int argc, char **argv)
   gint64 per_volume = 0;
   gchar *template = NULL;
   gchar **description = NULL;
-  gboolean tiff = FALSE;
+  gboolean tiff = FALSE, hdf5 = FALSE, db = FALSE;
+  gint deflate = 0, crop_start = 0, crop_end = 0;
+  gchar *max_bytes = NULL;
   GOptionEntry entries[] = {
     {"tiff", 't', 0, G_OPTION_ARG_NONE, &tiff,
         "One multi-page 8/16-bit TIFF per volume from raw grey video "
           "(default template vol{volume}.tif)", NULL},
+    {"hdf5", 0, 0, G_OPTION_ARG_NONE, &hdf5,
+        "One HDF5 file per volume (dataset /volume, B-scans x depth x "
+          "A-lines, with the chain's settings as attributes) from raw grey "
+          "video (default template vol{volume}.h5)", NULL},
+    {"db", 0, 0, G_OPTION_ARG_NONE, &db,
+        "With --hdf5: float32 intensity in dB before normalisation, from "
+          "aooctfft's complex data at the end of the pipeline", NULL},
+    {"crop-start", 0, 0, G_OPTION_ARG_INT, &crop_start,
+        "With --db: first depth bin (as aooctnorm's crop-start)", "BIN"},
+    {"crop-end", 0, 0, G_OPTION_ARG_INT, &crop_end,
+        "With --db: depth bin after the last (as aooctnorm's crop-end; "
+          "0 = pad-size/2)", "BIN"},
+    {"compress", 0, 0, G_OPTION_ARG_INT, &deflate,
+        "With --hdf5: deflate (gzip) level 1..9 after the shuffle filter "
+          "(default 0, uncompressed)", "LEVEL"},
+    {"memory-limit", 0, 0, G_OPTION_ARG_STRING, &max_bytes,
+        "Refuse a volume larger than SIZE bytes uncompressed (suffix K, M, "
+          "G: powers of 1024) before any of it is written: --hdf5 assembles "
+          "a volume in memory (default: no limit)", "SIZE"},
     {"bscans-per-volume", 'b', 0, G_OPTION_ARG_INT64, &per_volume,
         "B-scans per volume (>= 1)", "B"},
     {"location", 'l', 0, G_OPTION_ARG_FILENAME, &template,
@@ -579,6 +1013,20 @@ main (int argc, char **argv)
         ": must be >= 1\n", per_volume);
     return 2;
   }
+  if ((tiff && hdf5) || (db && !hdf5) || (!db && (crop_start || crop_end))
+      || (!hdf5 && deflate) || deflate < 0 || deflate > 9) {
+    g_printerr ("aooct-stack: %s\n", tiff && hdf5 ? "--tiff and --hdf5: "
+        "choose one" : db && !hdf5 ? "--db needs --hdf5" : !db ?
+        (crop_start || crop_end ? "--crop-start/--crop-end go with --db "
+            "(otherwise aooctnorm crops)" : "--compress needs --hdf5") :
+        "--compress: the deflate level must be 0..9");
+    return 2;
+  }
+  if (max_bytes && !parse_size (max_bytes, &stack.max_volume_bytes)) {
+    g_printerr ("aooct-stack: --memory-limit %s: expected a number of "
+        "bytes >= 1, optionally with K, M or G\n", max_bytes);
+    return 2;
+  }
   if (!description || !description[0]) {
     g_printerr ("aooct-stack: no pipeline given (it must end in an image "
         "encoder, e.g. '... ! aooctnorm ! pngenc')\n");
@@ -591,9 +1039,21 @@ main (int argc, char **argv)
     return 2;
   }
 #endif
+#ifndef HAVE_HDF5
+  if (hdf5) {
+    g_printerr ("aooct-stack: --hdf5: this build has no libhdf5 "
+        "(install libhdf5-dev and rebuild)\n");
+    return 2;
+  }
+#endif
   stack.tiff = tiff;
+  stack.hdf5 = hdf5;
+  stack.db = db;
+  stack.deflate = deflate;
+  stack.crop_start = crop_start;
+  stack.crop_end = crop_end;
   stack.template = template ? template : tiff ? "vol{volume}.tif" :
-      "vol{volume}-bscan{bscan}.png";
+      hdf5 ? "vol{volume}.h5" : "vol{volume}-bscan{bscan}.png";
   stack.bscans_per_volume = (guint64) per_volume;
   /* reject a bad template before any work is done: a field it does not
    * know, one that would write two images to one file, a TIFF template
@@ -608,7 +1068,21 @@ main (int argc, char **argv)
         "must end in .tif or .tiff\n", stack.template);
     return 2;
   }
+  if (hdf5 && !has_extension (probe, hdf5_extensions, 2)) {
+    g_printerr ("aooct-stack: --hdf5 writes HDF5 files: --location \"%s\" "
+        "must end in .h5 or .hdf5\n", stack.template);
+    return 2;
+  }
   g_free (probe);
+  /* a file past `ulimit -f` is a write error to report, not a signal that
+   * kills the tool with a half-written file */
+  signal (SIGXFSZ, SIG_IGN);
+#ifdef HAVE_LIBTIFF
+  /* libtiff's own messages name the temporary NAME.partial; aooct-stack's
+   * name the volume's file and the system's reason */
+  if (tiff)
+    TIFFSetErrorHandler (NULL);
+#endif
 
   joined = g_strjoinv (" ", description);
   launch = g_strdup_printf ("%s ! appsink name=aooct_stack_sink sync=false "
@@ -627,6 +1101,7 @@ main (int argc, char **argv)
     return 1;
   }
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "aooct_stack_sink");
+  stack.pipeline = pipeline;
   stack.paths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
@@ -647,8 +1122,19 @@ main (int argc, char **argv)
     ok = run (pipeline, GST_APP_SINK (sink), &stack);
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
+  /* the last volume's file: kept when the run went well (a TIFF of an
+   * incomplete last volume too, its pages being whole images; an HDF5
+   * volume's unwritten B-scans would read as zeros: removed) */
 #ifdef HAVE_LIBTIFF
-  if (!close_tiff (&stack, &error)) {
+  if (!close_tiff (&stack, ok, &error)) {
+    g_printerr ("aooct-stack: %s\n", error->message);
+    g_clear_error (&error);
+    ok = FALSE;
+  }
+#endif
+#ifdef HAVE_HDF5
+  if (!close_hdf5 (&stack, ok
+          && stack.written % stack.bscans_per_volume == 0, &error)) {
     g_printerr ("aooct-stack: %s\n", error->message);
     g_clear_error (&error);
     ok = FALSE;
@@ -665,8 +1151,10 @@ main (int argc, char **argv)
   if (ok && stack.written % stack.bscans_per_volume != 0) {
     g_printerr ("aooct-stack: the last volume is incomplete: %"
         G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " B-scans (is the raw file "
-        "shorter than volumes x B-scans x A-lines x samples x 2 bytes?)\n",
-        stack.written % stack.bscans_per_volume, stack.bscans_per_volume);
+        "shorter than volumes x B-scans x A-lines x samples x 2 bytes?)%s\n",
+        stack.written % stack.bscans_per_volume, stack.bscans_per_volume,
+        stack.hdf5 ? "; its HDF5 file is not kept (the missing B-scans would "
+        "read as zeros)" : "");
     ok = FALSE;
   }
   if (ok || stack.written > 0)
@@ -680,5 +1168,6 @@ main (int argc, char **argv)
   g_hash_table_unref (stack.paths);
   g_strfreev (description);
   g_free (template);
+  g_free (max_bytes);
   return ok ? 0 : 1;
 }

@@ -9,7 +9,11 @@ files at once, one Ray task per file.
 Each file goes through the aooct chain in a Ray worker (one pipeline made
 with Gst.parse_launch, no shell) and comes out as aooct-stack writes it:
 OUT/NAME/vol000-bscan0000.png ... (with --tiff one multi-page TIFF per
-volume, OUT/NAME/vol000.tif) and depth-scale.txt, plus OUT/NAME.json
+volume, OUT/NAME/vol000.tif, with --hdf5 one HDF5 file per volume,
+OUT/NAME/vol000.h5: these aooct-stack --tiff / --hdf5 write themselves,
+which the worker runs with the chain and its settings written into the
+description) and
+depth-scale.txt, plus OUT/NAME.json
 (settings, geometry, timings, plugin version).  A task asks Ray for one GPU
 (--backend cuda) or one CPU (--backend cpu); without --address Ray runs on
 this machine with --workers tasks at once, --address auto or ray://HOST:PORT
@@ -34,6 +38,7 @@ import json
 import os
 import shutil
 import socket
+import subprocess
 import sys
 import time
 
@@ -117,78 +122,67 @@ class Failed(Exception):
     pass
 
 
-class Tiff:
-    """aooct-stack --tiff's multi-page TIFF (tools/aooct-stack.c,
-    write_page): libtiff through ctypes with the same calls in the same
-    order, so the files are byte-identical.  Page b = B-scan b."""
+def quote(value):
+    """A property value in a gst-launch description: double-quoted, with
+    backslash before '"' and '\\' (gst_parse_launch takes them off)."""
+    return '"%s"' % str(value).replace("\\", "\\\\").replace('"', '\\"')
 
-    def __init__(self, path):
-        import ctypes
-        import ctypes.util
 
-        self.c = ctypes
-        name = ctypes.util.find_library("tiff")
-        if not name:
-            raise Failed("--tiff: libtiff is not installed (libtiff6)")
-        self.lib = lib = ctypes.CDLL(name)
-        lib.TIFFOpen.restype = ctypes.c_void_p
-        lib.TIFFOpen.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-        lib.TIFFWriteScanline.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_uint32, ctypes.c_uint16]
-        lib.TIFFWriteDirectory.argtypes = [ctypes.c_void_p]
-        lib.TIFFFlush.argtypes = [ctypes.c_void_p]
-        lib.TIFFClose.argtypes = [ctypes.c_void_p]
-        self.path = path
-        self.tif = lib.TIFFOpen(os.fsencode(path), b"w")
-        if not self.tif:
-            raise Failed(f"cannot create {path}")
+def launch_description(job):
+    """The job's pipeline as aooct-stack takes it: the properties that
+    run_pipeline sets on the element objects written into the description,
+    quoted (any file name works)."""
+    Gst.init(None)
+    out = []
+    for part in job["pipeline"].split(" ! "):
+        factory = part.split()[0]
+        props = {}
+        if factory == "aooctfilesrc":
+            props["location"] = job["input"]
+        if factory == "aooctkmap" and job.get("wavelength_file"):
+            props["wavelength-file"] = job["wavelength_file"]
+        if factory.startswith("aooct"):
+            el = Gst.ElementFactory.make(factory, None)
+            if el is None:
+                raise Failed(f"no element {factory} (is the aooct plugin on GST_PLUGIN_PATH?)")
+            if job["backend"] and el.find_property("backend"):
+                props["backend"] = job["backend"]
+            props.update(job["settings"].get(factory, {}))
+        out.append(part + "".join(" %s=%s" % (k, quote(v)) for k, v in props.items()))
+    return " ! ".join(out)
 
-    def field(self, tag, *values):
-        # TIFFSetField is variadic: integers go as C ints
-        c = self.c
-        self.lib.TIFFSetField(c.c_void_p(self.tif), c.c_uint32(tag), *(c.c_int(v) for v in values))
 
-    def write_page(self, sample, bscan, per_volume):
-        s = sample.get_caps().get_structure(0)
-        fmt = s.get_string("format")
-        if s.get_name() != "video/x-raw" or fmt not in ("GRAY16_LE", "GRAY8"):
-            raise Failed("--tiff needs raw GRAY16_LE or GRAY8 video at the end of the pipeline, "
-                         f"got {sample.get_caps().to_string()}")
-        width, height = s.get_int("width")[1], s.get_int("height")[1]
-        bits = 16 if fmt == "GRAY16_LE" else 8
-        # SUBFILETYPE=PAGE, IMAGEWIDTH, IMAGELENGTH, BITSPERSAMPLE,
-        # SAMPLESPERPIXEL, PHOTOMETRIC=MINISBLACK, COMPRESSION=NONE,
-        # PLANARCONFIG=CONTIG, ROWSPERSTRIP, PAGENUMBER
-        for tag, *v in ((254, 2), (256, width), (257, height), (258, bits), (277, 1), (262, 1),
-                        (259, 1), (284, 1), (278, height), (297, bscan, per_volume)):
-            self.field(tag, *v)
-        buf = sample.get_buffer()
-        # GStreamer's rows: 4-byte aligned (x86: little-endian, as GRAY16_LE)
-        row = width * bits // 8
-        stride = (row + 3) // 4 * 4
-        ok, info = buf.map(Gst.MapFlags.READ)
-        try:
-            data = info.data
-            for r in range(height):
-                if self.lib.TIFFWriteScanline(self.tif, bytes(data[r * stride:r * stride + row]), r, 0) != 1:
-                    raise Failed(f"cannot write page {bscan} of {self.path}")
-        finally:
-            buf.unmap(info)
-        if self.lib.TIFFWriteDirectory(self.tif) != 1:
-            raise Failed(f"cannot write page {bscan} of {self.path}")
-
-    def close(self):
-        if not self.tif:
-            return
-        ok = self.lib.TIFFFlush(self.tif) == 1
-        self.lib.TIFFClose(self.tif)
-        self.tif = None
-        if not ok:
-            raise Failed(f"cannot finish {self.path}")
+def run_stack(job, partial, report):
+    """--tiff, --hdf5: aooct-stack itself writes the volumes into partial/
+    (the same writer, so the same bytes and metadata); returns the
+    images."""
+    argv = [job["stack"], "--tiff" if job["tiff"] else "--hdf5",
+            "--bscans-per-volume=%d" % job["bscans_per_volume"],
+            "--location=" + os.path.join(partial, job["location"])]
+    if job.get("compress"):
+        argv.append("--compress=%d" % job["compress"])
+    argv += ["--", launch_description(job)]
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, errors="replace")
+    except OSError as e:
+        raise Failed(f"cannot run {job['stack']}: {e.strerror}")
+    if r.returncode != 0:
+        lines = [l for l in r.stderr.splitlines() if l.startswith("aooct-stack: ")]
+        raise Failed(lines[0][len("aooct-stack: "):] if lines else
+                     f"aooct-stack exited with {r.returncode}: {r.stderr.strip()}")
+    images = 0
+    for line in r.stdout.splitlines():
+        if line.startswith("aooct-stack: ") and " images, " in line:
+            images = int(line.split()[1])
+    report(images * job["height"])
+    return images
 
 
 def run_pipeline(job, partial, report):
     """One file through the chain into partial/: the images as aooct-stack
-    writes them; returns (images, depth scale text or None)."""
+    writes them; returns the number of images."""
+    if job["tiff"] or job["hdf5"]:
+        return run_stack(job, partial, report)
     Gst.init(None)
     try:
         pipeline = Gst.parse_launch(job["pipeline"] + SINK)
@@ -206,7 +200,7 @@ def run_pipeline(job, partial, report):
     sink = pipeline.get_by_name("aooct_stack_sink")
     bus = pipeline.get_bus()
     per_volume, written, errors = job["bscans_per_volume"], 0, []
-    tif, claimed = None, set()
+    claimed = set()
     mask = Gst.MessageType.ERROR | Gst.MessageType.WARNING | Gst.MessageType.ELEMENT
 
     def drain():
@@ -237,22 +231,15 @@ def run_pipeline(job, partial, report):
                 continue
             volume, bscan = divmod(written, per_volume)
             path = os.path.join(partial, expand_location(job["location"], volume, bscan))
-            if path in claimed if not job["tiff"] or bscan == 0 else False:
+            if path in claimed:
                 raise Failed(f"image {written} would be written to {os.path.basename(path)}, over an "
                              "earlier one: give --location fields a separator or more digits")
             claimed.add(path)
-            if job["tiff"]:
-                if bscan == 0:
-                    if tif is not None:
-                        tif.close()
-                    tif = Tiff(path)
-                tif.write_page(sample, bscan, per_volume)
-            else:
-                buf = sample.get_buffer()
-                ok, info = buf.map(Gst.MapFlags.READ)
-                with open(path, "wb") as f:
-                    f.write(info.data)
-                buf.unmap(info)
+            buf = sample.get_buffer()
+            ok, info = buf.map(Gst.MapFlags.READ)
+            with open(path, "wb") as f:
+                f.write(info.data)
+            buf.unmap(info)
             written += 1
             report(written * job["height"])
         drain()
@@ -260,11 +247,6 @@ def run_pipeline(job, partial, report):
         errors.append(str(e))
     finally:
         pipeline.set_state(Gst.State.NULL)
-    if tif is not None:
-        try:
-            tif.close()
-        except Failed as e:
-            errors.append(str(e))
     if errors:
         raise Failed(errors[0])
     if written == 0:
@@ -338,7 +320,8 @@ def convert(job, progress):
                      "bscans": images, "volumes": images // job["bscans_per_volume"]},
         "settings": {"pipeline": job["pipeline"], "wavelength_file": job.get("wavelength_file"),
                      "backend": job["backend"], "elements": job["settings"],
-                     "location": job["location"], "tiff": job["tiff"]},
+                     "location": job["location"], "tiff": job["tiff"], "hdf5": job["hdf5"],
+                     "compress": job["compress"]},
         "timings": {"start": start, "seconds": round(seconds, 3),
                     "alines_per_second": round(images * job["height"] / seconds) if seconds > 0 else None},
         "attempts": len(stale) + 1,
@@ -408,7 +391,12 @@ def parse_args(argv):
     p.add_argument("--backend", choices=("cpu", "cuda", "auto"), default="auto",
                    help="auto: cuda when the Ray cluster has GPUs, else cpu")
     p.add_argument("--tiff", action="store_true",
-                   help="one multi-page 16-bit TIFF per volume (aooct-stack --tiff)")
+                   help="one multi-page 16-bit TIFF per volume (aooct-stack --tiff, which it runs: "
+                   "on PATH, or AOOCT_STACK)")
+    p.add_argument("--hdf5", action="store_true",
+                   help="one HDF5 file per volume with the chain's metadata (aooct-stack --hdf5, "
+                   "which it runs: on PATH, or AOOCT_STACK)")
+    p.add_argument("--compress", type=int, default=0, help="with --hdf5: deflate level 1..9")
     p.add_argument("--location", help="file name template in each file's folder (aooct-stack's)")
     p.add_argument("--address", help="Ray cluster: auto or ray://HOST:PORT (default: a local Ray)")
     p.add_argument("--workers", type=int, default=0,
@@ -432,7 +420,19 @@ def make_jobs(args):
         usage_error("the calibration is needed: --wavelength-file or --wavelength-coeffs")
     if args.bscans_per_volume < 1:
         usage_error("--bscans-per-volume must be >= 1")
-    location = args.location or ("vol{volume}.tif" if args.tiff else "vol{volume}-bscan{bscan}.png")
+    if args.tiff and args.hdf5:
+        usage_error("--tiff and --hdf5: choose one")
+    if args.compress and not args.hdf5 or not 0 <= args.compress <= 9:
+        usage_error("--compress: a deflate level 0..9, with --hdf5")
+    stack = None
+    if args.tiff or args.hdf5:
+        stack = os.environ.get("AOOCT_STACK") or shutil.which("aooct-stack")
+        if not stack or not os.access(stack, os.X_OK):
+            usage_error("--tiff and --hdf5 run aooct-stack, which is not on PATH: install aooct or "
+                        "set AOOCT_STACK to it (e.g. build/tools/aooct-stack)")
+        stack = os.path.abspath(stack)
+    location = args.location or ("vol{volume}.tif" if args.tiff else "vol{volume}.h5" if args.hdf5
+                                 else "vol{volume}-bscan{bscan}.png")
     try:
         first = expand_location(location, 0, 0)
         # aooct-stack's rules: every image (every TIFF volume) named apart,
@@ -441,13 +441,15 @@ def make_jobs(args):
         if first == expand_location(location, 1, 0):
             raise ValueError(f'--location "{location}" has no {{volume}}: every volume would be '
                              f"written to {first}, each over the one before")
-        if not args.tiff and args.bscans_per_volume > 1 and first == expand_location(location, 0, 1):
+        if not (args.tiff or args.hdf5) and args.bscans_per_volume > 1 and \
+                first == expand_location(location, 0, 1):
             raise ValueError(f'--location "{location}" has no {{bscan}}: the B-scans of a volume '
                              f"would all be written to {first}, each over the one before")
-        ext = (".tif", ".tiff") if args.tiff else (".png",)
+        ext = (".tif", ".tiff") if args.tiff else (".h5", ".hdf5") if args.hdf5 else (".png",)
         if not first.lower().endswith(ext):
             raise ValueError(f'--location "{location}" must end in {" or ".join(ext)}: '
-                             + ("--tiff writes TIFF files" if args.tiff else "the images are PNG"))
+                             + ("--tiff writes TIFF files" if args.tiff else
+                                "--hdf5 writes HDF5 files" if args.hdf5 else "the images are PNG"))
     except ValueError as e:
         usage_error(f"{e}")
     if os.path.isabs(location) or ".." in location.split(os.sep):
@@ -456,7 +458,7 @@ def make_jobs(args):
         format=fmt, width=width, height=height, pad_size=args.pad_size, a2=args.a2, a3=args.a3,
         dynamic_range=args.dynamic_range,
         coeffs=' wavelength-coeffs="%s"' % args.wavelength_coeffs if args.wavelength_coeffs else "")
-    pipeline += " ! video/x-raw,format=GRAY16_LE" if args.tiff else " ! pngenc"
+    pipeline += " ! video/x-raw,format=GRAY16_LE" if args.tiff or args.hdf5 else " ! pngenc"
     files = []
     for pattern in args.inputs:
         matched = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
@@ -472,6 +474,7 @@ def make_jobs(args):
     return [{"input": os.path.abspath(f), "name": name, "outdir": os.path.abspath(args.output),
              "pipeline": pipeline, "format": fmt, "width": width, "height": height,
              "bscans_per_volume": args.bscans_per_volume, "location": location, "tiff": args.tiff,
+             "hdf5": args.hdf5, "compress": args.compress, "stack": stack,
              "wavelength_file": os.path.abspath(args.wavelength_file) if args.wavelength_file else None,
              "backend": args.backend, "settings": elements} for name, f in names.items()]
 
