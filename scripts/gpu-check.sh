@@ -14,6 +14,9 @@
 #   flow    aooct-bench --flow (1024 x 1000 x8, 2048 x 1000)
 #   scale   scripts/scale-out-bench.sh on GPUs 0,1 (two-GPU machines)
 #   base    the benchmark's standard rows (--shape all --no-files)
+#   compare the same outputs as the tree in $OLD_SRC (scripts/compare-trees.sh
+#           on CUDA), and the thesis-x16 and 2048x1000-x4 rows of both
+#           builds one after the other (a restructuring's before and after)
 out=${1:?usage: scripts/gpu-check.sh OUTDIR [PARTS]}
 parts=,${2:-suite,packed,flow,scale},
 mkdir -p "$out"
@@ -49,6 +52,27 @@ case $parts in *,memcheck,*)
   timeout 200 meson test -C "$B" --suite sanitize --num-processes 4 \
     --print-errorlogs flow-cuda-memcheck dcsub-cuda-memcheck flow-cuda-racecheck \
     > "$out/memcheck.log" 2>&1 || rc=1 ;;
+esac
+case $parts in *,compare,*)
+  OB=/tmp/gpu-build-old
+  if [ ! -f "$OB/build.ninja" ]; then
+    meson setup "$OB" "$OLD_SRC" -Dcuda=enabled -Dfault-injection=true \
+      -Dcuda-archs=90 > "$out/build-old.log" 2>&1
+  fi
+  meson compile -C "$OB" >> "$out/build-old.log" 2>&1 || { tail -20 "$out/build-old.log"; exit 1; }
+  timeout 200 scripts/compare-trees.sh "$OB" "$B" "$out/compare" cuda \
+    > "$out/compare.log" 2>&1 || rc=1
+  cat "$out/compare/summary.txt" 2>/dev/null
+  for t in old new; do
+    b=$B; [ $t = old ] && b=$OB
+    for s in thesis-x16 2048x1000-x4; do
+      (cd /tmp && GST_PLUGIN_PATH_1_0=$b/gst GST_REGISTRY_1_0=/tmp/reg-$t.bin \
+        timeout 60 "$b/bench/aooct-bench" --backend cuda --shape $s --no-files \
+        --no-steps --buffers 200 -o /tmp/ab.md 2>&1 | grep -E "^\| \*\*raw B-scans in page-locked" \
+        | sed "s/^/$t $s: /") >> "$out/bench-ab.txt"
+    done
+  done
+  cat "$out/bench-ab.txt" ;;
 esac
 cd /tmp || exit 1
 case $parts in *,packed,*)

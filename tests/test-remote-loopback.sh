@@ -94,9 +94,11 @@ echo "tcp: a port scan and 20 kB of noise reported, then 3 B-scans reconstructed
 port=$((port + 1))
 receiver "$out/r.log" AOOCT_TRANSPORT=srt AOOCT_PASSPHRASE=$pass AOOCT_RECEIVE_BSCANS=3 \
   AOOCT_RECONSTRUCT=0 AOOCT_RAW_COPY="$out/scan.raw"
-# an SRT caller that connects and sends nothing
-timeout 10 gst-launch-1.0 -q fakesrc num-buffers=0 \
-  ! srtsink uri="srt://[$addr]:$port?mode=caller" passphrase=$pass >/dev/null 2>&1 || true
+# an SRT caller that connects and sends nothing (for a second and a half:
+# one that leaves at once may be gone before the listener accepts it, on a
+# loaded machine, and then there is nothing to report)
+timeout 10 gst-launch-1.0 -q fakesrc num-buffers=1 ! identity sleep-time=1500000 \
+  ! identity drop-probability=1.0 ! srtsink uri="srt://[$addr]:$port?mode=caller" passphrase=$pass >/dev/null 2>&1 || true
 said "$out/r.log" 'left without sending a stream; listening again'
 said "$out/r.log" "listening on $addr:$port" 2
 AOOCT_TRANSPORT=srt AOOCT_PASSPHRASE=$pass AOOCT_BSCANS=300 timeout 30 "$snd" $addr $port \
