@@ -29,7 +29,7 @@ for be in "${backends[@]}"; do
     dir=$old; [ $t = new ] && dir=$new
     # a registry of each build's own, so that neither loads the other's
     # plugin from a shared cache
-    (cd /tmp && GST_REGISTRY="$out/registry-$t.bin" \
+    (cd /tmp && GST_REGISTRY_1_0="$out/registry-$t.bin" \
       bash "$here/dump-outputs.sh" "$dir/gst" "$be") \
       > "$out/$t-$be.txt" 2>&1
   done
@@ -48,7 +48,7 @@ for be in "${backends[@]}"; do
   fi
   for t in old new; do
     dir=$old; [ $t = new ] && dir=$new
-    echo "$t: $(GST_REGISTRY="$out/registry-$t.bin" GST_PLUGIN_PATH_1_0=$dir/gst \
+    echo "$t: $(GST_REGISTRY_1_0="$out/registry-$t.bin" GST_PLUGIN_PATH_1_0=$dir/gst \
       gst-inspect-1.0 aooctdisp 2>/dev/null | grep -m1 Filename)" >> "$S"
   done
 done

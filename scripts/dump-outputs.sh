@@ -13,7 +13,7 @@ export GST_PLUGIN_PATH_1_0=$plug
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # a registry of this run's own (unless the caller gives one): one shared
 # cache may hand the plugin of another build in PLUGIN_DIR's place
-export GST_REGISTRY=${GST_REGISTRY:-$tmp/registry.bin}
+export GST_REGISTRY_1_0=${GST_REGISTRY_1_0:-$tmp/registry.bin}
 cal=$tmp/cal.txt
 C="785,0.125,1e-05,-2e-09"
 A2=12.5; A3=-3
