@@ -72,7 +72,10 @@ filter() {
         printf '%s\n' "$line" >&2; : >"$tmp/refused" ;;
       *'Connection does not exist'*)
         printf '%s\n' "$line" >&2; : >"$tmp/noconn" ;;
-      *'Error on SRT socket'* | *'Connection reset by peer'* | *'Broken pipe'* | *'Error while sending data'*)
+      # (GStreamer 1.26's srtsink: "Failed to write to SRT socket: Socket is
+      # broken or closed")
+      *'Error on SRT socket'* | *'Connection reset by peer'* | *'Broken pipe'* | *'Error while sending data'* | \
+        *'Socket is broken or closed'*)
         printf '%s\n' "$line" >&2; : >"$tmp/closed" ;;
       'ERROR: from element /GstPipeline:pipeline0/GstGDPDepay:depay:'*)
         printf '%s\n' "$line" >&2; : >"$tmp/depay-error" ;;

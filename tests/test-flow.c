@@ -833,7 +833,7 @@ GST_START_TEST (test_errors)
       "depth-domain complex", "aooctangio");
   /* repeats < 2: GObject refuses it, naming the property and value */
   e = gst_element_factory_make ("aooctangio", NULL);
-  ASSERT_WARNING (g_object_set (e, "repeats", 1, NULL));
+  AOOCT_ASSERT_REFUSED (g_object_set (e, "repeats", 1, NULL));
   g_object_get (e, "repeats", &repeats, NULL);
   fail_unless_equals_int (repeats, 4);
   gst_object_unref (e);
