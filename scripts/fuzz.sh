@@ -22,6 +22,7 @@ mkdir -p "$build/artifacts"
 # shellcheck disable=SC2207
 glib=($(pkg-config --cflags --libs glib-2.0))
 common=("$root/common/aooct-textfile.c" "$root/common/aooct-open.c" "$root/common/aooct-calib.c"
+  "$root/common/aooct-kmap-table.c"
   "$root/common/aooct-geometry.c" "$root/common/aooct-error.c")
 flags=(-g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
   -fno-sanitize-recover=undefined -I"$root/common")
