@@ -73,9 +73,9 @@ filter() {
       *'Connection does not exist'*)
         printf '%s\n' "$line" >&2; : >"$tmp/noconn" ;;
       # (GStreamer 1.26's srtsink: "Failed to write to SRT socket: Socket is
-      # broken or closed")
+      # broken or closed", or "...: Connection was broken")
       *'Error on SRT socket'* | *'Connection reset by peer'* | *'Broken pipe'* | *'Error while sending data'* | \
-        *'Socket is broken or closed'*)
+        *'Failed to write to SRT socket'*)
         printf '%s\n' "$line" >&2; : >"$tmp/closed" ;;
       'ERROR: from element /GstPipeline:pipeline0/GstGDPDepay:depay:'*)
         printf '%s\n' "$line" >&2; : >"$tmp/depay-error" ;;
