@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct-bench: raw B-scans in a camera's packed formats (see
- * aooct-bench-packed.h). */
+/* aooct-bench --packed: raw B-scans in a camera's packed formats (see
+ * aooct-bench-packed.h) and the chain timed on them. */
 #include <gst/video/video.h>
 
 #include "aooct-bench-packed.h"
+#include "aooct-bench.h"
 
 GstSample *
 aooct_bench_packed_sample (GstSample * raw, AooctRawFormat format)
@@ -68,4 +69,62 @@ aooct_bench_packed_sample (GstSample * raw, AooctRawFormat format)
   gst_buffer_unref (out);
   gst_caps_unref (caps);
   return res;
+}
+
+/* Packed input (--packed): the whole chain of @shape on its raw B-scans as
+ * GRAY16_LE and packed as each packed format, in page-locked memory on
+ * CUDA (the pool aooctdcsub proposes: the upload moves the packed bytes),
+ * GRAY8 images in system memory; on one streaming thread and on three. */
+void
+aooct_bench_packed_rows (Bench * b, const Shape * shape)
+{
+  GString *table = b->table;
+  FILE *out = b->out;
+  static const AooctRawFormat formats[] = { AOOCT_RAW_GRAY16_LE,
+    AOOCT_RAW_MONO12P, AOOCT_RAW_MONO12PACKED, AOOCT_RAW_MONO10P
+  };
+  GstSample *raw = capture_input (shape, 0);
+  gchar *chains[2] = { chain_desc (shape, 0, N_STAGES - 1),
+    chain_queued_desc (shape)
+  };
+  Feed feed = on_cuda ()? FEED_PINNED : FEED_SYSTEM;
+  guint f, c;
+
+  emit (table, out, "## %s, packed input: %d samples x %d A-lines, %d "
+      "B-scans per buffer, raw B-scans in %s, GRAY8 image in system "
+      "memory\n\n| raw samples | threads | bytes per A-line | ms per B-scan "
+      "| A-lines/s | latency median / max, ms per buffer |\n"
+      "|---|---:|---:|---:|---:|---:|\n", shape->name, shape->samples,
+      shape->alines, shape->per_buffer, feed == FEED_PINNED ?
+      "page-locked memory (the pool aooctdcsub proposes)" :
+      "ordinary system memory");
+  for (c = 0; c < G_N_ELEMENTS (chains); c++)
+    for (f = 0; f < G_N_ELEMENTS (formats); f++) {
+      GstSample *in = formats[f] == AOOCT_RAW_GRAY16_LE ?
+          gst_sample_ref (raw) : aooct_bench_packed_sample (raw, formats[f]);
+      Timing t = { -1, 0, 0, 0, NULL };
+      gdouble ms;
+
+      if (in)
+        t = time_chain (chains[c], "video/x-raw,format=GRAY8", in, b->buffers,
+            feed, FALSE);
+      ms = t.ms / shape->per_buffer;
+      if (t.ms <= 0)
+        emit (table, out, "| %s | %d | %" G_GSIZE_FORMAT " | failed (see "
+            "the messages above) | | |\n", aooct_raw_format_name
+            (formats[f]), c ? 3 : 1, aooct_raw_row_bytes (formats[f],
+                shape->samples));
+      else
+        emit (table, out, "| %s | %d | %" G_GSIZE_FORMAT " | %.4f | %.3g | "
+            "%.3f / %.3f |\n", aooct_raw_format_name (formats[f]), c ? 3 : 1,
+            aooct_raw_row_bytes (formats[f], shape->samples), ms,
+            shape->alines / (ms / 1e3), t.lat_med_ms, t.lat_max_ms);
+      g_free (t.host);
+      if (in)
+        gst_sample_unref (in);
+    }
+  emit (table, out, "\n");
+  g_free (chains[0]);
+  g_free (chains[1]);
+  gst_sample_unref (raw);
 }
