@@ -19,13 +19,37 @@ enum
   THRESHOLD,
 };
 
-const gchar *const aooct_flow_cuda_video_formats[] = { "NV12", "I420",
-  "RGBA", NULL
+/* the video formats both offer in CUDA memory */
+static const gchar *const cuda_video_formats[] = { "NV12", "I420", "RGBA",
+  NULL
 };
 
-void
-aooct_flow_props_install (GObjectClass * klass, guint first,
-    gint aline_window, const gchar * image)
+/* the class's AooctFlowClassInfo, kept on its type */
+static GQuark
+info_quark (void)
+{
+  static GQuark q = 0;
+
+  if (q == 0)
+    q = g_quark_from_static_string ("aooct-flow-class-info");
+  return q;
+}
+
+static const AooctFlowClassInfo *
+class_info (gpointer instance)
+{
+  return g_type_get_qdata (G_OBJECT_TYPE (instance), info_quark ());
+}
+
+static AooctFlowProps *
+props_of (gpointer instance, const AooctFlowClassInfo * info)
+{
+  return G_STRUCT_MEMBER_P (instance, info->props);
+}
+
+static void
+props_install (GObjectClass * klass, guint first, gint aline_window,
+    const gchar * image)
 {
   const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_READY;
@@ -75,9 +99,8 @@ aooct_flow_props_init (AooctFlowProps * p, gint aline_window)
   p->threshold = AOOCT_FLOW_DEFAULT_THRESHOLD;
 }
 
-gboolean
-aooct_flow_props_set (AooctFlowProps * p, guint first, guint prop_id,
-    const GValue * value)
+static gboolean
+props_set (AooctFlowProps * p, guint first, guint prop_id, const GValue * value)
 {
   if (prop_id < first || prop_id >= first + AOOCT_FLOW_PROPS)
     return FALSE;
@@ -101,9 +124,8 @@ aooct_flow_props_set (AooctFlowProps * p, guint first, guint prop_id,
   return TRUE;
 }
 
-gboolean
-aooct_flow_props_get (const AooctFlowProps * p, guint first, guint prop_id,
-    GValue * value)
+static gboolean
+props_get (const AooctFlowProps * p, guint first, guint prop_id, GValue * value)
 {
   if (prop_id < first || prop_id >= first + AOOCT_FLOW_PROPS)
     return FALSE;
@@ -127,8 +149,11 @@ aooct_flow_props_get (const AooctFlowProps * p, guint first, guint prop_id,
   return TRUE;
 }
 
-gboolean
-aooct_flow_derive_output (const gchar * element, const AooctFlowProps * p,
+/* @in must be depth-domain complex (naming @element and what it got); the
+ * crop of @p resolved into @start / @end; @out: video of in->alines x the
+ * crop (rows per B-scan in samples) */
+static gboolean
+derive_output (const gchar * element, const AooctFlowProps * p,
     const AooctGeometry * in, AooctGeometry * out, gint * start, gint * end,
     GError ** error)
 {
@@ -153,9 +178,12 @@ aooct_flow_derive_output (const gchar * element, const AooctFlowProps * p,
 }
 
 gboolean
-aooct_flow_output_format (GstAooctFilter * filter, const gchar * element,
-    gboolean rgba_map, AooctFlowFormat * format, GError ** error)
+aooct_flow_output_format (GstAooctFilter * filter, AooctFlowFormat * format,
+    GError ** error)
 {
+  const AooctFlowClassInfo *info = class_info (filter);
+  const gchar *element = info->element;
+  const gboolean rgba_map = info->rgba_map;
   const gboolean cuda = filter->active_backend == GST_AOOCT_BACKEND_CUDA
       && filter->out_cuda_memory;
 
@@ -191,4 +219,173 @@ aooct_flow_output_format (GstAooctFilter * filter, const gchar * element,
       " or GRAY16_LE", GST_VIDEO_INFO_NAME (&filter->out_vinfo),
       filter->out_cuda_memory ? " in CUDA memory" : "");
   return FALSE;
+}
+
+/* a copy of the element's AooctFlowProps, under the object lock */
+static AooctFlowProps
+read_props (GstAooctFilter * filter, const AooctFlowClassInfo * info)
+{
+  AooctFlowProps p;
+
+  GST_OBJECT_LOCK (filter);
+  p = *props_of (filter, info);
+  GST_OBJECT_UNLOCK (filter);
+  return p;
+}
+
+gboolean
+aooct_flow_derive (GstAooctFilter * filter, const AooctGeometry * in,
+    AooctGeometry * out, GError ** error)
+{
+  const AooctFlowClassInfo *info = class_info (filter);
+  AooctFlowProps p = read_props (filter, info);
+  gint start, end;
+
+  return derive_output (info->element, &p, in, out, &start, &end, error);
+}
+
+gboolean
+aooct_flow_params (GstAooctFilter * filter, AooctFlowParams * p,
+    GError ** error)
+{
+  const AooctFlowClassInfo *info = class_info (filter);
+  AooctFlowProps props = read_props (filter, info);
+  AooctGeometry out;
+  gint start, end;
+
+  if (!derive_output (info->element, &props, &filter->in_geom, &out, &start,
+          &end, error))
+    return FALSE;
+  /* crop-* are only writable up to READY, so this holds unless the
+   * application bypassed that */
+  if (end - start != filter->out_geom.samples) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "crop-start / crop-end changed during negotiation");
+    return FALSE;
+  }
+  p->samples = filter->in_geom.samples;
+  p->alines = filter->in_geom.alines;
+  p->bscans = filter->in_geom.bscans;
+  p->crop_start = start;
+  p->rows = end - start;
+  return TRUE;
+}
+
+/* video/x-raw of the formats in system memory, the size of @out (one image
+ * per B-scan of it, stacked) */
+static GstCaps *
+flow_output_caps (GstAooctFilter * filter, const AooctGeometry * out)
+{
+  gchar *desc = g_strdup_printf ("video/x-raw, format = (string) { %s }",
+      class_info (filter)->formats);
+  GstCaps *caps = gst_caps_from_string (desc);
+
+  g_free (desc);
+  gst_caps_set_simple (caps,
+      "width", G_TYPE_INT, out->alines,
+      "height", G_TYPE_INT, out->bscans * out->samples,
+      "framerate", GST_TYPE_FRACTION, out->fps_n, out->fps_d, NULL);
+  return caps;
+}
+
+/* the field of the element's own property @prop_id; NULL if none */
+static gpointer
+own_field (GObject * object, const AooctFlowClassInfo * info, guint prop_id)
+{
+  const AooctFlowField *f;
+
+  for (f = info->own; f->prop_id != 0; f++)
+    if (f->prop_id == prop_id)
+      return G_STRUCT_MEMBER_P (object, f->offset);
+  return NULL;
+}
+
+static void
+flow_set_property (GObject * object, guint prop_id, const GValue * value,
+    GParamSpec * pspec)
+{
+  const AooctFlowClassInfo *info = class_info (object);
+  gpointer field;
+
+  GST_OBJECT_LOCK (object);
+  if (props_set (props_of (object, info), info->first, prop_id, value)) {
+    /* one of the five */
+  } else if ((field = own_field (object, info, prop_id)) == NULL) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  } else {
+    switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
+      case G_TYPE_INT:
+        *(gint *) field = g_value_get_int (value);
+        break;
+      case G_TYPE_ENUM:
+        *(gint *) field = g_value_get_enum (value);
+        break;
+      case G_TYPE_BOOLEAN:
+        *(gboolean *) field = g_value_get_boolean (value);
+        break;
+      case G_TYPE_DOUBLE:
+        *(gdouble *) field = g_value_get_double (value);
+        break;
+      default:
+        g_assert_not_reached ();
+    }
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+static void
+flow_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  const AooctFlowClassInfo *info = class_info (object);
+  gpointer field;
+
+  GST_OBJECT_LOCK (object);
+  if (props_get (props_of (object, info), info->first, prop_id, value)) {
+    /* one of the five */
+  } else if ((field = own_field (object, info, prop_id)) == NULL) {
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+  } else {
+    switch (G_TYPE_FUNDAMENTAL (G_PARAM_SPEC_VALUE_TYPE (pspec))) {
+      case G_TYPE_INT:
+        g_value_set_int (value, *(gint *) field);
+        break;
+      case G_TYPE_ENUM:
+        g_value_set_enum (value, *(gint *) field);
+        break;
+      case G_TYPE_BOOLEAN:
+        g_value_set_boolean (value, *(gboolean *) field);
+        break;
+      case G_TYPE_DOUBLE:
+        g_value_set_double (value, *(gdouble *) field);
+        break;
+      default:
+        g_assert_not_reached ();
+    }
+  }
+  GST_OBJECT_UNLOCK (object);
+}
+
+void
+aooct_flow_class_init (GstAooctFilterClass * klass,
+    const AooctFlowClassInfo * info)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  gchar *src_caps = g_strdup_printf ("video/x-raw, format = (string) { %s }, "
+      "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], "
+      "framerate = (fraction) [ 0/1, MAX ]", info->formats);
+
+  g_type_set_qdata (G_OBJECT_CLASS_TYPE (klass), info_quark (),
+      (gpointer) info);
+  gobject_class->set_property = flow_set_property;
+  gobject_class->get_property = flow_get_property;
+  props_install (gobject_class, info->first, info->aline_window, info->image);
+  klass->cuda_video_formats = cuda_video_formats;
+  gst_aooct_filter_class_add_pad_templates (klass, AOOCT_CAPS_TEMPLATE,
+      src_caps);
+  g_free (src_caps);
+  klass->derive_output = GST_DEBUG_FUNCPTR (aooct_flow_derive);
+  klass->output_caps = GST_DEBUG_FUNCPTR (flow_output_caps);
+  /* on depth profiles: the stream priority of the chain's last steps */
+  klass->cuda_stage = 3;
 }

@@ -111,42 +111,41 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctangio, "aooctangio",
     GST_DEBUG_CATEGORY_INIT (gst_aooct_angio_debug, "aooctangio", 0,
         "aooct angiography"));
 
-#define SRC_CAPS \
-  "video/x-raw, format = (string) { GRAY8, GRAY16_LE }, " \
-  "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], " \
-  "framerate = (fraction) [ 0/1, MAX ]"
+/* what aooct-flow-props.c does for it */
+G_STATIC_ASSERT (sizeof (AooctAngioMethod) == sizeof (gint));
+static const AooctFlowClassInfo angio_info = {
+  .element = "aooctangio",
+  .formats = "GRAY8, GRAY16_LE",
+  .rgba_map = FALSE,
+  .aline_window = AOOCT_ANGIO_DEFAULT_ALINE_WINDOW,
+  .image = "image",
+  .props = G_STRUCT_OFFSET (GstAooctAngio, props),
+  .first = PROP_FLOW,
+  .own = {
+        {PROP_REPEATS, G_STRUCT_OFFSET (GstAooctAngio, repeats)},
+        {PROP_METHOD, G_STRUCT_OFFSET (GstAooctAngio, method)},
+        {PROP_DECORRELATION_MAX,
+            G_STRUCT_OFFSET (GstAooctAngio, decorrelation_max)},
+        {PROP_VARIANCE_MAX, G_STRUCT_OFFSET (GstAooctAngio, variance_max)},
+      {0, 0}}
+};
 
+/* the flow elements' output, one image per group of N B-scans */
 static gboolean
 gst_aooct_angio_derive_output (GstAooctFilter * filter,
     const AooctGeometry * in, AooctGeometry * out, GError ** error)
 {
   GstAooctAngio *self = GST_AOOCT_ANGIO (filter);
-  AooctFlowProps p;
-  gint start, end, n;
+  gint n;
 
   GST_OBJECT_LOCK (self);
-  p = self->props;
   n = self->repeats;
   GST_OBJECT_UNLOCK (self);
-  if (!aooct_flow_derive_output ("aooctangio", &p, in, out, &start, &end,
-          error))
+  if (!aooct_flow_derive (filter, in, out, error))
     return FALSE;
-  /* one image per group of N B-scans */
   out->bscans = 1;
   gst_aooct_group_rate (in, n, out);
   return TRUE;
-}
-
-static GstCaps *
-gst_aooct_angio_output_caps (GstAooctFilter * filter, const AooctGeometry * out)
-{
-  GstCaps *caps = gst_caps_from_string ("video/x-raw, "
-      "format = (string) { GRAY8, GRAY16_LE }");
-
-  gst_caps_set_simple (caps, "width", G_TYPE_INT, out->alines,
-      "height", G_TYPE_INT, out->samples,
-      "framerate", GST_TYPE_FRACTION, out->fps_n, out->fps_d, NULL);
-  return caps;
 }
 
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
@@ -240,32 +239,17 @@ gst_aooct_angio_setup (GstAooctFilter * filter, gconstpointer * settings,
 {
   GstAooctAngio *self = GST_AOOCT_ANGIO (filter);
   AooctFlowParams *p = &self->params;
-  AooctFlowProps props;
   AooctAngioSettings s;
-  AooctGeometry out;
-  gint start, end;
 
-  if (!aooct_flow_output_format (filter, "aooctangio", FALSE, &p->format,
-          error) || !read_settings (self, &s, error))
+  if (!aooct_flow_output_format (filter, &p->format, error)
+      || !read_settings (self, &s, error)
+      || !aooct_flow_params (filter, p, error))
     return FALSE;
   GST_OBJECT_LOCK (self);
-  props = self->props;
   p->repeats = self->repeats;
   GST_OBJECT_UNLOCK (self);
-  if (!aooct_flow_derive_output ("aooctangio", &props, &filter->in_geom,
-          &out, &start, &end, error))
-    return FALSE;
-  if (end - start != filter->out_geom.samples) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "crop-start / crop-end changed during negotiation");
-    return FALSE;
-  }
-  p->samples = filter->in_geom.samples;
-  p->alines = filter->in_geom.alines;
-  p->bscans = filter->in_geom.bscans;
-  p->crop_start = start;
-  p->rows = end - start;
-  GST_DEBUG_OBJECT (self, "N=%d, crop [%d, %d), %s", p->repeats, start, end,
+  GST_DEBUG_OBJECT (self, "N=%d, crop [%d, %d), %s", p->repeats,
+      p->crop_start, p->crop_start + p->rows,
       GST_VIDEO_INFO_NAME (&filter->out_vinfo));
   *settings = p;
   return TRUE;
@@ -292,68 +276,6 @@ gst_aooct_angio_group_size (GstAooctGroup * group)
 }
 
 static void
-gst_aooct_angio_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstAooctAngio *self = GST_AOOCT_ANGIO (object);
-
-  GST_OBJECT_LOCK (self);
-  if (aooct_flow_props_set (&self->props, PROP_FLOW, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  switch (prop_id) {
-    case PROP_REPEATS:
-      self->repeats = g_value_get_int (value);
-      break;
-    case PROP_METHOD:
-      self->method = g_value_get_enum (value);
-      break;
-    case PROP_DECORRELATION_MAX:
-      self->decorrelation_max = g_value_get_double (value);
-      break;
-    case PROP_VARIANCE_MAX:
-      self->variance_max = g_value_get_double (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_aooct_angio_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstAooctAngio *self = GST_AOOCT_ANGIO (object);
-
-  GST_OBJECT_LOCK (self);
-  if (aooct_flow_props_get (&self->props, PROP_FLOW, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  switch (prop_id) {
-    case PROP_REPEATS:
-      g_value_set_int (value, self->repeats);
-      break;
-    case PROP_METHOD:
-      g_value_set_enum (value, self->method);
-      break;
-    case PROP_DECORRELATION_MAX:
-      g_value_set_double (value, self->decorrelation_max);
-      break;
-    case PROP_VARIANCE_MAX:
-      g_value_set_double (value, self->variance_max);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
 gst_aooct_angio_class_init (GstAooctAngioClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -365,8 +287,7 @@ gst_aooct_angio_class_init (GstAooctAngioClass * klass)
   const GParamFlags live = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE;
 
-  gobject_class->set_property = gst_aooct_angio_set_property;
-  gobject_class->get_property = gst_aooct_angio_get_property;
+  aooct_flow_class_init (filter_class, &angio_info);
 
   /**
    * GstAooctAngio:repeats:
@@ -415,22 +336,15 @@ gst_aooct_angio_class_init (GstAooctAngioClass * klass)
           "fully developed speckle gives about 30); 0 = the image's maximum; "
           "0 .. 1e6, default 30", 0.0, 1e6, AOOCT_ANGIO_DEFAULT_VARIANCE_MAX,
           live));
-  aooct_flow_props_install (gobject_class, PROP_FLOW,
-      AOOCT_ANGIO_DEFAULT_ALINE_WINDOW, "image");
 
   gst_element_class_set_static_metadata (element_class,
       "AO-OCT angiography", "Filter/Converter/Video",
       "Decorrelation or speckle variance over repeated depth-domain OCT "
       "B-scans, one image per group of repeats", "aooct developers");
-  filter_class->cuda_video_formats = aooct_flow_cuda_video_formats;
-  gst_aooct_filter_class_add_pad_templates (filter_class,
-      AOOCT_CAPS_TEMPLATE, SRC_CAPS);
 
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_angio_derive_output);
-  filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_angio_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_angio_setup);
-  filter_class->cuda_stage = 3;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_angio_live);
   filter_class->cpu_ops = &angio_cpu;
   filter_class->cuda_ops = ANGIO_CUDA;

@@ -93,40 +93,27 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctdoppler, "aooctdoppler",
     GST_DEBUG_CATEGORY_INIT (gst_aooct_doppler_debug, "aooctdoppler", 0,
         "aooct phase-resolved Doppler"));
 
-/* GRAY8 first: what a display gets unless it asks for more */
-#define SRC_CAPS \
-  "video/x-raw, format = (string) { GRAY8, GRAY16_LE, RGBA }, " \
-  "width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], " \
-  "framerate = (fraction) [ 0/1, MAX ]"
-
-static gboolean
-gst_aooct_doppler_derive_output (GstAooctFilter * filter,
-    const AooctGeometry * in, AooctGeometry * out, GError ** error)
-{
-  GstAooctDoppler *self = GST_AOOCT_DOPPLER (filter);
-  AooctFlowProps p;
-  gint start, end;
-
-  GST_OBJECT_LOCK (self);
-  p = self->props;
-  GST_OBJECT_UNLOCK (self);
-  return aooct_flow_derive_output ("aooctdoppler", &p, in, out, &start, &end,
-      error);
-}
-
-static GstCaps *
-gst_aooct_doppler_output_caps (GstAooctFilter * filter,
-    const AooctGeometry * out)
-{
-  GstCaps *caps = gst_caps_from_string ("video/x-raw, "
-      "format = (string) { GRAY8, GRAY16_LE, RGBA }");
-
-  gst_caps_set_simple (caps,
-      "width", G_TYPE_INT, out->alines,
-      "height", G_TYPE_INT, out->bscans * out->samples,
-      "framerate", GST_TYPE_FRACTION, out->fps_n, out->fps_d, NULL);
-  return caps;
-}
+/* what aooct-flow-props.c does for it */
+static const AooctFlowClassInfo doppler_info = {
+  .element = "aooctdoppler",
+  /* GRAY8 first: what a display gets unless it asks for more */
+  .formats = "GRAY8, GRAY16_LE, RGBA",
+  .rgba_map = TRUE,
+  .aline_window = AOOCT_DOPPLER_DEFAULT_ALINE_WINDOW,
+  .image = "B-scan",
+  .props = G_STRUCT_OFFSET (GstAooctDoppler, props),
+  .first = PROP_FLOW,
+  .own = {
+        {PROP_LAG, G_STRUCT_OFFSET (GstAooctDoppler, lag)},
+        {PROP_BULK_CORRECTION,
+            G_STRUCT_OFFSET (GstAooctDoppler, bulk_correction)},
+        {PROP_LINE_RATE, G_STRUCT_OFFSET (GstAooctDoppler, line_rate)},
+        {PROP_CENTER_WAVELENGTH,
+            G_STRUCT_OFFSET (GstAooctDoppler, center_wavelength)},
+        {PROP_REFRACTIVE_INDEX,
+            G_STRUCT_OFFSET (GstAooctDoppler, refractive_index)},
+      {0, 0}}
+};
 
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
@@ -252,35 +239,15 @@ gst_aooct_doppler_setup (GstAooctFilter * filter, gconstpointer * settings,
 {
   GstAooctDoppler *self = GST_AOOCT_DOPPLER (filter);
   AooctFlowParams *p = &self->params;
-  AooctFlowProps props;
   AooctDopplerSettings s;
-  AooctGeometry out;
-  gint start, end;
 
-  if (!aooct_flow_output_format (filter, "aooctdoppler", TRUE, &p->format,
-          error) || !read_settings (self, &s, error))
+  if (!aooct_flow_output_format (filter, &p->format, error)
+      || !read_settings (self, &s, error)
+      || !aooct_flow_params (filter, p, error))
     return FALSE;
-  GST_OBJECT_LOCK (self);
-  props = self->props;
-  GST_OBJECT_UNLOCK (self);
-  if (!aooct_flow_derive_output ("aooctdoppler", &props, &filter->in_geom,
-          &out, &start, &end, error))
-    return FALSE;
-  /* crop-* are only writable up to READY, so this holds unless the
-   * application bypassed that */
-  if (end - start != filter->out_geom.samples) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "crop-start / crop-end changed during negotiation");
-    return FALSE;
-  }
-  p->samples = filter->in_geom.samples;
-  p->alines = filter->in_geom.alines;
-  p->bscans = filter->in_geom.bscans;
-  p->crop_start = start;
-  p->rows = end - start;
   p->repeats = 1;
-  GST_DEBUG_OBJECT (self, "crop [%d, %d), %s", start, end,
-      GST_VIDEO_INFO_NAME (&filter->out_vinfo));
+  GST_DEBUG_OBJECT (self, "crop [%d, %d), %s", p->crop_start,
+      p->crop_start + p->rows, GST_VIDEO_INFO_NAME (&filter->out_vinfo));
   /* the scale once after caps */
   self->posted_velocity = 0;
   announce_velocity (self, s.lag);
@@ -303,74 +270,6 @@ gst_aooct_doppler_live (GstAooctFilter * filter, gconstpointer * live,
 }
 
 static void
-gst_aooct_doppler_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstAooctDoppler *self = GST_AOOCT_DOPPLER (object);
-
-  GST_OBJECT_LOCK (self);
-  if (aooct_flow_props_set (&self->props, PROP_FLOW, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  switch (prop_id) {
-    case PROP_LAG:
-      self->lag = g_value_get_int (value);
-      break;
-    case PROP_BULK_CORRECTION:
-      self->bulk_correction = g_value_get_boolean (value);
-      break;
-    case PROP_LINE_RATE:
-      self->line_rate = g_value_get_double (value);
-      break;
-    case PROP_CENTER_WAVELENGTH:
-      self->center_wavelength = g_value_get_double (value);
-      break;
-    case PROP_REFRACTIVE_INDEX:
-      self->refractive_index = g_value_get_double (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
-gst_aooct_doppler_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstAooctDoppler *self = GST_AOOCT_DOPPLER (object);
-
-  GST_OBJECT_LOCK (self);
-  if (aooct_flow_props_get (&self->props, PROP_FLOW, prop_id, value)) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  switch (prop_id) {
-    case PROP_LAG:
-      g_value_set_int (value, self->lag);
-      break;
-    case PROP_BULK_CORRECTION:
-      g_value_set_boolean (value, self->bulk_correction);
-      break;
-    case PROP_LINE_RATE:
-      g_value_set_double (value, self->line_rate);
-      break;
-    case PROP_CENTER_WAVELENGTH:
-      g_value_set_double (value, self->center_wavelength);
-      break;
-    case PROP_REFRACTIVE_INDEX:
-      g_value_set_double (value, self->refractive_index);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
-}
-
-static void
 gst_aooct_doppler_class_init (GstAooctDopplerClass * klass)
 {
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
@@ -379,8 +278,7 @@ gst_aooct_doppler_class_init (GstAooctDopplerClass * klass)
   const GParamFlags live = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE;
 
-  gobject_class->set_property = gst_aooct_doppler_set_property;
-  gobject_class->get_property = gst_aooct_doppler_get_property;
+  aooct_flow_class_init (filter_class, &doppler_info);
 
   /**
    * GstAooctDoppler:lag:
@@ -436,23 +334,14 @@ gst_aooct_doppler_class_init (GstAooctDopplerClass * klass)
           "Group refractive index n of the sample, for the velocity scale "
           "only; 0.01 .. 100, default 1.38", 0.01, 100.0,
           DEFAULT_REFRACTIVE_INDEX, live));
-  aooct_flow_props_install (gobject_class, PROP_FLOW,
-      AOOCT_DOPPLER_DEFAULT_ALINE_WINDOW, "B-scan");
 
   gst_element_class_set_static_metadata (element_class,
       "AO-OCT phase-resolved Doppler", "Filter/Converter/Video",
       "Phase shift between A-lines (Kasai autocorrelation) of depth-domain "
       "OCT B-scans, as a flow image", "aooct developers");
-  filter_class->cuda_video_formats = aooct_flow_cuda_video_formats;
-  gst_aooct_filter_class_add_pad_templates (filter_class,
-      AOOCT_CAPS_TEMPLATE, SRC_CAPS);
 
   filter_class->src_is_video = TRUE;
-  filter_class->derive_output =
-      GST_DEBUG_FUNCPTR (gst_aooct_doppler_derive_output);
-  filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_doppler_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_doppler_setup);
-  filter_class->cuda_stage = 3;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_doppler_live);
   filter_class->cpu_ops = &doppler_cpu;
   filter_class->cuda_ops = DOPPLER_CUDA;
