@@ -211,7 +211,7 @@ typedef struct
   gint64 *t_in;                 /* when buffer i entered the first element */
   gdouble *latency_ms;          /* and reached the sink */
   /* with thread_times: the threads' CPU time when the clock starts and
-   * when the last image (of @expect) arrives, and then */
+   * when the last image (the @expect th) arrives, and that moment */
   gint expect;
   AooctBenchThreads *threads_start, *threads_end;
   gint64 t_threads_end;
