@@ -155,7 +155,7 @@ static gpointer
 angio_cpu_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cpu_angio_new (settings);
+  return aooct_cpu_angio_plan_new (settings);
 }
 
 static gboolean
@@ -165,18 +165,18 @@ angio_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   const AngioLive *live = run->live;
 
   if (live->call->count > 0)
-    aooct_cpu_angio_collect (core, (const gfloat *) (in->data +
+    aooct_cpu_angio_execute_collect (core, (const gfloat *) (in->data +
             live->call->in_row * in->stride), live->call->first,
         live->call->count);
   else
-    aooct_cpu_angio_emit (core, &live->s, out->data, out->stride);
+    aooct_cpu_angio_execute_emit (core, &live->s, out->data, out->stride);
   return TRUE;
 }
 
 static void
 angio_cpu_destroy (gpointer core)
 {
-  aooct_cpu_angio_free (core);
+  aooct_cpu_angio_plan_free (core);
 }
 
 static const AooctStepOps angio_cpu = { angio_cpu_create, angio_cpu_process,
@@ -188,7 +188,7 @@ static gpointer
 angio_cuda_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_angio_new (settings, error);
+  return aooct_cuda_angio_plan_new (settings, error);
 }
 
 static gboolean
@@ -198,17 +198,17 @@ angio_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   const AngioLive *live = run->live;
 
   if (live->call->count > 0)
-    return aooct_cuda_angio_collect (core, (const gfloat *) (in->data +
+    return aooct_cuda_angio_execute_collect (core, (const gfloat *) (in->data +
             live->call->in_row * in->stride), live->call->first,
         live->call->count, run->stream, error);
-  return aooct_cuda_angio_emit (core, &live->s, out->data, out->stride,
+  return aooct_cuda_angio_execute_emit (core, &live->s, out->data, out->stride,
       run->stream, error);
 }
 
 static void
 angio_cuda_destroy (gpointer core)
 {
-  aooct_cuda_angio_free (core);
+  aooct_cuda_angio_plan_free (core);
 }
 
 static const AooctStepOps angio_cuda = { angio_cuda_create,

@@ -249,7 +249,7 @@ gst_aooct_cs_derive_output (GstAooctFilter * filter,
 /* settings: the AooctCs operator the element built in setup() */
 typedef struct
 {
-  AooctCpuCs *cs;
+  AooctCpuCsPlan *cs;
   gint rows;                    /* A-lines per buffer */
 } CsCpu;
 
@@ -258,7 +258,7 @@ cs_cpu_destroy (gpointer core)
 {
   CsCpu *c = core;
 
-  aooct_cpu_cs_free (c->cs);
+  aooct_cpu_cs_plan_free (c->cs);
   g_free (c);
 }
 
@@ -268,7 +268,7 @@ cs_cpu_create (GstAooctFilter * filter, gconstpointer settings, GError ** error)
   CsCpu *c = g_new0 (CsCpu, 1);
 
   c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
-  c->cs = aooct_cpu_cs_new (settings, aooct_cpu_threads (), error);
+  c->cs = aooct_cpu_cs_plan_new (settings, aooct_cpu_threads (), error);
   if (c->cs == NULL) {
     g_free (c);
     return NULL;
@@ -285,7 +285,7 @@ cs_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   const CsLive *live = run->live;
 
   /* application/x-aooct buffers are contiguous */
-  aooct_cpu_cs_process (c->cs, (const gfloat *) in->data,
+  aooct_cpu_cs_execute (c->cs, (const gfloat *) in->data,
       (gfloat *) out->data, c->rows, live->tau, live->iterations);
   return TRUE;
 }
@@ -299,7 +299,7 @@ static gpointer
 cs_cuda_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_cs_new (settings, aooct_geometry_total_alines
+  return aooct_cuda_cs_plan_new (settings, aooct_geometry_total_alines
       (&filter->in_geom), error);
 }
 
@@ -309,14 +309,14 @@ cs_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 {
   const CsLive *live = run->live;
 
-  return aooct_cuda_cs_process (core, (const gfloat *) in->data,
+  return aooct_cuda_cs_execute (core, (const gfloat *) in->data,
       (gfloat *) out->data, live->tau, live->iterations, run->stream, error);
 }
 
 static void
 cs_cuda_destroy (gpointer core)
 {
-  aooct_cuda_cs_free (core);
+  aooct_cuda_cs_plan_free (core);
 }
 
 static const AooctStepOps cs_cuda = { cs_cuda_create, cs_cuda_process,

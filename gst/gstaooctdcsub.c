@@ -329,22 +329,53 @@ per_bscan (const DcsubSettings * s, const AooctGeometry * in,
   return s->rolling != NULL || out->alines != in->alines;
 }
 
-/* both cores start with their settings (dcsub_reset) */
+/* The plan's geometry and mode: one B-scan of the output, without the DC
+ * removal where the rolling mean takes its place, when per_bscan(). */
+static void
+plan_shape (const DcsubSettings * s, GstAooctFilter * filter,
+    AooctGeometry * geom, AooctDcMode * mode)
+{
+  *geom = filter->in_geom;
+  *mode = s->mode;
+  if (per_bscan (s, &filter->in_geom, &filter->out_geom)) {
+    *geom = filter->out_geom;
+    geom->bscans = 1;
+    if (s->rolling)
+      *mode = AOOCT_DC_NONE;
+  }
+}
+
+/* both wrappers start with their settings (dcsub_reset) */
 typedef struct
 {
   const DcsubSettings *s;
   AooctGeometry in, out;
+  AooctCpuDcsubPlan *plan;
 } DcsubCpu;
+
+static void
+dcsub_cpu_destroy (gpointer core)
+{
+  DcsubCpu *c = core;
+
+  aooct_cpu_dcsub_plan_free (c->plan);
+  g_free (c);
+}
 
 static gpointer
 dcsub_cpu_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   DcsubCpu *c = g_new0 (DcsubCpu, 1);
+  const DcsubSettings *s = settings;
+  AooctGeometry geom;
+  AooctDcMode mode;
 
   c->in = filter->in_geom;
   c->out = filter->out_geom;
-  c->s = settings;
+  c->s = s;
+  plan_shape (s, filter, &geom, &mode);
+  c->plan = aooct_cpu_dcsub_plan_new (&geom, s->format, mode, s->background);
   return c;
 }
 
@@ -354,23 +385,21 @@ dcsub_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 {
   DcsubCpu *c = core;
   const DcsubSettings *s = c->s;
-  AooctGeometry one = c->out;
+  const gsize out_bscan = (gsize) c->out.alines * c->out.raw_samples;
   gint b;
 
   if (!per_bscan (s, &c->in, &c->out)) {
-    aooct_cpu_dcsub (&c->in, in->data, in->stride, s->format, s->mode,
-        s->background, (gfloat *) out->data);
+    aooct_cpu_dcsub_execute (c->plan, in->data, in->stride,
+        (gfloat *) out->data);
     return TRUE;
   }
-  one.bscans = 1;
   for (b = 0; b < c->in.bscans; b++) {
-    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
+    gfloat *o = (gfloat *) out->data + (gsize) b * out_bscan;
 
-    aooct_cpu_dcsub (&one, in->data + ((gsize) b * c->in.alines +
-            s->skip_start) * in->stride, in->stride, s->format,
-        s->rolling ? AOOCT_DC_NONE : s->mode, s->background, o);
+    aooct_cpu_dcsub_execute (c->plan, in->data + ((gsize) b * c->in.alines +
+            s->skip_start) * in->stride, in->stride, o);
     if (s->rolling)
-      aooct_cpu_rolling_bscan (s->rolling, o, one.alines);
+      aooct_cpu_rolling_bscan (s->rolling, o, c->out.alines);
   }
   return TRUE;
 }
@@ -387,7 +416,7 @@ dcsub_reset (gpointer core)
 }
 
 static const AooctStepOps dcsub_cpu = { dcsub_cpu_create, dcsub_cpu_process,
-  g_free, dcsub_reset, NULL
+  dcsub_cpu_destroy, dcsub_reset, NULL
 };
 
 #ifdef HAVE_CUDA
@@ -397,10 +426,8 @@ typedef struct
   AooctGeometry in, out;
   AooctRolling before;          /* the ring's counters before the last
                                  * buffer */
-  /* device copies, allocated once per caps */
-  gfloat *background;
-  gpointer scratch;
-  gdouble *ring;                /* rolling column sums */
+  AooctCudaDcsubPlan *plan;
+  gdouble *ring;                /* rolling column sums (device) */
 } DcsubCuda;
 
 static void
@@ -408,8 +435,7 @@ dcsub_cuda_destroy (gpointer core)
 {
   DcsubCuda *c = core;
 
-  aooct_cuda_free (c->background);
-  aooct_cuda_free (c->scratch);
+  aooct_cuda_dcsub_plan_free (c->plan);
   aooct_cuda_free (c->ring);
   g_free (c);
 }
@@ -421,20 +447,17 @@ dcsub_cuda_create (GstAooctFilter * filter, gconstpointer settings,
   DcsubCuda *c = g_new0 (DcsubCuda, 1);
   const DcsubSettings *s = settings;
   gsize n = filter->in_geom.raw_samples;
-  AooctGeometry one = filter->out_geom;
+  AooctGeometry geom;
+  AooctDcMode mode;
 
   c->in = filter->in_geom;
   c->out = filter->out_geom;
   c->s = s;
-  one.bscans = 1;
-  if (!aooct_cuda_malloc (MAX (aooct_cuda_dcsub_scratch_bytes
-              (&filter->in_geom), aooct_cuda_dcsub_scratch_bytes (&one)),
-          &c->scratch, error)
-      || (s->rolling && !aooct_cuda_malloc (n * s->rolling->k *
-              sizeof (gdouble), (gpointer *) & c->ring, error))
-      || (s->mode == AOOCT_DC_BACKGROUND
-          && !aooct_cuda_upload_new ((gpointer *) & c->background,
-              s->background, n * sizeof (gfloat), error))) {
+  plan_shape (s, filter, &geom, &mode);
+  c->plan = aooct_cuda_dcsub_plan_new (&geom, s->format, mode, s->background,
+      error);
+  if (c->plan == NULL || (s->rolling && !aooct_cuda_malloc (n * s->rolling->k
+              * sizeof (gdouble), (gpointer *) & c->ring, error))) {
     dcsub_cuda_destroy (c);
     return NULL;
   }
@@ -447,27 +470,24 @@ dcsub_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 {
   DcsubCuda *c = core;
   const DcsubSettings *s = c->s;
-  AooctGeometry one = c->out;
+  const gsize out_bscan = (gsize) c->out.alines * c->out.raw_samples;
   gint b;
 
   if (!per_bscan (s, &c->in, &c->out))
-    return aooct_cuda_dcsub (&c->in, in->data, in->stride, s->format,
-        s->mode, c->background, c->scratch, (gfloat *) out->data,
-        run->stream, error);
-  one.bscans = 1;
+    return aooct_cuda_dcsub_execute (c->plan, in->data, in->stride,
+        (gfloat *) out->data, run->stream, error);
   /* what a failed graph capture rewinds to */
   if (s->rolling)
     c->before = *s->rolling;
   for (b = 0; b < c->in.bscans; b++) {
-    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
+    gfloat *o = (gfloat *) out->data + (gsize) b * out_bscan;
 
-    if (!aooct_cuda_dcsub (&one, in->data + ((gsize) b * c->in.alines +
-                s->skip_start) * in->stride, in->stride, s->format,
-            s->rolling ? AOOCT_DC_NONE : s->mode, c->background, c->scratch,
-            o, run->stream, error))
+    if (!aooct_cuda_dcsub_execute (c->plan, in->data + ((gsize) b *
+                c->in.alines + s->skip_start) * in->stride, in->stride, o,
+            run->stream, error))
       return FALSE;
     if (s->rolling && !aooct_cuda_rolling_bscan (s->rolling, c->ring, o,
-            one.alines, run->stream, error))
+            c->out.alines, run->stream, error))
       return FALSE;
   }
   return TRUE;

@@ -234,7 +234,7 @@ static gpointer
 disp_cpu_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  return g_memdup2 (&filter->in_geom, sizeof (AooctGeometry));
+  return aooct_cpu_disp_plan_new (&filter->in_geom);
 }
 
 static gboolean
@@ -243,20 +243,26 @@ disp_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 {
   const DispLive *live = run->live;
 
-  aooct_cpu_disp (core, g_bytes_get_data (live->weights, NULL), in->data,
-      in->stride, out->data, out->stride);
+  aooct_cpu_disp_execute (core, g_bytes_get_data (live->weights, NULL),
+      in->data, in->stride, out->data, out->stride);
   return TRUE;
 }
 
+static void
+disp_cpu_destroy (gpointer core)
+{
+  aooct_cpu_disp_plan_free (core);
+}
+
 static const AooctStepOps disp_cpu = { disp_cpu_create, disp_cpu_process,
-  g_free
+  disp_cpu_destroy
 };
 
 #ifdef HAVE_CUDA
 typedef struct
 {
   AooctGeometry in;
-  AooctCudaPrep *prep;          /* device copy of the weights (and of a
+  AooctCudaPrepPlan *prep;      /* device copy of the weights (and of a
                                  * resampling table deferred to us) */
 } DispCuda;
 
@@ -265,7 +271,7 @@ disp_cuda_destroy (gpointer core)
 {
   DispCuda *c = core;
 
-  aooct_cuda_prep_free (c->prep);
+  aooct_cuda_prep_plan_free (c->prep);
   g_free (c);
 }
 
@@ -278,7 +284,7 @@ disp_cuda_create (GstAooctFilter * filter, gconstpointer settings,
   c->in = filter->in_geom;
   /* device weights allocated once per geometry; a change while playing
    * only re-uploads */
-  c->prep = aooct_cuda_prep_new (filter->in_geom.samples,
+  c->prep = aooct_cuda_prep_plan_new (filter->in_geom.samples,
       aooct_geometry_total_alines (&filter->in_geom), error);
   if (c->prep == NULL) {
     g_free (c);
@@ -309,7 +315,7 @@ disp_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
           "complex full-range spectra carry deferred steps");
       return FALSE;
     }
-    return aooct_cuda_prep_disp_complex (c->prep,
+    return aooct_cuda_prep_execute_disp_complex (c->prep,
         (const gfloat *) in->data, (gfloat *) out->data, run->stream, error);
   }
   /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
@@ -319,7 +325,7 @@ disp_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     return FALSE;
   aooct_pending_meta_steps (pending, &steps);
   steps.disp = TRUE;
-  return aooct_cuda_prep_process (c->prep, (const gfloat *) in->data,
+  return aooct_cuda_prep_execute (c->prep, (const gfloat *) in->data,
       &steps, NULL, (gfloat *) out->data, run->stream, error);
 }
 
@@ -434,12 +440,19 @@ apply_pending_on_host (const AooctPendingMeta * meta, const AooctGeometry * g,
       !aooct_pending_meta_kmap_table (meta, p2, &table, error))
     return FALSE;
   tmp = g_malloc (bytes);
-  if (meta->kmap_taps > 0)
-    aooct_cpu_kmap_fir (&rows_geom, &fir, (const guint8 *) data,
+  if (meta->kmap_taps > 0) {
+    AooctCpuKmapFirPlan *plan = aooct_cpu_kmap_fir_plan_new (&rows_geom, &fir);
+
+    aooct_cpu_kmap_fir_execute (plan, (const guint8 *) data,
         p2 * sizeof (gfloat), (guint8 *) tmp, p2 * sizeof (gfloat));
-  else
-    aooct_cpu_kmap (&rows_geom, &table, (const guint8 *) data,
+    aooct_cpu_kmap_fir_plan_free (plan);
+  } else {
+    AooctCpuKmapPlan *plan = aooct_cpu_kmap_plan_new (&rows_geom, &table);
+
+    aooct_cpu_kmap_execute (plan, (const guint8 *) data,
         p2 * sizeof (gfloat), (guint8 *) tmp, p2 * sizeof (gfloat));
+    aooct_cpu_kmap_plan_free (plan);
+  }
   memcpy (data, tmp, bytes);
   g_free (tmp);
   return TRUE;

@@ -134,14 +134,14 @@ static gpointer
 doppler_cpu_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cpu_doppler_new (settings);
+  return aooct_cpu_doppler_plan_new (settings);
 }
 
 static gboolean
 doppler_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  aooct_cpu_doppler_process (core, run->live, (const gfloat *) in->data,
+  aooct_cpu_doppler_execute (core, run->live, (const gfloat *) in->data,
       out->data, out->stride);
   return TRUE;
 }
@@ -149,7 +149,7 @@ doppler_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 static void
 doppler_cpu_destroy (gpointer core)
 {
-  aooct_cpu_doppler_free (core);
+  aooct_cpu_doppler_plan_free (core);
 }
 
 static const AooctStepOps doppler_cpu = { doppler_cpu_create,
@@ -161,21 +161,21 @@ static gpointer
 doppler_cuda_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_doppler_new (settings, error);
+  return aooct_cuda_doppler_plan_new (settings, error);
 }
 
 static gboolean
 doppler_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  return aooct_cuda_doppler_process (core, run->live,
+  return aooct_cuda_doppler_execute (core, run->live,
       (const gfloat *) in->data, out->data, out->stride, run->stream, error);
 }
 
 static void
 doppler_cuda_destroy (gpointer core)
 {
-  aooct_cuda_doppler_free (core);
+  aooct_cuda_doppler_plan_free (core);
 }
 
 /* the kernels' arguments are the planes and this buffer's settings */

@@ -88,65 +88,45 @@ gst_aooct_enface_image_size (GstAooctView * view, const AooctGeometry * in,
 
 /* ---- the step on both backends (aooct-step.h, gstaooctview.h) -------- */
 
-typedef struct
+/* the projection, read at setup */
+static AooctEnfaceProjection
+projection_now (GstAooctFilter * filter)
 {
-  AooctEnfaceProjection projection;     /* at setup */
-  gfloat *e;                    /* V x M values (host or device) */
-  gpointer keys;                /* CUDA: the volume's range */
-} Enface;
-
-static Enface *
-enface_new (GstAooctFilter * filter)
-{
-  Enface *c = g_new0 (Enface, 1);
+  AooctEnfaceProjection projection;
 
   GST_OBJECT_LOCK (filter);
-  c->projection = GST_AOOCT_ENFACE (filter)->projection;
+  projection = GST_AOOCT_ENFACE (filter)->projection;
   GST_OBJECT_UNLOCK (filter);
-  return c;
-}
-
-static void
-enface_cpu_destroy (gpointer core)
-{
-  Enface *c = core;
-
-  g_free (c->e);
-  g_free (c);
+  return projection;
 }
 
 static gpointer
 enface_cpu_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  const AooctViewParams *p = settings;
-  Enface *c = enface_new (filter);
-
-  c->e = g_try_malloc ((gsize) p->volume * p->alines * sizeof (gfloat));
-  if (c->e == NULL) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-        "cannot allocate the en-face image of %d x %d values", p->alines,
-        p->volume);
-    g_free (c);
-    return NULL;
-  }
-  return c;
+  return aooct_cpu_enface_plan_new (settings, projection_now (filter), error);
 }
 
 static gboolean
 enface_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  Enface *c = core;
   const AooctViewLive *v = run->live;
 
   if (in->data)
-    aooct_cpu_enface_collect (v->p, c->projection, v->log_mode,
+    aooct_cpu_enface_execute_collect (core, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
-        v->first, v->count, c->e);
+        v->first, v->count);
   else
-    aooct_cpu_enface_emit (v->p, v->s, c->e, v->filled, out->data, out->stride);
+    aooct_cpu_enface_execute_emit (core, v->s, v->filled, out->data,
+        out->stride);
   return TRUE;
+}
+
+static void
+enface_cpu_destroy (gpointer core)
+{
+  aooct_cpu_enface_plan_free (core);
 }
 
 static const AooctStepOps enface_cpu = { enface_cpu_create,
@@ -154,45 +134,31 @@ static const AooctStepOps enface_cpu = { enface_cpu_create,
 };
 
 #ifdef HAVE_CUDA
-static void
-enface_cuda_destroy (gpointer core)
-{
-  Enface *c = core;
-
-  aooct_cuda_free (c->e);
-  aooct_cuda_free (c->keys);
-  g_free (c);
-}
-
 static gpointer
 enface_cuda_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  const AooctViewParams *p = settings;
-  Enface *c = enface_new (filter);
-
-  if (!aooct_cuda_malloc ((gsize) p->volume * p->alines * sizeof (gfloat),
-          (gpointer *) & c->e, error)
-      || !aooct_cuda_views_keys_new (&c->keys, error)) {
-    enface_cuda_destroy (c);
-    return NULL;
-  }
-  return c;
+  return aooct_cuda_enface_plan_new (settings, projection_now (filter), error);
 }
 
 static gboolean
 enface_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  Enface *c = core;
   const AooctViewLive *v = run->live;
 
   if (in->data)
-    return aooct_cuda_enface_collect (v->p, c->projection, v->log_mode,
+    return aooct_cuda_enface_execute_collect (core, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
-        v->first, v->count, c->e, c->keys, run->stream, error);
-  return aooct_cuda_enface_emit (v->p, v->s, c->e, v->filled, out->data,
-      out->stride, c->keys, run->stream, error);
+        v->first, v->count, run->stream, error);
+  return aooct_cuda_enface_execute_emit (core, v->s, v->filled, out->data,
+      out->stride, run->stream, error);
+}
+
+static void
+enface_cuda_destroy (gpointer core)
+{
+  aooct_cuda_enface_plan_free (core);
 }
 
 static const AooctStepOps enface_cuda = { enface_cuda_create,

@@ -172,8 +172,8 @@ gst_aooct_fft_check_window (AooctWindow window, gdouble parameter,
  * the input's positions; the window comes with each buffer. */
 typedef struct
 {
-  AooctCpuFft *fft;
-  AooctCpuNonuniform *nu;       /* in place of fft for nudft / nufft */
+  AooctCpuFftPlan *fft;
+  AooctCpuNonuniformPlan *nu;   /* in place of fft for nudft / nufft */
   gboolean complex_in;
   gint rows;                    /* A-lines per buffer */
 } FftCpu;
@@ -183,8 +183,8 @@ fft_cpu_destroy (gpointer core)
 {
   FftCpu *c = core;
 
-  aooct_cpu_fft_free (c->fft);
-  aooct_cpu_nonuniform_free (c->nu);
+  aooct_cpu_fft_plan_free (c->fft);
+  aooct_cpu_nonuniform_plan_free (c->nu);
   g_free (c);
 }
 
@@ -197,10 +197,11 @@ fft_cpu_create (GstAooctFilter * filter, gconstpointer settings,
   c->complex_in = filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX;
   c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
   if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN)
-    c->nu = aooct_cpu_nonuniform_new (&filter->in_geom,
+    c->nu = aooct_cpu_nonuniform_plan_new (&filter->in_geom,
         filter->in_positions, aooct_cpu_threads (), error);
   else
-    c->fft = aooct_cpu_fft_new (filter->in_geom.samples, aooct_cpu_threads (),
+    c->fft =
+        aooct_cpu_fft_plan_new (filter->in_geom.samples, aooct_cpu_threads (),
         error);
   if (c->fft == NULL && c->nu == NULL) {
     g_free (c);
@@ -218,10 +219,10 @@ fft_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 
   /* application/x-aooct buffers are contiguous: stride == A-line size */
   if (c->nu)
-    aooct_cpu_nonuniform_process (c->nu, (const gfloat *) in->data,
+    aooct_cpu_nonuniform_execute (c->nu, (const gfloat *) in->data,
         c->complex_in, live->table, (gfloat *) out->data, c->rows);
   else
-    aooct_cpu_fft_process (c->fft, (const gfloat *) in->data, c->complex_in,
+    aooct_cpu_fft_execute (c->fft, (const gfloat *) in->data, c->complex_in,
         live->table, (gfloat *) out->data, c->rows);
   return TRUE;
 }
@@ -234,9 +235,9 @@ static const AooctStepOps fft_cpu = { fft_cpu_create, fft_cpu_process,
 typedef struct
 {
   AooctGeometry in;
-  AooctCudaFft *fft;            /* plan and device window table */
-  AooctCudaNonuniform *nu;      /* the NUDFT / NUFFT after the prep pass */
-  AooctCudaPrep *prep;          /* tables of steps deferred to us */
+  AooctCudaFftPlan *fft;        /* plan and device window table */
+  AooctCudaNonuniformPlan *nu;  /* the NUDFT / NUFFT after the prep pass */
+  AooctCudaPrepPlan *prep;      /* tables of steps deferred to us */
   gboolean window_loaded;       /* ... and window_serial is on the GPU */
   guint window_serial;
 } FftCuda;
@@ -246,9 +247,9 @@ fft_cuda_destroy (gpointer core)
 {
   FftCuda *c = core;
 
-  aooct_cuda_fft_free (c->fft);
-  aooct_cuda_nonuniform_free (c->nu);
-  aooct_cuda_prep_free (c->prep);
+  aooct_cuda_fft_plan_free (c->fft);
+  aooct_cuda_nonuniform_plan_free (c->nu);
+  aooct_cuda_prep_plan_free (c->prep);
   g_free (c);
 }
 
@@ -262,18 +263,18 @@ fft_cuda_create (GstAooctFilter * filter, gconstpointer settings,
   c->in = filter->in_geom;
   /* batched cuFFT plan, work area and window table, once per geometry */
   /* (no C2C plan for the non-uniform transforms, which have their own) */
-  c->fft = aooct_cuda_fft_new (c->in.samples,
+  c->fft = aooct_cuda_fft_plan_new (c->in.samples,
       c->in.k_sampling == AOOCT_K_SAMPLING_EVEN ? rows : 0, error);
   if (c->fft == NULL)
     goto failed;
   if (c->in.k_sampling != AOOCT_K_SAMPLING_EVEN) {
-    c->nu = aooct_cuda_nonuniform_new (&c->in, filter->in_positions, rows,
+    c->nu = aooct_cuda_nonuniform_plan_new (&c->in, filter->in_positions, rows,
         TRUE, error);
     if (c->nu == NULL)
       goto failed;
   }
   /* for the steps aooctkmap / aooctdisp may defer to us */
-  c->prep = aooct_cuda_prep_new (c->in.samples, rows, error);
+  c->prep = aooct_cuda_prep_plan_new (c->in.samples, rows, error);
   if (c->prep == NULL)
     goto failed;
   return c;
@@ -291,7 +292,7 @@ fft_cuda_rewind (gpointer core)
   FftCuda *c = core;
 
   c->window_loaded = FALSE;
-  aooct_cuda_prep_forget (c->prep);
+  aooct_cuda_prep_rewind (c->prep);
 }
 
 static gboolean
@@ -332,10 +333,10 @@ fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 
       return aooct_cuda_fft_prepare_into (c->fft, c->prep,
           (const gfloat *) in->data, &steps, work, run->stream, error)
-          && aooct_cuda_nonuniform_process (c->nu, work,
+          && aooct_cuda_nonuniform_execute (c->nu, work,
           (gfloat *) out->data, run->stream, error);
     }
-    return aooct_cuda_fft_process_prepared (c->fft, c->prep,
+    return aooct_cuda_fft_execute_prepared (c->fft, c->prep,
         (const gfloat *) in->data, &steps, (gfloat *) out->data, run->stream,
         error);
   }
@@ -346,10 +347,10 @@ fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 
     return aooct_cuda_fft_window_into (c->fft, in->data, complex_in, work,
         aooct_geometry_total_alines (&c->in), run->stream, error)
-        && aooct_cuda_nonuniform_process (c->nu, work, (gfloat *) out->data,
+        && aooct_cuda_nonuniform_execute (c->nu, work, (gfloat *) out->data,
         run->stream, error);
   }
-  return aooct_cuda_fft_process (c->fft, in->data, complex_in,
+  return aooct_cuda_fft_execute (c->fft, in->data, complex_in,
       (gfloat *) out->data, run->stream, error);
 }
 

@@ -142,7 +142,7 @@ static gpointer
 fullrange_cpu_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cpu_fullrange_new (&filter->in_geom, error);
+  return aooct_cpu_fullrange_plan_new (&filter->in_geom, error);
 }
 
 static gboolean
@@ -150,7 +150,7 @@ fullrange_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   /* application/x-aooct buffers are contiguous */
-  aooct_cpu_fullrange_process (core, (const gfloat *) in->data,
+  aooct_cpu_fullrange_execute (core, (const gfloat *) in->data,
       (gfloat *) out->data, *(const gboolean *) run->live);
   return TRUE;
 }
@@ -158,7 +158,7 @@ fullrange_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 static void
 fullrange_cpu_destroy (gpointer core)
 {
-  aooct_cpu_fullrange_free (core);
+  aooct_cpu_fullrange_plan_free (core);
 }
 
 static const AooctStepOps fullrange_cpu = {
@@ -170,21 +170,21 @@ static gpointer
 fullrange_cuda_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_fullrange_new (&filter->in_geom, error);
+  return aooct_cuda_fullrange_plan_new (&filter->in_geom, error);
 }
 
 static gboolean
 fullrange_cuda_process (gpointer core, const AooctPlane * in,
     AooctPlane * out, const AooctStepRun * run, GError ** error)
 {
-  return aooct_cuda_fullrange_process (core, (const gfloat *) in->data,
+  return aooct_cuda_fullrange_execute (core, (const gfloat *) in->data,
       (gfloat *) out->data, *(const gboolean *) run->live, run->stream, error);
 }
 
 static void
 fullrange_cuda_destroy (gpointer core)
 {
-  aooct_cuda_fullrange_free (core);
+  aooct_cuda_fullrange_plan_free (core);
 }
 
 static const AooctStepOps fullrange_cuda = {

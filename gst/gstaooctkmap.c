@@ -283,20 +283,24 @@ gst_aooct_kmap_output_caps (GstAooctFilter * filter, const AooctGeometry * out)
 
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
+/* the plan of the settings' table, linear or FIR */
 typedef struct
 {
-  AooctGeometry geom;           /* of the input */
-  const KmapSettings *s;
+  AooctCpuKmapPlan *linear;
+  AooctCpuKmapFirPlan *fir;
 } KmapCpu;
 
 static gpointer
 kmap_cpu_create (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
+  const KmapSettings *s = settings;
   KmapCpu *c = g_new0 (KmapCpu, 1);
 
-  c->geom = filter->in_geom;
-  c->s = settings;
+  if (s->fir)
+    c->fir = aooct_cpu_kmap_fir_plan_new (&filter->in_geom, s->fir);
+  else
+    c->linear = aooct_cpu_kmap_plan_new (&filter->in_geom, s->table);
   return c;
 }
 
@@ -306,17 +310,29 @@ kmap_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 {
   KmapCpu *c = core;
 
-  if (c->s->fir)
-    aooct_cpu_kmap_fir (&c->geom, c->s->fir, in->data, in->stride,
-        out->data, out->stride);
+  if (c->fir)
+    aooct_cpu_kmap_fir_execute (c->fir, in->data, in->stride, out->data,
+        out->stride);
   else
-    aooct_cpu_kmap (&c->geom, c->s->table, in->data, in->stride, out->data,
+    aooct_cpu_kmap_execute (c->linear, in->data, in->stride, out->data,
         out->stride);
   return TRUE;
 }
 
+static void
+kmap_cpu_destroy (gpointer core)
+{
+  KmapCpu *c = core;
+
+  if (c->fir)
+    aooct_cpu_kmap_fir_plan_free (c->fir);
+  else
+    aooct_cpu_kmap_plan_free (c->linear);
+  g_free (c);
+}
+
 static const AooctStepOps kmap_cpu = { kmap_cpu_create, kmap_cpu_process,
-  g_free
+  kmap_cpu_destroy
 };
 
 #ifdef HAVE_CUDA
@@ -326,8 +342,8 @@ static gboolean check_pending (const AooctKmapTable * table,
 typedef struct
 {
   const KmapSettings *s;
-  AooctCudaKmap *linear;        /* the table in device memory */
-  AooctCudaKmapFir *fir;        /* the FIR table in device memory */
+  AooctCudaKmapPlan *linear;    /* the table in device memory */
+  AooctCudaKmapFirPlan *fir;    /* the FIR table in device memory */
   gboolean complex_in;          /* complex (full-range) spectra */
   gsize rows;                   /* A-lines per buffer */
 } KmapCuda;
@@ -337,8 +353,8 @@ kmap_cuda_destroy (gpointer core)
 {
   KmapCuda *c = core;
 
-  aooct_cuda_kmap_free (c->linear);
-  aooct_cuda_kmap_fir_free (c->fir);
+  aooct_cuda_kmap_plan_free (c->linear);
+  aooct_cuda_kmap_fir_plan_free (c->fir);
   g_free (c);
 }
 
@@ -353,9 +369,9 @@ kmap_cuda_create (GstAooctFilter * filter, gconstpointer settings,
   c->rows = aooct_geometry_total_alines (&filter->in_geom);
   /* uploaded once per calibration and geometry */
   if (c->s->fir)
-    c->fir = aooct_cuda_kmap_fir_new (c->s->fir, error);
+    c->fir = aooct_cuda_kmap_fir_plan_new (c->s->fir, error);
   else
-    c->linear = aooct_cuda_kmap_new (c->s->table, c->rows, error);
+    c->linear = aooct_cuda_kmap_plan_new (c->s->table, c->rows, error);
   if (c->linear == NULL && c->fir == NULL) {
     g_free (c);
     return NULL;
@@ -373,16 +389,16 @@ kmap_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   if (pending && !check_pending (c->s->table, pending, error))
     return FALSE;
   if (c->fir)
-    return aooct_cuda_kmap_fir_process (c->fir, (const gfloat *) in->data,
+    return aooct_cuda_kmap_fir_execute (c->fir, (const gfloat *) in->data,
         c->complex_in, pending && pending->pad ? pending->pad_scale : 1.0f,
         (gfloat *) out->data, c->rows, run->stream, error);
   /* complex (full-range) spectra: nobody defers to us on them */
   if (c->complex_in)
-    return aooct_cuda_kmap_process_complex (c->linear,
+    return aooct_cuda_kmap_execute_complex (c->linear,
         (const gfloat *) in->data, (gfloat *) out->data, run->stream, error);
   /* aooctpad's scale, when it left it to us (its margins we write as 0
    * anyway): applied to the result, which is the same bit for bit */
-  return aooct_cuda_kmap_process (c->linear, (const gfloat *) in->data,
+  return aooct_cuda_kmap_execute (c->linear, (const gfloat *) in->data,
       pending && pending->pad ? pending->pad_scale : 1.0f,
       (gfloat *) out->data, run->stream, error);
 }

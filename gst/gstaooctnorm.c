@@ -265,8 +265,8 @@ gst_aooct_norm_announce_depth_scale (GstAooctNorm * self, gint start, gint end)
 /* The plain mapping, or averaging / bilateral (spec 11) */
 typedef struct
 {
-  AooctCpuNorm *plain;
-  AooctCpuNormExtra *extra;
+  AooctCpuNormPlan *plain;
+  AooctCpuNormExtraPlan *extra;
 } NormCpu;
 
 static void
@@ -274,8 +274,8 @@ norm_cpu_destroy (gpointer core)
 {
   NormCpu *c = core;
 
-  aooct_cpu_norm_free (c->plain);
-  aooct_cpu_norm_extra_free (c->extra);
+  aooct_cpu_norm_plan_free (c->plain);
+  aooct_cpu_norm_extra_plan_free (c->extra);
   g_free (c);
 }
 
@@ -287,9 +287,9 @@ norm_cpu_create (GstAooctFilter * filter, gconstpointer settings,
   NormCpu *c = g_new0 (NormCpu, 1);
 
   if (s->extra)
-    c->extra = aooct_cpu_norm_extra_new (&s->x);
+    c->extra = aooct_cpu_norm_extra_plan_new (&s->x);
   else
-    c->plain = aooct_cpu_norm_new (&filter->in_geom, s->crop_start,
+    c->plain = aooct_cpu_norm_plan_new (&filter->in_geom, s->crop_start,
         s->crop_end);
   return c;
 }
@@ -301,10 +301,10 @@ norm_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   NormCpu *c = core;
 
   if (c->extra)
-    aooct_cpu_norm_extra_process (c->extra, run->live,
+    aooct_cpu_norm_extra_execute (c->extra, run->live,
         (const gfloat *) in->data, out->data, out->stride);
   else
-    aooct_cpu_norm_process (c->plain, run->live, (const gfloat *) in->data,
+    aooct_cpu_norm_execute (c->plain, run->live, (const gfloat *) in->data,
         out->data, out->stride);
   return TRUE;
 }
@@ -325,9 +325,9 @@ static const AooctStepOps norm_cpu = { norm_cpu_create, norm_cpu_process,
 #ifdef HAVE_CUDA
 typedef struct
 {
-  AooctCudaNormParams params;
-  gpointer scratch;
-  AooctCudaNormExtra *extra;    /* averaging / bilateral */
+  AooctCudaNormFormat format;
+  AooctCudaNormPlan *plan;
+  AooctCudaNormExtraPlan *extra;        /* averaging / bilateral */
 } NormCuda;
 
 static void
@@ -335,8 +335,8 @@ norm_cuda_destroy (gpointer core)
 {
   NormCuda *c = core;
 
-  aooct_cuda_free (c->scratch);
-  aooct_cuda_norm_extra_free (c->extra);
+  aooct_cuda_norm_plan_free (c->plan);
+  aooct_cuda_norm_extra_plan_free (c->extra);
   g_free (c);
 }
 
@@ -346,7 +346,7 @@ norm_cuda_create (GstAooctFilter * filter, gconstpointer settings,
 {
   const NormSettings *s = settings;
   NormCuda *c = g_new0 (NormCuda, 1);
-  AooctCudaNormParams *p = &c->params;
+  AooctCudaNormParams params = { 0 }, *p = &params;
   GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
 
   p->samples = filter->in_geom.samples;
@@ -357,10 +357,12 @@ norm_cuda_create (GstAooctFilter * filter, gconstpointer settings,
   p->format = format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :
       format == GST_VIDEO_FORMAT_RGBA ? AOOCT_CUDA_NORM_RGBA :
       AOOCT_CUDA_NORM_GRAY8;
+  c->format = p->format;
   if (s->extra)
-    c->extra = aooct_cuda_norm_extra_new (&s->x, error);
-  if (s->extra ? c->extra == NULL : !aooct_cuda_norm_plan (p, error)
-      || !aooct_cuda_norm_scratch_new (p, &c->scratch, error)) {
+    c->extra = aooct_cuda_norm_extra_plan_new (&s->x, error);
+  else
+    c->plan = aooct_cuda_norm_plan_new (p, error);
+  if (c->extra == NULL && c->plan == NULL) {
     g_free (c);
     return NULL;
   }
@@ -374,11 +376,10 @@ norm_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   NormCuda *c = core;
 
   if (c->extra)
-    return aooct_cuda_norm_extra_process (c->extra, run->live, c->params.format,
+    return aooct_cuda_norm_extra_execute (c->extra, run->live, c->format,
         (const gfloat *) in->data, out->data, out->stride, run->stream, error);
-  return aooct_cuda_norm_process (&c->params, run->live,
-      (const gfloat *) in->data, out->data, out->stride, c->scratch,
-      run->stream, error);
+  return aooct_cuda_norm_execute (c->plan, run->live,
+      (const gfloat *) in->data, out->data, out->stride, run->stream, error);
 }
 
 static void

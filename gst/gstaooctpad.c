@@ -118,7 +118,7 @@ gst_aooct_pad_derive_output (GstAooctFilter * filter,
  * says everything). */
 typedef struct
 {
-  AooctCpuPad *pad;
+  AooctCpuPadPlan *pad;
   gint rows;                    /* A-lines per buffer */
 } PadCpu;
 
@@ -127,7 +127,7 @@ pad_cpu_destroy (gpointer core)
 {
   PadCpu *c = core;
 
-  aooct_cpu_pad_free (c->pad);
+  aooct_cpu_pad_plan_free (c->pad);
   g_free (c);
 }
 
@@ -138,7 +138,8 @@ pad_cpu_create (GstAooctFilter * filter, gconstpointer settings,
   PadCpu *c = g_new0 (PadCpu, 1);
 
   c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
-  c->pad = aooct_cpu_pad_new (&filter->out_geom, aooct_cpu_threads (), error);
+  c->pad =
+      aooct_cpu_pad_plan_new (&filter->out_geom, aooct_cpu_threads (), error);
   if (c->pad == NULL) {
     g_free (c);
     return NULL;
@@ -153,7 +154,7 @@ pad_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   PadCpu *c = core;
 
   /* application/x-aooct buffers are contiguous: stride == A-line size */
-  aooct_cpu_pad_process (c->pad, (const gfloat *) in->data,
+  aooct_cpu_pad_execute (c->pad, (const gfloat *) in->data,
       (gfloat *) out->data, c->rows);
   return TRUE;
 }
@@ -165,7 +166,7 @@ static const AooctStepOps pad_cpu = {
 #ifdef HAVE_CUDA
 typedef struct
 {
-  AooctCudaPad *pad;
+  AooctCudaPadPlan *pad;
   gboolean real;                /* real spectra (complex ones never leave
                                  * the tail) */
   gint j0, j1;                  /* the output's data region */
@@ -176,7 +177,7 @@ pad_cuda_destroy (gpointer core)
 {
   PadCuda *c = core;
 
-  aooct_cuda_pad_free (c->pad);
+  aooct_cuda_pad_plan_free (c->pad);
   g_free (c);
 }
 
@@ -190,7 +191,7 @@ pad_cuda_create (GstAooctFilter * filter, gconstpointer settings,
   c->j0 = aooct_geometry_data_start (&filter->out_geom);
   c->j1 = aooct_geometry_data_end (&filter->out_geom);
   /* cuFFT plans, work area and scratch, once per geometry */
-  c->pad = aooct_cuda_pad_new (&filter->out_geom, error);
+  c->pad = aooct_cuda_pad_plan_new (&filter->out_geom, error);
   if (c->pad == NULL) {
     g_free (c);
     return NULL;
@@ -223,7 +224,7 @@ pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   /* downstream (aooctkmap, or a fused pass) scales and sets the margins */
   pad_cuda_leave (c, leave);
   /* device planes of application/x-aooct are contiguous too */
-  return aooct_cuda_pad_process (c->pad, (const gfloat *) in->data,
+  return aooct_cuda_pad_execute (c->pad, (const gfloat *) in->data,
       leave != NULL, run->in_disposable, (gfloat *) out->data, run->stream,
       error);
 }
