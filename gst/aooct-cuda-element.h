@@ -38,7 +38,7 @@ GST_DEBUG_CATEGORY_EXTERN (aooct_cuda_element_debug);
  * reference to at most this many (fewer where the buffers' pool is
  * smaller), as it would fill as many staging slots. */
 #define AOOCT_CUDA_INPUT_HOLD 2
-/* GPU-time measurements of the CUDA core's process in flight at most (the oldest
+/* GPU-time measurements of the CUDA plan's execute in flight at most (the oldest
  * is waited for when more would be). */
 #define AOOCT_CUDA_TIMING_SLOTS 16
 /* Statistics of one element (aooct_cuda_element_stats). */
@@ -105,7 +105,7 @@ typedef struct _AooctCudaElement
   /* the outputs in flight (aooct-output-ring.h) */
   AooctOutputRing *ring;
 
-  /* the CUDA core's process as one CUDA graph per buffer (cuda-graphs=true and
+  /* the CUDA plan's execute as one CUDA graph per buffer (cuda-graphs=true and
    * a class that allows it): the instantiated graph, updated per buffer;
    * captures that failed in a row (after a few, no more tries) */
   gboolean graphs;

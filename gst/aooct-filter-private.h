@@ -9,9 +9,9 @@
  *                              transformation, accept_caps, the checks of
  *                              set_caps and the message for refused caps
  *   aooct-filter-step.c        every call into the subclass's step:
- *                              setup, the step's core (create, process
+ *                              setup, the step's plan (plan_new, execute
  *                              with CUDA graph capture, reset, rewind,
- *                              destroy), teardown, defer
+ *                              plan_free), teardown, defer
  *   aooct-filter-buffers.c     buffer sizes, the input size check, mapping
  *   aooct-filter-allocation.c  allocation queries, pools, the deferral
  *                              decision, the output buffer

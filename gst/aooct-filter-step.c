@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: every call from GstAooctFilter into its subclass's step, in one
- * place: setup() and the step's core (aooct-step.h: create, process,
- * reset, rewind, destroy) with the CUDA context current, the core's
+ * place: setup() and the step's plan (aooct-step.h: plan_new, execute,
+ * reset, rewind, plan_free) with the CUDA context current, the core's
  * process on mapped host planes or (captured into a CUDA graph where
  * allowed) on device planes, defer(), teardown().  What the rest of the base class
  * does around them (caps, memory, the output ring) does not depend on how
@@ -39,7 +39,7 @@ aooct_filter_step_teardown (GstAooctFilter * self)
     /* kernels still in flight may read the tables teardown() frees */
     if (aooct_cuda_element_push (ce, &error)) {
       aooct_cuda_element_release_staging (ce);
-      aooct_step_destroy (&self->priv->step);
+      aooct_step_plan_free (&self->priv->step);
       if (klass->teardown)
         klass->teardown (self);
       aooct_cuda_element_pop (ce);
@@ -51,7 +51,7 @@ aooct_filter_step_teardown (GstAooctFilter * self)
     return;
   }
 #endif
-  aooct_step_destroy (&self->priv->step);
+  aooct_step_plan_free (&self->priv->step);
   if (klass->teardown)
     klass->teardown (self);
   self->configured = FALSE;
@@ -70,7 +70,7 @@ setup_and_create (GstAooctFilter * self, GError ** error)
     return FALSE;
   if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
     return TRUE;
-  if (aooct_step_create (&self->priv->step,
+  if (aooct_step_plan_new (&self->priv->step,
           self->active_backend == GST_AOOCT_BACKEND_CUDA ? klass->cuda_ops :
           klass->cpu_ops, self, settings, error))
     return TRUE;
@@ -115,7 +115,7 @@ aooct_filter_step_reset (GstAooctFilter * self)
   aooct_step_reset (&self->priv->step);
 }
 
-/* The core's process on @inbuf and @outbuf, mapped on the host (a
+/* The plan's execute on @inbuf and @outbuf, mapped on the host (a
  * volume view passes one of them only: gst_aooct_filter_process_buffers). */
 gboolean
 aooct_filter_step_process_cpu (GstAooctFilter * self, GstBuffer * inbuf,
@@ -152,7 +152,7 @@ aooct_filter_step_process_cpu (GstAooctFilter * self, GstBuffer * inbuf,
   }
 
   t0 = g_get_monotonic_time ();
-  ok = aooct_step_process (&self->priv->step, &in, &out, &run, error);
+  ok = aooct_step_execute (&self->priv->step, &in, &out, &run, error);
   self->priv->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
 
   if (outbuf)
@@ -182,7 +182,7 @@ aooct_filter_step_defer (GstAooctFilter * self, GstBuffer * outbuf,
 /* captures that may fail in a row before an element stops trying */
 #define GRAPH_MAX_FAILURES 3
 
-/* The core's process on the GPU, captured into one CUDA graph and
+/* The plan's execute on the GPU, captured into one CUDA graph and
  * launched as one where the class allows it and cuda-graphs=true
  * (aooct-cuda-graph.h); where the core keys its work (graph_key in
  * aooct-step.h), the graph of an earlier buffer with the same key is
@@ -210,7 +210,7 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
     return FALSE;
   if (!ce->graphs || self->graphs_unsupported
       || ce->graph_failures >= GRAPH_MAX_FAILURES)
-    return aooct_step_process (step, in, out, &run, error);
+    return aooct_step_execute (step, in, out, &run, error);
   /* the same work as a buffer before: its graph again, nothing captured */
   klen = aooct_step_graph_key (step, in, out, &run, key);
   if (klen > 0) {
@@ -229,9 +229,9 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
     g_clear_error (&err);
     aooct_cuda_clear_stale_error ();
     ce->graph_failures = GRAPH_MAX_FAILURES;
-    return aooct_step_process (step, in, out, &run, error);
+    return aooct_step_execute (step, in, out, &run, error);
   }
-  ok = aooct_step_process (step, in, out, &run, &err);
+  ok = aooct_step_execute (step, in, out, &run, &err);
   if (aooct_cuda_graph_end (&ce->graph, ce->stream, ok,
           klen > 0 ? key : NULL, MAX (klen, 0), ok ? &err : NULL) && ok) {
     ce->graph_failures = 0;
@@ -246,6 +246,6 @@ aooct_filter_step_process_cuda (GstAooctFilter * self, const AooctPlane * in,
     GST_INFO_OBJECT (self, "%d captures failed in a row: no more CUDA graphs",
         GRAPH_MAX_FAILURES);
   aooct_step_rewind (step);
-  return aooct_step_process (step, in, out, &run, error);
+  return aooct_step_execute (step, in, out, &run, error);
 }
 #endif

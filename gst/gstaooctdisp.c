@@ -231,31 +231,31 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
 static gpointer
-disp_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+disp_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   return aooct_cpu_disp_plan_new (&filter->in_geom);
 }
 
 static gboolean
-disp_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+disp_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   const DispLive *live = run->live;
 
-  aooct_cpu_disp_execute (core, g_bytes_get_data (live->weights, NULL),
+  aooct_cpu_disp_execute (plan, g_bytes_get_data (live->weights, NULL),
       in->data, in->stride, out->data, out->stride);
   return TRUE;
 }
 
 static void
-disp_cpu_destroy (gpointer core)
+disp_cpu_plan_free (gpointer plan)
 {
-  aooct_cpu_disp_plan_free (core);
+  aooct_cpu_disp_plan_free (plan);
 }
 
-static const AooctStepOps disp_cpu = { disp_cpu_create, disp_cpu_process,
-  disp_cpu_destroy
+static const AooctStepOps disp_cpu = { disp_cpu_plan_new, disp_cpu_execute,
+  disp_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
@@ -267,16 +267,16 @@ typedef struct
 } DispCuda;
 
 static void
-disp_cuda_destroy (gpointer core)
+disp_cuda_plan_free (gpointer plan)
 {
-  DispCuda *c = core;
+  DispCuda *c = plan;
 
   aooct_cuda_prep_plan_free (c->prep);
   g_free (c);
 }
 
 static gpointer
-disp_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+disp_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   DispCuda *c = g_new0 (DispCuda, 1);
@@ -294,10 +294,10 @@ disp_cuda_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-disp_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+disp_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  DispCuda *c = core;
+  DispCuda *c = plan;
   const DispLive *live = run->live;
   const AooctPendingMeta *pending = run->pending;
   AooctCudaPrepSteps steps;
@@ -329,8 +329,8 @@ disp_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
       &steps, NULL, (gfloat *) out->data, run->stream, error);
 }
 
-static const AooctStepOps disp_cuda = { disp_cuda_create, disp_cuda_process,
-  disp_cuda_destroy
+static const AooctStepOps disp_cuda = { disp_cuda_plan_new, disp_cuda_execute,
+  disp_cuda_plan_free
 };
 
 #define DISP_CUDA (&disp_cuda)

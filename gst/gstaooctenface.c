@@ -101,68 +101,68 @@ projection_now (GstAooctFilter * filter)
 }
 
 static gpointer
-enface_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+enface_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   return aooct_cpu_enface_plan_new (settings, projection_now (filter), error);
 }
 
 static gboolean
-enface_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+enface_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   const AooctViewLive *v = run->live;
 
   if (in->data)
-    aooct_cpu_enface_execute_collect (core, v->log_mode,
+    aooct_cpu_enface_execute_collect (plan, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
         v->first, v->count);
   else
-    aooct_cpu_enface_execute_emit (core, v->s, v->filled, out->data,
+    aooct_cpu_enface_execute_emit (plan, v->s, v->filled, out->data,
         out->stride);
   return TRUE;
 }
 
 static void
-enface_cpu_destroy (gpointer core)
+enface_cpu_plan_free (gpointer plan)
 {
-  aooct_cpu_enface_plan_free (core);
+  aooct_cpu_enface_plan_free (plan);
 }
 
-static const AooctStepOps enface_cpu = { enface_cpu_create,
-  enface_cpu_process, enface_cpu_destroy
+static const AooctStepOps enface_cpu = { enface_cpu_plan_new,
+  enface_cpu_execute, enface_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
 static gpointer
-enface_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+enface_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   return aooct_cuda_enface_plan_new (settings, projection_now (filter), error);
 }
 
 static gboolean
-enface_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+enface_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   const AooctViewLive *v = run->live;
 
   if (in->data)
-    return aooct_cuda_enface_execute_collect (core, v->log_mode,
+    return aooct_cuda_enface_execute_collect (plan, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
         v->first, v->count, run->stream, error);
-  return aooct_cuda_enface_execute_emit (core, v->s, v->filled, out->data,
+  return aooct_cuda_enface_execute_emit (plan, v->s, v->filled, out->data,
       out->stride, run->stream, error);
 }
 
 static void
-enface_cuda_destroy (gpointer core)
+enface_cuda_plan_free (gpointer plan)
 {
-  aooct_cuda_enface_plan_free (core);
+  aooct_cuda_enface_plan_free (plan);
 }
 
-static const AooctStepOps enface_cuda = { enface_cuda_create,
-  enface_cuda_process, enface_cuda_destroy
+static const AooctStepOps enface_cuda = { enface_cuda_plan_new,
+  enface_cuda_execute, enface_cuda_plan_free
 };
 
 #define ENFACE_CUDA (&enface_cuda)

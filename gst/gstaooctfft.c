@@ -179,9 +179,9 @@ typedef struct
 } FftCpu;
 
 static void
-fft_cpu_destroy (gpointer core)
+fft_cpu_plan_free (gpointer plan)
 {
-  FftCpu *c = core;
+  FftCpu *c = plan;
 
   aooct_cpu_fft_plan_free (c->fft);
   aooct_cpu_nonuniform_plan_free (c->nu);
@@ -189,7 +189,7 @@ fft_cpu_destroy (gpointer core)
 }
 
 static gpointer
-fft_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+fft_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   FftCpu *c = g_new0 (FftCpu, 1);
@@ -211,10 +211,10 @@ fft_cpu_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-fft_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+fft_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  FftCpu *c = core;
+  FftCpu *c = plan;
   const FftLive *live = run->live;
 
   /* application/x-aooct buffers are contiguous: stride == A-line size */
@@ -227,8 +227,8 @@ fft_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static const AooctStepOps fft_cpu = { fft_cpu_create, fft_cpu_process,
-  fft_cpu_destroy
+static const AooctStepOps fft_cpu = { fft_cpu_plan_new, fft_cpu_execute,
+  fft_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
@@ -243,9 +243,9 @@ typedef struct
 } FftCuda;
 
 static void
-fft_cuda_destroy (gpointer core)
+fft_cuda_plan_free (gpointer plan)
 {
-  FftCuda *c = core;
+  FftCuda *c = plan;
 
   aooct_cuda_fft_plan_free (c->fft);
   aooct_cuda_nonuniform_plan_free (c->nu);
@@ -254,7 +254,7 @@ fft_cuda_destroy (gpointer core)
 }
 
 static gpointer
-fft_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+fft_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   FftCuda *c = g_new0 (FftCuda, 1);
@@ -280,26 +280,26 @@ fft_cuda_create (GstAooctFilter * filter, gconstpointer settings,
   return c;
 
 failed:
-  fft_cuda_destroy (c);
+  fft_cuda_plan_free (c);
   return NULL;
 }
 
 /* a failed CUDA graph capture: the window and the tables it enqueued
  * never reached the GPU */
 static void
-fft_cuda_rewind (gpointer core)
+fft_cuda_rewind (gpointer plan)
 {
-  FftCuda *c = core;
+  FftCuda *c = plan;
 
   c->window_loaded = FALSE;
   aooct_cuda_prep_rewind (c->prep);
 }
 
 static gboolean
-fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+fft_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  FftCuda *c = core;
+  FftCuda *c = plan;
   const FftLive *live = run->live;
   const gboolean complex_in = c->in.sample_type == AOOCT_SAMPLE_COMPLEX;
 
@@ -359,9 +359,9 @@ fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
  * key) and on which window (its serial).  A table still to upload, or the
  * non-uniform transforms, are captured each time. */
 static gssize
-fft_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+fft_cuda_graph_key (gpointer plan, const AooctStepRun * run, guint8 * key)
 {
-  FftCuda *c = core;
+  FftCuda *c = plan;
   const FftLive *live = run->live;
   const AooctPendingMeta *p = run->pending;
 
@@ -373,8 +373,8 @@ fft_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
   return sizeof (live->serial);
 }
 
-static const AooctStepOps fft_cuda = { fft_cuda_create, fft_cuda_process,
-  fft_cuda_destroy, NULL, fft_cuda_rewind, fft_cuda_graph_key
+static const AooctStepOps fft_cuda = { fft_cuda_plan_new, fft_cuda_execute,
+  fft_cuda_plan_free, NULL, fft_cuda_rewind, fft_cuda_graph_key
 };
 
 #define FFT_CUDA (&fft_cuda)

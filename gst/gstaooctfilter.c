@@ -483,7 +483,7 @@ gst_aooct_filter_finalize (GObject * object)
   /* a CPU core that outlived the last teardown (a CUDA one would need its
    * context, released by then) */
   if (self->priv->step.ops == klass->cpu_ops)
-    aooct_step_destroy (&self->priv->step);
+    aooct_step_plan_free (&self->priv->step);
 #ifdef HAVE_CUDA
   g_clear_pointer (&self->priv->cuda, aooct_cuda_element_free);
 #endif

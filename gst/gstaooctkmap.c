@@ -291,7 +291,7 @@ typedef struct
 } KmapCpu;
 
 static gpointer
-kmap_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+kmap_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   const KmapSettings *s = settings;
@@ -305,10 +305,10 @@ kmap_cpu_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-kmap_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+kmap_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  KmapCpu *c = core;
+  KmapCpu *c = plan;
 
   if (c->fir)
     aooct_cpu_kmap_fir_execute (c->fir, in->data, in->stride, out->data,
@@ -320,9 +320,9 @@ kmap_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 }
 
 static void
-kmap_cpu_destroy (gpointer core)
+kmap_cpu_plan_free (gpointer plan)
 {
-  KmapCpu *c = core;
+  KmapCpu *c = plan;
 
   if (c->fir)
     aooct_cpu_kmap_fir_plan_free (c->fir);
@@ -331,8 +331,8 @@ kmap_cpu_destroy (gpointer core)
   g_free (c);
 }
 
-static const AooctStepOps kmap_cpu = { kmap_cpu_create, kmap_cpu_process,
-  kmap_cpu_destroy
+static const AooctStepOps kmap_cpu = { kmap_cpu_plan_new, kmap_cpu_execute,
+  kmap_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
@@ -349,9 +349,9 @@ typedef struct
 } KmapCuda;
 
 static void
-kmap_cuda_destroy (gpointer core)
+kmap_cuda_plan_free (gpointer plan)
 {
-  KmapCuda *c = core;
+  KmapCuda *c = plan;
 
   aooct_cuda_kmap_plan_free (c->linear);
   aooct_cuda_kmap_fir_plan_free (c->fir);
@@ -359,7 +359,7 @@ kmap_cuda_destroy (gpointer core)
 }
 
 static gpointer
-kmap_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+kmap_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   KmapCuda *c = g_new0 (KmapCuda, 1);
@@ -380,10 +380,10 @@ kmap_cuda_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-kmap_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+kmap_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  KmapCuda *c = core;
+  KmapCuda *c = plan;
   const AooctPendingMeta *pending = run->pending;
 
   if (pending && !check_pending (c->s->table, pending, error))
@@ -403,8 +403,8 @@ kmap_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
       (gfloat *) out->data, run->stream, error);
 }
 
-static const AooctStepOps kmap_cuda = { kmap_cuda_create, kmap_cuda_process,
-  kmap_cuda_destroy
+static const AooctStepOps kmap_cuda = { kmap_cuda_plan_new, kmap_cuda_execute,
+  kmap_cuda_plan_free
 };
 
 #define KMAP_CUDA (&kmap_cuda)
@@ -561,7 +561,7 @@ gst_aooct_kmap_teardown (GstAooctFilter * filter)
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
 
-  /* the base class destroyed the core, which resampled with the tables */
+  /* the base class freed the plan, which resampled with the tables */
   g_clear_pointer (&self->table, aooct_kmap_table_free);
   g_clear_pointer (&self->fir, aooct_kmap_fir_free);
   g_clear_pointer (&self->deferred, g_bytes_unref);

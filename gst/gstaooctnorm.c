@@ -270,9 +270,9 @@ typedef struct
 } NormCpu;
 
 static void
-norm_cpu_destroy (gpointer core)
+norm_cpu_plan_free (gpointer plan)
 {
-  NormCpu *c = core;
+  NormCpu *c = plan;
 
   aooct_cpu_norm_plan_free (c->plain);
   aooct_cpu_norm_extra_plan_free (c->extra);
@@ -280,7 +280,7 @@ norm_cpu_destroy (gpointer core)
 }
 
 static gpointer
-norm_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+norm_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   const NormSettings *s = settings;
@@ -295,10 +295,10 @@ norm_cpu_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-norm_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+norm_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  NormCpu *c = core;
+  NormCpu *c = plan;
 
   if (c->extra)
     aooct_cpu_norm_extra_execute (c->extra, run->live,
@@ -310,38 +310,38 @@ norm_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 }
 
 static void
-norm_cpu_reset (gpointer core)
+norm_cpu_reset (gpointer plan)
 {
-  NormCpu *c = core;
+  NormCpu *c = plan;
 
   if (c->extra)
     aooct_cpu_norm_extra_reset (c->extra);
 }
 
-static const AooctStepOps norm_cpu = { norm_cpu_create, norm_cpu_process,
-  norm_cpu_destroy, norm_cpu_reset, NULL
+static const AooctStepOps norm_cpu = { norm_cpu_plan_new, norm_cpu_execute,
+  norm_cpu_plan_free, norm_cpu_reset, NULL
 };
 
 #ifdef HAVE_CUDA
 typedef struct
 {
   AooctCudaNormFormat format;
-  AooctCudaNormPlan *plan;
+  AooctCudaNormPlan *norm;
   AooctCudaNormExtraPlan *extra;        /* averaging / bilateral */
 } NormCuda;
 
 static void
-norm_cuda_destroy (gpointer core)
+norm_cuda_plan_free (gpointer plan)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
 
-  aooct_cuda_norm_plan_free (c->plan);
+  aooct_cuda_norm_plan_free (c->norm);
   aooct_cuda_norm_extra_plan_free (c->extra);
   g_free (c);
 }
 
 static gpointer
-norm_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+norm_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   const NormSettings *s = settings;
@@ -361,8 +361,8 @@ norm_cuda_create (GstAooctFilter * filter, gconstpointer settings,
   if (s->extra)
     c->extra = aooct_cuda_norm_extra_plan_new (&s->x, error);
   else
-    c->plan = aooct_cuda_norm_plan_new (p, error);
-  if (c->extra == NULL && c->plan == NULL) {
+    c->norm = aooct_cuda_norm_plan_new (p, error);
+  if (c->extra == NULL && c->norm == NULL) {
     g_free (c);
     return NULL;
   }
@@ -370,31 +370,31 @@ norm_cuda_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-norm_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+norm_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
 
   if (c->extra)
     return aooct_cuda_norm_extra_execute (c->extra, run->live, c->format,
         (const gfloat *) in->data, out->data, out->stride, run->stream, error);
-  return aooct_cuda_norm_execute (c->plan, run->live,
+  return aooct_cuda_norm_execute (c->norm, run->live,
       (const gfloat *) in->data, out->data, out->stride, run->stream, error);
 }
 
 static void
-norm_cuda_reset (gpointer core)
+norm_cuda_reset (gpointer plan)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
 
   if (c->extra)
     aooct_cuda_norm_extra_reset (c->extra);
 }
 
 static void
-norm_cuda_rewind (gpointer core)
+norm_cuda_rewind (gpointer plan)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
 
   if (c->extra)
     aooct_cuda_norm_extra_rewind (c->extra);
@@ -407,9 +407,9 @@ norm_cuda_rewind (gpointer core)
 G_STATIC_ASSERT (sizeof (AooctNormSettings) <= AOOCT_STEP_GRAPH_KEY);
 
 static gssize
-norm_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+norm_cuda_graph_key (gpointer plan, const AooctStepRun * run, guint8 * key)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
   const AooctNormSettings *s = run->live;
   AooctNormSettings k;
 
@@ -427,8 +427,8 @@ norm_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
   return sizeof (k);
 }
 
-static const AooctStepOps norm_cuda = { norm_cuda_create, norm_cuda_process,
-  norm_cuda_destroy, norm_cuda_reset, norm_cuda_rewind, norm_cuda_graph_key
+static const AooctStepOps norm_cuda = { norm_cuda_plan_new, norm_cuda_execute,
+  norm_cuda_plan_free, norm_cuda_reset, norm_cuda_rewind, norm_cuda_graph_key
 };
 
 #define NORM_CUDA (&norm_cuda)

@@ -123,16 +123,16 @@ typedef struct
 } PadCpu;
 
 static void
-pad_cpu_destroy (gpointer core)
+pad_cpu_plan_free (gpointer plan)
 {
-  PadCpu *c = core;
+  PadCpu *c = plan;
 
   aooct_cpu_pad_plan_free (c->pad);
   g_free (c);
 }
 
 static gpointer
-pad_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+pad_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   PadCpu *c = g_new0 (PadCpu, 1);
@@ -148,10 +148,10 @@ pad_cpu_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-pad_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+pad_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  PadCpu *c = core;
+  PadCpu *c = plan;
 
   /* application/x-aooct buffers are contiguous: stride == A-line size */
   aooct_cpu_pad_execute (c->pad, (const gfloat *) in->data,
@@ -160,7 +160,7 @@ pad_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 }
 
 static const AooctStepOps pad_cpu = {
-  pad_cpu_create, pad_cpu_process, pad_cpu_destroy
+  pad_cpu_plan_new, pad_cpu_execute, pad_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
@@ -173,16 +173,16 @@ typedef struct
 } PadCuda;
 
 static void
-pad_cuda_destroy (gpointer core)
+pad_cuda_plan_free (gpointer plan)
 {
-  PadCuda *c = core;
+  PadCuda *c = plan;
 
   aooct_cuda_pad_plan_free (c->pad);
   g_free (c);
 }
 
 static gpointer
-pad_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+pad_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   PadCuda *c = g_new0 (PadCuda, 1);
@@ -212,10 +212,10 @@ pad_cuda_leave (PadCuda * c, AooctPendingMeta * leave)
 }
 
 static gboolean
-pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+pad_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  PadCuda *c = core;
+  PadCuda *c = plan;
   /* the deferred-steps machinery is for real spectra: complex ones are
    * scaled here (the base class does not let us leave it on complex data
    * anyway) */
@@ -231,19 +231,19 @@ pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 
 /* Everything the work depends on is in the base class's key (the
  * planes, whether the scale is left to downstream, in_disposable); what
- * process() leaves to downstream is written here too, for a buffer that
+ * execute() leaves to downstream is written here too, for a buffer that
  * launches a kept graph instead. */
 static gssize
-pad_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+pad_cuda_graph_key (gpointer plan, const AooctStepRun * run, guint8 * key)
 {
-  PadCuda *c = core;
+  PadCuda *c = plan;
 
   pad_cuda_leave (c, c->real ? run->out_pending : NULL);
   return 0;
 }
 
 static const AooctStepOps pad_cuda = {
-  pad_cuda_create, pad_cuda_process, pad_cuda_destroy, NULL, NULL,
+  pad_cuda_plan_new, pad_cuda_execute, pad_cuda_plan_free, NULL, NULL,
   pad_cuda_graph_key
 };
 

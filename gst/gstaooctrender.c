@@ -150,70 +150,70 @@ gst_aooct_render_own_live (GstAooctView * view, const AooctViewParams * p)
 /* ---- the step on both backends (aooct-step.h, gstaooctview.h) -------- */
 
 static gpointer
-render_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+render_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   return aooct_cpu_render_plan_new (settings, error);
 }
 
 static gboolean
-render_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+render_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   const AooctViewLive *v = run->live;
   const RenderLive *r = v->own;
 
   if (in->data)
-    aooct_cpu_render_execute_collect (core, v->log_mode,
+    aooct_cpu_render_execute_collect (plan, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
         v->first, v->count);
   else
-    aooct_cpu_render_execute_emit (core, v->s, r->mode, &r->camera,
+    aooct_cpu_render_execute_emit (plan, v->s, r->mode, &r->camera,
         v->filled, out->data, out->stride);
   return TRUE;
 }
 
 static void
-render_cpu_destroy (gpointer core)
+render_cpu_plan_free (gpointer plan)
 {
-  aooct_cpu_render_plan_free (core);
+  aooct_cpu_render_plan_free (plan);
 }
 
-static const AooctStepOps render_cpu = { render_cpu_create,
-  render_cpu_process, render_cpu_destroy
+static const AooctStepOps render_cpu = { render_cpu_plan_new,
+  render_cpu_execute, render_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
 static gpointer
-render_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+render_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
     GError ** error)
 {
   return aooct_cuda_render_plan_new (settings, error);
 }
 
 static gboolean
-render_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+render_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   const AooctViewLive *v = run->live;
   const RenderLive *r = v->own;
 
   if (in->data)
-    return aooct_cuda_render_execute_collect (core, v->log_mode,
+    return aooct_cuda_render_execute_collect (plan, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
         v->first, v->count, run->stream, error);
-  return aooct_cuda_render_execute_emit (core, v->s, r->mode, &r->camera,
+  return aooct_cuda_render_execute_emit (plan, v->s, r->mode, &r->camera,
       v->filled, out->data, out->stride, run->stream, error);
 }
 
 static void
-render_cuda_destroy (gpointer core)
+render_cuda_plan_free (gpointer plan)
 {
-  aooct_cuda_render_plan_free (core);
+  aooct_cuda_render_plan_free (plan);
 }
 
-static const AooctStepOps render_cuda = { render_cuda_create,
-  render_cuda_process, render_cuda_destroy
+static const AooctStepOps render_cuda = { render_cuda_plan_new,
+  render_cuda_execute, render_cuda_plan_free
 };
 
 #define RENDER_CUDA (&render_cuda)

@@ -23,7 +23,7 @@
  * A subclass says how large its image is (image_size) and names the
  * core of its step on each backend (GstAooctFilterClass's cpu_ops /
  * cuda_ops, aooct-step.h), made with the view's AooctViewParams as its
- * settings: process() gets an AooctViewLive as the live part of the run
+ * settings: execute() gets an AooctViewLive as the live part of the run
  * and either an input plane (collect: keep what the image needs of
  * B-scans @first .. of the volume) or an output plane (emit: the image of
  * the first @filled B-scans). */
