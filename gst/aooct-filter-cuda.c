@@ -153,7 +153,7 @@ aooct_filter_cuda_transform (GstAooctFilter * self, GstBuffer * inbuf,
   aooct_cuda_clear_stale_error ();
 
   if (inbuf == NULL) {
-    /* a volume view making its image (gst_aooct_filter_process_buffers) */
+    /* a group making its image (gst_aooct_filter_emit) */
     in.data = NULL;
     in.stride = 0;
   } else if (in_mem) {
@@ -196,7 +196,7 @@ aooct_filter_cuda_transform (GstAooctFilter * self, GstBuffer * inbuf,
   }
 
   if (outbuf == NULL) {
-    /* a volume view taking B-scans in (gst_aooct_filter_process_buffers) */
+    /* a group taking B-scans in (gst_aooct_filter_collect) */
     out.data = NULL;
     out.stride = 0;
   } else if (out_video_cuda) {
@@ -394,28 +394,60 @@ aooct_filter_cuda_collect_timing (GstAooctFilter * self)
 }
 
 GstFlowReturn
-aooct_filter_cuda_finish_output (GstAooctFilter * self, GstFlowReturn ret,
-    GstBuffer ** outbuf)
+aooct_filter_cuda_wait_space (GstAooctFilter * self)
+{
+  return ring_mode (self) ? aooct_output_ring_wait_space (self->priv->
+      cuda->ring) : GST_FLOW_OK;
+}
+
+/* An output made on the GPU (@made, taken) on its way downstream: where
+ * its data leave the GPU, into the ring for the src task (started here);
+ * complete already (device memory for the next element): in *@direct for
+ * the caller to push; an output that leaves the GPU where the caps say
+ * device memory (a foreign buffer): finished here, in *@direct. */
+static GstFlowReturn
+queue_output (GstAooctFilter * self, GstBuffer * made, GstBuffer ** direct)
 {
   AooctCudaElement *ce = self->priv->cuda;
-  GstBuffer *out = *outbuf;
   GError *error = NULL;
 
-  if (ret != GST_FLOW_OK) {
-    aooct_output_ring_disarm (ce->ring);
-    return ret;
+  *direct = NULL;
+  if (!aooct_output_ring_armed_gpu (ce->ring) && !ring_mode (self)) {
+    *direct = made;
+    return GST_FLOW_OK;
   }
-  /* through the ring as generate_output's outputs go, but taken here at
-   * once (the host waits for this image, one per volume): the ring owns
-   * the buffer until take_head gives it back, so that it stays writable
-   * for the copy of the staged image */
-  aooct_output_ring_add (ce->ring, out);
-  *outbuf = NULL;
-  if (!take_head (self, outbuf, &error)) {
+  aooct_output_ring_add (ce->ring, made);
+  if (ring_mode (self)) {
+    if (!gst_pad_start_task (GST_BASE_TRANSFORM_SRC_PAD (self), ring_loop,
+            self, NULL)) {
+      GST_ELEMENT_ERROR (self, CORE, THREAD,
+          ("cannot start the output task"), (NULL));
+      return GST_FLOW_ERROR;
+    }
+    return GST_FLOW_OK;
+  }
+  if (!take_head (self, direct, &error)) {
     gst_aooct_filter_post_error (self, error);
     g_clear_error (&error);
-    ret = GST_FLOW_ERROR;
+    return GST_FLOW_ERROR;
   }
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+aooct_filter_cuda_hand_over (GstAooctFilter * self, GstFlowReturn ret,
+    GstBuffer * out)
+{
+  GstBuffer *direct = NULL;
+
+  if (ret != GST_FLOW_OK) {
+    aooct_output_ring_disarm (self->priv->cuda->ring);
+    gst_buffer_unref (out);
+    return ret;
+  }
+  ret = queue_output (self, out, &direct);
+  if (direct)
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), direct);
   return ret;
 }
 
@@ -429,51 +461,26 @@ static GstFlowReturn
 generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
 {
   GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
-  AooctCudaElement *ce = self->priv->cuda;
   GstFlowReturn ret;
   GstBuffer *made = NULL;
-  GError *error = NULL;
 
   if (!aooct_filter_cuda_active (self) || bt->queued_buf == NULL)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt,
         outbuf);
 
   *outbuf = NULL;
-  if (ring_mode (self)) {
-    ret = aooct_output_ring_wait_space (ce->ring);
-    if (ret != GST_FLOW_OK) {
-      gst_clear_buffer (&bt->queued_buf);
-      return ret;
-    }
+  ret = aooct_filter_cuda_wait_space (self);
+  if (ret != GST_FLOW_OK) {
+    gst_clear_buffer (&bt->queued_buf);
+    return ret;
   }
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, &made);
   if (made == NULL || ret != GST_FLOW_OK) {
     gst_clear_buffer (&made);
-    aooct_output_ring_disarm (ce->ring);
+    aooct_output_ring_disarm (self->priv->cuda->ring);
     return ret;
   }
-  if (!aooct_output_ring_armed_gpu (ce->ring) && !ring_mode (self)) {
-    /* complete already (device memory for the next element) */
-    *outbuf = made;
-    return GST_FLOW_OK;
-  }
-  aooct_output_ring_add (ce->ring, made);
-  if (ring_mode (self)) {
-    if (!gst_pad_start_task (bt->srcpad, ring_loop, self, NULL)) {
-      GST_ELEMENT_ERROR (self, CORE, THREAD,
-          ("cannot start the output task"), (NULL));
-      return GST_FLOW_ERROR;
-    }
-    return GST_FLOW_OK;
-  }
-  /* an output that leaves the GPU where the caps say device memory (a
-   * foreign buffer): finish it here */
-  if (!take_head (self, outbuf, &error)) {
-    gst_aooct_filter_post_error (self, error);
-    g_clear_error (&error);
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  return queue_output (self, made, outbuf);
 }
 
 /* A downstream renegotiation sends new caps from the streaming thread

@@ -202,9 +202,13 @@ void aooct_filter_cuda_class_init (GstAooctFilterClass * klass);
 void aooct_filter_cuda_started (GstAooctFilter * self);
 gboolean aooct_filter_cuda_transform (GstAooctFilter * self,
     GstBuffer * inbuf, GstBuffer * outbuf, GError ** error);
-/* process_buffers' output, on CUDA: complete in *@outbuf on return. */
-GstFlowReturn aooct_filter_cuda_finish_output (GstAooctFilter * self,
-    GstFlowReturn ret, GstBuffer ** outbuf);
+/* gst_aooct_filter_emit() on CUDA: waits for room in the output ring
+ * (where the image leaves the GPU), then, once gst_aooct_filter_transform
+ * has made @out with @ret, hands it over (taken): into the ring for the
+ * src task, or pushed at once where it stays on the GPU. */
+GstFlowReturn aooct_filter_cuda_wait_space (GstAooctFilter * self);
+GstFlowReturn aooct_filter_cuda_hand_over (GstAooctFilter * self,
+    GstFlowReturn ret, GstBuffer * out);
 /* The output task around serialized events, flushes and state changes. */
 void aooct_filter_cuda_drain (GstAooctFilter * self);
 void aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing);

@@ -116,7 +116,7 @@ aooct_filter_step_reset (GstAooctFilter * self)
 }
 
 /* The plan's execute on @inbuf and @outbuf, mapped on the host (a
- * volume view passes one of them only: gst_aooct_filter_process_buffers). */
+ * volume view passes one of them only: gst_aooct_filter_collect / _emit). */
 gboolean
 aooct_filter_step_process_cpu (GstAooctFilter * self, GstBuffer * inbuf,
     GstBuffer * outbuf, GError ** error)

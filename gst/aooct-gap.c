@@ -20,12 +20,12 @@ aooct_gap_take (AooctGap * gap, GstClockTime pts)
     gap->start = pts;
 }
 
-gboolean
-aooct_gap_push (const AooctGap * gap, GstPad * srcpad)
+GstEvent *
+aooct_gap_event (const AooctGap * gap)
 {
   if (!GST_CLOCK_TIME_IS_VALID (gap->start))
-    return TRUE;
-  return gst_pad_push_event (srcpad, gst_event_new_gap (gap->start, 0));
+    return NULL;
+  return gst_event_new_gap (gap->start, 0);
 }
 
 GstEvent *

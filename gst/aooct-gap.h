@@ -44,10 +44,10 @@ void aooct_gap_reset (AooctGap * gap);
  * (taken when nothing was pending: the output's first input). */
 void aooct_gap_take (AooctGap * gap, GstClockTime pts);
 
-/* Pushes GAP (start, 0) on @srcpad when an output is pending with a
- * valid timestamp; FALSE where a push was refused (flushing, EOS), which
- * the next buffer's push reports. */
-gboolean aooct_gap_push (const AooctGap * gap, GstPad * srcpad);
+/* GAP (start, 0) when an output is pending with a valid timestamp, for
+ * the element to push after whatever it has still in flight; else NULL.
+ * A push refused (flushing, EOS) is reported by the next buffer's. */
+GstEvent *aooct_gap_event (const AooctGap * gap);
 
 /* A GAP event from upstream (taken): itself where nothing is pending,
  * else GAP (start, 0). */

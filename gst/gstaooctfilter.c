@@ -291,19 +291,43 @@ error:
 }
 
 GstFlowReturn
-gst_aooct_filter_process_buffers (GstAooctFilter * self, GstBuffer * inbuf,
-    GstBuffer ** outbuf)
+gst_aooct_filter_collect (GstAooctFilter * self, GstBuffer * inbuf)
 {
-  GstBuffer *out = outbuf ? *outbuf : NULL;
+  g_return_val_if_fail (inbuf != NULL, GST_FLOW_ERROR);
+  return gst_aooct_filter_transform (GST_BASE_TRANSFORM (self), inbuf, NULL);
+}
+
+GstFlowReturn
+gst_aooct_filter_emit (GstAooctFilter * self, GstBuffer * out)
+{
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
   GstFlowReturn ret;
 
-  g_return_val_if_fail (inbuf != NULL || out != NULL, GST_FLOW_ERROR);
-  ret = gst_aooct_filter_transform (GST_BASE_TRANSFORM (self), inbuf, out);
+  g_return_val_if_fail (out != NULL, GST_FLOW_ERROR);
 #ifdef HAVE_CUDA
-  if (out && aooct_filter_cuda_active (self))
-    ret = aooct_filter_cuda_finish_output (self, ret, outbuf);
+  if (aooct_filter_cuda_active (self)) {
+    ret = aooct_filter_cuda_wait_space (self);
+    if (ret == GST_FLOW_OK)
+      ret = gst_aooct_filter_transform (bt, NULL, out);
+    return aooct_filter_cuda_hand_over (self, ret, out);
+  }
 #endif
-  return ret;
+  ret = gst_aooct_filter_transform (bt, NULL, out);
+  if (ret != GST_FLOW_OK) {
+    gst_buffer_unref (out);
+    return ret;
+  }
+  return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (bt), out);
+}
+
+gboolean
+gst_aooct_filter_push_event (GstAooctFilter * self, GstEvent * event)
+{
+#ifdef HAVE_CUDA
+  /* the images still in the ring leave before it */
+  aooct_filter_cuda_drain (self);
+#endif
+  return gst_pad_push_event (GST_BASE_TRANSFORM_SRC_PAD (self), event);
 }
 
 static gboolean

@@ -246,16 +246,23 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
      void gst_aooct_filter_post_error (GstAooctFilter * self,
     const GError * error);
 
-/* For subclasses that do not make one output per input (the volume views,
- * gstaooctview.h): runs the plan's execute on @inbuf alone
- * (@outbuf NULL; the output plane they get is {NULL, 0}) or for *@outbuf
- * alone (@inbuf NULL; the input plane is {NULL, 0}), with the mapping,
- * upload and download the base class does for a transform.  The output is
- * complete in *@outbuf on return (on CUDA the host waits for it); on a
- * failure *@outbuf may have been released and set to NULL.  Errors are
- * posted. */
-     GstFlowReturn gst_aooct_filter_process_buffers (GstAooctFilter * self,
-    GstBuffer * inbuf, GstBuffer ** outbuf);
+/* For subclasses that do not make one output per input (GstAooctGroup:
+ * the volume views, aooctangio).  gst_aooct_filter_collect() runs the
+ * plan's execute on @inbuf alone (the output plane it gets is {NULL, 0}),
+ * with the mapping and upload the base class does for a transform.
+ * gst_aooct_filter_emit() runs it for @out alone (the input plane is
+ * {NULL, 0}) and pushes @out (taken; its timestamps and metas set)
+ * downstream: on CUDA, where the image leaves the GPU, the streaming
+ * thread only enqueues the work and @out goes through the output ring,
+ * pushed by the src task once downloaded, as a transform's outputs are.
+ * gst_aooct_filter_push_event() pushes an event of the subclass's own
+ * downstream after the outputs still in flight.  Errors are posted. */
+     GstFlowReturn gst_aooct_filter_collect (GstAooctFilter * self,
+    GstBuffer * inbuf);
+     GstFlowReturn gst_aooct_filter_emit (GstAooctFilter * self,
+    GstBuffer * out);
+     gboolean gst_aooct_filter_push_event (GstAooctFilter * self,
+    GstEvent * event);
 /* Live properties bound to a GstControlSource (GST_PARAM_CONTROLLABLE)
  * take their values for @buf's stream time.  The base class calls it once
  * per input buffer (GstBaseTransform's before_transform); a subclass that

@@ -286,6 +286,7 @@ gst_aooct_flow_enface_chain (GstPad * pad, GstObject * parent,
   GstAooctFlowEnface *self = GST_AOOCT_FLOW_ENFACE (parent);
   GstVideoFrame in, out;
   GstFlowReturn ret = GST_FLOW_OK;
+  GstEvent *gap;
 
   if (!self->have_caps) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("an image came before its "
@@ -326,10 +327,10 @@ gst_aooct_flow_enface_chain (GstPad * pad, GstObject * parent,
   gst_buffer_unref (inbuf);
   if (++self->filled == self->out_info.height)
     ret = push_volume (self);
-  else
+  else if ((gap = aooct_gap_event (&self->gap)))
     /* the volume pending: tell downstream there is nothing before its image
      * (aooct-gap.h, the aooct rule for elements that collect) */
-    aooct_gap_push (&self->gap, self->srcpad);
+    gst_pad_push_event (self->srcpad, gap);
   return ret;
 }
 

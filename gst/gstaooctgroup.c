@@ -31,7 +31,7 @@ typedef struct
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 groups;               /* images made since start */
   AooctGap gap;                 /* where the pending image will start */
-  AooctGroupCall call;          /* what process_buffers() is asked for */
+  AooctGroupCall call;          /* what collect / emit ask of execute() */
 } GstAooctGroupPrivate;
 
 #define gst_aooct_group_parent_class parent_class
@@ -107,7 +107,10 @@ allocate_output (GstAooctGroup * self, GstBuffer ** out)
 }
 
 /* The image of the B-scans collected (a whole group, or the partial one
- * of a view at EOS or before new caps), pushed downstream. */
+ * of a view at EOS or before new caps), on its way downstream: on CUDA the
+ * streaming thread only enqueues its GPU work, and the base class's output
+ * ring pushes it once downloaded (gst_aooct_filter_emit), so that the
+ * next B-scans' upload and kernels overlap its download. */
 static GstFlowReturn
 emit_group (GstAooctGroup * self)
 {
@@ -119,16 +122,13 @@ emit_group (GstAooctGroup * self)
   if (priv->filled == 0 || !filter->configured)
     return GST_FLOW_OK;
   ret = allocate_output (self, &out);
-  priv->call.count = 0;
-  priv->call.filled = priv->filled;
-  if (ret == GST_FLOW_OK)
-    ret = gst_aooct_filter_process_buffers (filter, NULL, &out);
   if (ret != GST_FLOW_OK) {
-    gst_clear_buffer (&out);
     priv->filled = 0;
     aooct_gap_reset (&priv->gap);
     return ret;
   }
+  priv->call.count = 0;
+  priv->call.filled = priv->filled;
   GST_BUFFER_PTS (out) = priv->first_pts;
   GST_BUFFER_DTS (out) = GST_CLOCK_TIME_NONE;
   /* in a branch of aooctsplit: the image goes where its group began */
@@ -143,10 +143,11 @@ emit_group (GstAooctGroup * self)
   GST_LOG_OBJECT (self, "group %" G_GUINT64_FORMAT " of %d B-scans at %"
       GST_TIME_FORMAT, priv->groups, priv->filled,
       GST_TIME_ARGS (priv->first_pts));
+  ret = gst_aooct_filter_emit (filter, out);
   priv->groups++;
   priv->filled = 0;
   aooct_gap_reset (&priv->gap);
-  return gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), out);
+  return ret;
 }
 
 /* A partial group at EOS (@eos) or before new caps: its image, or
@@ -222,7 +223,7 @@ gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
     priv->call.count = take;
     priv->call.in_row = b * filter->in_geom.alines;
     priv->call.filled = priv->filled;
-    ret = gst_aooct_filter_process_buffers (filter, inbuf, NULL);
+    ret = gst_aooct_filter_collect (filter, inbuf);
     if (ret != GST_FLOW_OK)
       break;
     priv->filled += take;
@@ -232,8 +233,12 @@ gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
       ret = emit_group (self);
   }
   gst_buffer_unref (inbuf);
-  if (ret == GST_FLOW_OK && priv->filled > 0)
-    aooct_gap_push (&priv->gap, GST_BASE_TRANSFORM_SRC_PAD (bt));
+  if (ret == GST_FLOW_OK && priv->filled > 0) {
+    GstEvent *gap = aooct_gap_event (&priv->gap);
+
+    if (gap)
+      gst_aooct_filter_push_event (filter, gap);
+  }
   return ret;
 }
 

@@ -7,9 +7,10 @@
  * them, so it makes fewer outputs than it takes inputs: it overrides
  * GstBaseTransform's generate_output() (the way GStreamer's own N-to-M
  * transforms do), handing the B-scans of each input to collect and, once
- * n have come, the image to emit, both through GstAooctFilter's
- * process_buffers(), which does the mapping, upload and download of the
- * CPU and CUDA backends.  A buffer with several B-scans may end one group
+ * n have come, the image to emit, through GstAooctFilter's
+ * gst_aooct_filter_collect() and gst_aooct_filter_emit(), which do the
+ * mapping, upload and download of the CPU and CUDA backends (on CUDA the
+ * image leaves through the output ring, as a transform's does).  A buffer with several B-scans may end one group
  * and start the next.
  *
  * What it does for its subclasses: the counting of groups (from the first

@@ -186,8 +186,8 @@ emit_settings (GstAooctView * self, AooctNormSettings * s, GError ** error)
   return aooct_norm_settings_check (s, error);
 }
 
-/* The live part of the run of process_buffers()'s one plane: collect
- * the B-scans of this input, or (count 0) emit the image. */
+/* The live part of the run of gst_aooct_filter_collect() or _emit():
+ * collect the B-scans of this input, or (count 0) emit the image. */
 static gboolean
 gst_aooct_view_live (GstAooctFilter * filter, gconstpointer * out_live,
     GError ** error)
