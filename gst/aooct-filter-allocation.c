@@ -79,6 +79,15 @@ prepare_output_buffer (GstBaseTransform * bt,
 }
 
 #ifdef HAVE_CUDA
+static guint
+output_size (GstAooctFilter * self)
+{
+  AooctOutputDesc out;
+
+  aooct_filter_output_desc (self, &out);
+  return (guint) aooct_filter_output_size (&out);
+}
+
 /* Buffer counts for a pool of ours from downstream's proposal: at least
  * 2 (one in flight downstream while the next is being written). */
 static void
@@ -189,7 +198,7 @@ configure_output_pool (GstAooctFilter * self, GstQuery * query,
   gst_query_parse_allocation (query, &caps, NULL);
   query_pool_limits (query, min, max);
   gst_buffer_pool_config_set_params (config, caps,
-      aooct_filter_output_size (self), *min, *max);
+      output_size (self), *min, *max);
   if (gst_buffer_pool_set_config (pool, config))
     return pool;
   gst_object_unref (pool);
@@ -200,7 +209,7 @@ configure_output_pool (GstAooctFilter * self, GstQuery * query,
  * (appsink, fakesink, an encoder, a file): a pool of page-locked memory,
  * so that each image is downloaded straight into its buffer instead of
  * through staging and a host copy (download_output in
- * aooct-filter-cuda.c).  FALSE where that pool cannot be configured: then
+ * aooct-cuda-buffer.c).  FALSE where that pool cannot be configured: then
  * GstBaseTransform's default, and the images go through staging. */
 static gboolean
 decide_allocation_page_locked (GstAooctFilter * self, GstQuery * query)
@@ -215,7 +224,7 @@ decide_allocation_page_locked (GstAooctFilter * self, GstQuery * query)
         "go through staging");
     return FALSE;
   }
-  query_use_pool (query, pool, aooct_filter_output_size (self), min, max);
+  query_use_pool (query, pool, output_size (self), min, max);
   gst_object_unref (pool);
   return TRUE;
 }
@@ -237,7 +246,7 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
       && GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video)
     return decide_allocation_cuda_video (self, query);
   if (aooct_filter_cuda_active (self) && self->out_cuda_memory) {
-    guint size = aooct_filter_output_size (self), min, max;
+    guint size = output_size (self), min, max;
     GstBufferPool *pool = configure_output_pool (self, query,
         aooct_cuda_buffer_pool_new (self->priv->cuda->context), &min, &max);
 

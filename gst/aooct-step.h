@@ -8,7 +8,8 @@
  * device memory), process() runs it on one buffer, destroy() frees it.
  * The element names its two ops in class_init (GstAooctFilterClass's
  * cpu_ops, cuda_ops); the base class picks one when the element starts
- * and calls it without knowing which (gst/aooct-filter-step.c), so
+ * and calls it without knowing which (gst/aooct-filter-step.c creates
+ * it, gst/aooct-filter-buffers.c and gst/aooct-cuda-buffer.c run it), so
  * nothing in an element branches on the backend.
  *
  * The CPU ops get host pointers and a run whose CUDA fields are NULL /
