@@ -241,6 +241,11 @@ gboolean aooct_cuda_element_timing_end (AooctCudaElement * ce, GError ** error);
 gboolean aooct_cuda_element_timing_collect (AooctCudaElement * ce,
     gboolean wait, GError ** error);
 void aooct_cuda_element_get_stats (AooctCudaElement * ce, AooctCudaStats * stats);
+/* Waits for the GPU timing still in flight (at EOS). */
+void aooct_cuda_element_finish_timing (AooctCudaElement * ce);
+/* At a flush: waits for the GPU work still writing the output ring, which
+ * then drops its outputs. */
+void aooct_cuda_element_discard_outputs (AooctCudaElement * ce);
 
 /* Video output in libgstcuda's own GstCudaMemory, for nvcodec elements
  * (cudaconvert, cudadownload, the NVENC encoders), which take nothing else

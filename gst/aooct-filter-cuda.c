@@ -139,32 +139,6 @@ aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing)
   aooct_output_ring_set_flushing (self->priv->cuda->ring, flushing);
 }
 
-void
-aooct_filter_cuda_discard (GstAooctFilter * self)
-{
-  AooctCudaElement *ce = self->priv->cuda;
-
-  if (!aooct_filter_cuda_active (self))
-    return;
-  if (aooct_cuda_element_push (ce, NULL)) {
-    /* a download may still write a slot; the ring starts over */
-    aooct_cuda_stream_sync (ce->stream, NULL);
-    aooct_cuda_element_pop (ce);
-  }
-  aooct_output_ring_discard (ce->ring);
-}
-
-void
-aooct_filter_cuda_collect_timing (GstAooctFilter * self)
-{
-  AooctCudaElement *ce = self->priv->cuda;
-
-  if (aooct_cuda_element_push (ce, NULL)) {
-    aooct_cuda_element_timing_collect (ce, TRUE, NULL);
-    aooct_cuda_element_pop (ce);
-  }
-}
-
 GstFlowReturn
 aooct_filter_cuda_wait_space (GstAooctFilter * self)
 {

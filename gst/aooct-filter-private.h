@@ -190,9 +190,6 @@ GstFlowReturn aooct_filter_cuda_hand_over (GstAooctFilter * self,
 /* The output task around serialized events, flushes and state changes. */
 void aooct_filter_cuda_drain (GstAooctFilter * self);
 void aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing);
-void aooct_filter_cuda_discard (GstAooctFilter * self);
-/* Waits for the GPU timing still in flight (at EOS). */
-void aooct_filter_cuda_collect_timing (GstAooctFilter * self);
 #endif
 
 G_END_DECLS

@@ -374,12 +374,12 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
         return ok;
       }
       case GST_EVENT_FLUSH_STOP:
-        aooct_filter_cuda_discard (self);
+        aooct_cuda_element_discard_outputs (self->priv->cuda);
         aooct_filter_cuda_set_flushing (self, FALSE);
         break;
       case GST_EVENT_EOS:
         aooct_filter_cuda_drain (self);
-        aooct_filter_cuda_collect_timing (self);
+        aooct_cuda_element_finish_timing (self->priv->cuda);
         break;
       default:
         /* outputs in flight leave before whatever follows them */
