@@ -284,10 +284,16 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     ok = aooct_filter_step_defer (self, outbuf, &priv->stats.host_ms, &error);
   } else if (aooct_filter_cuda_active (self)) {
     gint64 t0 = g_get_monotonic_time ();
-    AooctCudaBuffer b = { &in, &priv->in_layout, &out, &priv->step, pending,
-      NULL, !self->graphs_unsupported,
-      klass->leaves_pending && priv->downstream_absorbs,
-      aooct_filter_cuda_fault (self), GST_OBJECT (self)
+    AooctCudaBuffer b = {
+      .in = &in,
+      .in_layout = &priv->in_layout,
+      .out = &out,
+      .step = &priv->step,
+      .pending = pending,
+      .graphs = !self->graphs_unsupported,
+      .leave_pending = klass->leaves_pending && priv->downstream_absorbs,
+      .fault = aooct_filter_cuda_fault (self),
+      .log = GST_OBJECT (self),
     };
 
     ok = aooct_filter_step_live (self, &b.live, &error)
