@@ -809,8 +809,11 @@ scale_rows (GString * table, FILE * out, gint buffers, const gchar * gpus)
       bk);
   chains[0] = chains[2] = standard;
   chains[1] = compressive;
-  /* each branch holds page-locked buffers of its own */
-  n_pinned = MIN (N_PINNED * n, N_PINNED_MAX);
+  /* each branch holds page-locked buffers of its own;
+   * AOOCT_SCALE_PINNED=K: K in all (to see whether the pool limits) */
+  n_pinned = g_getenv ("AOOCT_SCALE_PINNED") ?
+      CLAMP (atoi (g_getenv ("AOOCT_SCALE_PINNED")), 2, N_PINNED_MAX) :
+      MIN (N_PINNED * n, N_PINNED_MAX);
 
   emit (table, out, "## scale-out: gpus=%s (%s)\n\n| row | B-scans per "
       "buffer | ms per buffer | A-lines/s |\n|---|---:|---:|---:|\n", gpus,
