@@ -29,8 +29,9 @@
  * execute() runs it on one buffer, plan_free() frees it.  The element
  * names its two ops in class_init (GstAooctFilterClass's cpu_ops,
  * cuda_ops); the base class picks one when the element starts and calls
- * it without knowing which (gst/aooct-filter-step.c), so nothing in an
- * element's step branches on the backend.
+ * it without knowing which (gst/aooct-filter-step.c makes it,
+ * gst/aooct-filter-buffers.c and gst/aooct-cuda-buffer.c run it), so
+ * nothing in an element's step branches on the backend.
  *
  * The CPU ops get host pointers and a run whose CUDA fields are NULL /
  * FALSE; the CUDA ops get device pointers on the element's CUDA context

@@ -48,13 +48,13 @@ gst-launch-1.0 -q \
   compositor name=mix background=black sink_1::xpos=$((m + 8)) \
   ! video/x-raw,format=GRAY8,width=$((2 * m + 8)),height=$((n / 2)) \
   ! pngenc ! multifilesink location="$out/bscan-%03d.png" \
-  filesrc location="$out/full.raw" \
-  ! rawvideoparse format=gray16-le width=$n height=$m framerate=10/1 \
+  aooctfilesrc location="$out/full.raw" format=gray16-le width=$n \
+    height=$m framerate=10/1 \
   ! aooctdcsub ! aooctkmap wavelength-coeffs="$cal" interpolation=nudft \
   ! aooctdisp a2=8 a3=-2 ! aooctfft ! aooctnorm dynamic-range=50 \
   ! video/x-raw,format=GRAY8 ! mix.sink_0 \
-  filesrc location="$out/cs.raw" \
-  ! rawvideoparse format=gray16-le width="$u" height=$m framerate=10/1 \
+  aooctfilesrc location="$out/cs.raw" format=gray16-le width="$u" \
+    height=$m framerate=10/1 \
   ! aooctdcsub ! aooctcs wavelength-coeffs="$cal" camera-pixels=$n \
     mask-file="$out/mask.txt" a2=8 a3=-2 tau="$tau" \
   ! aooctnorm dynamic-range=50 ! video/x-raw,format=GRAY8 ! mix.sink_1

@@ -15,7 +15,7 @@
 #                              (required for srt; both sides use the same)
 #   AOOCT_SOURCE=DESCRIPTION   the raw source as a gst-launch-1.0 fragment, e.g.
 #                              "aravissrc ! video/x-raw,format=GRAY16_LE" or
-#                              "filesrc location=f.raw ! rawvideoparse
+#                              "aooctfilesrc location=f.raw
 #                              format=gray16-le width=832 height=240
 #                              framerate=100/1" (default: the synthetic
 #                              camera aooctsrc, live, 100 B-scans/s)

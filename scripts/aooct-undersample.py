@@ -5,8 +5,10 @@
 # listed in MASK (aooctcs mask-file format: one index per line, '#'
 # comments), in mask order.  The output is what a camera that reads out
 # only those pixels would record, for
-#   filesrc ! rawvideoparse format=gray16-le width=U height=M
+#   aooctfilesrc location=OUT.raw format=gray16-le width=U height=M
 #   ! aooctdcsub ! aooctcs mask-file=MASK camera-pixels=N ...
+# (rows of U samples, no padding: rawvideoparse would expect 4-byte rows
+# where U is odd)
 #
 #   scripts/aooct-undersample.py IN.raw N MASK OUT.raw
 import sys

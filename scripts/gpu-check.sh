@@ -92,7 +92,7 @@ esac
 cd - >/dev/null || exit 1
 case $parts in *,scale,*)
   if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
-    BUILD=$B BUFFERS=100 timeout 200 scripts/scale-out-bench.sh "$out/scale" 0,1 \
+    BUILD=$B BUFFERS=2000 timeout 200 scripts/scale-out-bench.sh "$out/scale" 0,1 \
       > "$out/scale.log" 2>&1 || rc=1
   fi ;;
 esac

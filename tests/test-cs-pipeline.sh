@@ -4,7 +4,8 @@
 # (410 of 1024 pixels), the 40 % raw file (410 samples per A-line), one PNG
 # per B-scan, 488 x 512 (full-spectrum NUDFT and aooctcs side by side);
 # decoded, the retina (rows 60 .. 140) is brighter than the vitreous far
-# below it (rows 350 .. 500) in both halves.
+# below it (rows 350 .. 500) in both halves; again with 30 % (307 pixels
+# per A-line: rows of an odd number of 16-bit samples).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=aooct-test-png.sh
@@ -33,4 +34,20 @@ awk '{ m[$1] = $2 }
     if (!(m["nudft-retina"] > m["nudft-deep"] + 30)) { print "full-spectrum NUDFT: no retina above the background"; exit 1 }
     if (!(m["cs-retina"] > m["cs-deep"] + 30)) { print "aooctcs 40 %: no retina above the background"; exit 1 }
   }' "$out/means"
-echo "cs: 2 B-scans, full-spectrum NUDFT and 40 % aooctcs side by side"
+
+# 30 %: 307 pixels, an odd row of 614 bytes.  The raw file has no row
+# padding; a reader that assumed GStreamer's 4-byte row stride
+# (rawvideoparse, which cs.sh used) read garbage: a black right half.
+AOOCT_FRACTION=0.3 "$root/pipelines/cs.sh" "$out/cs30" >"$out/log" 2>&1 ||
+  { cat "$out/log"; exit 1; }
+u=$(grep -vc '^#' "$out/cs30/mask.txt")
+[ "$u" = 307 ] || { echo "30 %: mask of $u pixels, expected 307"; exit 1; }
+png_to_gray8 "$out/cs30/bscan-001.png" "$out/img30.raw"
+png_means "$out/img30.raw" 488 512 "cs-retina 60 140 248 488" \
+  "cs-deep 350 500 248 488" > "$out/means30"
+cat "$out/means30"
+awk '{ m[$1] = $2 }
+  END {
+    if (!(m["cs-retina"] > m["cs-deep"] + 20)) { print "aooctcs 30 % (odd width): no retina above the background"; exit 1 }
+  }' "$out/means30"
+echo "cs: 2 B-scans, full-spectrum NUDFT and 40 % aooctcs side by side; 30 % (307 pixels) read right"

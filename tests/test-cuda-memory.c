@@ -189,6 +189,13 @@ frame_in_gst_cuda_memory (GstCudaContext * context, const guint16 * raw,
   copy.WidthInBytes = (gsize) n *bytes;
   copy.Height = rows;
   fail_unless_equals_int (CuMemcpy2D (&copy), CUDA_SUCCESS);
+  /* from pageable host memory cuMemcpy2D may return before its DMA has
+   * landed (CUDA's "API synchronization behavior"), and the element's
+   * non-blocking streams are not ordered after the legacy stream: a 1.22
+   * producer (no stream on the memory) pushes complete frames, as
+   * libgstcuda's own elements do by synchronising their stream (this
+   * test read a frame still arriving, "buffer 1 differs", under load) */
+  fail_unless_equals_int (CuStreamSynchronize (NULL), CUDA_SUCCESS);
   gst_cuda_context_pop (NULL);
 #endif
   gst_buffer_unmap (host, &hmap);
