@@ -192,13 +192,12 @@ struct _AooctCpuRenderPlan
 };
 
 AooctCpuEnfacePlan *
-aooct_cpu_enface_plan_new (const AooctViewParams * p,
-    AooctEnfaceProjection projection, GError ** error)
+aooct_cpu_enface_plan_new (const AooctViewParams * p, GError ** error)
 {
   AooctCpuEnfacePlan *plan = g_new0 (AooctCpuEnfacePlan, 1);
 
   plan->p = *p;
-  plan->projection = projection;
+  plan->projection = p->projection;
   plan->e = g_try_malloc ((gsize) p->volume * p->alines * sizeof (gfloat));
   if (plan->e == NULL) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,

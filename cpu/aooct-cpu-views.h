@@ -18,15 +18,13 @@
 #include <glib.h>
 #include "aooct-views.h"
 
-G_BEGIN_DECLS
-
-typedef struct _AooctCpuEnfacePlan AooctCpuEnfacePlan;
+G_BEGIN_DECLS typedef struct _AooctCpuEnfacePlan AooctCpuEnfacePlan;
 typedef struct _AooctCpuRenderPlan AooctCpuRenderPlan;
 
-/* En-face views of @p (copied) with @projection: holds the V x M values
+/* En-face views of @p (copied; its projection): holds the V x M values
  * of one volume.  NULL with @error set when they cannot be allocated. */
 AooctCpuEnfacePlan *aooct_cpu_enface_plan_new (const AooctViewParams * p,
-    AooctEnfaceProjection projection, GError ** error);
+    GError ** error);
 
 /* The values of @count B-scans (@in, A-line after A-line) into rows
  * @first .. @first + @count - 1 of the volume's. */

@@ -258,12 +258,12 @@ struct _AooctCudaRenderPlan
 
 AooctCudaEnfacePlan *
 aooct_cuda_enface_plan_new (const AooctViewParams * p,
-    AooctEnfaceProjection projection, GError ** error)
+    GError ** error)
 {
   AooctCudaEnfacePlan *plan = g_new0 (AooctCudaEnfacePlan, 1);
 
   plan->p = *p;
-  plan->projection = projection;
+  plan->projection = p->projection;
   if (!aooct_cuda_malloc ((gsize) p->volume * p->alines * sizeof (gfloat),
           (gpointer *) & plan->e, error)
       || !keys_new (&plan->keys, error)) {

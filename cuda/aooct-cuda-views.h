@@ -15,16 +15,14 @@
 #include "aooct-cuda.h"
 #include "aooct-views.h"
 
-G_BEGIN_DECLS
-
-typedef struct _AooctCudaEnfacePlan AooctCudaEnfacePlan;
+G_BEGIN_DECLS typedef struct _AooctCudaEnfacePlan AooctCudaEnfacePlan;
 typedef struct _AooctCudaRenderPlan AooctCudaRenderPlan;
 
 /* As cpu/aooct-cpu-views.h's plans, in device memory (context current),
  * with the volume's range keys; execute_collect and execute_emit enqueue
  * on @stream, with device pointers. */
 AooctCudaEnfacePlan *aooct_cuda_enface_plan_new (const AooctViewParams * p,
-    AooctEnfaceProjection projection, GError ** error);
+    GError ** error);
 gboolean aooct_cuda_enface_execute_collect (AooctCudaEnfacePlan * plan,
     gboolean log_mode, const gfloat * in, gint first, gint count,
     AooctCudaStream stream, GError ** error);
@@ -45,5 +43,4 @@ gboolean aooct_cuda_render_execute_emit (AooctCudaRenderPlan * plan,
 void aooct_cuda_render_plan_free (AooctCudaRenderPlan * plan);
 
 G_END_DECLS
-
 #endif /* __AOOCT_CUDA_VIEWS_H__ */

@@ -63,6 +63,9 @@ static gboolean
 setup_and_create (GstAooctFilter * self, GError ** error)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  const AooctStepShape shape = { &self->in_geom, &self->out_geom,
+    &self->out_vinfo, self->in_positions
+  };
   gconstpointer settings = NULL;
 
   if (klass->setup && !klass->setup (self, &settings, error))
@@ -71,7 +74,7 @@ setup_and_create (GstAooctFilter * self, GError ** error)
     return TRUE;
   if (aooct_step_plan_new (&self->priv->step,
           self->active_backend == GST_AOOCT_BACKEND_CUDA ? klass->cuda_ops :
-          klass->cpu_ops, self, settings, error))
+          klass->cpu_ops, &shape, settings, error))
     return TRUE;
   if (klass->teardown)
     klass->teardown (self);

@@ -21,12 +21,12 @@ G_STATIC_ASSERT (sizeof (BaseKey) + AOOCT_STEP_GRAPH_KEY <= AOOCT_STEP_KEY_MAX);
 
 gboolean
 aooct_step_plan_new (AooctStep * step, const AooctStepOps * ops,
-    GstAooctFilter * filter, gconstpointer settings, GError ** error)
+    const AooctStepShape * shape, gconstpointer settings, GError ** error)
 {
   static gint serials;
 
   g_return_val_if_fail (ops != NULL, FALSE);
-  step->plan = ops->plan_new (filter, settings, error);
+  step->plan = ops->plan_new (shape, settings, error);
   step->ops = step->plan ? ops : NULL;
   step->serial = (guint) g_atomic_int_add (&serials, 1) + 1;
   return step->plan != NULL;

@@ -48,9 +48,8 @@
 #include "aooct-pending-meta.h"
 
 G_BEGIN_DECLS
-
 /* What one buffer's execute() gets besides its planes. */
-typedef struct
+    typedef struct
 {
   /* CUDA: the stream to enqueue on (CUstream); CPU: NULL */
   struct CUstream_st *stream;
@@ -72,14 +71,22 @@ typedef struct
 
 typedef struct _AooctStepOps AooctStepOps;
 
+/* What a plan is made for: the negotiated caps, as the element's
+ * in_geom, out_geom, out_vinfo and in_positions hold them (valid during
+ * plan_new only). */
+typedef struct
+{
+  const AooctGeometry *in, *out;
+  const GstVideoInfo *out_vinfo;        /* the image of a video output */
+  const gdouble *in_positions;  /* sample positions of uneven k, or NULL */
+} AooctStepShape;
+
 struct _AooctStepOps
 {
-  /* The plan for @filter's negotiated in_geom / out_geom (and in_vinfo,
-   * out_vinfo, in_positions where the step uses them) with @settings (the
-   * step's settings type, filled by the element's setup(), which keeps it
-   * unchanged until plan_free()).  NULL with @error set when it cannot be
-   * built. */
-  gpointer (*plan_new) (GstAooctFilter * filter, gconstpointer settings,
+  /* The plan for @shape with @settings (the step's settings type, filled
+   * by the element's setup(), which keeps it unchanged until
+   * plan_free()).  NULL with @error set when it cannot be built. */
+  gpointer (*plan_new) (const AooctStepShape * shape, gconstpointer settings,
       GError ** error);
 
   /* One buffer: @in and @out are rows @stride bytes apart (host memory on
@@ -111,7 +118,7 @@ struct _AooctStepOps
    * else matters), or -1 when this buffer must run execute() (a table
    * still to upload, state that moves from buffer to buffer).  Without
    * it, execute() runs for every buffer. */
-  gssize (*graph_key) (gpointer plan, const AooctStepRun * run, guint8 * key);
+    gssize (*graph_key) (gpointer plan, const AooctStepRun * run, guint8 * key);
 };
 
 /* the most bytes graph_key() may write */
@@ -127,10 +134,10 @@ typedef struct
 } AooctStep;
 
 /* Makes the plan of @ops (the active backend's, which the caller
- * chose) for @filter's negotiated geometry with @settings.  FALSE with
- * @error set when it cannot be built (@step then holds nothing). */
+ * chose) for @shape with @settings.  FALSE with @error set when it cannot
+ * be built (@step then holds nothing). */
 gboolean aooct_step_plan_new (AooctStep * step, const AooctStepOps * ops,
-    GstAooctFilter * filter, gconstpointer settings, GError ** error);
+    const AooctStepShape * shape, gconstpointer settings, GError ** error);
 
 /* execute() of @step's plan on one buffer with @run (on the CPU: no
  * stream, nothing pending; on CUDA: the stream, the pending steps and

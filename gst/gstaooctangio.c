@@ -152,7 +152,7 @@ gst_aooct_angio_output_caps (GstAooctFilter * filter, const AooctGeometry * out)
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
 static gpointer
-angio_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+angio_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   return aooct_cpu_angio_plan_new (settings);
@@ -185,7 +185,7 @@ static const AooctStepOps angio_cpu = { angio_cpu_plan_new, angio_cpu_execute,
 
 #ifdef HAVE_CUDA
 static gpointer
-angio_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+angio_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   return aooct_cuda_angio_plan_new (settings, error);

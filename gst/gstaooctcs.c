@@ -263,12 +263,12 @@ cs_cpu_plan_free (gpointer plan)
 }
 
 static gpointer
-cs_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+cs_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   CsCpu *c = g_new0 (CsCpu, 1);
 
-  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
+  c->rows = (gint) aooct_geometry_total_alines (shape->in);
   c->cs = aooct_cpu_cs_plan_new (settings, aooct_cpu_threads (), error);
   if (c->cs == NULL) {
     g_free (c);
@@ -297,11 +297,11 @@ static const AooctStepOps cs_cpu = { cs_cpu_plan_new, cs_cpu_execute,
 
 #ifdef HAVE_CUDA
 static gpointer
-cs_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+cs_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   return aooct_cuda_cs_plan_new (settings, aooct_geometry_total_alines
-      (&filter->in_geom), error);
+      (shape->in), error);
 }
 
 static gboolean

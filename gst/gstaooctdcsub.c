@@ -332,13 +332,13 @@ per_bscan (const DcsubSettings * s, const AooctGeometry * in,
 /* The plan's geometry and mode: one B-scan of the output, without the DC
  * removal where the rolling mean takes its place, when per_bscan(). */
 static void
-plan_shape (const DcsubSettings * s, GstAooctFilter * filter,
+plan_shape (const DcsubSettings * s, const AooctStepShape * shape,
     AooctGeometry * geom, AooctDcMode * mode)
 {
-  *geom = filter->in_geom;
+  *geom = *shape->in;
   *mode = s->mode;
-  if (per_bscan (s, &filter->in_geom, &filter->out_geom)) {
-    *geom = filter->out_geom;
+  if (per_bscan (s, shape->in, shape->out)) {
+    *geom = *shape->out;
     geom->bscans = 1;
     if (s->rolling)
       *mode = AOOCT_DC_NONE;
@@ -363,7 +363,7 @@ dcsub_cpu_plan_free (gpointer plan)
 }
 
 static gpointer
-dcsub_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+dcsub_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   DcsubCpu *c = g_new0 (DcsubCpu, 1);
@@ -371,10 +371,10 @@ dcsub_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
   AooctGeometry geom;
   AooctDcMode mode;
 
-  c->in = filter->in_geom;
-  c->out = filter->out_geom;
+  c->in = *shape->in;
+  c->out = *shape->out;
   c->s = s;
-  plan_shape (s, filter, &geom, &mode);
+  plan_shape (s, shape, &geom, &mode);
   c->dcsub = aooct_cpu_dcsub_plan_new (&geom, s->format, mode, s->background);
   return c;
 }
@@ -441,19 +441,19 @@ dcsub_cuda_plan_free (gpointer plan)
 }
 
 static gpointer
-dcsub_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+dcsub_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   DcsubCuda *c = g_new0 (DcsubCuda, 1);
   const DcsubSettings *s = settings;
-  gsize n = filter->in_geom.raw_samples;
+  gsize n = shape->in->raw_samples;
   AooctGeometry geom;
   AooctDcMode mode;
 
-  c->in = filter->in_geom;
-  c->out = filter->out_geom;
+  c->in = *shape->in;
+  c->out = *shape->out;
   c->s = s;
-  plan_shape (s, filter, &geom, &mode);
+  plan_shape (s, shape, &geom, &mode);
   c->dcsub = aooct_cuda_dcsub_plan_new (&geom, s->format, mode, s->background,
       error);
   if (c->dcsub == NULL || (s->rolling && !aooct_cuda_malloc (n * s->rolling->k

@@ -231,10 +231,10 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
 static gpointer
-disp_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+disp_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cpu_disp_plan_new (&filter->in_geom);
+  return aooct_cpu_disp_plan_new (shape->in);
 }
 
 static gboolean
@@ -276,16 +276,16 @@ disp_cuda_plan_free (gpointer plan)
 }
 
 static gpointer
-disp_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+disp_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   DispCuda *c = g_new0 (DispCuda, 1);
 
-  c->in = filter->in_geom;
+  c->in = *shape->in;
   /* device weights allocated once per geometry; a change while playing
    * only re-uploads */
-  c->prep = aooct_cuda_prep_plan_new (filter->in_geom.samples,
-      aooct_geometry_total_alines (&filter->in_geom), error);
+  c->prep = aooct_cuda_prep_plan_new (shape->in->samples,
+      aooct_geometry_total_alines (shape->in), error);
   if (c->prep == NULL) {
     g_free (c);
     return NULL;

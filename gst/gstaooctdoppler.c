@@ -131,7 +131,7 @@ gst_aooct_doppler_output_caps (GstAooctFilter * filter,
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
 static gpointer
-doppler_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+doppler_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   return aooct_cpu_doppler_plan_new (settings);
@@ -158,7 +158,7 @@ static const AooctStepOps doppler_cpu = { doppler_cpu_plan_new,
 
 #ifdef HAVE_CUDA
 static gpointer
-doppler_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+doppler_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   return aooct_cuda_doppler_plan_new (settings, error);

@@ -88,23 +88,20 @@ gst_aooct_enface_image_size (GstAooctView * view, const AooctGeometry * in,
 
 /* ---- the step on both backends (aooct-step.h, gstaooctview.h) -------- */
 
-/* the projection, read at setup */
-static AooctEnfaceProjection
-projection_now (GstAooctFilter * filter)
+/* the projection, read at setup (GstAooctViewClass's own_params) */
+static void
+gst_aooct_enface_own_params (GstAooctView * view, AooctViewParams * p)
 {
-  AooctEnfaceProjection projection;
-
-  GST_OBJECT_LOCK (filter);
-  projection = GST_AOOCT_ENFACE (filter)->projection;
-  GST_OBJECT_UNLOCK (filter);
-  return projection;
+  GST_OBJECT_LOCK (view);
+  p->projection = GST_AOOCT_ENFACE (view)->projection;
+  GST_OBJECT_UNLOCK (view);
 }
 
 static gpointer
-enface_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+enface_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cpu_enface_plan_new (settings, projection_now (filter), error);
+  return aooct_cpu_enface_plan_new (settings, error);
 }
 
 static gboolean
@@ -135,10 +132,10 @@ static const AooctStepOps enface_cpu = { enface_cpu_plan_new,
 
 #ifdef HAVE_CUDA
 static gpointer
-enface_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+enface_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_enface_plan_new (settings, projection_now (filter), error);
+  return aooct_cuda_enface_plan_new (settings, error);
 }
 
 static gboolean
@@ -236,6 +233,7 @@ gst_aooct_enface_class_init (GstAooctEnfaceClass * klass)
       "into one en-face image", "aooct developers");
 
   view_class->image_size = GST_DEBUG_FUNCPTR (gst_aooct_enface_image_size);
+  view_class->own_params = GST_DEBUG_FUNCPTR (gst_aooct_enface_own_params);
   GST_AOOCT_FILTER_CLASS (klass)->cpu_ops = &enface_cpu;
   GST_AOOCT_FILTER_CLASS (klass)->cuda_ops = ENFACE_CUDA;
   gst_aooct_view_class_add_pad_templates (view_class);

@@ -189,19 +189,19 @@ fft_cpu_plan_free (gpointer plan)
 }
 
 static gpointer
-fft_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+fft_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   FftCpu *c = g_new0 (FftCpu, 1);
 
-  c->complex_in = filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX;
-  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
-  if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN)
-    c->nu = aooct_cpu_nonuniform_plan_new (&filter->in_geom,
-        filter->in_positions, aooct_cpu_threads (), error);
+  c->complex_in = shape->in->sample_type == AOOCT_SAMPLE_COMPLEX;
+  c->rows = (gint) aooct_geometry_total_alines (shape->in);
+  if (shape->in->k_sampling != AOOCT_K_SAMPLING_EVEN)
+    c->nu = aooct_cpu_nonuniform_plan_new (shape->in,
+        shape->in_positions, aooct_cpu_threads (), error);
   else
     c->fft =
-        aooct_cpu_fft_plan_new (filter->in_geom.samples, aooct_cpu_threads (),
+        aooct_cpu_fft_plan_new (shape->in->samples, aooct_cpu_threads (),
         error);
   if (c->fft == NULL && c->nu == NULL) {
     g_free (c);
@@ -254,13 +254,13 @@ fft_cuda_plan_free (gpointer plan)
 }
 
 static gpointer
-fft_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+fft_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   FftCuda *c = g_new0 (FftCuda, 1);
-  gsize rows = aooct_geometry_total_alines (&filter->in_geom);
+  gsize rows = aooct_geometry_total_alines (shape->in);
 
-  c->in = filter->in_geom;
+  c->in = *shape->in;
   /* batched cuFFT plan, work area and window table, once per geometry */
   /* (no C2C plan for the non-uniform transforms, which have their own) */
   c->fft = aooct_cuda_fft_plan_new (c->in.samples,
@@ -268,7 +268,7 @@ fft_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
   if (c->fft == NULL)
     goto failed;
   if (c->in.k_sampling != AOOCT_K_SAMPLING_EVEN) {
-    c->nu = aooct_cuda_nonuniform_plan_new (&c->in, filter->in_positions, rows,
+    c->nu = aooct_cuda_nonuniform_plan_new (&c->in, shape->in_positions, rows,
         TRUE, error);
     if (c->nu == NULL)
       goto failed;

@@ -139,10 +139,10 @@ gst_aooct_fullrange_derive_output (GstAooctFilter * filter,
 /* The step on both backends (aooct-step.h): no settings; the live
  * sideband (a gboolean, TRUE for the lower one) comes with each buffer. */
 static gpointer
-fullrange_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+fullrange_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cpu_fullrange_plan_new (&filter->in_geom, error);
+  return aooct_cpu_fullrange_plan_new (shape->in, error);
 }
 
 static gboolean
@@ -167,10 +167,10 @@ static const AooctStepOps fullrange_cpu = {
 
 #ifdef HAVE_CUDA
 static gpointer
-fullrange_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+fullrange_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_fullrange_plan_new (&filter->in_geom, error);
+  return aooct_cuda_fullrange_plan_new (shape->in, error);
 }
 
 static gboolean

@@ -291,16 +291,16 @@ typedef struct
 } KmapCpu;
 
 static gpointer
-kmap_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+kmap_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   const KmapSettings *s = settings;
   KmapCpu *c = g_new0 (KmapCpu, 1);
 
   if (s->fir)
-    c->fir = aooct_cpu_kmap_fir_plan_new (&filter->in_geom, s->fir);
+    c->fir = aooct_cpu_kmap_fir_plan_new (shape->in, s->fir);
   else
-    c->linear = aooct_cpu_kmap_plan_new (&filter->in_geom, s->table);
+    c->linear = aooct_cpu_kmap_plan_new (shape->in, s->table);
   return c;
 }
 
@@ -359,14 +359,14 @@ kmap_cuda_plan_free (gpointer plan)
 }
 
 static gpointer
-kmap_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+kmap_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   KmapCuda *c = g_new0 (KmapCuda, 1);
 
   c->s = settings;
-  c->complex_in = filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX;
-  c->rows = aooct_geometry_total_alines (&filter->in_geom);
+  c->complex_in = shape->in->sample_type == AOOCT_SAMPLE_COMPLEX;
+  c->rows = aooct_geometry_total_alines (shape->in);
   /* uploaded once per calibration and geometry */
   if (c->s->fir)
     c->fir = aooct_cuda_kmap_fir_plan_new (c->s->fir, error);

@@ -280,7 +280,7 @@ norm_cpu_plan_free (gpointer plan)
 }
 
 static gpointer
-norm_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+norm_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   const NormSettings *s = settings;
@@ -289,8 +289,7 @@ norm_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
   if (s->extra)
     c->extra = aooct_cpu_norm_extra_plan_new (&s->x);
   else
-    c->plain = aooct_cpu_norm_plan_new (&filter->in_geom, s->crop_start,
-        s->crop_end);
+    c->plain = aooct_cpu_norm_plan_new (shape->in, s->crop_start, s->crop_end);
   return c;
 }
 
@@ -341,17 +340,17 @@ norm_cuda_plan_free (gpointer plan)
 }
 
 static gpointer
-norm_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+norm_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   const NormSettings *s = settings;
   NormCuda *c = g_new0 (NormCuda, 1);
   AooctCudaNormParams params = { 0 }, *p = &params;
-  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
+  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (shape->out_vinfo);
 
-  p->samples = filter->in_geom.samples;
-  p->alines = filter->in_geom.alines;
-  p->bscans = filter->in_geom.bscans;
+  p->samples = shape->in->samples;
+  p->alines = shape->in->alines;
+  p->bscans = shape->in->bscans;
   p->crop_start = s->crop_start;
   p->crop_end = s->crop_end;
   p->format = format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :

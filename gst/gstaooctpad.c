@@ -132,14 +132,13 @@ pad_cpu_plan_free (gpointer plan)
 }
 
 static gpointer
-pad_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+pad_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   PadCpu *c = g_new0 (PadCpu, 1);
 
-  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
-  c->pad =
-      aooct_cpu_pad_plan_new (&filter->out_geom, aooct_cpu_threads (), error);
+  c->rows = (gint) aooct_geometry_total_alines (shape->in);
+  c->pad = aooct_cpu_pad_plan_new (shape->out, aooct_cpu_threads (), error);
   if (c->pad == NULL) {
     g_free (c);
     return NULL;
@@ -182,16 +181,16 @@ pad_cuda_plan_free (gpointer plan)
 }
 
 static gpointer
-pad_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+pad_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   PadCuda *c = g_new0 (PadCuda, 1);
 
-  c->real = filter->in_geom.sample_type == AOOCT_SAMPLE_REAL;
-  c->j0 = aooct_geometry_data_start (&filter->out_geom);
-  c->j1 = aooct_geometry_data_end (&filter->out_geom);
+  c->real = shape->in->sample_type == AOOCT_SAMPLE_REAL;
+  c->j0 = aooct_geometry_data_start (shape->out);
+  c->j1 = aooct_geometry_data_end (shape->out);
   /* cuFFT plans, work area and scratch, once per geometry */
-  c->pad = aooct_cuda_pad_plan_new (&filter->out_geom, error);
+  c->pad = aooct_cuda_pad_plan_new (shape->out, error);
   if (c->pad == NULL) {
     g_free (c);
     return NULL;

@@ -150,7 +150,7 @@ gst_aooct_render_own_live (GstAooctView * view, const AooctViewParams * p)
 /* ---- the step on both backends (aooct-step.h, gstaooctview.h) -------- */
 
 static gpointer
-render_cpu_plan_new (GstAooctFilter * filter, gconstpointer settings,
+render_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   return aooct_cpu_render_plan_new (settings, error);
@@ -185,7 +185,7 @@ static const AooctStepOps render_cpu = { render_cpu_plan_new,
 
 #ifdef HAVE_CUDA
 static gpointer
-render_cuda_plan_new (GstAooctFilter * filter, gconstpointer settings,
+render_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   return aooct_cuda_render_plan_new (settings, error);

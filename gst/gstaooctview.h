@@ -68,6 +68,10 @@ struct _GstAooctViewClass
    * (aooctrender: the camera), for AooctViewLive's @own.  The pointer
    * stays valid until the next call. */
     gconstpointer (*own_live) (GstAooctView * self, const AooctViewParams * p);
+
+  /* Optional: fills what @p holds of the subclass's start-time
+   * properties (aooctenface: the projection), at setup. */
+  void (*own_params) (GstAooctView * self, AooctViewParams * p);
 };
 
 
