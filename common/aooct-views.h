@@ -10,9 +10,7 @@
 #include "aooct-norm.h"
 #include "aooct-render-camera.h"
 
-G_BEGIN_DECLS
-
-typedef enum
+G_BEGIN_DECLS typedef enum
 {
   AOOCT_ENFACE_MEAN,
   AOOCT_ENFACE_MAX
@@ -32,8 +30,8 @@ typedef struct
   gint crop_start, rows;        /* depth crop [crop_start, crop_start + rows) */
   gint volume;                  /* V, B-scans per volume */
   gboolean rgba;                /* RGBA (grey, opaque) instead of GRAY8 */
+  AooctEnfaceProjection projection;     /* aooctenface's, read at setup */
 } AooctViewParams;
 
 G_END_DECLS
-
 #endif /* __AOOCT_VIEWS_H__ */

@@ -7,7 +7,7 @@
 #include "aooct-flow-pixel.h"
 #include "aooct-omp.h"
 
-struct _AooctCpuAngio
+struct _AooctCpuAngioPlan
 {
   AooctFlowParams p;
   gfloat *store;                /* N x M x rows intensities, A-line major */
@@ -20,17 +20,17 @@ struct _AooctCpuAngio
 
 typedef struct
 {
-  const AooctCpuAngio *a;
+  const AooctCpuAngioPlan *a;
   const gfloat *iw;
   gdouble limit;                /* aooct_flow_mask_limit() */
   AooctAngioMethod method;
   gdouble scale;                /* v = value / scale; 0: black */
 } Image;
 
-AooctCpuAngio *
-aooct_cpu_angio_new (const AooctFlowParams * p)
+AooctCpuAngioPlan *
+aooct_cpu_angio_plan_new (const AooctFlowParams * p)
 {
-  AooctCpuAngio *a = g_new0 (AooctCpuAngio, 1);
+  AooctCpuAngioPlan *a = g_new0 (AooctCpuAngioPlan, 1);
   const gsize n = (gsize) p->alines * p->rows;
 
   a->p = *p;
@@ -44,7 +44,7 @@ aooct_cpu_angio_new (const AooctFlowParams * p)
 }
 
 void
-aooct_cpu_angio_free (AooctCpuAngio * a)
+aooct_cpu_angio_plan_free (AooctCpuAngioPlan * a)
 {
   if (a == NULL)
     return;
@@ -58,8 +58,8 @@ aooct_cpu_angio_free (AooctCpuAngio * a)
 }
 
 void
-aooct_cpu_angio_collect (AooctCpuAngio * a, const gfloat * in, gint first,
-    gint count)
+aooct_cpu_angio_execute_collect (AooctCpuAngioPlan * a, const gfloat * in,
+    gint first, gint count)
 {
   const AooctFlowParams *p = &a->p;
   const gint rows = p->rows;
@@ -85,7 +85,7 @@ static guint32
 pixel (gconstpointer data, gint m, gint r)
 {
   const Image *im = data;
-  const AooctCpuAngio *a = im->a;
+  const AooctCpuAngioPlan *a = im->a;
   const gsize i = (gsize) m * a->p.rows + r;
   const gdouble q = a->p.format == AOOCT_FLOW_GRAY16 ? 65535.0 : 255.0;
   gdouble v;
@@ -103,8 +103,8 @@ pixel (gconstpointer data, gint m, gint r)
 }
 
 void
-aooct_cpu_angio_emit (AooctCpuAngio * a, const AooctAngioSettings * s,
-    guint8 * out, gsize out_stride)
+aooct_cpu_angio_execute_emit (AooctCpuAngioPlan * a,
+    const AooctAngioSettings * s, guint8 * out, gsize out_stride)
 {
   const AooctFlowParams *p = &a->p;
   const gint rows = p->rows, alines = p->alines;

@@ -16,21 +16,22 @@
 #include <glib.h>
 #include "aooct-flow.h"
 
-G_BEGIN_DECLS typedef struct _AooctCpuAngio AooctCpuAngio;
+G_BEGIN_DECLS typedef struct _AooctCpuAngioPlan AooctCpuAngioPlan;
 
-AooctCpuAngio *aooct_cpu_angio_new (const AooctFlowParams * p);
-void aooct_cpu_angio_free (AooctCpuAngio * a);
+AooctCpuAngioPlan *aooct_cpu_angio_plan_new (const AooctFlowParams * p);
+void aooct_cpu_angio_plan_free (AooctCpuAngioPlan * a);
 
 /* Repeats @first .. @first + @count - 1 of the group from @in, @count
  * consecutive B-scans of p->alines A-lines of p->samples complex
  * floats. */
-void aooct_cpu_angio_collect (AooctCpuAngio * a, const gfloat * in,
+void aooct_cpu_angio_execute_collect (AooctCpuAngioPlan * a, const gfloat * in,
     gint first, gint count);
 
 /* The image of a whole group (p->repeats collected): p->rows rows of
  * p->alines pixels, @out_stride bytes apart.  @s must have passed
  * aooct_angio_settings_check(). */
-void aooct_cpu_angio_emit (AooctCpuAngio * a, const AooctAngioSettings * s,
+void aooct_cpu_angio_execute_emit (AooctCpuAngioPlan * a,
+    const AooctAngioSettings * s,
     guint8 * out, gsize out_stride);
 
 G_END_DECLS

@@ -16,13 +16,13 @@ typedef struct
   fftwf_complex *grid;          /* nufft: Q points */
 } CsScratch;
 
-struct _AooctCpuCs
+struct _AooctCpuCsPlan
 {
   gint n, u, p, in_width, n_threads;
   gfloat scale;                 /* P^-1/2 */
   gint32 *pixel;
   gfloat *disp;
-  AooctCpuNonuniform *adjoint;  /* A^H without the scale */
+  AooctCpuNonuniformPlan *adjoint;      /* A^H without the scale */
   /* A */
   gfloat *matrix;               /* nudft: P rows of U complex,
                                  * exp(-2 pi i m s_n / P) */
@@ -37,10 +37,10 @@ struct _AooctCpuCs
   gdouble *alpha, *lambda, *step;       /* per A-line */
 };
 
-AooctCpuCs *
-aooct_cpu_cs_new (const AooctCs * cs, gint n_threads, GError ** error)
+AooctCpuCsPlan *
+aooct_cpu_cs_plan_new (const AooctCs * cs, gint n_threads, GError ** error)
 {
-  AooctCpuCs *c = g_new0 (AooctCpuCs, 1);
+  AooctCpuCsPlan *c = g_new0 (AooctCpuCsPlan, 1);
   AooctGeometry og;
   gint t;
 
@@ -55,7 +55,7 @@ aooct_cpu_cs_new (const AooctCs * cs, gint n_threads, GError ** error)
   c->scratch = g_new0 (CsScratch, c->n_threads);
 
   aooct_cs_operator_geometry (cs, &og);
-  c->adjoint = aooct_cpu_nonuniform_new (&og, cs->s, c->n_threads, error);
+  c->adjoint = aooct_cpu_nonuniform_plan_new (&og, cs->s, c->n_threads, error);
   if (c->adjoint == NULL)
     goto fail;
   if (cs->op == AOOCT_CS_OPERATOR_NUDFT) {
@@ -81,12 +81,12 @@ aooct_cpu_cs_new (const AooctCs * cs, gint n_threads, GError ** error)
   }
   return c;
 fail:
-  aooct_cpu_cs_free (c);
+  aooct_cpu_cs_plan_free (c);
   return NULL;
 }
 
 static void
-ensure_buffers (AooctCpuCs * c, gint alines)
+ensure_buffers (AooctCpuCsPlan * c, gint alines)
 {
   gsize len = 2 * (gsize) c->p * alines;
 
@@ -113,7 +113,8 @@ ensure_buffers (AooctCpuCs * c, gint alines)
 
 /* A of @nb A-lines (rows of P complex) into @out (rows of P, first U) */
 static void
-forward_nudft (const AooctCpuCs * c, const gfloat * x, gint nb, gfloat * out)
+forward_nudft (const AooctCpuCsPlan * c, const gfloat * x, gint nb,
+    gfloat * out)
 {
   const gint u = c->u, p = c->p;
   gint m, n, b;
@@ -143,7 +144,7 @@ forward_nudft (const AooctCpuCs * c, const gfloat * x, gint nb, gfloat * out)
 }
 
 static void
-forward_nufft (const AooctCpuCs * c, CsScratch * s, const gfloat * x,
+forward_nufft (const AooctCpuCsPlan * c, CsScratch * s, const gfloat * x,
     gfloat * out)
 {
   const AooctCsInterp *in = c->interp;
@@ -180,7 +181,7 @@ forward_nufft (const AooctCpuCs * c, CsScratch * s, const gfloat * x,
 
 /* c->ax = A x (unscaled) for every A-line */
 static void
-apply_forward (AooctCpuCs * c, const gfloat * x, gint alines)
+apply_forward (AooctCpuCsPlan * c, const gfloat * x, gint alines)
 {
   const gint blocks = (alines + FWD_BLOCK - 1) / FWD_BLOCK;
   gint blk;
@@ -204,7 +205,7 @@ apply_forward (AooctCpuCs * c, const gfloat * x, gint alines)
 }
 
 void
-aooct_cpu_cs_process (AooctCpuCs * c, const gfloat * in, gfloat * out,
+aooct_cpu_cs_execute (AooctCpuCsPlan * c, const gfloat * in, gfloat * out,
     gint alines, gdouble tau_in, gint iterations)
 {
   const gfloat tau = (gfloat) tau_in;
@@ -234,7 +235,7 @@ aooct_cpu_cs_process (AooctCpuCs * c, const gfloat * in, gfloat * out,
 
   for (it = 0; it < iterations; it++) {
     /* g = A^H r */
-    aooct_cpu_nonuniform_process (c->adjoint, c->r, TRUE, NULL, c->g, alines);
+    aooct_cpu_nonuniform_execute (c->adjoint, c->r, TRUE, NULL, c->g, alines);
     if (it == 0) {
       /* lambda_r = tau max |A^H y|, and A^H y = -g now */
 #pragma omp parallel for schedule(static) num_threads(c->n_threads) if ((gint64) alines * p >= AOOCT_CPU_PARALLEL_MIN)
@@ -308,7 +309,7 @@ aooct_cpu_cs_process (AooctCpuCs * c, const gfloat * in, gfloat * out,
 }
 
 void
-aooct_cpu_cs_free (AooctCpuCs * c)
+aooct_cpu_cs_plan_free (AooctCpuCsPlan * c)
 {
   gint t;
 
@@ -322,7 +323,7 @@ aooct_cpu_cs_free (AooctCpuCs * c)
   for (t = 0; t < c->n_threads; t++)
     fftwf_free (c->scratch[t].grid);
   g_free (c->scratch);
-  aooct_cpu_nonuniform_free (c->adjoint);
+  aooct_cpu_nonuniform_plan_free (c->adjoint);
   aooct_nufft_plan_free (c->plan);
   aooct_cs_interp_free (c->interp);
   g_free (c->matrix);

@@ -19,10 +19,10 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCpuCs AooctCpuCs;
+typedef struct _AooctCpuCsPlan AooctCpuCsPlan;
 
 /* @cs: the configuration (copied what is needed; may be freed after). */
-AooctCpuCs *aooct_cpu_cs_new (const AooctCs * cs, gint n_threads,
+AooctCpuCsPlan *aooct_cpu_cs_plan_new (const AooctCs * cs, gint n_threads,
     GError ** error);
 
 /* @in: @n_alines real spectra of cs->in_width floats (DC-subtracted),
@@ -30,10 +30,11 @@ AooctCpuCs *aooct_cpu_cs_new (const AooctCs * cs, gint n_threads,
  * @tau (finite, >= 0) and @iterations (1..AOOCT_CS_MAX_ITERATIONS): the
  * element's live settings for this buffer (the configuration's are only
  * the first ones). */
-void aooct_cpu_cs_process (AooctCpuCs * core, const gfloat * in, gfloat * out,
+void aooct_cpu_cs_execute (AooctCpuCsPlan * core, const gfloat * in,
+    gfloat * out,
     gint n_alines, gdouble tau, gint iterations);
 
-void aooct_cpu_cs_free (AooctCpuCs * core);
+void aooct_cpu_cs_plan_free (AooctCpuCsPlan * core);
 
 G_END_DECLS
 

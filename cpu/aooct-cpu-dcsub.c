@@ -106,11 +106,41 @@ dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
   }
 }
 
-void
-aooct_cpu_dcsub (const AooctGeometry * g, const guint8 * raw,
-    gsize raw_stride, AooctRawFormat format, AooctDcMode mode,
-    const gfloat * background, gfloat * out)
+struct _AooctCpuDcsubPlan
 {
+  AooctGeometry geom;
+  AooctRawFormat format;
+  AooctDcMode mode;
+  const gfloat *background;
+};
+
+AooctCpuDcsubPlan *
+aooct_cpu_dcsub_plan_new (const AooctGeometry * geom, AooctRawFormat format,
+    AooctDcMode mode, const gfloat * background)
+{
+  AooctCpuDcsubPlan *plan = g_new (AooctCpuDcsubPlan, 1);
+
+  plan->geom = *geom;
+  plan->format = format;
+  plan->mode = mode;
+  plan->background = background;
+  return plan;
+}
+
+void
+aooct_cpu_dcsub_plan_free (AooctCpuDcsubPlan * plan)
+{
+  g_free (plan);
+}
+
+void
+aooct_cpu_dcsub_execute (AooctCpuDcsubPlan * plan, const guint8 * raw,
+    gsize raw_stride, gfloat * out)
+{
+  const AooctGeometry *g = &plan->geom;
+  const AooctRawFormat format = plan->format;
+  const AooctDcMode mode = plan->mode;
+  const gfloat *background = plan->background;
   gint b;
 
   for (b = 0; b < g->bscans; b++)

@@ -9,14 +9,22 @@
 #include "aooct-raw-format.h"
 
 G_BEGIN_DECLS
-/* @raw: geom->alines * geom->bscans rows of geom->raw_samples unsigned
- * samples in @format (8-bit, 16-bit little-endian, or packed: then
- * raw_samples is a multiple of the format's unit), @raw_stride bytes
- * apart.  @background: raw_samples values, used in AOOCT_DC_BACKGROUND mode.
- * @out: contiguous float32, A-line after A-line. */
-void aooct_cpu_dcsub (const AooctGeometry * geom, const guint8 * raw,
-    gsize raw_stride, AooctRawFormat format, AooctDcMode mode,
-    const gfloat * background, gfloat * out);
+
+typedef struct _AooctCpuDcsubPlan AooctCpuDcsubPlan;
+
+/* Buffers of @geom: raw samples in @format (8-bit, 16-bit little-endian,
+ * or packed: then geom->raw_samples is a multiple of the format's unit),
+ * the DC removed as @mode says; @background: raw_samples values, used in
+ * AOOCT_DC_BACKGROUND mode, kept by the caller until plan_free. */
+AooctCpuDcsubPlan *aooct_cpu_dcsub_plan_new (const AooctGeometry * geom,
+    AooctRawFormat format, AooctDcMode mode, const gfloat * background);
+
+/* @raw: geom->alines * geom->bscans rows of geom->raw_samples samples,
+ * @raw_stride bytes apart.  @out: contiguous float32, A-line after
+ * A-line. */
+void aooct_cpu_dcsub_execute (AooctCpuDcsubPlan * plan, const guint8 * raw,
+    gsize raw_stride, gfloat * out);
+void aooct_cpu_dcsub_plan_free (AooctCpuDcsubPlan * plan);
 
 G_END_DECLS
 #endif /* __AOOCT_CPU_DCSUB_H__ */

@@ -4,10 +4,32 @@
 #include "aooct-omp.h"
 #include "aooct-cpu-disp.h"
 
-void
-aooct_cpu_disp (const AooctGeometry * g, const gfloat * w, const guint8 * in,
-    gsize in_stride, guint8 * out, gsize out_stride)
+/* a plan holds the geometry; the weights come with each buffer */
+struct _AooctCpuDispPlan
 {
+  AooctGeometry geom;
+};
+
+AooctCpuDispPlan *
+aooct_cpu_disp_plan_new (const AooctGeometry * geom)
+{
+  AooctCpuDispPlan *plan = g_new (AooctCpuDispPlan, 1);
+
+  plan->geom = *geom;
+  return plan;
+}
+
+void
+aooct_cpu_disp_plan_free (AooctCpuDispPlan * plan)
+{
+  g_free (plan);
+}
+
+void
+aooct_cpu_disp_execute (AooctCpuDispPlan * plan, const gfloat * w,
+    const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride)
+{
+  const AooctGeometry *g = &plan->geom;
   const gint64 rows = (gint64) aooct_geometry_total_alines (g);
   const gint n = g->samples;
   gint64 r;

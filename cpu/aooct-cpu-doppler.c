@@ -7,7 +7,7 @@
 #include "aooct-flow-pixel.h"
 #include "aooct-omp.h"
 
-struct _AooctCpuDoppler
+struct _AooctCpuDopplerPlan
 {
   AooctFlowParams p;
   gfloat *c;                    /* M x rows complex sums, A-line major */
@@ -20,14 +20,14 @@ struct _AooctCpuDoppler
 /* what the pixel function reads */
 typedef struct
 {
-  const AooctCpuDoppler *d;
+  const AooctCpuDopplerPlan *d;
   gdouble limit;                /* aooct_flow_mask_limit() */
 } Image;
 
-AooctCpuDoppler *
-aooct_cpu_doppler_new (const AooctFlowParams * p)
+AooctCpuDopplerPlan *
+aooct_cpu_doppler_plan_new (const AooctFlowParams * p)
 {
-  AooctCpuDoppler *d = g_new0 (AooctCpuDoppler, 1);
+  AooctCpuDopplerPlan *d = g_new0 (AooctCpuDopplerPlan, 1);
   const gsize n = (gsize) p->alines * p->rows;
 
   d->p = *p;
@@ -40,7 +40,7 @@ aooct_cpu_doppler_new (const AooctFlowParams * p)
 }
 
 void
-aooct_cpu_doppler_free (AooctCpuDoppler * d)
+aooct_cpu_doppler_plan_free (AooctCpuDopplerPlan * d)
 {
   if (d == NULL)
     return;
@@ -56,7 +56,7 @@ aooct_cpu_doppler_free (AooctCpuDoppler * d)
  * it (lane l takes rows l, l + 32, ...; then lanes l and l + off for off
  * = 16, 8, 4, 2, 1), so that both backends get the same bits. */
 static void
-column_bulk (const AooctCpuDoppler * d, gint m, gdouble limit, gfloat * b)
+column_bulk (const AooctCpuDopplerPlan * d, gint m, gdouble limit, gfloat * b)
 {
   const gint rows = d->p.rows;
   const gfloat *c = d->c + 2 * (gsize) m * rows;
@@ -82,7 +82,7 @@ static guint32
 pixel (gconstpointer data, gint m, gint r)
 {
   const Image *im = data;
-  const AooctCpuDoppler *d = im->d;
+  const AooctCpuDopplerPlan *d = im->d;
   const gsize i = (gsize) m * d->p.rows + r;
   const gint masked = aooct_flow_masked (d->iw[i], im->limit);
   const gdouble dphi = aooct_flow_dphi (d->c[2 * i], d->c[2 * i + 1], masked);
@@ -98,7 +98,7 @@ pixel (gconstpointer data, gint m, gint r)
 }
 
 static void
-one_bscan (AooctCpuDoppler * d, const AooctDopplerSettings * s,
+one_bscan (AooctCpuDopplerPlan * d, const AooctDopplerSettings * s,
     const gfloat * x, guint8 * out, gsize out_stride)
 {
   const AooctFlowParams *p = &d->p;
@@ -168,7 +168,7 @@ one_bscan (AooctCpuDoppler * d, const AooctDopplerSettings * s,
 }
 
 void
-aooct_cpu_doppler_process (AooctCpuDoppler * d,
+aooct_cpu_doppler_execute (AooctCpuDopplerPlan * d,
     const AooctDopplerSettings * s, const gfloat * in, guint8 * out,
     gsize out_stride)
 {

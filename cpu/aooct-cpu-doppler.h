@@ -20,14 +20,14 @@
 #include <glib.h>
 #include "aooct-flow.h"
 
-G_BEGIN_DECLS typedef struct _AooctCpuDoppler AooctCpuDoppler;
+G_BEGIN_DECLS typedef struct _AooctCpuDopplerPlan AooctCpuDopplerPlan;
 
-AooctCpuDoppler *aooct_cpu_doppler_new (const AooctFlowParams * p);
-void aooct_cpu_doppler_free (AooctCpuDoppler * d);
+AooctCpuDopplerPlan *aooct_cpu_doppler_plan_new (const AooctFlowParams * p);
+void aooct_cpu_doppler_plan_free (AooctCpuDopplerPlan * d);
 
 /* @in: p->bscans B-scans; @out: p->bscans * p->rows rows @out_stride bytes
  * apart.  @s must have passed aooct_doppler_settings_check(). */
-void aooct_cpu_doppler_process (AooctCpuDoppler * d,
+void aooct_cpu_doppler_execute (AooctCpuDopplerPlan * d,
     const AooctDopplerSettings * s, const gfloat * in, guint8 * out,
     gsize out_stride);
 

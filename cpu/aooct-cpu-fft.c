@@ -17,7 +17,7 @@ typedef struct
   fftwf_complex *out;           /* result when the output is misaligned */
 } FftScratch;
 
-struct _AooctCpuFft
+struct _AooctCpuFftPlan
 {
   gint samples;
   gint n_threads;
@@ -26,10 +26,10 @@ struct _AooctCpuFft
 };
 
 
-AooctCpuFft *
-aooct_cpu_fft_new (gint samples, gint n_threads, GError ** error)
+AooctCpuFftPlan *
+aooct_cpu_fft_plan_new (gint samples, gint n_threads, GError ** error)
 {
-  AooctCpuFft *fft = g_new0 (AooctCpuFft, 1);
+  AooctCpuFftPlan *fft = g_new0 (AooctCpuFftPlan, 1);
   gint t;
 
   fft->samples = samples;
@@ -41,7 +41,7 @@ aooct_cpu_fft_new (gint samples, gint n_threads, GError ** error)
     if (!fft->scratch[t].in || !fft->scratch[t].out) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
           "out of memory for FFT scratch of %d samples", samples);
-      aooct_cpu_fft_free (fft);
+      aooct_cpu_fft_plan_free (fft);
       return NULL;
     }
   }
@@ -55,7 +55,7 @@ aooct_cpu_fft_new (gint samples, gint n_threads, GError ** error)
   if (fft->plan == NULL) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
         "FFTW cannot plan a complex FFT of %d samples", samples);
-    aooct_cpu_fft_free (fft);
+    aooct_cpu_fft_plan_free (fft);
     return NULL;
   }
   return fft;
@@ -70,7 +70,7 @@ aligned (const gfloat * p)
 }
 
 void
-aooct_cpu_fft_process (AooctCpuFft * fft, const gfloat * in,
+aooct_cpu_fft_execute (AooctCpuFftPlan * fft, const gfloat * in,
     gboolean complex_in, const gfloat * window, gfloat * out, gint n_alines)
 {
   const gint n = fft->samples;
@@ -111,7 +111,7 @@ aooct_cpu_fft_process (AooctCpuFft * fft, const gfloat * in,
 }
 
 void
-aooct_cpu_fft_free (AooctCpuFft * fft)
+aooct_cpu_fft_plan_free (AooctCpuFftPlan * fft)
 {
   gint t;
 

@@ -37,7 +37,7 @@ typedef struct
   fftwf_plan r2c, backward, forward;
 } BlockPlans;
 
-struct _AooctCpuFullrange
+struct _AooctCpuFullrangePlan
 {
   gint n, m, bscans;
   gint n_blocks, block;         /* blocks of @block columns, the last one
@@ -46,7 +46,7 @@ struct _AooctCpuFullrange
 };
 
 static void
-bscan_dims (const AooctCpuFullrange * fr, gint width, fftwf_iodim * len,
+bscan_dims (const AooctCpuFullrangePlan * fr, gint width, fftwf_iodim * len,
     fftwf_iodim * batch)
 {
   /* transform: M points N apart */
@@ -63,7 +63,7 @@ bscan_dims (const AooctCpuFullrange * fr, gint width, fftwf_iodim * len,
 }
 
 static gboolean
-plan_block (AooctCpuFullrange * fr, BlockPlans * bp, gint width, gfloat * x,
+plan_block (AooctCpuFullrangePlan * fr, BlockPlans * bp, gint width, gfloat * x,
     fftwf_complex * c)
 {
   const unsigned flags = AOOCT_CPU_PLAN_FLAGS | FFTW_UNALIGNED;
@@ -92,10 +92,10 @@ destroy_block (BlockPlans * bp)
   memset (bp, 0, sizeof (*bp));
 }
 
-AooctCpuFullrange *
-aooct_cpu_fullrange_new (const AooctGeometry * in, GError ** error)
+AooctCpuFullrangePlan *
+aooct_cpu_fullrange_plan_new (const AooctGeometry * in, GError ** error)
 {
-  AooctCpuFullrange *fr = g_new0 (AooctCpuFullrange, 1);
+  AooctCpuFullrangePlan *fr = g_new0 (AooctCpuFullrangePlan, 1);
   gsize total = (gsize) in->samples * aooct_geometry_total_alines (in);
   gint threads = aooct_cpu_threads ();
   gboolean ok;
@@ -136,14 +136,14 @@ aooct_cpu_fullrange_new (const AooctGeometry * in, GError ** error)
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
         "FFTW cannot plan the lateral transforms of %d A-lines x %d "
         "samples x %d B-scans", fr->m, fr->n, fr->bscans);
-    aooct_cpu_fullrange_free (fr);
+    aooct_cpu_fullrange_plan_free (fr);
     return NULL;
   }
   return fr;
 }
 
 void
-aooct_cpu_fullrange_process (AooctCpuFullrange * fr, const gfloat * in,
+aooct_cpu_fullrange_execute (AooctCpuFullrangePlan * fr, const gfloat * in,
     gfloat * out, gboolean lower)
 {
   const gint n = fr->n, m = fr->m, half = fr->m / 2;
@@ -183,7 +183,7 @@ aooct_cpu_fullrange_process (AooctCpuFullrange * fr, const gfloat * in,
 }
 
 void
-aooct_cpu_fullrange_free (AooctCpuFullrange * fr)
+aooct_cpu_fullrange_plan_free (AooctCpuFullrangePlan * fr)
 {
   if (fr == NULL)
     return;

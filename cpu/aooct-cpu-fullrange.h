@@ -9,22 +9,22 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCpuFullrange AooctCpuFullrange;
+typedef struct _AooctCpuFullrangePlan AooctCpuFullrangePlan;
 
 /* Plans the transforms across the A-lines for buffers of the real
  * spectral geometry @in (in->bscans B-scans of in->alines A-lines of
  * in->samples float32). */
-AooctCpuFullrange *aooct_cpu_fullrange_new (const AooctGeometry * in,
+AooctCpuFullrangePlan *aooct_cpu_fullrange_plan_new (const AooctGeometry * in,
     GError ** error);
 
 /* @in: one buffer of real spectra, contiguous (only read); @out: the same
  * number of complex samples (interleaved re, im), contiguous: for every
  * sample index n and B-scan, a[m][n] of section 9 with the upper (or,
  * @lower, the lower) sideband. */
-void aooct_cpu_fullrange_process (AooctCpuFullrange * fr, const gfloat * in,
+void aooct_cpu_fullrange_execute (AooctCpuFullrangePlan * fr, const gfloat * in,
     gfloat * out, gboolean lower);
 
-void aooct_cpu_fullrange_free (AooctCpuFullrange * fr);
+void aooct_cpu_fullrange_plan_free (AooctCpuFullrangePlan * fr);
 
 G_END_DECLS
 

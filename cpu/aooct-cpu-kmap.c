@@ -11,8 +11,21 @@
 #include "aooct-omp.h"
 #include "aooct-cpu-kmap.h"
 
-void
-aooct_cpu_kmap (const AooctGeometry * g, const AooctKmapTable * t,
+/* a plan holds the geometry and the caller's table (linear or FIR) */
+struct _AooctCpuKmapPlan
+{
+  AooctGeometry geom;
+  const AooctKmapTable *table;
+};
+
+struct _AooctCpuKmapFirPlan
+{
+  AooctGeometry geom;
+  const AooctKmapFir *fir;
+};
+
+static void
+kmap_linear (const AooctGeometry * g, const AooctKmapTable * t,
     const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride)
 {
   const gint64 rows = (gint64) aooct_geometry_total_alines (g);
@@ -54,8 +67,8 @@ aooct_cpu_kmap (const AooctGeometry * g, const AooctKmapTable * t,
   }
 }
 
-void
-aooct_cpu_kmap_fir (const AooctGeometry * g, const AooctKmapFir * fir,
+static void
+kmap_fir (const AooctGeometry * g, const AooctKmapFir * fir,
     const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride)
 {
   const gint64 rows = (gint64) aooct_geometry_total_alines (g);
@@ -109,4 +122,52 @@ aooct_cpu_kmap_fir (const AooctGeometry * g, const AooctKmapFir * fir,
     }
     memset (o + j1 + 1, 0, (n - j1 - 1) * sizeof (gfloat));
   }
+}
+
+AooctCpuKmapPlan *
+aooct_cpu_kmap_plan_new (const AooctGeometry * geom,
+    const AooctKmapTable * table)
+{
+  AooctCpuKmapPlan *plan = g_new (AooctCpuKmapPlan, 1);
+
+  plan->geom = *geom;
+  plan->table = table;
+  return plan;
+}
+
+void
+aooct_cpu_kmap_execute (AooctCpuKmapPlan * plan, const guint8 * in,
+    gsize in_stride, guint8 * out, gsize out_stride)
+{
+  kmap_linear (&plan->geom, plan->table, in, in_stride, out, out_stride);
+}
+
+void
+aooct_cpu_kmap_plan_free (AooctCpuKmapPlan * plan)
+{
+  g_free (plan);
+}
+
+AooctCpuKmapFirPlan *
+aooct_cpu_kmap_fir_plan_new (const AooctGeometry * geom,
+    const AooctKmapFir * fir)
+{
+  AooctCpuKmapFirPlan *plan = g_new (AooctCpuKmapFirPlan, 1);
+
+  plan->geom = *geom;
+  plan->fir = fir;
+  return plan;
+}
+
+void
+aooct_cpu_kmap_fir_execute (AooctCpuKmapFirPlan * plan,
+    const guint8 * in, gsize in_stride, guint8 * out, gsize out_stride)
+{
+  kmap_fir (&plan->geom, plan->fir, in, in_stride, out, out_stride);
+}
+
+void
+aooct_cpu_kmap_fir_plan_free (AooctCpuKmapFirPlan * plan)
+{
+  g_free (plan);
 }

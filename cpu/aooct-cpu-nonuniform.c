@@ -20,7 +20,7 @@ typedef struct
   fftwf_complex *grid, *spec;   /* nufft: Q points */
 } NuScratch;
 
-struct _AooctCpuNonuniform
+struct _AooctCpuNonuniformPlan
 {
   AooctKSampling mode;
   gint samples, j0, j1, n_threads;
@@ -32,11 +32,11 @@ struct _AooctCpuNonuniform
   gint batch_alines;
 };
 
-AooctCpuNonuniform *
-aooct_cpu_nonuniform_new (const AooctGeometry * g, const gdouble * positions,
-    gint n_threads, GError ** error)
+AooctCpuNonuniformPlan *
+aooct_cpu_nonuniform_plan_new (const AooctGeometry * g,
+    const gdouble * positions, gint n_threads, GError ** error)
 {
-  AooctCpuNonuniform *nu = g_new0 (AooctCpuNonuniform, 1);
+  AooctCpuNonuniformPlan *nu = g_new0 (AooctCpuNonuniformPlan, 1);
   gint t;
 
   nu->mode = g->k_sampling;
@@ -51,7 +51,7 @@ aooct_cpu_nonuniform_new (const AooctGeometry * g, const gdouble * positions,
     nu->plan = aooct_nufft_plan_new (g, positions, g->nufft_kernel,
         g->nufft_oversampling, g->nufft_width, error);
     if (nu->plan == NULL) {
-      aooct_cpu_nonuniform_free (nu);
+      aooct_cpu_nonuniform_plan_free (nu);
       return NULL;
     }
   }
@@ -70,7 +70,7 @@ aooct_cpu_nonuniform_new (const AooctGeometry * g, const gdouble * positions,
     if (nu->fft == NULL) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
           "FFTW cannot plan a complex FFT of %d points", nu->plan->grid);
-      aooct_cpu_nonuniform_free (nu);
+      aooct_cpu_nonuniform_plan_free (nu);
       return NULL;
     }
   }
@@ -79,7 +79,7 @@ aooct_cpu_nonuniform_new (const AooctGeometry * g, const gdouble * positions,
 
 /* c = window * in over the data region, complex */
 static void
-load_aline (const AooctCpuNonuniform * nu, const gfloat * x,
+load_aline (const AooctCpuNonuniformPlan * nu, const gfloat * x,
     gboolean complex_in, const gfloat * window, gfloat * c)
 {
   gint i;
@@ -98,7 +98,7 @@ load_aline (const AooctCpuNonuniform * nu, const gfloat * x,
 }
 
 static void
-nudft_block (const AooctCpuNonuniform * nu, const gfloat * c, gint nb,
+nudft_block (const AooctCpuNonuniformPlan * nu, const gfloat * c, gint nb,
     gfloat * out)
 {
   const gint nd = nu->j1 - nu->j0 + 1, p = nu->samples;
@@ -130,7 +130,7 @@ nudft_block (const AooctCpuNonuniform * nu, const gfloat * c, gint nb,
 }
 
 static void
-nufft_aline (const AooctCpuNonuniform * nu, NuScratch * s, const gfloat * c,
+nufft_aline (const AooctCpuNonuniformPlan * nu, NuScratch * s, const gfloat * c,
     gfloat * out)
 {
   const AooctNufftPlan *pl = nu->plan;
@@ -159,7 +159,7 @@ nufft_aline (const AooctCpuNonuniform * nu, NuScratch * s, const gfloat * c,
 }
 
 void
-aooct_cpu_nonuniform_process (AooctCpuNonuniform * nu, const gfloat * in,
+aooct_cpu_nonuniform_execute (AooctCpuNonuniformPlan * nu, const gfloat * in,
     gboolean complex_in, const gfloat * window, gfloat * out, gint n_alines)
 {
   const gint p = nu->samples;
@@ -212,7 +212,7 @@ aooct_cpu_nonuniform_process (AooctCpuNonuniform * nu, const gfloat * in,
 }
 
 void
-aooct_cpu_nonuniform_free (AooctCpuNonuniform * nu)
+aooct_cpu_nonuniform_plan_free (AooctCpuNonuniformPlan * nu)
 {
   gint t;
 

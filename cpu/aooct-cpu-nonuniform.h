@@ -20,20 +20,22 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCpuNonuniform AooctCpuNonuniform;
+typedef struct _AooctCpuNonuniformPlan AooctCpuNonuniformPlan;
 
 /* For in->k_sampling NUDFT or NUFFT (with its kernel, R and W) and the
  * j1 - j0 + 1 @positions. */
-AooctCpuNonuniform *aooct_cpu_nonuniform_new (const AooctGeometry * geom,
+AooctCpuNonuniformPlan *aooct_cpu_nonuniform_plan_new
+    (const AooctGeometry * geom,
     const gdouble * positions, gint n_threads, GError ** error);
 
 /* @in: @n_alines A-lines of `samples` real or interleaved complex floats;
  * @window: `samples` weights (at the positions) or NULL; @out: @n_alines
  * A-lines of `samples` complex floats, X[m] of section 8. */
-void aooct_cpu_nonuniform_process (AooctCpuNonuniform * nu, const gfloat * in,
+void aooct_cpu_nonuniform_execute (AooctCpuNonuniformPlan * nu,
+    const gfloat * in,
     gboolean complex_in, const gfloat * window, gfloat * out, gint n_alines);
 
-void aooct_cpu_nonuniform_free (AooctCpuNonuniform * nu);
+void aooct_cpu_nonuniform_plan_free (AooctCpuNonuniformPlan * nu);
 
 G_END_DECLS
 

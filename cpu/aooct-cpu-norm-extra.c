@@ -7,7 +7,7 @@
 #include "aooct-omp.h"
 #include "aooct-norm-range.h"
 
-struct _AooctCpuNormExtra
+struct _AooctCpuNormExtraPlan
 {
   AooctNormExtraParams p;
   gfloat *ring;                 /* avg_bscans slots of rows x width I */
@@ -15,10 +15,10 @@ struct _AooctCpuNormExtra
   gfloat *val;                  /* rows x width values (I or L) */
 };
 
-AooctCpuNormExtra *
-aooct_cpu_norm_extra_new (const AooctNormExtraParams * p)
+AooctCpuNormExtraPlan *
+aooct_cpu_norm_extra_plan_new (const AooctNormExtraParams * p)
 {
-  AooctCpuNormExtra *x = g_new0 (AooctCpuNormExtra, 1);
+  AooctCpuNormExtraPlan *x = g_new0 (AooctCpuNormExtraPlan, 1);
   const gsize image = (gsize) p->rows * p->width;
 
   x->p = *p;
@@ -28,7 +28,7 @@ aooct_cpu_norm_extra_new (const AooctNormExtraParams * p)
 }
 
 void
-aooct_cpu_norm_extra_free (AooctCpuNormExtra * x)
+aooct_cpu_norm_extra_plan_free (AooctCpuNormExtraPlan * x)
 {
   if (x == NULL)
     return;
@@ -38,7 +38,7 @@ aooct_cpu_norm_extra_free (AooctCpuNormExtra * x)
 }
 
 void
-aooct_cpu_norm_extra_reset (AooctCpuNormExtra * x)
+aooct_cpu_norm_extra_reset (AooctCpuNormExtraPlan * x)
 {
   x->pos = 0;
   x->count = 0;
@@ -47,7 +47,7 @@ aooct_cpu_norm_extra_reset (AooctCpuNormExtra * x)
 /* One B-scan: its A-line-averaged I into the ring, the B-scan average as
  * values into x->val (display orientation), their range. */
 static void
-values (AooctCpuNormExtra * x, gboolean log_mode, const gfloat * in,
+values (AooctCpuNormExtraPlan * x, gboolean log_mode, const gfloat * in,
     gfloat * vmin_out, gfloat * vmax_out)
 {
   const AooctNormExtraParams *p = &x->p;
@@ -95,7 +95,7 @@ values (AooctCpuNormExtra * x, gboolean log_mode, const gfloat * in,
 }
 
 void
-aooct_cpu_norm_extra_process (AooctCpuNormExtra * x,
+aooct_cpu_norm_extra_execute (AooctCpuNormExtraPlan * x,
     const AooctNormSettings * s, const gfloat * in, guint8 * out,
     gsize out_stride)
 {

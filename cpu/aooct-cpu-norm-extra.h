@@ -11,17 +11,18 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCpuNormExtra AooctCpuNormExtra;
+typedef struct _AooctCpuNormExtraPlan AooctCpuNormExtraPlan;
 
-AooctCpuNormExtra *aooct_cpu_norm_extra_new (const AooctNormExtraParams * p);
-void aooct_cpu_norm_extra_free (AooctCpuNormExtra * x);
+AooctCpuNormExtraPlan *aooct_cpu_norm_extra_plan_new
+    (const AooctNormExtraParams * p);
+void aooct_cpu_norm_extra_plan_free (AooctCpuNormExtraPlan * x);
 /* average-bscans starts over (flush, new caps) */
-void aooct_cpu_norm_extra_reset (AooctCpuNormExtra * x);
+void aooct_cpu_norm_extra_reset (AooctCpuNormExtraPlan * x);
 
 /* @in: bscans * M A-lines of P2 complex floats; @out: bscans * rows image
  * rows of width pixels (8 or 16 bits per settings->bits), @out_stride
  * bytes apart. */
-void aooct_cpu_norm_extra_process (AooctCpuNormExtra * x,
+void aooct_cpu_norm_extra_execute (AooctCpuNormExtraPlan * x,
     const AooctNormSettings * s, const gfloat * in, guint8 * out,
     gsize out_stride);
 

@@ -14,7 +14,7 @@
 #define TILE_ROWS 64
 #define TILE_COLS 64
 
-struct _AooctCpuNorm
+struct _AooctCpuNormPlan
 {
   gint samples;                 /* P2: complex samples per A-line */
   gint alines;                  /* M */
@@ -24,10 +24,11 @@ struct _AooctCpuNorm
   gfloat *scratch;              /* M x rows values (I or L), A-line major */
 };
 
-AooctCpuNorm *
-aooct_cpu_norm_new (const AooctGeometry * in, gint crop_start, gint crop_end)
+AooctCpuNormPlan *
+aooct_cpu_norm_plan_new (const AooctGeometry * in, gint crop_start,
+    gint crop_end)
 {
-  AooctCpuNorm *norm = g_new0 (AooctCpuNorm, 1);
+  AooctCpuNormPlan *norm = g_new0 (AooctCpuNormPlan, 1);
 
   norm->samples = in->samples;
   norm->alines = in->alines;
@@ -39,7 +40,7 @@ aooct_cpu_norm_new (const AooctGeometry * in, gint crop_start, gint crop_end)
 }
 
 void
-aooct_cpu_norm_free (AooctCpuNorm * norm)
+aooct_cpu_norm_plan_free (AooctCpuNormPlan * norm)
 {
   if (norm == NULL)
     return;
@@ -100,7 +101,7 @@ value_range (const gfloat * v, gint n, gfloat * lo, gfloat * hi)
  * NaN (from a broken upstream) never wins a comparison, so it cannot
  * poison the range; it maps to 0 in pass 2. */
 static void
-values_and_range (AooctCpuNorm * norm, gboolean log_mode, const gfloat * in,
+values_and_range (AooctCpuNormPlan * norm, gboolean log_mode, const gfloat * in,
     gfloat * vmin_out, gfloat * vmax_out)
 {
   const gint rows = norm->rows, alines = norm->alines;
@@ -141,7 +142,7 @@ values_and_range (AooctCpuNorm * norm, gboolean log_mode, const gfloat * in,
 
 /* Pass 2: map and transpose one B-scan into rows of @out. */
 static void
-map_transpose (AooctCpuNorm * norm, gint bits, const AooctNormMap * map,
+map_transpose (AooctCpuNormPlan * norm, gint bits, const AooctNormMap * map,
     guint8 * out, gsize out_stride)
 {
   const gint rows = norm->rows, alines = norm->alines;
@@ -185,7 +186,7 @@ map_transpose (AooctCpuNorm * norm, gint bits, const AooctNormMap * map,
 }
 
 void
-aooct_cpu_norm_process (AooctCpuNorm * norm,
+aooct_cpu_norm_execute (AooctCpuNormPlan * norm,
     const AooctNormSettings * settings, const gfloat * in, guint8 * out,
     gsize out_stride)
 {

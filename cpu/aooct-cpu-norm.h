@@ -27,19 +27,20 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCpuNorm AooctCpuNorm;
+typedef struct _AooctCpuNormPlan AooctCpuNormPlan;
 
 /* Scratch for one B-scan of @in (M x (crop_end - crop_start) floats).
  * The crop must come from aooct_norm_resolve_crop(). */
-AooctCpuNorm *aooct_cpu_norm_new (const AooctGeometry * in, gint crop_start,
+AooctCpuNormPlan *aooct_cpu_norm_plan_new (const AooctGeometry * in,
+    gint crop_start,
     gint crop_end);
-void aooct_cpu_norm_free (AooctCpuNorm * norm);
+void aooct_cpu_norm_plan_free (AooctCpuNormPlan * norm);
 
 /* @in: in->bscans * in->alines A-lines of in->samples interleaved complex
  * float32.  @out: bscans * (crop_end - crop_start) rows of in->alines
  * pixels (guint8 or guint16), @out_stride bytes apart.  @settings must
  * have passed aooct_norm_settings_check(). */
-void aooct_cpu_norm_process (AooctCpuNorm * norm,
+void aooct_cpu_norm_execute (AooctCpuNormPlan * norm,
     const AooctNormSettings * settings, const gfloat * in, guint8 * out,
     gsize out_stride);
 

@@ -28,7 +28,7 @@ typedef struct
   gfloat *z;                    /* P2 (complex: 2 P2) samples, unscaled */
 } PadScratch;
 
-struct _AooctCpuPad
+struct _AooctCpuPadPlan
 {
   gint n, offset, p1, p2, j0, j1;
   gboolean complex;             /* complex spectra (full range) */
@@ -38,13 +38,14 @@ struct _AooctCpuPad
   PadScratch *scratch;
 };
 
-static void pad_process_complex (AooctCpuPad * pad, const gfloat * in,
+static void pad_process_complex (AooctCpuPadPlan * pad, const gfloat * in,
     gfloat * out, gint n_alines);
 
-AooctCpuPad *
-aooct_cpu_pad_new (const AooctGeometry * out, gint n_threads, GError ** error)
+AooctCpuPadPlan *
+aooct_cpu_pad_plan_new (const AooctGeometry * out, gint n_threads,
+    GError ** error)
 {
-  AooctCpuPad *pad = g_new0 (AooctCpuPad, 1);
+  AooctCpuPadPlan *pad = g_new0 (AooctCpuPadPlan, 1);
   gint t;
 
   pad->n = out->raw_samples;
@@ -67,7 +68,7 @@ aooct_cpu_pad_new (const AooctGeometry * out, gint n_threads, GError ** error)
     if (!s->y || !s->spec || !s->z) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
           "out of memory for padding scratch of %d samples", pad->p2);
-      aooct_cpu_pad_free (pad);
+      aooct_cpu_pad_plan_free (pad);
       return NULL;
     }
   }
@@ -95,7 +96,7 @@ aooct_cpu_pad_new (const AooctGeometry * out, gint n_threads, GError ** error)
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FAILED,
         "FFTW cannot plan the padding FFTs of %d and %d samples", pad->p1,
         pad->p2);
-    aooct_cpu_pad_free (pad);
+    aooct_cpu_pad_plan_free (pad);
     return NULL;
   }
 
@@ -108,7 +109,7 @@ aooct_cpu_pad_new (const AooctGeometry * out, gint n_threads, GError ** error)
 }
 
 void
-aooct_cpu_pad_process (AooctCpuPad * pad, const gfloat * in, gfloat * out,
+aooct_cpu_pad_execute (AooctCpuPadPlan * pad, const gfloat * in, gfloat * out,
     gint n_alines)
 {
   const gint n = pad->n, p1 = pad->p1, p2 = pad->p2;
@@ -143,7 +144,7 @@ aooct_cpu_pad_process (AooctCpuPad * pad, const gfloat * in, gfloat * out,
 }
 
 static void
-pad_process_complex (AooctCpuPad * pad, const gfloat * in, gfloat * out,
+pad_process_complex (AooctCpuPadPlan * pad, const gfloat * in, gfloat * out,
     gint n_alines)
 {
   const gint n = pad->n, p1 = pad->p1, p2 = pad->p2;
@@ -178,7 +179,7 @@ pad_process_complex (AooctCpuPad * pad, const gfloat * in, gfloat * out,
 }
 
 void
-aooct_cpu_pad_free (AooctCpuPad * pad)
+aooct_cpu_pad_plan_free (AooctCpuPadPlan * pad)
 {
   gint t;
 

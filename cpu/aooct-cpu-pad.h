@@ -8,12 +8,13 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCpuPad AooctCpuPad;
+typedef struct _AooctCpuPadPlan AooctCpuPadPlan;
 
 /* Plans the FFTs for the padded geometry @out (raw_samples N, pad_offset o,
  * pad_factor f, pad_size P1, samples P2) and allocates scratch for
  * @n_threads threads. */
-AooctCpuPad *aooct_cpu_pad_new (const AooctGeometry * out, gint n_threads,
+AooctCpuPadPlan *aooct_cpu_pad_plan_new (const AooctGeometry * out,
+    gint n_threads,
     GError ** error);
 
 /* @in: @n_alines A-lines of N float32, contiguous; @out: @n_alines A-lines
@@ -21,10 +22,10 @@ AooctCpuPad *aooct_cpu_pad_new (const AooctGeometry * out, gint n_threads,
  * the margins.  When @out's sample type is complex (full range, spec
  * section 9), both hold interleaved complex float32 (2 N and 2 P2 floats
  * per A-line). */
-void aooct_cpu_pad_process (AooctCpuPad * pad, const gfloat * in,
+void aooct_cpu_pad_execute (AooctCpuPadPlan * pad, const gfloat * in,
     gfloat * out, gint n_alines);
 
-void aooct_cpu_pad_free (AooctCpuPad * pad);
+void aooct_cpu_pad_plan_free (AooctCpuPadPlan * pad);
 
 G_END_DECLS
 

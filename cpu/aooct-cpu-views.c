@@ -7,6 +7,7 @@
 #include "aooct-cpu-views.h"
 #include "aooct-omp.h"
 #include "aooct-norm-range.h"
+#include "aooct-error.h"
 
 /* Index of crop row @r in an A-line: a negative (full-range, spec section
  * 9) depth bin is FFT bin P2 + bin. */
@@ -24,8 +25,8 @@ put_pixel (guint8 * row, gint c, gboolean rgba, guint8 g)
   }
 }
 
-void
-aooct_cpu_enface_collect (const AooctViewParams * p,
+static void
+enface_collect (const AooctViewParams * p,
     AooctEnfaceProjection projection, gboolean log_mode, const gfloat * in,
     gint first, gint count, gfloat * e)
 {
@@ -87,8 +88,8 @@ volume_range (const AooctNormSettings * s, const gfloat * v, gsize n,
   *scale = (gfloat) dscale;
 }
 
-void
-aooct_cpu_enface_emit (const AooctViewParams * p,
+static void
+enface_emit (const AooctViewParams * p,
     const AooctNormSettings * s, const gfloat * e, gint filled, guint8 * out,
     gsize out_stride)
 {
@@ -106,8 +107,8 @@ aooct_cpu_enface_emit (const AooctViewParams * p,
   }
 }
 
-void
-aooct_cpu_render_collect (const AooctViewParams * p, gboolean log_mode,
+static void
+render_collect (const AooctViewParams * p, gboolean log_mode,
     const gfloat * in, gint first, gint count, gfloat * vol)
 {
   const gint total = count * p->alines;
@@ -128,8 +129,8 @@ aooct_cpu_render_collect (const AooctViewParams * p, gboolean log_mode,
   }
 }
 
-void
-aooct_cpu_render_emit (const AooctViewParams * p,
+static void
+render_emit (const AooctViewParams * p,
     const AooctNormSettings * s, AooctRenderMode mode,
     const AooctRenderCamera * cam, const gfloat * vol, gint filled,
     guint8 * out, gsize out_stride)
@@ -173,4 +174,105 @@ aooct_cpu_render_emit (const AooctViewParams * p,
       put_pixel (row, i, p->rgba, g);
     }
   }
+}
+
+/* ---- the plans: the values of one volume and what they are made with */
+
+struct _AooctCpuEnfacePlan
+{
+  AooctViewParams p;
+  AooctEnfaceProjection projection;
+  gfloat *e;                    /* V x M values */
+};
+
+struct _AooctCpuRenderPlan
+{
+  AooctViewParams p;
+  gfloat *vol;                  /* V x M x rows values */
+};
+
+AooctCpuEnfacePlan *
+aooct_cpu_enface_plan_new (const AooctViewParams * p, GError ** error)
+{
+  AooctCpuEnfacePlan *plan = g_new0 (AooctCpuEnfacePlan, 1);
+
+  plan->p = *p;
+  plan->projection = p->projection;
+  plan->e = g_try_malloc ((gsize) p->volume * p->alines * sizeof (gfloat));
+  if (plan->e == NULL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "cannot allocate the en-face image of %d x %d values", p->alines,
+        p->volume);
+    g_free (plan);
+    return NULL;
+  }
+  return plan;
+}
+
+void
+aooct_cpu_enface_execute_collect (AooctCpuEnfacePlan * plan,
+    gboolean log_mode, const gfloat * in, gint first, gint count)
+{
+  enface_collect (&plan->p, plan->projection, log_mode, in, first, count,
+      plan->e);
+}
+
+void
+aooct_cpu_enface_execute_emit (AooctCpuEnfacePlan * plan,
+    const AooctNormSettings * s, gint filled, guint8 * out, gsize out_stride)
+{
+  enface_emit (&plan->p, s, plan->e, filled, out, out_stride);
+}
+
+void
+aooct_cpu_enface_plan_free (AooctCpuEnfacePlan * plan)
+{
+  if (plan == NULL)
+    return;
+  g_free (plan->e);
+  g_free (plan);
+}
+
+AooctCpuRenderPlan *
+aooct_cpu_render_plan_new (const AooctViewParams * p, GError ** error)
+{
+  AooctCpuRenderPlan *plan = g_new0 (AooctCpuRenderPlan, 1);
+  const gsize bytes = (gsize) p->volume * p->alines * p->rows * sizeof (gfloat);
+
+  plan->p = *p;
+  plan->vol = g_try_malloc (bytes);
+  if (plan->vol == NULL) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "cannot allocate a volume of %d x %d x %d values (%" G_GSIZE_FORMAT
+        " bytes): lower bscans-per-volume or crop the depth", p->alines,
+        p->volume, p->rows, bytes);
+    g_free (plan);
+    return NULL;
+  }
+  return plan;
+}
+
+void
+aooct_cpu_render_execute_collect (AooctCpuRenderPlan * plan,
+    gboolean log_mode, const gfloat * in, gint first, gint count)
+{
+  render_collect (&plan->p, log_mode, in, first, count, plan->vol);
+}
+
+void
+aooct_cpu_render_execute_emit (AooctCpuRenderPlan * plan,
+    const AooctNormSettings * s, AooctRenderMode mode,
+    const AooctRenderCamera * camera, gint filled, guint8 * out,
+    gsize out_stride)
+{
+  render_emit (&plan->p, s, mode, camera, plan->vol, filled, out, out_stride);
+}
+
+void
+aooct_cpu_render_plan_free (AooctCpuRenderPlan * plan)
+{
+  if (plan == NULL)
+    return;
+  g_free (plan->vol);
+  g_free (plan);
 }

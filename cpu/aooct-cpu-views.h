@@ -18,34 +18,45 @@
 #include <glib.h>
 #include "aooct-views.h"
 
-G_BEGIN_DECLS
+G_BEGIN_DECLS typedef struct _AooctCpuEnfacePlan AooctCpuEnfacePlan;
+typedef struct _AooctCpuRenderPlan AooctCpuRenderPlan;
 
-/* En-face: the values of @count B-scans (@in, A-line after A-line) into
- * rows @first .. @first + @count - 1 of @e (V x M floats). */
-void aooct_cpu_enface_collect (const AooctViewParams * p,
-    AooctEnfaceProjection projection, gboolean log_mode, const gfloat * in,
-    gint first, gint count, gfloat * e);
+/* En-face views of @p (copied; its projection): holds the V x M values
+ * of one volume.  NULL with @error set when they cannot be allocated. */
+AooctCpuEnfacePlan *aooct_cpu_enface_plan_new (const AooctViewParams * p,
+    GError ** error);
+
+/* The values of @count B-scans (@in, A-line after A-line) into rows
+ * @first .. @first + @count - 1 of the volume's. */
+void aooct_cpu_enface_execute_collect (AooctCpuEnfacePlan * plan,
+    gboolean log_mode, const gfloat * in, gint first, gint count);
+
+/* The en-face image of the first @filled rows: width M, V rows
+ * @out_stride bytes apart, rows from @filled on black. */
+void aooct_cpu_enface_execute_emit (AooctCpuEnfacePlan * plan,
+    const AooctNormSettings * s, gint filled, guint8 * out, gsize out_stride);
+void aooct_cpu_enface_plan_free (AooctCpuEnfacePlan * plan);
 
 /* Value range of @n floats (NaN ignored). */
 void aooct_cpu_views_minmax (const gfloat * v, gsize n, gfloat * vmin,
     gfloat * vmax);
 
-/* The en-face image of the first @filled rows of @e: width M, V rows
- * @out_stride bytes apart, rows from @filled on black. */
-void aooct_cpu_enface_emit (const AooctViewParams * p,
-    const AooctNormSettings * s, const gfloat * e, gint filled, guint8 * out,
-    gsize out_stride);
+/* Renderer of @p (copied): holds the cropped volume.  NULL with @error
+ * set when it cannot be allocated. */
+AooctCpuRenderPlan *aooct_cpu_render_plan_new (const AooctViewParams * p,
+    GError ** error);
 
-/* Renderer: the values of @count B-scans into B-scans @first.. of @vol. */
-void aooct_cpu_render_collect (const AooctViewParams * p, gboolean log_mode,
-    const gfloat * in, gint first, gint count, gfloat * vol);
+/* The values of @count B-scans into B-scans @first.. of the volume. */
+void aooct_cpu_render_execute_collect (AooctCpuRenderPlan * plan,
+    gboolean log_mode, const gfloat * in, gint first, gint count);
 
-/* Ray casts the first @filled B-scans of @vol with @camera into
- * camera->height rows of camera->width pixels. */
-void aooct_cpu_render_emit (const AooctViewParams * p,
+/* Ray casts the first @filled B-scans with @camera into camera->height
+ * rows of camera->width pixels. */
+void aooct_cpu_render_execute_emit (AooctCpuRenderPlan * plan,
     const AooctNormSettings * s, AooctRenderMode mode,
-    const AooctRenderCamera * camera, const gfloat * vol, gint filled,
-    guint8 * out, gsize out_stride);
+    const AooctRenderCamera * camera, gint filled, guint8 * out,
+    gsize out_stride);
+void aooct_cpu_render_plan_free (AooctCpuRenderPlan * plan);
 
 G_END_DECLS
 #endif /* __AOOCT_CPU_VIEWS_H__ */

@@ -16,7 +16,7 @@ typedef struct
   unsigned long long svmax;     /* bits of the largest unmasked SV */
 } Maxima;
 
-struct _AooctCudaAngio
+struct _AooctCudaAngioPlan
 {
   AooctFlowParams p;
   float *store;                 /* N x M x rows intensities, A-line major */
@@ -127,10 +127,10 @@ struct AngioPixel
   }
 };
 
-AooctCudaAngio *
-aooct_cuda_angio_new (const AooctFlowParams * p, GError ** error)
+AooctCudaAngioPlan *
+aooct_cuda_angio_plan_new (const AooctFlowParams * p, GError ** error)
 {
-  AooctCudaAngio *a = g_new0 (AooctCudaAngio, 1);
+  AooctCudaAngioPlan *a = g_new0 (AooctCudaAngioPlan, 1);
   const gsize n = (gsize) p->alines * p->rows;
 
   a->p = *p;
@@ -145,14 +145,14 @@ aooct_cuda_angio_new (const AooctFlowParams * p, GError ** error)
       || !aooct_cuda_malloc (n * sizeof (float), (gpointer *) & a->iw, error)
       || !aooct_cuda_malloc (n * sizeof (double), (gpointer *) & a->sv, error)
       || !aooct_cuda_malloc (sizeof (Maxima), (gpointer *) & a->max, error)) {
-    aooct_cuda_angio_free (a);
+    aooct_cuda_angio_plan_free (a);
     return NULL;
   }
   return a;
 }
 
 void
-aooct_cuda_angio_free (AooctCudaAngio * a)
+aooct_cuda_angio_plan_free (AooctCudaAngioPlan * a)
 {
   if (a == NULL)
     return;
@@ -167,7 +167,8 @@ aooct_cuda_angio_free (AooctCudaAngio * a)
 }
 
 gboolean
-aooct_cuda_angio_collect (AooctCudaAngio * a, const gfloat * in, gint first,
+aooct_cuda_angio_execute_collect (AooctCudaAngioPlan * a, const gfloat * in,
+    gint first,
     gint count, AooctCudaStream stream, GError ** error)
 {
   const AooctFlowParams *p = &a->p;
@@ -181,7 +182,8 @@ aooct_cuda_angio_collect (AooctCudaAngio * a, const gfloat * in, gint first,
 }
 
 gboolean
-aooct_cuda_angio_emit (AooctCudaAngio * a, const AooctAngioSettings * s,
+aooct_cuda_angio_execute_emit (AooctCudaAngioPlan * a,
+    const AooctAngioSettings * s,
     guint8 * out, gsize out_stride, AooctCudaStream stream, GError ** error)
 {
   const AooctFlowParams *p = &a->p;

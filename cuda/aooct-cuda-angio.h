@@ -22,20 +22,21 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCudaAngio AooctCudaAngio;
+typedef struct _AooctCudaAngioPlan AooctCudaAngioPlan;
 
-AooctCudaAngio *aooct_cuda_angio_new (const AooctFlowParams * p,
+AooctCudaAngioPlan *aooct_cuda_angio_plan_new (const AooctFlowParams * p,
     GError ** error);
-void aooct_cuda_angio_free (AooctCudaAngio * a);
+void aooct_cuda_angio_plan_free (AooctCudaAngioPlan * a);
 
 /* Repeats @first .. @first + @count - 1 of the group from @in (device),
  * @count consecutive B-scans. */
-gboolean aooct_cuda_angio_collect (AooctCudaAngio * a, const gfloat * in,
+gboolean aooct_cuda_angio_execute_collect (AooctCudaAngioPlan * a,
+    const gfloat * in,
     gint first, gint count, AooctCudaStream stream, GError ** error);
 
 /* The image of a whole group into @out (device, p->rows rows @out_stride
  * bytes apart). */
-gboolean aooct_cuda_angio_emit (AooctCudaAngio * a,
+gboolean aooct_cuda_angio_execute_emit (AooctCudaAngioPlan * a,
     const AooctAngioSettings * s, guint8 * out, gsize out_stride,
     AooctCudaStream stream, GError ** error);
 

@@ -8,14 +8,14 @@
 
 #define ROW_THREADS 256
 
-struct _AooctCudaCs
+struct _AooctCudaCsPlan
 {
   gint n, u, p, in_width, rows;
   float scale;
   int *pixel;
   float2 *disp;
   /* A^H, unscaled; with nudft it also applies A, with its own matrix */
-  AooctCudaNonuniform *adjoint;
+  AooctCudaNonuniformPlan *adjoint;
   /* A, nufft */
   gint grid;
   int *bin, *irow, *ipoint;
@@ -32,7 +32,7 @@ struct _AooctCudaCs
 };
 
 static gboolean
-setup_nufft (AooctCudaCs * c, const AooctCs * cs, const AooctGeometry * og,
+setup_nufft (AooctCudaCsPlan * c, const AooctCs * cs, const AooctGeometry * og,
     GError ** error)
 {
   AooctNufftPlan *p = aooct_nufft_plan_new (og, cs->s, cs->nufft_kernel,
@@ -75,10 +75,10 @@ setup_nufft (AooctCudaCs * c, const AooctCs * cs, const AooctGeometry * og,
       error) && aooct_cufft_plan_set_work (&c->inverse, c->plan_work, error);
 }
 
-AooctCudaCs *
-aooct_cuda_cs_new (const AooctCs * cs, gsize rows, GError ** error)
+AooctCudaCsPlan *
+aooct_cuda_cs_plan_new (const AooctCs * cs, gsize rows, GError ** error)
 {
-  AooctCudaCs *c = g_new0 (AooctCudaCs, 1);
+  AooctCudaCsPlan *c = g_new0 (AooctCudaCsPlan, 1);
   AooctGeometry og;
   gsize state = rows * cs->p * sizeof (float2);
   gboolean ok;
@@ -104,7 +104,8 @@ aooct_cuda_cs_new (const AooctCs * cs, gsize rows, GError ** error)
       && aooct_cuda_malloc (rows * sizeof (double), (gpointer *) & c->step,
       error);
   if (ok) {
-    c->adjoint = aooct_cuda_nonuniform_new (&og, cs->s, rows, FALSE, error);
+    c->adjoint = aooct_cuda_nonuniform_plan_new (&og, cs->s, rows, FALSE,
+        error);
     ok = c->adjoint != NULL;
   }
   if (ok && cs->op == AOOCT_CS_OPERATOR_NUDFT)
@@ -121,7 +122,7 @@ aooct_cuda_cs_new (const AooctCs * cs, gsize rows, GError ** error)
       ok = aooct_cuda_set_error (err, error, "aooctcs: grid clear");
   }
   if (!ok) {
-    aooct_cuda_cs_free (c);
+    aooct_cuda_cs_plan_free (c);
     return NULL;
   }
   return c;
@@ -277,7 +278,7 @@ resid_kernel (float2 * r, const float2 * y, const float2 * ax_t,
 }
 
 gboolean
-aooct_cuda_cs_process (AooctCudaCs * c, const gfloat * in, gfloat * out,
+aooct_cuda_cs_execute (AooctCudaCsPlan * c, const gfloat * in, gfloat * out,
     gdouble tau, gint iterations, AooctCudaStream stream, GError ** error)
 {
   cudaStream_t st = (cudaStream_t) stream;
@@ -291,7 +292,7 @@ aooct_cuda_cs_process (AooctCudaCs * c, const gfloat * in, gfloat * out,
     return FALSE;
 
   for (it = 0; it < iterations; it++) {
-    if (!aooct_cuda_nonuniform_process (c->adjoint, (const gfloat *) c->r,
+    if (!aooct_cuda_nonuniform_execute (c->adjoint, (const gfloat *) c->r,
             (gfloat *) c->g, stream, error))
       return FALSE;
     if (it == 0) {
@@ -320,11 +321,11 @@ aooct_cuda_cs_process (AooctCudaCs * c, const gfloat * in, gfloat * out,
 }
 
 void
-aooct_cuda_cs_free (AooctCudaCs * c)
+aooct_cuda_cs_plan_free (AooctCudaCsPlan * c)
 {
   if (c == NULL)
     return;
-  aooct_cuda_nonuniform_free (c->adjoint);
+  aooct_cuda_nonuniform_plan_free (c->adjoint);
   aooct_cufft_plan_destroy (&c->inverse);
   aooct_cuda_free (c->plan_work);
   aooct_cuda_free (c->pixel);

@@ -26,20 +26,20 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCudaCs AooctCudaCs;
+typedef struct _AooctCudaCsPlan AooctCudaCsPlan;
 
 /* For buffers of @rows A-lines (context current). */
-AooctCudaCs *aooct_cuda_cs_new (const AooctCs * cs, gsize rows,
+AooctCudaCsPlan *aooct_cuda_cs_plan_new (const AooctCs * cs, gsize rows,
     GError ** error);
 
 /* @in: rows real spectra of cs->in_width floats (device); @out: rows depth
  * profiles of P complex floats (device).  @tau and @iterations: the
  * element's live settings for this buffer (as the CPU core's). */
-gboolean aooct_cuda_cs_process (AooctCudaCs * core, const gfloat * in,
+gboolean aooct_cuda_cs_execute (AooctCudaCsPlan * core, const gfloat * in,
     gfloat * out, gdouble tau, gint iterations, AooctCudaStream stream,
     GError ** error);
 
-void aooct_cuda_cs_free (AooctCudaCs * core);
+void aooct_cuda_cs_plan_free (AooctCudaCsPlan * core);
 
 G_END_DECLS
 

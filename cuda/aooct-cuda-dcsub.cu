@@ -421,8 +421,11 @@ column_blocks (int n, int v)
   return ((n + v - 1) / v + GROUPS_PER_BLOCK - 1) / GROUPS_PER_BLOCK;
 }
 
-gsize
-aooct_cuda_dcsub_scratch_bytes (const AooctGeometry * g)
+/* Device scratch that a plan needs for @g: the partial column sums of
+ * each B-scan.  It needs no clearing, and its content between buffers
+ * does not matter. */
+static gsize
+scratch_bytes (const AooctGeometry * g)
 {
   /* one 64-bit partial sum per row chunk, column and B-scan; the chunking
    * depends on the samples per group (8, or 4 for 16-bit samples; not part
@@ -509,12 +512,53 @@ launch_aligned (const AooctGeometry * g, const uint8_t * raw, size_t stride,
   }
 }
 
-gboolean
-aooct_cuda_dcsub (const AooctGeometry * g, gconstpointer raw,
-    gsize raw_stride, AooctRawFormat format, AooctDcMode mode,
-    const gfloat * background, gpointer scratch, gfloat * out,
-    AooctCudaStream stream, GError ** error)
+struct _AooctCudaDcsubPlan
 {
+  AooctGeometry geom;
+  AooctRawFormat format;
+  AooctDcMode mode;
+  gfloat *background;           /* device copy (AOOCT_DC_BACKGROUND) */
+  gpointer scratch;             /* scratch_bytes (&geom) */
+};
+
+AooctCudaDcsubPlan *
+aooct_cuda_dcsub_plan_new (const AooctGeometry * geom, AooctRawFormat format,
+    AooctDcMode mode, const gfloat * background, GError ** error)
+{
+  AooctCudaDcsubPlan *plan = g_new0 (AooctCudaDcsubPlan, 1);
+
+  plan->geom = *geom;
+  plan->format = format;
+  plan->mode = mode;
+  if (!aooct_cuda_malloc (scratch_bytes (geom), &plan->scratch, error)
+      || (mode == AOOCT_DC_BACKGROUND
+          && !aooct_cuda_upload_new ((gpointer *) & plan->background,
+              background, geom->raw_samples * sizeof (gfloat), error))) {
+    aooct_cuda_dcsub_plan_free (plan);
+    return NULL;
+  }
+  return plan;
+}
+
+void
+aooct_cuda_dcsub_plan_free (AooctCudaDcsubPlan * plan)
+{
+  if (plan == NULL)
+    return;
+  aooct_cuda_free (plan->background);
+  aooct_cuda_free (plan->scratch);
+  g_free (plan);
+}
+
+gboolean
+aooct_cuda_dcsub_execute (AooctCudaDcsubPlan * plan, gconstpointer raw,
+    gsize raw_stride, gfloat * out, AooctCudaStream stream, GError ** error)
+{
+  const AooctGeometry *g = &plan->geom;
+  const AooctRawFormat format = plan->format;
+  const AooctDcMode mode = plan->mode;
+  const gfloat *background = plan->background;
+  gpointer scratch = plan->scratch;
   const uint8_t *r = (const uint8_t *) raw;
   cudaStream_t s = (cudaStream_t) stream;
 

@@ -18,25 +18,29 @@
 #include "aooct-raw-format.h"
 
 G_BEGIN_DECLS
-/* Device scratch that aooct_cuda_dcsub() needs for @geom (allocate it once
- * at setup, not per buffer): the partial column sums of each B-scan.  It
- * needs no clearing, and its content between buffers does not matter. */
-    gsize aooct_cuda_dcsub_scratch_bytes (const AooctGeometry * geom);
 
-/* Enqueues the step on @stream.  All pointers are device pointers:
+typedef struct _AooctCudaDcsubPlan AooctCudaDcsubPlan;
+
+/* Buffers of @geom in @format (8-bit, 16-bit little-endian, or packed
+ * 12/10-bit: geom->raw_samples is then a multiple of the format's unit),
+ * the DC removed as @mode says; @background: raw_samples floats (host
+ * memory, AOOCT_DC_BACKGROUND only, copied).  Allocates the device scratch
+ * of the per-B-scan partial column sums and the device copy of the
+ * background once (context current). */
+AooctCudaDcsubPlan *aooct_cuda_dcsub_plan_new (const AooctGeometry * geom,
+    AooctRawFormat format, AooctDcMode mode, const gfloat * background,
+    GError ** error);
+
+/* Enqueues the step on @stream.  Device pointers:
  * @raw: geom->alines * geom->bscans rows of geom->raw_samples unsigned
- * samples in @format (8-bit, 16-bit little-endian, or packed 12/10-bit:
- * raw_samples is then a multiple of the format's unit), @raw_stride bytes
- * apart (any base address and stride; 8-byte aligned ones read fastest,
- * 4-byte aligned for 12-bit, 2-byte for 10-bit);
- * @background: raw_samples floats (AOOCT_DC_BACKGROUND only);
- * @scratch: aooct_cuda_dcsub_scratch_bytes() bytes;
- * @out: contiguous float32, A-line after A-line (16-byte aligned with
- * raw_samples a multiple of 4 writes fastest). */
-gboolean aooct_cuda_dcsub (const AooctGeometry * geom, gconstpointer raw,
-    gsize raw_stride, AooctRawFormat format, AooctDcMode mode,
-    const gfloat * background, gpointer scratch, gfloat * out,
+ * samples, @raw_stride bytes apart (any base address and stride; 8-byte
+ * aligned ones read fastest, 4-byte aligned for 12-bit, 2-byte for
+ * 10-bit); @out: contiguous float32, A-line after A-line (16-byte aligned
+ * with raw_samples a multiple of 4 writes fastest). */
+gboolean aooct_cuda_dcsub_execute (AooctCudaDcsubPlan * plan,
+    gconstpointer raw, gsize raw_stride, gfloat * out,
     AooctCudaStream stream, GError ** error);
+void aooct_cuda_dcsub_plan_free (AooctCudaDcsubPlan * plan);
 
 G_END_DECLS
 #endif /* __AOOCT_CUDA_DCSUB_H__ */

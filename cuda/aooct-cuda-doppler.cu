@@ -7,7 +7,7 @@
 #include "aooct-flow-pixel.h"
 #include "aooct-cuda-flow-image.cuh"
 
-struct _AooctCudaDoppler
+struct _AooctCudaDopplerPlan
 {
   AooctFlowParams p;
   float2 *c;                    /* bscans x M x rows sums, A-line major */
@@ -106,10 +106,10 @@ struct DopplerPixel
   }
 };
 
-AooctCudaDoppler *
-aooct_cuda_doppler_new (const AooctFlowParams * p, GError ** error)
+AooctCudaDopplerPlan *
+aooct_cuda_doppler_plan_new (const AooctFlowParams * p, GError ** error)
 {
-  AooctCudaDoppler *d = g_new0 (AooctCudaDoppler, 1);
+  AooctCudaDopplerPlan *d = g_new0 (AooctCudaDopplerPlan, 1);
   const gsize n = (gsize) p->bscans * p->alines * p->rows;
 
   d->p = *p;
@@ -117,21 +117,21 @@ aooct_cuda_doppler_new (const AooctFlowParams * p, GError ** error)
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "aooctdoppler on CUDA: at most 65535 B-scans per buffer, got %d",
         p->bscans);
-    aooct_cuda_doppler_free (d);
+    aooct_cuda_doppler_plan_free (d);
     return NULL;
   }
   if (!aooct_cuda_malloc (n * sizeof (float2), (gpointer *) & d->c, error)
       || !aooct_cuda_malloc (n * sizeof (float), (gpointer *) & d->iw, error)
       || !aooct_cuda_malloc (p->bscans * sizeof (unsigned int),
           (gpointer *) & d->imax, error)) {
-    aooct_cuda_doppler_free (d);
+    aooct_cuda_doppler_plan_free (d);
     return NULL;
   }
   return d;
 }
 
 void
-aooct_cuda_doppler_free (AooctCudaDoppler * d)
+aooct_cuda_doppler_plan_free (AooctCudaDopplerPlan * d)
 {
   if (d == NULL)
     return;
@@ -142,7 +142,7 @@ aooct_cuda_doppler_free (AooctCudaDoppler * d)
 }
 
 gboolean
-aooct_cuda_doppler_process (AooctCudaDoppler * d,
+aooct_cuda_doppler_execute (AooctCudaDopplerPlan * d,
     const AooctDopplerSettings * s, const gfloat * in, guint8 * out,
     gsize out_stride, AooctCudaStream stream, GError ** error)
 {

@@ -21,17 +21,17 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCudaDoppler AooctCudaDoppler;
+typedef struct _AooctCudaDopplerPlan AooctCudaDopplerPlan;
 
 /* device scratch for @p (NULL with @error set when it cannot be had) */
-AooctCudaDoppler *aooct_cuda_doppler_new (const AooctFlowParams * p,
+AooctCudaDopplerPlan *aooct_cuda_doppler_plan_new (const AooctFlowParams * p,
     GError ** error);
-void aooct_cuda_doppler_free (AooctCudaDoppler * d);
+void aooct_cuda_doppler_plan_free (AooctCudaDopplerPlan * d);
 
 /* Enqueues the step on @stream: @in, p->bscans B-scans (device); @out,
  * p->bscans * p->rows image rows @out_stride bytes apart (device).  @s
  * must have passed aooct_doppler_settings_check(). */
-gboolean aooct_cuda_doppler_process (AooctCudaDoppler * d,
+gboolean aooct_cuda_doppler_execute (AooctCudaDopplerPlan * d,
     const AooctDopplerSettings * s, const gfloat * in, guint8 * out,
     gsize out_stride, AooctCudaStream stream, GError ** error);
 

@@ -51,7 +51,7 @@ aooct_cuda_window (const void *in, int in_complex, float2 * out,
   return cudaGetLastError ();
 }
 
-struct _AooctCudaFft
+struct _AooctCudaFftPlan
 {
   gint samples, rows;
   AooctCufftPlan plan;
@@ -60,10 +60,10 @@ struct _AooctCudaFft
   gboolean have_window;         /* what the last set_window() enqueued */
 };
 
-AooctCudaFft *
-aooct_cuda_fft_new (gint samples, gsize rows, GError ** error)
+AooctCudaFftPlan *
+aooct_cuda_fft_plan_new (gint samples, gsize rows, GError ** error)
 {
-  AooctCudaFft *f = g_new0 (AooctCudaFft, 1);
+  AooctCudaFftPlan *f = g_new0 (AooctCudaFftPlan, 1);
   gchar *what = g_strdup_printf ("aooctfft C2C of %d points", samples);
   gboolean ok;
 
@@ -79,14 +79,14 @@ aooct_cuda_fft_new (gint samples, gsize rows, GError ** error)
       || (rows > 0 && !aooct_cufft_plan_set_work (&f->plan, f->work, error))
       || !aooct_cuda_malloc ((gsize) samples * sizeof (float),
           (gpointer *) & f->window, error)) {
-    aooct_cuda_fft_free (f);
+    aooct_cuda_fft_plan_free (f);
     return NULL;
   }
   return f;
 }
 
 gboolean
-aooct_cuda_fft_set_window (AooctCudaFft * f, const gfloat * window,
+aooct_cuda_fft_set_window (AooctCudaFftPlan * f, const gfloat * window,
     AooctCudaStream stream, GError ** error)
 {
   f->have_window = window != NULL;
@@ -99,7 +99,8 @@ aooct_cuda_fft_set_window (AooctCudaFft * f, const gfloat * window,
 }
 
 static gboolean
-forward_in_place (AooctCudaFft * f, cufftComplex * c, AooctCudaStream stream,
+forward_in_place (AooctCudaFftPlan * f, cufftComplex * c,
+    AooctCudaStream stream,
     GError ** error)
 {
   if (!aooct_cufft_plan_set_stream (&f->plan, stream, error))
@@ -110,7 +111,7 @@ forward_in_place (AooctCudaFft * f, cufftComplex * c, AooctCudaStream stream,
 }
 
 gboolean
-aooct_cuda_fft_process (AooctCudaFft * f, gconstpointer in,
+aooct_cuda_fft_execute (AooctCudaFftPlan * f, gconstpointer in,
     gboolean complex_in, gfloat * out, AooctCudaStream stream,
     GError ** error)
 {
@@ -123,18 +124,18 @@ aooct_cuda_fft_process (AooctCudaFft * f, gconstpointer in,
 }
 
 gboolean
-aooct_cuda_fft_process_prepared (AooctCudaFft * f, AooctCudaPrep * prep,
+aooct_cuda_fft_execute_prepared (AooctCudaFftPlan * f, AooctCudaPrepPlan * prep,
     const gfloat * in, const AooctCudaPrepSteps * steps, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
-  if (!aooct_cuda_prep_process (prep, in, steps,
+  if (!aooct_cuda_prep_execute (prep, in, steps,
           f->have_window ? f->window : NULL, out, stream, error))
     return FALSE;
   return forward_in_place (f, (cufftComplex *) out, stream, error);
 }
 
 gboolean
-aooct_cuda_fft_window_into (AooctCudaFft * f, gconstpointer in,
+aooct_cuda_fft_window_into (AooctCudaFftPlan * f, gconstpointer in,
     gboolean complex_in, gfloat * work, gsize rows, AooctCudaStream stream,
     GError ** error)
 {
@@ -145,16 +146,16 @@ aooct_cuda_fft_window_into (AooctCudaFft * f, gconstpointer in,
 }
 
 gboolean
-aooct_cuda_fft_prepare_into (AooctCudaFft * f, AooctCudaPrep * prep,
+aooct_cuda_fft_prepare_into (AooctCudaFftPlan * f, AooctCudaPrepPlan * prep,
     const gfloat * in, const AooctCudaPrepSteps * steps, gfloat * work,
     AooctCudaStream stream, GError ** error)
 {
-  return aooct_cuda_prep_process (prep, in, steps,
+  return aooct_cuda_prep_execute (prep, in, steps,
       f->have_window ? f->window : NULL, work, stream, error);
 }
 
 void
-aooct_cuda_fft_free (AooctCudaFft * f)
+aooct_cuda_fft_plan_free (AooctCudaFftPlan * f)
 {
   if (f == NULL)
     return;

@@ -20,43 +20,46 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCudaFft AooctCudaFft;
+typedef struct _AooctCudaFftPlan AooctCudaFftPlan;
 
 /* Plan for @rows transforms of @samples points (context current); @rows 0:
  * no plan, only the window table (for aooct_cuda_fft_window_into() and
  * aooct_cuda_fft_prepare_into()). */
-AooctCudaFft *aooct_cuda_fft_new (gint samples, gsize rows, GError ** error);
+AooctCudaFftPlan *aooct_cuda_fft_plan_new (gint samples, gsize rows,
+    GError ** error);
 
 /* Enqueues the upload of @window (samples floats, host memory that may be
  * freed on return) on @stream; NULL: no window from now on. */
-gboolean aooct_cuda_fft_set_window (AooctCudaFft * fft,
+gboolean aooct_cuda_fft_set_window (AooctCudaFftPlan * fft,
     const gfloat * window, AooctCudaStream stream, GError ** error);
 
 /* @in: rows x samples float32 (@complex_in FALSE) or interleaved complex;
  * @out: rows x samples interleaved complex, the unscaled forward DFT of
  * the windowed input.  Device pointers. */
-gboolean aooct_cuda_fft_process (AooctCudaFft * fft, gconstpointer in,
+gboolean aooct_cuda_fft_execute (AooctCudaFftPlan * fft, gconstpointer in,
     gboolean complex_in, gfloat * out, AooctCudaStream stream,
     GError ** error);
 
 /* The same for real spectra @in on which steps deferred to aooctfft are
  * still to be applied (@steps, their tables loaded into @prep): one fused
  * pass applies them and the window into @out, then the C2C. */
-gboolean aooct_cuda_fft_process_prepared (AooctCudaFft * fft,
-    AooctCudaPrep * prep, const gfloat * in, const AooctCudaPrepSteps * steps,
+gboolean aooct_cuda_fft_execute_prepared (AooctCudaFftPlan * fft,
+    AooctCudaPrepPlan * prep, const gfloat * in,
+        const AooctCudaPrepSteps * steps,
     gfloat * out, AooctCudaStream stream, GError ** error);
 
 /* Only the window pass (and, for _prepare_into, the deferred steps) of the
  * two functions above, into @work (@rows x samples complex), without the
  * FFT: for the non-uniform transforms (aooct-cuda-nonuniform.h). */
-gboolean aooct_cuda_fft_window_into (AooctCudaFft * fft, gconstpointer in,
+gboolean aooct_cuda_fft_window_into (AooctCudaFftPlan * fft, gconstpointer in,
     gboolean complex_in, gfloat * work, gsize rows, AooctCudaStream stream,
     GError ** error);
-gboolean aooct_cuda_fft_prepare_into (AooctCudaFft * fft,
-    AooctCudaPrep * prep, const gfloat * in, const AooctCudaPrepSteps * steps,
+gboolean aooct_cuda_fft_prepare_into (AooctCudaFftPlan * fft,
+    AooctCudaPrepPlan * prep, const gfloat * in,
+        const AooctCudaPrepSteps * steps,
     gfloat * work, AooctCudaStream stream, GError ** error);
 
-void aooct_cuda_fft_free (AooctCudaFft * fft);
+void aooct_cuda_fft_plan_free (AooctCudaFftPlan * fft);
 
 G_END_DECLS
 

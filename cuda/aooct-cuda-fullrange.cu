@@ -19,17 +19,17 @@
 #include "aooct-cuda-check.h"
 #include "aooct-cuda-launch.cuh"
 
-struct _AooctCudaFullrange
+struct _AooctCudaFullrangePlan
 {
   gint n, m, bscans;
   AooctCufftPlan r2c, c2c;
   gpointer work;
 };
 
-AooctCudaFullrange *
-aooct_cuda_fullrange_new (const AooctGeometry * in, GError ** error)
+AooctCudaFullrangePlan *
+aooct_cuda_fullrange_plan_new (const AooctGeometry * in, GError ** error)
 {
-  AooctCudaFullrange *fr = g_new0 (AooctCudaFullrange, 1);
+  AooctCudaFullrangePlan *fr = g_new0 (AooctCudaFullrangePlan, 1);
   gchar *what;
   gboolean ok;
 
@@ -58,7 +58,7 @@ aooct_cuda_fullrange_new (const AooctGeometry * in, GError ** error)
   return fr;
 
 failed:
-  aooct_cuda_fullrange_free (fr);
+  aooct_cuda_fullrange_plan_free (fr);
   return NULL;
 }
 
@@ -86,7 +86,7 @@ sideband_kernel (float2 * c, int n, int m, int rows, int lower)
 }
 
 gboolean
-aooct_cuda_fullrange_process (AooctCudaFullrange * fr, const gfloat * in,
+aooct_cuda_fullrange_execute (AooctCudaFullrangePlan * fr, const gfloat * in,
     gfloat * out, gboolean lower, AooctCudaStream stream, GError ** error)
 {
   const gsize bscan = (gsize) fr->m * fr->n;
@@ -114,7 +114,7 @@ aooct_cuda_fullrange_process (AooctCudaFullrange * fr, const gfloat * in,
 }
 
 void
-aooct_cuda_fullrange_free (AooctCudaFullrange * fr)
+aooct_cuda_fullrange_plan_free (AooctCudaFullrangePlan * fr)
 {
   if (fr == NULL)
     return;

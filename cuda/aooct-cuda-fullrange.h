@@ -11,20 +11,20 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCudaFullrange AooctCudaFullrange;
+typedef struct _AooctCudaFullrangePlan AooctCudaFullrangePlan;
 
 /* Plans for buffers of the real spectral geometry @in (context current). */
-AooctCudaFullrange *aooct_cuda_fullrange_new (const AooctGeometry * in,
+AooctCudaFullrangePlan *aooct_cuda_fullrange_plan_new (const AooctGeometry * in,
     GError ** error);
 
 /* Enqueues the step on @stream: @in, one buffer of real spectra (only
  * read); @out, the same number of interleaved complex samples.  Device
  * pointers, contiguous. */
-gboolean aooct_cuda_fullrange_process (AooctCudaFullrange * fr,
+gboolean aooct_cuda_fullrange_execute (AooctCudaFullrangePlan * fr,
     const gfloat * in, gfloat * out, gboolean lower, AooctCudaStream stream,
     GError ** error);
 
-void aooct_cuda_fullrange_free (AooctCudaFullrange * fr);
+void aooct_cuda_fullrange_plan_free (AooctCudaFullrangePlan * fr);
 
 G_END_DECLS
 

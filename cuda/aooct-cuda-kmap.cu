@@ -72,17 +72,17 @@ aooct_cuda_kmap_complex (const float2 * in, float2 * out, const int *index,
 
 /* ---- linear: the step -------------------------------------------------- */
 
-struct _AooctCudaKmap
+struct _AooctCudaKmapPlan
 {
   gint samples, j0, j1, rows;
   int *index;
   float *frac;
 };
 
-AooctCudaKmap *
-aooct_cuda_kmap_new (const AooctKmapTable * t, gsize rows, GError ** error)
+AooctCudaKmapPlan *
+aooct_cuda_kmap_plan_new (const AooctKmapTable * t, gsize rows, GError ** error)
 {
-  AooctCudaKmap *k = g_new0 (AooctCudaKmap, 1);
+  AooctCudaKmapPlan *k = g_new0 (AooctCudaKmapPlan, 1);
   gsize n = t->samples;
 
   k->samples = t->samples;
@@ -93,14 +93,14 @@ aooct_cuda_kmap_new (const AooctKmapTable * t, gsize rows, GError ** error)
           n * sizeof (int), error)
       || !aooct_cuda_upload_new ((gpointer *) & k->frac, t->frac,
           n * sizeof (float), error)) {
-    aooct_cuda_kmap_free (k);
+    aooct_cuda_kmap_plan_free (k);
     return NULL;
   }
   return k;
 }
 
 gboolean
-aooct_cuda_kmap_process (AooctCudaKmap * k, const gfloat * in, gfloat scale,
+aooct_cuda_kmap_execute (AooctCudaKmapPlan * k, const gfloat * in, gfloat scale,
     gfloat * out, AooctCudaStream stream, GError ** error)
 {
   AOOCT_CUDA_CHECK (aooct_cuda_kmap (in, out, k->index, k->frac, k->samples,
@@ -110,7 +110,7 @@ aooct_cuda_kmap_process (AooctCudaKmap * k, const gfloat * in, gfloat scale,
 }
 
 gboolean
-aooct_cuda_kmap_process_complex (AooctCudaKmap * k, const gfloat * in,
+aooct_cuda_kmap_execute_complex (AooctCudaKmapPlan * k, const gfloat * in,
     gfloat * out, AooctCudaStream stream, GError ** error)
 {
   AOOCT_CUDA_CHECK (aooct_cuda_kmap_complex ((const float2 *) in,
@@ -120,7 +120,7 @@ aooct_cuda_kmap_process_complex (AooctCudaKmap * k, const gfloat * in,
 }
 
 void
-aooct_cuda_kmap_free (AooctCudaKmap * k)
+aooct_cuda_kmap_plan_free (AooctCudaKmapPlan * k)
 {
   if (k == NULL)
     return;
@@ -131,7 +131,7 @@ aooct_cuda_kmap_free (AooctCudaKmap * k)
 
 /* ---- cubic, bspline, lanczos ------------------------------------------ */
 
-struct _AooctCudaKmapFir
+struct _AooctCudaKmapFirPlan
 {
   gint samples, j0, j1, taps;
   int *first;
@@ -220,10 +220,10 @@ kmap_fir_pair_kernel (const float *in, float *out, const int *first,
   }
 }
 
-AooctCudaKmapFir *
-aooct_cuda_kmap_fir_new (const AooctKmapFir * t, GError ** error)
+AooctCudaKmapFirPlan *
+aooct_cuda_kmap_fir_plan_new (const AooctKmapFir * t, GError ** error)
 {
-  AooctCudaKmapFir *k = g_new0 (AooctCudaKmapFir, 1);
+  AooctCudaKmapFirPlan *k = g_new0 (AooctCudaKmapFirPlan, 1);
   gsize n = t->samples;
 
   k->samples = t->samples;
@@ -234,7 +234,7 @@ aooct_cuda_kmap_fir_new (const AooctKmapFir * t, GError ** error)
           n * sizeof (int), error)
       || !aooct_cuda_upload_new ((gpointer *) & k->weight, t->weight,
           n * t->taps * sizeof (float), error)) {
-    aooct_cuda_kmap_fir_free (k);
+    aooct_cuda_kmap_fir_plan_free (k);
     return NULL;
   }
   return k;
@@ -247,7 +247,7 @@ aooct_cuda_kmap_fir_new (const AooctKmapFir * t, GError ** error)
 template < int T, int CH > struct KmapFirLaunch
 {
   static void
-  run (const AooctCudaKmapFir * k, int now, cudaStream_t s,
+  run (const AooctCudaKmapFirPlan * k, int now, cudaStream_t s,
       const float *src, float *dst, float scale)
   {
     dim3 grid ((k->samples + AOOCT_FIR_THREADS - 1) / AOOCT_FIR_THREADS,
@@ -262,7 +262,7 @@ template < int T, int CH > struct KmapFirLaunch
 template < int CH > struct KmapFirLaunch <AOOCT_KMAP_FIR_MAX_TAPS, CH >
 {
   static void
-  run (const AooctCudaKmapFir * k, int now, cudaStream_t s,
+  run (const AooctCudaKmapFirPlan * k, int now, cudaStream_t s,
       const float *src, float *dst, float scale)
   {
     const int per_block = 2 * AOOCT_FIR_THREADS;
@@ -275,7 +275,7 @@ template < int CH > struct KmapFirLaunch <AOOCT_KMAP_FIR_MAX_TAPS, CH >
 };
 
 template < int CH > static void
-launch_fir (const AooctCudaKmapFir * k, int now, cudaStream_t s,
+launch_fir (const AooctCudaKmapFirPlan * k, int now, cudaStream_t s,
     const float *src, float *dst, float scale)
 {
 #define LAUNCH(T) KmapFirLaunch < T, CH >::run (k, now, s, src, dst, scale)
@@ -284,7 +284,7 @@ launch_fir (const AooctCudaKmapFir * k, int now, cudaStream_t s,
 }
 
 gboolean
-aooct_cuda_kmap_fir_process (AooctCudaKmapFir * k, const gfloat * in,
+aooct_cuda_kmap_fir_execute (AooctCudaKmapFirPlan * k, const gfloat * in,
     gboolean complex_in, gfloat scale, gfloat * out, gsize rows,
     AooctCudaStream stream, GError ** error)
 {
@@ -310,7 +310,7 @@ aooct_cuda_kmap_fir_process (AooctCudaKmapFir * k, const gfloat * in,
 }
 
 void
-aooct_cuda_kmap_fir_free (AooctCudaKmapFir * k)
+aooct_cuda_kmap_fir_plan_free (AooctCudaKmapFirPlan * k)
 {
   if (k == NULL)
     return;

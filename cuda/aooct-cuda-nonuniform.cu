@@ -7,7 +7,7 @@
 #include "aooct-cuda-cufft.h"
 #include "aooct-kspace.h"
 
-struct _AooctCudaNonuniform
+struct _AooctCudaNonuniformPlan
 {
   AooctKSampling mode;
   gint samples, j0, j1, rows;
@@ -58,7 +58,7 @@ cublas_status_name (cublasStatus_t s)
   } G_STMT_END
 
 static gboolean
-setup_nudft (AooctCudaNonuniform * nu, const AooctGeometry * g,
+setup_nudft (AooctCudaNonuniformPlan * nu, const AooctGeometry * g,
     const gdouble * positions, GError ** error)
 {
   const gsize nd = nu->j1 - nu->j0 + 1;
@@ -79,7 +79,7 @@ setup_nudft (AooctCudaNonuniform * nu, const AooctGeometry * g,
 }
 
 static gboolean
-setup_nufft (AooctCudaNonuniform * nu, const AooctGeometry * g,
+setup_nufft (AooctCudaNonuniformPlan * nu, const AooctGeometry * g,
     const gdouble * positions, GError ** error)
 {
   AooctNufftPlan *p = aooct_nufft_plan_new (g, positions,
@@ -114,11 +114,12 @@ setup_nufft (AooctCudaNonuniform * nu, const AooctGeometry * g,
       error) && aooct_cufft_plan_set_work (&nu->plan, nu->plan_work, error);
 }
 
-AooctCudaNonuniform *
-aooct_cuda_nonuniform_new (const AooctGeometry * g, const gdouble * positions,
+AooctCudaNonuniformPlan *
+aooct_cuda_nonuniform_plan_new (const AooctGeometry * g,
+    const gdouble * positions,
     gsize rows, gboolean with_work, GError ** error)
 {
-  AooctCudaNonuniform *nu = g_new0 (AooctCudaNonuniform, 1);
+  AooctCudaNonuniformPlan *nu = g_new0 (AooctCudaNonuniformPlan, 1);
   gboolean ok = TRUE;
 
   nu->mode = g->k_sampling;
@@ -134,14 +135,14 @@ aooct_cuda_nonuniform_new (const AooctGeometry * g, const gdouble * positions,
         setup_nudft (nu, g, positions, error) :
         setup_nufft (nu, g, positions, error);
   if (!ok) {
-    aooct_cuda_nonuniform_free (nu);
+    aooct_cuda_nonuniform_plan_free (nu);
     return NULL;
   }
   return nu;
 }
 
 gfloat *
-aooct_cuda_nonuniform_work (AooctCudaNonuniform * nu)
+aooct_cuda_nonuniform_work (AooctCudaNonuniformPlan * nu)
 {
   return (gfloat *) nu->work;
 }
@@ -191,7 +192,8 @@ deapod_kernel (const float2 * grids, float2 * out, const int *bin,
 }
 
 gboolean
-aooct_cuda_nonuniform_process (AooctCudaNonuniform * nu, const gfloat * work,
+aooct_cuda_nonuniform_execute (AooctCudaNonuniformPlan * nu,
+    const gfloat * work,
     gfloat * out, AooctCudaStream stream, GError ** error)
 {
   const float2 *c = (const float2 *) work;
@@ -246,7 +248,7 @@ aooct_cuda_nonuniform_process (AooctCudaNonuniform * nu, const gfloat * work,
 }
 
 gboolean
-aooct_cuda_nonuniform_nudft_adjoint_t (AooctCudaNonuniform * nu,
+aooct_cuda_nonuniform_nudft_adjoint_t (AooctCudaNonuniformPlan * nu,
     const gfloat * x, gfloat * out_t, AooctCudaStream stream, GError ** error)
 {
   const cuComplex one = make_cuComplex (1.0f, 0.0f);
@@ -273,7 +275,7 @@ aooct_cuda_nonuniform_nudft_adjoint_t (AooctCudaNonuniform * nu,
 }
 
 void
-aooct_cuda_nonuniform_free (AooctCudaNonuniform * nu)
+aooct_cuda_nonuniform_plan_free (AooctCudaNonuniformPlan * nu)
 {
   if (nu == NULL)
     return;

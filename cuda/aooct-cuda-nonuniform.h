@@ -21,22 +21,23 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCudaNonuniform AooctCudaNonuniform;
+typedef struct _AooctCudaNonuniformPlan AooctCudaNonuniformPlan;
 
 /* For geom->k_sampling NUDFT or NUFFT, @positions (j1 - j0 + 1), buffers
  * of @rows A-lines (context current).  @with_work: allocate the work
  * buffer of aooct_cuda_nonuniform_work(); FALSE for a caller that passes
- * its own buffer to aooct_cuda_nonuniform_process() (aooctcs). */
-AooctCudaNonuniform *aooct_cuda_nonuniform_new (const AooctGeometry * geom,
+ * its own buffer to aooct_cuda_nonuniform_execute() (aooctcs). */
+AooctCudaNonuniformPlan *aooct_cuda_nonuniform_plan_new
+    (const AooctGeometry * geom,
     const gdouble * positions, gsize rows, gboolean with_work,
     GError ** error);
 
 /* The complex work buffer (rows x samples) that the caller fills (NULL
  * without @with_work). */
-gfloat *aooct_cuda_nonuniform_work (AooctCudaNonuniform * nu);
+gfloat *aooct_cuda_nonuniform_work (AooctCudaNonuniformPlan * nu);
 
 /* @work (the work buffer, filled) -> @out: rows x samples complex X[m]. */
-gboolean aooct_cuda_nonuniform_process (AooctCudaNonuniform * nu,
+gboolean aooct_cuda_nonuniform_execute (AooctCudaNonuniformPlan * nu,
     const gfloat * work, gfloat * out, AooctCudaStream stream,
     GError ** error);
 
@@ -46,11 +47,11 @@ gboolean aooct_cuda_nonuniform_process (AooctCudaNonuniform * nu,
  * complex stored with the A-line index fastest (element (n, r) at
  * n * rows + r); cuBLAS has no conjugate without transpose, and the
  * transposed product needs none. */
-gboolean aooct_cuda_nonuniform_nudft_adjoint_t (AooctCudaNonuniform * nu,
+gboolean aooct_cuda_nonuniform_nudft_adjoint_t (AooctCudaNonuniformPlan * nu,
     const gfloat * x, gfloat * out_t, AooctCudaStream stream,
     GError ** error);
 
-void aooct_cuda_nonuniform_free (AooctCudaNonuniform * nu);
+void aooct_cuda_nonuniform_plan_free (AooctCudaNonuniformPlan * nu);
 
 G_END_DECLS
 

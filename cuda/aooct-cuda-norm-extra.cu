@@ -9,7 +9,7 @@
 
 #define THREADS AOOCT_KEYS_THREADS
 
-struct _AooctCudaNormExtra
+struct _AooctCudaNormExtraPlan
 {
   AooctNormExtraParams p;
   float *ring;                  /* avg_bscans slots of rows x width I */
@@ -92,10 +92,10 @@ extra_map (const float *val, uint8_t * out, size_t out_stride,
   }
 }
 
-AooctCudaNormExtra *
-aooct_cuda_norm_extra_new (const AooctNormExtraParams * p, GError ** error)
+AooctCudaNormExtraPlan *
+aooct_cuda_norm_extra_plan_new (const AooctNormExtraParams * p, GError ** error)
 {
-  AooctCudaNormExtra *x = g_new0 (AooctCudaNormExtra, 1);
+  AooctCudaNormExtraPlan *x = g_new0 (AooctCudaNormExtraPlan, 1);
   const gsize image = (gsize) p->rows * p->width * sizeof (float);
   AooctRangeKeys init = { INT_MAX, INT_MIN, 0.0f, 0.0f, 0.0f };
 
@@ -105,14 +105,14 @@ aooct_cuda_norm_extra_new (const AooctNormExtraParams * p, GError ** error)
       || !aooct_cuda_malloc (image, (gpointer *) & x->val, error)
       || !aooct_cuda_upload_new ((gpointer *) & x->keys, &init,
           sizeof (init), error)) {
-    aooct_cuda_norm_extra_free (x);
+    aooct_cuda_norm_extra_plan_free (x);
     return NULL;
   }
   return x;
 }
 
 void
-aooct_cuda_norm_extra_free (AooctCudaNormExtra * x)
+aooct_cuda_norm_extra_plan_free (AooctCudaNormExtraPlan * x)
 {
   if (x == NULL)
     return;
@@ -123,21 +123,22 @@ aooct_cuda_norm_extra_free (AooctCudaNormExtra * x)
 }
 
 void
-aooct_cuda_norm_extra_reset (AooctCudaNormExtra * x)
+aooct_cuda_norm_extra_reset (AooctCudaNormExtraPlan * x)
 {
   x->pos = x->last_pos = 0;
   x->count = x->last_count = 0;
 }
 
 void
-aooct_cuda_norm_extra_rewind (AooctCudaNormExtra * x)
+aooct_cuda_norm_extra_rewind (AooctCudaNormExtraPlan * x)
 {
   x->pos = x->last_pos;
   x->count = x->last_count;
 }
 
 gboolean
-aooct_cuda_norm_extra_process (AooctCudaNormExtra * x, const AooctNormSettings * s,
+aooct_cuda_norm_extra_execute (AooctCudaNormExtraPlan * x,
+    const AooctNormSettings * s,
     AooctCudaNormFormat format, const gfloat * in_f, guint8 * out,
     gsize out_stride, AooctCudaStream stream, GError ** error)
 {

@@ -15,19 +15,20 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCudaNormExtra AooctCudaNormExtra;
+typedef struct _AooctCudaNormExtraPlan AooctCudaNormExtraPlan;
 
-AooctCudaNormExtra *aooct_cuda_norm_extra_new (const AooctNormExtraParams *
+AooctCudaNormExtraPlan *aooct_cuda_norm_extra_plan_new
+    (const AooctNormExtraParams *
     p, GError ** error);
-void aooct_cuda_norm_extra_free (AooctCudaNormExtra * x);
-void aooct_cuda_norm_extra_reset (AooctCudaNormExtra * x);
-/* Back to before the last aooct_cuda_norm_extra_process() (its work was
+void aooct_cuda_norm_extra_plan_free (AooctCudaNormExtraPlan * x);
+void aooct_cuda_norm_extra_reset (AooctCudaNormExtraPlan * x);
+/* Back to before the last aooct_cuda_norm_extra_execute() (its work was
  * not run: a failed CUDA graph capture, which the base class then runs
  * again). */
-void aooct_cuda_norm_extra_rewind (AooctCudaNormExtra * x);
+void aooct_cuda_norm_extra_rewind (AooctCudaNormExtraPlan * x);
 
-/* As aooct_cuda_norm_process(), with the image @p->width wide. */
-gboolean aooct_cuda_norm_extra_process (AooctCudaNormExtra * x,
+/* As aooct_cuda_norm_execute(), with the image @p->width wide. */
+gboolean aooct_cuda_norm_extra_execute (AooctCudaNormExtraPlan * x,
     const AooctNormSettings * s, AooctCudaNormFormat format,
     const gfloat * in, guint8 * out, gsize out_stride,
     AooctCudaStream stream, GError ** error);

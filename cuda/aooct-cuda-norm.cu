@@ -27,7 +27,7 @@
 /* Per B-scan in the scratch: the two range keys and the count of blocks
  * that have added theirs, then lo and the scale.  Between calls the keys
  * and the count hold their initial values (INT_MAX, INT_MIN, 0): set by
- * aooct_cuda_norm_scratch_new(), restored by the last block of every
+ * scratch_new(), restored by the last block of every
  * reduction. */
 typedef struct
 {
@@ -209,7 +209,7 @@ map_transpose (const float2 * in, uint8_t * out, size_t out_stride,
 
 /* The automatic range and the mapping in one cooperative kernel, where
  * the B-scans' pixels fit in the registers of the blocks the GPU holds at
- * once (aooct_cuda_norm_plan): the C2C's output is read once instead of
+ * once (aooct_cuda_norm_plan_new): the C2C's output is read once instead of
  * twice (16 of the 34 MB a 2048 x 1000 B-scan moves), and one launch less.
  *
  * Block TILE x TILE_LANES; block i takes the tiles i, i + gridDim.x, ...
@@ -365,8 +365,11 @@ range_map_kernel (AooctCudaNormFormat format, int k)
   }
 }
 
-gboolean
-aooct_cuda_norm_plan (AooctCudaNormParams * p, GError ** error)
+/* Decides, once at setup on the device the work will run on, whether the
+ * B-scans of a buffer fit in the registers of the blocks that device holds
+ * at once (fills @p's fused_blocks and fused_tiles). */
+static gboolean
+plan_fused (AooctCudaNormParams * p, GError ** error)
 {
   static const int ks[] = { 1, 2, 4, 8 };
 #ifdef AOOCT_FAULT_INJECTION
@@ -417,17 +420,13 @@ aooct_cuda_norm_plan (AooctCudaNormParams * p, GError ** error)
   return TRUE;
 }
 
-gsize
-aooct_cuda_norm_scratch_size (const AooctCudaNormParams * p)
+/* The per-B-scan range keys, initialised (the kernels restore them after
+ * every buffer). */
+static gboolean
+scratch_new (const AooctCudaNormParams * p, gpointer * scratch,
+    GError ** error)
 {
-  return (gsize) p->bscans * sizeof (BscanRange);
-}
-
-gboolean
-aooct_cuda_norm_scratch_new (const AooctCudaNormParams * p,
-    gpointer * scratch, GError ** error)
-{
-  const gsize size = aooct_cuda_norm_scratch_size (p);
+  const gsize size = (gsize) p->bscans * sizeof (BscanRange);
   BscanRange *init = g_new0 (BscanRange, p->bscans);
   gboolean ok;
   gint b;
@@ -446,14 +445,45 @@ aooct_cuda_norm_scratch_new (const AooctCudaNormParams * p,
   return ok;
 }
 
-gboolean
-aooct_cuda_norm_process (const AooctCudaNormParams * p,
-    const AooctNormSettings * s, const gfloat * in_f, guint8 * out,
-    gsize out_stride, gpointer scratch, AooctCudaStream stream,
-    GError ** error)
+struct _AooctCudaNormPlan
 {
+  AooctCudaNormParams params;
+  gpointer scratch;             /* BscanRange per B-scan */
+};
+
+AooctCudaNormPlan *
+aooct_cuda_norm_plan_new (AooctCudaNormParams * p, GError ** error)
+{
+  AooctCudaNormPlan *plan;
+
+  if (!plan_fused (p, error))
+    return NULL;
+  plan = g_new0 (AooctCudaNormPlan, 1);
+  plan->params = *p;
+  if (!scratch_new (p, &plan->scratch, error)) {
+    g_free (plan);
+    return NULL;
+  }
+  return plan;
+}
+
+void
+aooct_cuda_norm_plan_free (AooctCudaNormPlan * plan)
+{
+  if (plan == NULL)
+    return;
+  aooct_cuda_free (plan->scratch);
+  g_free (plan);
+}
+
+gboolean
+aooct_cuda_norm_execute (AooctCudaNormPlan * plan,
+    const AooctNormSettings * s, const gfloat * in_f, guint8 * out,
+    gsize out_stride, AooctCudaStream stream, GError ** error)
+{
+  const AooctCudaNormParams *p = &plan->params;
   const float2 *in = (const float2 *) in_f;
-  BscanRange *range = (BscanRange *) scratch;
+  BscanRange *range = (BscanRange *) plan->scratch;
   const int rows = p->crop_end - p->crop_start;
   const int log_mode = s->log ? 1 : 0;
   const float q = p->format == AOOCT_CUDA_NORM_GRAY16 ? 65535.0f : 255.0f;

@@ -4,8 +4,9 @@
  *
  * Two kernels on one stream with the automatic range, one with a manual
  * range, or one with the automatic range where the B-scans fit on chip
- * (aooct_cuda_norm_plan: a cooperative kernel that keeps its pixels in
- * registers across a grid-wide barrier, so that it reads its input once;
+ * (decided by aooct_cuda_norm_plan_new: a cooperative kernel that keeps its
+ * pixels in registers across a grid-wide barrier, so that it reads its
+ * input once;
  * otherwise as the two below, and the same bytes).  The first reads the
  * cropped B-scans once, computing intensity and log on the fly, and reduces them to the per-B-scan value range
  * (float minimum / maximum through order-preserving integer atomics, so
@@ -49,41 +50,40 @@ typedef struct
   gint bscans;                  /* B-scans per buffer, stacked vertically */
   gint crop_start, crop_end;    /* resolved crop (aooct_norm_resolve_crop) */
   AooctCudaNormFormat format;
-  /* how the automatic range is computed, set by aooct_cuda_norm_plan():
+  /* how the automatic range is computed, set by aooct_cuda_norm_plan_new():
    * with fused_blocks > 0, range and mapping in one cooperative kernel of
    * that many blocks of fused_tiles 32 x 32 tiles each; with 0, two
    * kernels */
   gint fused_blocks, fused_tiles;
 } AooctCudaNormParams;
 
-/* Decides, once at setup on the device the work will run on, whether the
- * B-scans of a buffer fit in the registers of the blocks that device holds
- * at once; then aooct_cuda_norm_process() computes the automatic range
- * and the mapping in one kernel, reading the input once, else in two.  In
- * test builds (-Dfault-injection=true) the environment variable
+typedef struct _AooctCudaNormPlan AooctCudaNormPlan;
+
+/* The step for @p (context current): decides, once at setup on the device
+ * the work will run on, whether the B-scans of a buffer fit in the
+ * registers of the blocks that device holds at once (then execute
+ * computes the automatic range and the mapping in one kernel, reading the
+ * input once, else in two; it writes the decision into @p's fused_blocks
+ * and fused_tiles), and allocates the device scratch of the per-B-scan
+ * range, which carries state from one execute to the next, so every
+ * execute of one plan must be on one stream.  In test builds
+ * (-Dfault-injection=true) the environment variable
  * AOOCT_CUDA_NORM_FUSED=0 keeps two kernels (both give the same bytes);
  * =oversize plans a grid larger than any device holds (for the test of
  * the fallback: a launch the device refuses as too large runs the two
  * kernels instead).  A normal build reads no environment here. */
-gboolean aooct_cuda_norm_plan (AooctCudaNormParams * p, GError ** error);
-
-/* Device scratch aooct_cuda_norm_process() needs: its size, and a new one,
- * allocated and initialised (once at setup; free it with
- * aooct_cuda_free()).  The scratch carries state from one call to the
- * next, so every call with one scratch must be on one stream. */
-gsize aooct_cuda_norm_scratch_size (const AooctCudaNormParams * p);
-gboolean aooct_cuda_norm_scratch_new (const AooctCudaNormParams * p,
-    gpointer * scratch, GError ** error);
+AooctCudaNormPlan *aooct_cuda_norm_plan_new (AooctCudaNormParams * p,
+    GError ** error);
 
 /* Enqueues the step on @stream.  @in: bscans * alines A-lines of samples
  * interleaved complex float32 (device); @out: bscans * (crop_end -
  * crop_start) image rows @out_stride bytes apart (device); @settings: this
  * buffer's display settings, checked by aooct_norm_settings_check(), with
- * bits matching @p->format (16 for GRAY16, else 8). */
-gboolean aooct_cuda_norm_process (const AooctCudaNormParams * p,
+ * bits matching the format (16 for GRAY16, else 8). */
+gboolean aooct_cuda_norm_execute (AooctCudaNormPlan * plan,
     const AooctNormSettings * settings, const gfloat * in, guint8 * out,
-    gsize out_stride, gpointer scratch, AooctCudaStream stream,
-    GError ** error);
+    gsize out_stride, AooctCudaStream stream, GError ** error);
+void aooct_cuda_norm_plan_free (AooctCudaNormPlan * plan);
 
 G_END_DECLS
 

@@ -197,7 +197,7 @@ aooct_cuda_pad_spread_complex (float2 * Z, int p1, int p2, int rows,
 
 /* ---- the step ---------------------------------------------------------- */
 
-struct _AooctCudaPad
+struct _AooctCudaPadPlan
 {
   gint n, offset, p1, p2, j0, j1, rows;
   gboolean complex;             /* complex spectra: r2c and c2r are the
@@ -212,7 +212,7 @@ struct _AooctCudaPad
  * work area), the placed A-lines y and the spectra Z, with @y_row and
  * @z_row bytes per A-line. */
 static gboolean
-pad_plans_new (AooctCudaPad * pad, cufftType forward, int forward_odist,
+pad_plans_new (AooctCudaPadPlan * pad, cufftType forward, int forward_odist,
     const gchar * forward_name, cufftType backward, int backward_idist,
     const gchar * backward_name, gsize y_row, gsize z_row, GError ** error)
 {
@@ -238,10 +238,10 @@ pad_plans_new (AooctCudaPad * pad, cufftType forward, int forward_odist,
       && aooct_cuda_malloc (rows * z_row, (gpointer *) & pad->z, error);
 }
 
-AooctCudaPad *
-aooct_cuda_pad_new (const AooctGeometry * out, GError ** error)
+AooctCudaPadPlan *
+aooct_cuda_pad_plan_new (const AooctGeometry * out, GError ** error)
 {
-  AooctCudaPad *pad = g_new0 (AooctCudaPad, 1);
+  AooctCudaPadPlan *pad = g_new0 (AooctCudaPadPlan, 1);
   gboolean ok;
 
   pad->n = out->raw_samples;
@@ -266,21 +266,21 @@ aooct_cuda_pad_new (const AooctGeometry * out, GError ** error)
         pad->p2 / 2 + 1, "C2R", pad->p1 * sizeof (float),
         (pad->p2 / 2 + 1) * sizeof (float2), error);
   if (!ok) {
-    aooct_cuda_pad_free (pad);
+    aooct_cuda_pad_plan_free (pad);
     return NULL;
   }
   return pad;
 }
 
 gfloat
-aooct_cuda_pad_scale (AooctCudaPad * pad)
+aooct_cuda_pad_scale (AooctCudaPadPlan * pad)
 {
   /* exact: P1 is a power of two (see the top of this file) */
   return 1.0f / (float) pad->p1;
 }
 
 static gboolean
-pad_process_complex (AooctCudaPad * pad, const float2 * in, float2 * out,
+pad_process_complex (AooctCudaPadPlan * pad, const float2 * in, float2 * out,
     AooctCudaStream stream, GError ** error)
 {
   float2 *y = (float2 *) pad->y;
@@ -308,7 +308,7 @@ pad_process_complex (AooctCudaPad * pad, const float2 * in, float2 * out,
 }
 
 gboolean
-aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in,
+aooct_cuda_pad_execute (AooctCudaPadPlan * pad, const gfloat * in,
     gboolean leave_tail, gboolean in_scratch, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
@@ -346,7 +346,7 @@ aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in,
 }
 
 void
-aooct_cuda_pad_free (AooctCudaPad * pad)
+aooct_cuda_pad_plan_free (AooctCudaPadPlan * pad)
 {
   if (pad == NULL)
     return;

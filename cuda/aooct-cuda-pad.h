@@ -21,12 +21,13 @@
 
 G_BEGIN_DECLS
 
-typedef struct _AooctCudaPad AooctCudaPad;
+typedef struct _AooctCudaPadPlan AooctCudaPadPlan;
 
 /* Plans and scratch for buffers of the padded geometry @out (raw_samples
  * N, pad_offset o, pad_size P1, samples P2, total A-lines per buffer).
  * The caller's CUDA context must be current. */
-AooctCudaPad *aooct_cuda_pad_new (const AooctGeometry * out, GError ** error);
+AooctCudaPadPlan *aooct_cuda_pad_plan_new (const AooctGeometry * out,
+    GError ** error);
 
 /* Enqueues the step on @stream: @in, total A-lines of N float32,
  * contiguous; @out, the same number of A-lines of P2 float32.  Device
@@ -37,15 +38,15 @@ AooctCudaPad *aooct_cuda_pad_new (const AooctGeometry * out, GError ** error);
  * directly.  For a complex geometry @out (full range, spec section 9),
  * @in and @out hold interleaved complex float32 and the whole step is
  * done here (@leave_tail must be FALSE). */
-gboolean aooct_cuda_pad_process (AooctCudaPad * pad, const gfloat * in,
+gboolean aooct_cuda_pad_execute (AooctCudaPadPlan * pad, const gfloat * in,
     gboolean leave_tail, gboolean in_scratch, gfloat * out,
     AooctCudaStream stream, GError ** error);
 
-/* The scale that aooct_cuda_pad_process leaves with @leave_tail. */
-gfloat aooct_cuda_pad_scale (AooctCudaPad * pad);
+/* The scale that aooct_cuda_pad_execute leaves with @leave_tail. */
+gfloat aooct_cuda_pad_scale (AooctCudaPadPlan * pad);
 
 /* Context current, no work of @pad in flight. */
-void aooct_cuda_pad_free (AooctCudaPad * pad);
+void aooct_cuda_pad_plan_free (AooctCudaPadPlan * pad);
 
 G_END_DECLS
 

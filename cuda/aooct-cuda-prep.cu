@@ -12,7 +12,7 @@
 #include "aooct-cuda-fir.cuh"
 #include "aooct-cuda-prep.cuh"
 
-struct _AooctCudaPrep
+struct _AooctCudaPrepPlan
 {
   gint samples, rows;
   int *index;                   /* linear: brackets; FIR: first indices */
@@ -25,10 +25,10 @@ struct _AooctCudaPrep
   guint disp_serial;
 };
 
-AooctCudaPrep *
-aooct_cuda_prep_new (gint samples, gsize rows, GError ** error)
+AooctCudaPrepPlan *
+aooct_cuda_prep_plan_new (gint samples, gsize rows, GError ** error)
 {
-  AooctCudaPrep *p = g_new0 (AooctCudaPrep, 1);
+  AooctCudaPrepPlan *p = g_new0 (AooctCudaPrepPlan, 1);
   gsize n = (gsize) samples;
 
   p->samples = samples;
@@ -42,14 +42,14 @@ aooct_cuda_prep_new (gint samples, gsize rows, GError ** error)
           (gpointer *) & p->weight, error)
       || !aooct_cuda_malloc (n * sizeof (float2), (gpointer *) & p->weights,
           error)) {
-    aooct_cuda_prep_free (p);
+    aooct_cuda_prep_plan_free (p);
     return NULL;
   }
   return p;
 }
 
 gboolean
-aooct_cuda_prep_set_kmap (AooctCudaPrep * p, guint serial,
+aooct_cuda_prep_set_kmap (AooctCudaPrepPlan * p, guint serial,
     const gint32 * index, const gfloat * frac, gint j0, gint j1,
     AooctCudaStream stream, GError ** error)
 {
@@ -73,7 +73,7 @@ aooct_cuda_prep_set_kmap (AooctCudaPrep * p, guint serial,
 }
 
 gboolean
-aooct_cuda_prep_set_kmap_fir (AooctCudaPrep * p, guint serial,
+aooct_cuda_prep_set_kmap_fir (AooctCudaPrepPlan * p, guint serial,
     const AooctKmapFir * fir, AooctCudaStream stream, GError ** error)
 {
   gsize n = (gsize) p->samples;
@@ -102,7 +102,7 @@ aooct_cuda_prep_set_kmap_fir (AooctCudaPrep * p, guint serial,
 }
 
 gboolean
-aooct_cuda_prep_holds (const AooctCudaPrep * p, gboolean kmap,
+aooct_cuda_prep_holds (const AooctCudaPrepPlan * p, gboolean kmap,
     guint kmap_serial, gboolean disp, guint disp_serial)
 {
   return (!kmap || (kmap_serial != 0 && p->kmap_serial == kmap_serial))
@@ -110,14 +110,14 @@ aooct_cuda_prep_holds (const AooctCudaPrep * p, gboolean kmap,
 }
 
 void
-aooct_cuda_prep_forget (AooctCudaPrep * p)
+aooct_cuda_prep_rewind (AooctCudaPrepPlan * p)
 {
   if (p)
     p->kmap_serial = p->disp_serial = 0;
 }
 
 gboolean
-aooct_cuda_prep_set_disp (AooctCudaPrep * p, guint serial,
+aooct_cuda_prep_set_disp (AooctCudaPrepPlan * p, guint serial,
     const gfloat * weights, AooctCudaStream stream, GError ** error)
 {
   if (serial != 0 && serial == p->disp_serial)
@@ -333,7 +333,7 @@ prep_fir_pair_kernel (const float *in, float2 * out, const int *first,
 template < int T > struct PrepFirLaunch
 {
   static void
-  run (AooctCudaPrep * p, const AooctCudaPrepSteps * st, const float2 * w,
+  run (AooctCudaPrepPlan * p, const AooctCudaPrepSteps * st, const float2 * w,
       const float *window, const float *src, float2 * dst, int now,
       cudaStream_t s)
   {
@@ -349,7 +349,7 @@ template < int T > struct PrepFirLaunch
 template <> struct PrepFirLaunch <AOOCT_KMAP_FIR_MAX_TAPS >
 {
   static void
-  run (AooctCudaPrep * p, const AooctCudaPrepSteps * st, const float2 * w,
+  run (AooctCudaPrepPlan * p, const AooctCudaPrepSteps * st, const float2 * w,
       const float *window, const float *src, float2 * dst, int now,
       cudaStream_t s)
   {
@@ -367,7 +367,7 @@ template <> struct PrepFirLaunch <AOOCT_KMAP_FIR_MAX_TAPS >
 };
 
 static gboolean
-prep_fir (AooctCudaPrep * p, const gfloat * in,
+prep_fir (AooctCudaPrepPlan * p, const gfloat * in,
     const AooctCudaPrepSteps * steps, const gfloat * window, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
@@ -394,7 +394,7 @@ prep_fir (AooctCudaPrep * p, const gfloat * in,
 }
 
 gboolean
-aooct_cuda_prep_process (AooctCudaPrep * p, const gfloat * in,
+aooct_cuda_prep_execute (AooctCudaPrepPlan * p, const gfloat * in,
     const AooctCudaPrepSteps * steps, const gfloat * window, gfloat * out,
     AooctCudaStream stream, GError ** error)
 {
@@ -419,7 +419,7 @@ aooct_cuda_prep_process (AooctCudaPrep * p, const gfloat * in,
 }
 
 gboolean
-aooct_cuda_prep_disp_complex (AooctCudaPrep * p, const gfloat * in,
+aooct_cuda_prep_execute_disp_complex (AooctCudaPrepPlan * p, const gfloat * in,
     gfloat * out, AooctCudaStream stream, GError ** error)
 {
   if (p->disp_serial == 0) {
@@ -434,7 +434,7 @@ aooct_cuda_prep_disp_complex (AooctCudaPrep * p, const gfloat * in,
 }
 
 void
-aooct_cuda_prep_free (AooctCudaPrep * p)
+aooct_cuda_prep_plan_free (AooctCudaPrepPlan * p)
 {
   if (p == NULL)
     return;

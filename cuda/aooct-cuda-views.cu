@@ -155,8 +155,9 @@ render_emit (const float *vol, uint8_t * out, size_t out_stride,
   put_pixel (out + (size_t) j * out_stride, i, p.rgba, g);
 }
 
-gboolean
-aooct_cuda_views_keys_new (gpointer * keys, GError ** error)
+/* Device scratch of the range keys (free with aooct_cuda_free()). */
+static gboolean
+keys_new (gpointer * keys, GError ** error)
 {
   VolumeRange init = { INT_MAX, INT_MIN, 0.0f, 0.0f, 0.0f };
 
@@ -169,8 +170,8 @@ aooct_cuda_views_keys_new (gpointer * keys, GError ** error)
   return TRUE;
 }
 
-gboolean
-aooct_cuda_enface_collect (const AooctViewParams * p,
+static gboolean
+enface_collect_launch (const AooctViewParams * p,
     AooctEnfaceProjection projection, gboolean log_mode, const gfloat * in,
     gint first, gint count, gfloat * e, gpointer keys,
     AooctCudaStream stream, GError ** error)
@@ -186,8 +187,8 @@ aooct_cuda_enface_collect (const AooctViewParams * p,
   return TRUE;
 }
 
-gboolean
-aooct_cuda_enface_emit (const AooctViewParams * p,
+static gboolean
+enface_emit_launch (const AooctViewParams * p,
     const AooctNormSettings * s, const gfloat * e, gint filled, guint8 * out,
     gsize out_stride, gpointer keys, AooctCudaStream stream, GError ** error)
 {
@@ -200,8 +201,8 @@ aooct_cuda_enface_emit (const AooctViewParams * p,
   return TRUE;
 }
 
-gboolean
-aooct_cuda_render_collect (const AooctViewParams * p, gboolean log_mode,
+static gboolean
+render_collect_launch (const AooctViewParams * p, gboolean log_mode,
     const gfloat * in, gint first, gint count, gfloat * vol, gpointer keys,
     AooctCudaStream stream, GError ** error)
 {
@@ -216,8 +217,8 @@ aooct_cuda_render_collect (const AooctViewParams * p, gboolean log_mode,
   return TRUE;
 }
 
-gboolean
-aooct_cuda_render_emit (const AooctViewParams * p,
+static gboolean
+render_emit_launch (const AooctViewParams * p,
     const AooctNormSettings * s, AooctRenderMode mode,
     const AooctRenderCamera * camera, const gfloat * vol, gint filled,
     guint8 * out, gsize out_stride, gpointer keys, AooctCudaStream stream,
@@ -236,4 +237,110 @@ aooct_cuda_render_emit (const AooctViewParams * p,
       mode, filled);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctrender: ray casting kernel");
   return TRUE;
+}
+
+/* ---- the plans: the values of one volume, its range keys ---- */
+
+struct _AooctCudaEnfacePlan
+{
+  AooctViewParams p;
+  AooctEnfaceProjection projection;
+  gfloat *e;                    /* V x M values (device) */
+  gpointer keys;                /* the volume's range (device) */
+};
+
+struct _AooctCudaRenderPlan
+{
+  AooctViewParams p;
+  gfloat *vol;                  /* V x M x rows values (device) */
+  gpointer keys;
+};
+
+AooctCudaEnfacePlan *
+aooct_cuda_enface_plan_new (const AooctViewParams * p,
+    GError ** error)
+{
+  AooctCudaEnfacePlan *plan = g_new0 (AooctCudaEnfacePlan, 1);
+
+  plan->p = *p;
+  plan->projection = p->projection;
+  if (!aooct_cuda_malloc ((gsize) p->volume * p->alines * sizeof (gfloat),
+          (gpointer *) & plan->e, error)
+      || !keys_new (&plan->keys, error)) {
+    aooct_cuda_enface_plan_free (plan);
+    return NULL;
+  }
+  return plan;
+}
+
+gboolean
+aooct_cuda_enface_execute_collect (AooctCudaEnfacePlan * plan,
+    gboolean log_mode, const gfloat * in, gint first, gint count,
+    AooctCudaStream stream, GError ** error)
+{
+  return enface_collect_launch (&plan->p, plan->projection, log_mode, in,
+      first, count, plan->e, plan->keys, stream, error);
+}
+
+gboolean
+aooct_cuda_enface_execute_emit (AooctCudaEnfacePlan * plan,
+    const AooctNormSettings * s, gint filled, guint8 * out, gsize out_stride,
+    AooctCudaStream stream, GError ** error)
+{
+  return enface_emit_launch (&plan->p, s, plan->e, filled, out, out_stride,
+      plan->keys, stream, error);
+}
+
+void
+aooct_cuda_enface_plan_free (AooctCudaEnfacePlan * plan)
+{
+  if (plan == NULL)
+    return;
+  aooct_cuda_free (plan->e);
+  aooct_cuda_free (plan->keys);
+  g_free (plan);
+}
+
+AooctCudaRenderPlan *
+aooct_cuda_render_plan_new (const AooctViewParams * p, GError ** error)
+{
+  AooctCudaRenderPlan *plan = g_new0 (AooctCudaRenderPlan, 1);
+
+  plan->p = *p;
+  if (!aooct_cuda_malloc ((gsize) p->volume * p->alines * p->rows *
+          sizeof (gfloat), (gpointer *) & plan->vol, error)
+      || !keys_new (&plan->keys, error)) {
+    aooct_cuda_render_plan_free (plan);
+    return NULL;
+  }
+  return plan;
+}
+
+gboolean
+aooct_cuda_render_execute_collect (AooctCudaRenderPlan * plan,
+    gboolean log_mode, const gfloat * in, gint first, gint count,
+    AooctCudaStream stream, GError ** error)
+{
+  return render_collect_launch (&plan->p, log_mode, in, first, count,
+      plan->vol, plan->keys, stream, error);
+}
+
+gboolean
+aooct_cuda_render_execute_emit (AooctCudaRenderPlan * plan,
+    const AooctNormSettings * s, AooctRenderMode mode,
+    const AooctRenderCamera * camera, gint filled, guint8 * out,
+    gsize out_stride, AooctCudaStream stream, GError ** error)
+{
+  return render_emit_launch (&plan->p, s, mode, camera, plan->vol, filled,
+      out, out_stride, plan->keys, stream, error);
+}
+
+void
+aooct_cuda_render_plan_free (AooctCudaRenderPlan * plan)
+{
+  if (plan == NULL)
+    return;
+  aooct_cuda_free (plan->vol);
+  aooct_cuda_free (plan->keys);
+  g_free (plan);
 }

@@ -15,28 +15,32 @@
 #include "aooct-cuda.h"
 #include "aooct-views.h"
 
-G_BEGIN_DECLS
+G_BEGIN_DECLS typedef struct _AooctCudaEnfacePlan AooctCudaEnfacePlan;
+typedef struct _AooctCudaRenderPlan AooctCudaRenderPlan;
 
-/* Device scratch of the range keys (free with aooct_cuda_free()). */
-gboolean aooct_cuda_views_keys_new (gpointer * keys, GError ** error);
-
-gboolean aooct_cuda_enface_collect (const AooctViewParams * p,
-    AooctEnfaceProjection projection, gboolean log_mode, const gfloat * in,
-    gint first, gint count, gfloat * e, gpointer keys,
-    AooctCudaStream stream, GError ** error);
-gboolean aooct_cuda_enface_emit (const AooctViewParams * p,
-    const AooctNormSettings * s, const gfloat * e, gint filled, guint8 * out,
-    gsize out_stride, gpointer keys, AooctCudaStream stream, GError ** error);
-
-gboolean aooct_cuda_render_collect (const AooctViewParams * p,
-    gboolean log_mode, const gfloat * in, gint first, gint count,
-    gfloat * vol, gpointer keys, AooctCudaStream stream, GError ** error);
-gboolean aooct_cuda_render_emit (const AooctViewParams * p,
-    const AooctNormSettings * s, AooctRenderMode mode,
-    const AooctRenderCamera * camera, const gfloat * vol, gint filled,
-    guint8 * out, gsize out_stride, gpointer keys, AooctCudaStream stream,
+/* As cpu/aooct-cpu-views.h's plans, in device memory (context current),
+ * with the volume's range keys; execute_collect and execute_emit enqueue
+ * on @stream, with device pointers. */
+AooctCudaEnfacePlan *aooct_cuda_enface_plan_new (const AooctViewParams * p,
     GError ** error);
+gboolean aooct_cuda_enface_execute_collect (AooctCudaEnfacePlan * plan,
+    gboolean log_mode, const gfloat * in, gint first, gint count,
+    AooctCudaStream stream, GError ** error);
+gboolean aooct_cuda_enface_execute_emit (AooctCudaEnfacePlan * plan,
+    const AooctNormSettings * s, gint filled, guint8 * out, gsize out_stride,
+    AooctCudaStream stream, GError ** error);
+void aooct_cuda_enface_plan_free (AooctCudaEnfacePlan * plan);
+
+AooctCudaRenderPlan *aooct_cuda_render_plan_new (const AooctViewParams * p,
+    GError ** error);
+gboolean aooct_cuda_render_execute_collect (AooctCudaRenderPlan * plan,
+    gboolean log_mode, const gfloat * in, gint first, gint count,
+    AooctCudaStream stream, GError ** error);
+gboolean aooct_cuda_render_execute_emit (AooctCudaRenderPlan * plan,
+    const AooctNormSettings * s, AooctRenderMode mode,
+    const AooctRenderCamera * camera, gint filled, guint8 * out,
+    gsize out_stride, AooctCudaStream stream, GError ** error);
+void aooct_cuda_render_plan_free (AooctCudaRenderPlan * plan);
 
 G_END_DECLS
-
 #endif /* __AOOCT_CUDA_VIEWS_H__ */

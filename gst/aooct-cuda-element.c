@@ -223,6 +223,26 @@ aooct_cuda_element_timing_collect (AooctCudaElement * ce, gboolean wait,
 }
 
 void
+aooct_cuda_element_finish_timing (AooctCudaElement * ce)
+{
+  if (aooct_cuda_element_push (ce, NULL)) {
+    aooct_cuda_element_timing_collect (ce, TRUE, NULL);
+    aooct_cuda_element_pop (ce);
+  }
+}
+
+void
+aooct_cuda_element_discard_outputs (AooctCudaElement * ce)
+{
+  if (aooct_cuda_element_push (ce, NULL)) {
+    /* a download may still write a slot; the ring starts over */
+    aooct_cuda_stream_sync (ce->stream, NULL);
+    aooct_cuda_element_pop (ce);
+  }
+  aooct_output_ring_discard (ce->ring);
+}
+
+void
 aooct_cuda_element_get_stats (AooctCudaElement * ce, AooctCudaStats * stats)
 {
   g_mutex_lock (&ce->stats_lock);

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: the CUDA side of one processing element (private to the base
- * class, gst/aooct-filter-cuda.c, which drives it).
+/* aooct: the CUDA side of one processing element, the CUDA backend of the
+ * base class (docs/architecture.md, "The base class in layers"): it knows
+ * buffers (aooct-filter-buffers.h) and the step (aooct-step.h), not the
+ * filter, which drives it (gstaooctfilter.c, aooct-filter-cuda.c).
  *
  *   aooct-cuda-element.c  context, streams, open/close, GPU timing
+ *   aooct-cuda-buffer.c   one buffer on the GPU (AooctCudaBuffer below),
+ *                         the step as a CUDA graph, outputs off the ring
  *   aooct-cuda-upload.c   host memory onto the GPU (staging, page-locked
  *                         input in place, device planes), host pool
  *   aooct-cuda-video.c    libgstcuda GstCudaMemory video in and out
@@ -25,7 +29,8 @@
 
 #include "aooct-cuda.h"
 #include "aooct-output-ring.h"
-#include "gstaooctfilter.h"
+#include "aooct-filter-buffers.h"
+#include "aooct-step.h"
 
 G_BEGIN_DECLS
 GST_DEBUG_CATEGORY_EXTERN (aooct_cuda_element_debug);
@@ -38,7 +43,7 @@ GST_DEBUG_CATEGORY_EXTERN (aooct_cuda_element_debug);
  * reference to at most this many (fewer where the buffers' pool is
  * smaller), as it would fill as many staging slots. */
 #define AOOCT_CUDA_INPUT_HOLD 2
-/* GPU-time measurements of the CUDA core's process in flight at most (the oldest
+/* GPU-time measurements of the CUDA plan's execute in flight at most (the oldest
  * is waited for when more would be). */
 #define AOOCT_CUDA_TIMING_SLOTS 16
 /* Statistics of one element (aooct_cuda_element_stats). */
@@ -46,6 +51,9 @@ typedef struct
 {
   guint64 timed;                /* buffers whose GPU time was measured */
   gdouble gpu_ms, gpu_ms_max;   /* total and largest, the CUDA core only */
+  /* cuda-graphs: buffers whose work was captured into a graph, and those
+   * that launched a graph kept from an earlier buffer instead */
+  guint64 graphs_captured, graphs_relaunched;
 } AooctCudaStats;
 
 typedef struct _AooctCudaElement
@@ -105,7 +113,7 @@ typedef struct _AooctCudaElement
   /* the outputs in flight (aooct-output-ring.h) */
   AooctOutputRing *ring;
 
-  /* the CUDA core's process as one CUDA graph per buffer (cuda-graphs=true and
+  /* the CUDA plan's execute as one CUDA graph per buffer (cuda-graphs=true and
    * a class that allows it): the instantiated graph, updated per buffer;
    * captures that failed in a row (after a few, no more tries) */
   gboolean graphs;
@@ -185,6 +193,46 @@ gboolean aooct_cuda_element_output_plane (AooctCudaElement * ce, gsize rows,
  * (aooct-output-ring.h; see "Video output" below). */
 gboolean aooct_cuda_element_mark_output (AooctCudaElement * ce, GError ** error);
 
+/* What one buffer on the GPU needs of the element besides its
+ * AooctCudaElement, filled by the base class for each buffer. */
+typedef struct
+{
+  const AooctInputDesc *in;     /* the negotiated input */
+  /* the rows of this video input (aooct_filter_check_input_size) */
+  const GstVideoInfo *in_layout;
+  const AooctOutputDesc *out;   /* the negotiated output */
+  AooctStep *step;              /* the plan of the CUDA ops */
+  /* the steps an upstream element deferred to this one, or NULL; what
+   * the element read of its live properties for this buffer, or NULL */
+  const AooctPendingMeta *pending;
+  gconstpointer live;
+  /* the element's step may be captured into a CUDA graph (its setup did
+   * not say otherwise; cuda-graphs is ce->graphs) */
+  gboolean graphs;
+  /* downstream applies what the step leaves to it (leaves_pending): the
+   * output's pending meta goes to the step as run->out_pending */
+  gboolean leave_pending;
+  /* fault-injection builds: the AooctCudaFault to cause after this
+   * buffer's work (aooct-cuda-fault.h), 0 for none */
+  gint fault;
+  GstObject *log;               /* the element, for debug messages */
+} AooctCudaBuffer;
+
+/* (aooct-cuda-buffer.c) One buffer on the GPU: @inbuf onto the GPU (in
+ * place where it is device memory on our context), the step's core on
+ * device planes, @outbuf's image into the output ring where it leaves the
+ * GPU.  A group passes one buffer only (gst_aooct_filter_collect /
+ * _emit): the other plane is {NULL, 0}.  Pushes the context around it.
+ * FALSE with @error set (the caller posts it). */
+gboolean aooct_cuda_element_transform (AooctCudaElement * ce,
+    const AooctCudaBuffer * b, GstBuffer * inbuf, GstBuffer * outbuf,
+    GError ** error);
+/* (aooct-cuda-buffer.c) Takes the oldest output of the ring once its GPU
+ * work is complete, its staged image copied into it (@out describes it);
+ * the ring's slot is dropped in any case. */
+gboolean aooct_cuda_element_take_output (AooctCudaElement * ce,
+    const AooctOutputDesc * out, GstBuffer ** buf, GError ** error);
+
 /* GPU time of the CUDA core: enable (at start; resets the statistics),
  * record around it, collect finished measurements (with @wait: all). */
 void aooct_cuda_element_set_timing (AooctCudaElement * ce, gboolean timing);
@@ -193,6 +241,11 @@ gboolean aooct_cuda_element_timing_end (AooctCudaElement * ce, GError ** error);
 gboolean aooct_cuda_element_timing_collect (AooctCudaElement * ce,
     gboolean wait, GError ** error);
 void aooct_cuda_element_get_stats (AooctCudaElement * ce, AooctCudaStats * stats);
+/* Waits for the GPU timing still in flight (at EOS). */
+void aooct_cuda_element_finish_timing (AooctCudaElement * ce);
+/* At a flush: waits for the GPU work still writing the output ring, which
+ * then drops its outputs. */
+void aooct_cuda_element_discard_outputs (AooctCudaElement * ce);
 
 /* Video output in libgstcuda's own GstCudaMemory, for nvcodec elements
  * (cudaconvert, cudadownload, the NVENC encoders), which take nothing else

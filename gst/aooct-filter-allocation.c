@@ -79,6 +79,15 @@ prepare_output_buffer (GstBaseTransform * bt,
 }
 
 #ifdef HAVE_CUDA
+static guint
+output_size (GstAooctFilter * self)
+{
+  AooctOutputDesc out;
+
+  aooct_filter_output_desc (self, &out);
+  return (guint) aooct_filter_output_size (&out);
+}
+
 /* Buffer counts for a pool of ours from downstream's proposal: at least
  * 2 (one in flight downstream while the next is being written). */
 static void
@@ -107,23 +116,19 @@ query_use_pool (GstQuery * query, GstBufferPool * pool, guint size,
  * shared context, so that every output buffer is libgstcuda memory of the
  * layout we map (a pool proposed downstream could be another kind). */
 static gboolean
-decide_allocation_cuda_video (GstAooctFilter * self, GstQuery * query)
+decide_allocation_cuda_video (AooctCudaElement * ce, GstQuery * query,
+    GError ** error)
 {
   GstCaps *caps = NULL;
   GstBufferPool *pool;
-  GError *error = NULL;
   guint size = 0, min, max;
 
   gst_query_parse_allocation (query, &caps, NULL);
   query_pool_limits (query, &min, &max);
-  pool =
-      aooct_cuda_element_video_pool_new (self->priv->cuda, caps, query, min,
-      max, &size, &error);
-  if (pool == NULL) {
-    gst_aooct_filter_post_error (self, error);
-    g_clear_error (&error);
+  pool = aooct_cuda_element_video_pool_new (ce, caps, query, min, max, &size,
+      error);
+  if (pool == NULL)
     return FALSE;
-  }
   query_use_pool (query, pool, size, min, max);
   gst_object_unref (pool);
   return TRUE;
@@ -180,16 +185,15 @@ decide_deferring (GstAooctFilter * self, GstQuery * query)
 /* @pool (taken) configured for our output buffers with the limits of
  * @query; NULL where it refuses the configuration. */
 static GstBufferPool *
-configure_output_pool (GstAooctFilter * self, GstQuery * query,
-    GstBufferPool * pool, guint * min, guint * max)
+configure_output_pool (GstQuery * query, GstBufferPool * pool, guint size,
+    guint * min, guint * max)
 {
   GstCaps *caps = NULL;
   GstStructure *config = gst_buffer_pool_get_config (pool);
 
   gst_query_parse_allocation (query, &caps, NULL);
   query_pool_limits (query, min, max);
-  gst_buffer_pool_config_set_params (config, caps,
-      aooct_filter_output_size (self), *min, *max);
+  gst_buffer_pool_config_set_params (config, caps, size, *min, *max);
   if (gst_buffer_pool_set_config (pool, config))
     return pool;
   gst_object_unref (pool);
@@ -200,22 +204,19 @@ configure_output_pool (GstAooctFilter * self, GstQuery * query,
  * (appsink, fakesink, an encoder, a file): a pool of page-locked memory,
  * so that each image is downloaded straight into its buffer instead of
  * through staging and a host copy (download_output in
- * aooct-filter-cuda.c).  FALSE where that pool cannot be configured: then
+ * aooct-cuda-buffer.c).  FALSE where that pool cannot be configured: then
  * GstBaseTransform's default, and the images go through staging. */
 static gboolean
-decide_allocation_page_locked (GstAooctFilter * self, GstQuery * query)
+decide_allocation_page_locked (AooctCudaElement * ce, GstQuery * query,
+    guint size)
 {
   guint min, max;
-  GstBufferPool *pool = configure_output_pool (self, query,
-      aooct_cuda_buffer_pool_new_page_locked (self->priv->cuda->context),
-      &min, &max);
+  GstBufferPool *pool = configure_output_pool (query,
+      aooct_cuda_buffer_pool_new_page_locked (ce->context), size, &min, &max);
 
-  if (pool == NULL) {
-    GST_INFO_OBJECT (self, "no page-locked pool for the output: its images "
-        "go through staging");
+  if (pool == NULL)
     return FALSE;
-  }
-  query_use_pool (query, pool, aooct_filter_output_size (self), min, max);
+  query_use_pool (query, pool, size, min, max);
   gst_object_unref (pool);
   return TRUE;
 }
@@ -231,15 +232,24 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
 #ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
 
+  AooctCudaElement *ce = self->priv->cuda;
+  guint size = output_size (self);
+  GError *error = NULL;
+
   decide_deferring (self, query);
 
   if (aooct_filter_cuda_active (self) && self->out_cuda_memory
-      && GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video)
-    return decide_allocation_cuda_video (self, query);
+      && GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video) {
+    if (decide_allocation_cuda_video (ce, query, &error))
+      return TRUE;
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return FALSE;
+  }
   if (aooct_filter_cuda_active (self) && self->out_cuda_memory) {
-    guint size = aooct_filter_output_size (self), min, max;
-    GstBufferPool *pool = configure_output_pool (self, query,
-        aooct_cuda_buffer_pool_new (self->priv->cuda->context), &min, &max);
+    guint min, max;
+    GstBufferPool *pool = configure_output_pool (query,
+        aooct_cuda_buffer_pool_new (ce->context), size, &min, &max);
 
     if (pool == NULL) {
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
@@ -250,7 +260,7 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
     /* started here, not by basetransform, so that a failure (device memory
      * exhausted) reaches the user with CUDA's message */
     if (!gst_buffer_pool_set_active (pool, TRUE)) {
-      GError *error = aooct_cuda_buffer_pool_take_error (pool);
+      error = aooct_cuda_buffer_pool_take_error (pool);
 
       g_prefix_error (&error, "cannot allocate %u CUDA buffers of %u bytes "
           "for the output: ", min, size);
@@ -268,9 +278,12 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
     return TRUE;
   }
   if (aooct_filter_cuda_active (self) && !self->out_cuda_memory
-      && gst_query_get_n_allocation_pools (query) == 0
-      && decide_allocation_page_locked (self, query))
-    return TRUE;
+      && gst_query_get_n_allocation_pools (query) == 0) {
+    if (decide_allocation_page_locked (ce, query, size))
+      return TRUE;
+    GST_INFO_OBJECT (self, "no page-locked pool for the output: its images "
+        "go through staging");
+  }
 #endif
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query);
 }
@@ -287,25 +300,19 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
  * (docs/cuda-memory.md).  Only the pool, not its allocator as an
  * allocation parameter: an upstream that allocates without a pool would
  * pay for one cudaHostAlloc per frame.  FALSE (nothing proposed; upstream
- * allocates as it likes) when the pool cannot be made. */
+ * allocates as it likes) when the pool cannot be made, with @error. */
 static gboolean
-propose_upload_pool (GstAooctFilter * self, GstQuery * query, GstCaps * caps,
-    guint size)
+propose_upload_pool (AooctCudaElement * ce, GstQuery * query, GstCaps * caps,
+    guint size, GError ** error)
 {
   GstBufferPool *pool;
-  GError *error = NULL;
 
   /* one frame being written upstream, one being uploaded, and the ones
    * whose copies may still run */
-  pool = aooct_cuda_element_host_pool_new (self->priv->cuda, caps, size,
-      AOOCT_CUDA_INPUT_HOLD + 2, &error);
-  if (pool == NULL) {
-    /* upstream then allocates as it likes: slower, not wrong */
-    GST_WARNING_OBJECT (self, "no page-locked pool proposed: %s",
-        error->message);
-    g_clear_error (&error);
+  pool = aooct_cuda_element_host_pool_new (ce, caps, size,
+      AOOCT_CUDA_INPUT_HOLD + 2, error);
+  if (pool == NULL)
     return FALSE;
-  }
   /* first, where upstream (GstBaseSrc) looks: a pool downstream answered
    * for our input caps, before it decided its own allocation, is nothing
    * upstream should use */
@@ -450,6 +457,7 @@ propose_allocation (GstBaseTransform * bt,
   GstCapsFeatures *features;
   GstVideoInfo info;
   AooctRawFormat format;
+  GError *error = NULL;
 
   /* the query is answered once the caps are set, so the element has
    * started and chosen its backend */
@@ -463,8 +471,12 @@ propose_allocation (GstBaseTransform * bt,
   if (features && !gst_caps_features_is_equal (features,
           GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
     return ret;
-  ret = propose_upload_pool (self, query, caps,
-      (guint) GST_VIDEO_INFO_SIZE (&info)) || ret;
+  if (propose_upload_pool (self->priv->cuda, query, caps,
+          (guint) GST_VIDEO_INFO_SIZE (&info), &error))
+    return TRUE;
+  /* upstream then allocates as it likes: slower, not wrong */
+  GST_WARNING_OBJECT (self, "no page-locked pool proposed: %s", error->message);
+  g_clear_error (&error);
 #endif
   return ret;
 }

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: GstAooctFilter's buffers: the sizes the caps promise, the check
- * of every input buffer against them (and of its GstVideoMeta), and
- * mapping a buffer as the plane a process function sees (see
- * aooct-filter-private.h). */
+ * of every input buffer against them (and of its GstVideoMeta), mapping a
+ * buffer as the plane a process function sees, and the step on buffers
+ * mapped on the host (see aooct-filter-buffers.h).  Nothing here knows
+ * the filter. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include "aooct-filter-private.h"
+#include "aooct-filter-buffers.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
-
-#define GST_CAT_DEFAULT gst_aooct_filter_debug
 
 /* @pending: the input's deferred steps; with a pending dispersion the
  * buffer holds the real spectra, half the size of the complex ones its
@@ -27,28 +26,10 @@ aooct_filter_expected_input_size (const AooctInputDesc * in,
 }
 
 gsize
-aooct_filter_output_size (GstAooctFilter * self)
+aooct_filter_output_size (const AooctOutputDesc * out)
 {
-  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
-
-  return klass->src_is_video ? GST_VIDEO_INFO_SIZE (&self->out_vinfo) :
-      aooct_geometry_buffer_bytes (&self->out_geom);
-}
-
-static gboolean
-transform_size (GstBaseTransform * bt,
-    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
-    gsize * othersize)
-{
-  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
-  AooctInputDesc in;
-
-  if (!self->configured)
-    return FALSE;
-  aooct_filter_input_desc (self, &in);
-  *othersize = direction == GST_PAD_SINK ? aooct_filter_output_size (self) :
-      aooct_filter_expected_input_size (&in, NULL);
-  return TRUE;
+  return out->video ? GST_VIDEO_INFO_SIZE (out->vinfo) :
+      aooct_geometry_buffer_bytes (out->geom);
 }
 
 gboolean
@@ -187,9 +168,42 @@ aooct_filter_check_input_size (const AooctInputDesc * in, GstBuffer * inbuf,
   return TRUE;
 }
 
-void
-aooct_filter_buffers_class_init (GstAooctFilterClass * klass)
+gboolean
+aooct_filter_process_host (AooctStep * step, const AooctInputDesc * in,
+    const GstVideoInfo * in_layout, const AooctOutputDesc * out,
+    GstBuffer * inbuf, GstBuffer * outbuf, const AooctStepRun * run,
+    gdouble * host_ms, GError ** error)
 {
-  GST_BASE_TRANSFORM_CLASS (klass)->transform_size =
-      GST_DEBUG_FUNCPTR (transform_size);
+  GstVideoFrame in_frame, out_frame;
+  GstMapInfo in_map, out_map;
+  AooctPlane inp, outp;
+  gint64 t0;
+  gboolean ok;
+
+  inp.data = outp.data = NULL;
+  inp.stride = outp.stride = 0;
+  if (inbuf && !aooct_filter_map_plane (inbuf, in->video, in_layout,
+          in->geom, GST_MAP_READ, &in_frame, &in_map, &inp)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+        "cannot map the input buffer for reading");
+    return FALSE;
+  }
+  if (outbuf && !aooct_filter_map_plane (outbuf, out->video, out->vinfo,
+          out->geom, GST_MAP_WRITE, &out_frame, &out_map, &outp)) {
+    if (inbuf)
+      aooct_filter_unmap_plane (in->video, inbuf, &in_frame, &in_map);
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+        "cannot map the output buffer for writing");
+    return FALSE;
+  }
+
+  t0 = g_get_monotonic_time ();
+  ok = aooct_step_execute (step, &inp, &outp, run, error);
+  *host_ms += (g_get_monotonic_time () - t0) / 1000.0;
+
+  if (outbuf)
+    aooct_filter_unmap_plane (out->video, outbuf, &out_frame, &out_map);
+  if (inbuf)
+    aooct_filter_unmap_plane (in->video, inbuf, &in_frame, &in_map);
+  return ok;
 }

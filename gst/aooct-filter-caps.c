@@ -2,7 +2,8 @@
 /* aooct: GstAooctFilter's caps: pad templates with their memory features
  * (application/x-aooct in CUDA memory where the element runs on CUDA,
  * video in libgstcuda memory for nvcodec), caps transformation from the
- * subclass's derive_output(), accept_caps for video the element will
+ * subclass's derive_output(), the buffer sizes the caps promise
+ * (transform_size), accept_caps for video the element will
  * refuse with a reason, the checks of set_caps, and the message that says
  * which field downstream refused (see aooct-filter-private.h). */
 #ifdef HAVE_CONFIG_H
@@ -498,6 +499,25 @@ aooct_filter_caps_explain_refused (GstAooctFilter * self, GstCaps * incaps)
   gst_caps_unref (theirs);
 }
 
+/* The sizes the negotiated caps promise (aooct-filter-buffers.h). */
+static gboolean
+transform_size (GstBaseTransform * bt,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+  AooctInputDesc in;
+  AooctOutputDesc out;
+
+  if (!self->configured)
+    return FALSE;
+  aooct_filter_input_desc (self, &in);
+  aooct_filter_output_desc (self, &out);
+  *othersize = direction == GST_PAD_SINK ? aooct_filter_output_size (&out) :
+      aooct_filter_expected_input_size (&in, NULL);
+  return TRUE;
+}
+
 void
 aooct_filter_caps_class_init (GstAooctFilterClass * klass)
 {
@@ -505,6 +525,7 @@ aooct_filter_caps_class_init (GstAooctFilterClass * klass)
 
   bt_class->transform_caps = GST_DEBUG_FUNCPTR (transform_caps);
   bt_class->accept_caps = GST_DEBUG_FUNCPTR (accept_caps);
+  bt_class->transform_size = GST_DEBUG_FUNCPTR (transform_size);
   klass->parse_sink_caps = parse_sink_caps_default;
   klass->output_caps = output_caps_default;
 }

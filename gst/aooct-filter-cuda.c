@@ -1,21 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: GstAooctFilter on the CUDA backend: one buffer on the GPU (the
- * context pushed around it; device memory used in place, host memory
- * uploaded and downloaded through page-locked staging), the src task that
- * pushes outputs from the output ring (aooct-output-ring.h) as their GPU
- * work completes, and, in test builds only, fault injection (see
- * aooct-filter-private.h).  Built only with CUDA. */
+/* aooct: GstAooctFilter on the CUDA backend, what of it takes the filter:
+ * the GstBaseTransform vfuncs of the output ring (generate_output: the
+ * streaming thread only enqueues a buffer's GPU work; the src task that
+ * pushes outputs from the ring, aooct-output-ring.h, as their GPU work
+ * completes), the ring around events and state changes, and, in test
+ * builds only, the fault request (see aooct-filter-private.h).  One
+ * buffer's way on the GPU is the backend's, which does not know the
+ * filter (aooct_cuda_element_transform, aooct-cuda-buffer.c).  Built only
+ * with CUDA. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include <string.h>
-
 #include "aooct-filter-private.h"
-#include "aooct-error.h"
 #include "aooct-cuda-element.h"
-#include "aooct-cuda-memory.h"
-#include "aooct-cuda-host-memory.h"
 #ifdef AOOCT_FAULT_INJECTION
 #include "aooct-cuda-fault.h"
 #endif
@@ -64,211 +62,15 @@ aooct_filter_cuda_started (GstAooctFilter * self)
 #endif
 }
 
-/* Rows and device row stride of the input / output plane (A-lines for
- * application/x-aooct, video rows for video/x-raw). */
-static void
-plane_layout (gboolean video, const GstVideoInfo * vinfo,
-    const AooctGeometry * geom, gsize * rows, gsize * stride)
+gint
+aooct_filter_cuda_fault (GstAooctFilter * self)
 {
-  if (video) {
-    *rows = GST_VIDEO_INFO_HEIGHT (vinfo);
-    *stride = GST_VIDEO_INFO_PLANE_STRIDE (vinfo, 0);
-  } else {
-    *rows = aooct_geometry_total_alines (geom);
-    *stride = aooct_geometry_aline_bytes (geom);
-  }
-}
-
-/* The image of @dev into host memory: straight into @outbuf where it is
- * one page-locked memory with the device plane's layout (our pool,
- * aooct-filter-allocation.c), else into the ring's staging, from which
- * the src task copies it into @outbuf.  The direct way saves that copy
- * (1 MB per 2048 x 1000 B-scan: about 100 us of one core, which bounded
- * one B-scan per buffer: docs/performance.md). */
-static gboolean
-download_output (GstAooctFilter * self, GstBuffer * outbuf,
-    const AooctPlane * dev, gsize rows, GError ** error)
-{
-  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
-  AooctCudaElement *ce = self->priv->cuda;
-  GstVideoFrame frame;
-  GstMapInfo map;
-  AooctPlane host;
-  gpointer direct = NULL;
-
-  if (gst_buffer_n_memory (outbuf) == 1
-      && aooct_filter_map_plane (outbuf, klass->src_is_video,
-          &self->out_vinfo, &self->out_geom, GST_MAP_WRITE, &frame, &map,
-          &host)) {
-    if (host.stride == dev->stride
-        && aooct_cuda_host_memory_holds (gst_buffer_peek_memory (outbuf, 0),
-            host.data, rows * host.stride))
-      direct = host.data;
-    /* page-locked memory does not move and mapping it copies nothing: its
-     * address stays valid for the download, which the src task waits for
-     * before the buffer leaves (aooct-cuda-host-memory.h) */
-    aooct_filter_unmap_plane (klass->src_is_video, outbuf, &frame, &map);
-  }
-  if (direct)
-    return aooct_output_ring_download_into (ce->ring, dev, rows, direct,
-        ce->stream, error);
-  return aooct_output_ring_download (ce->ring, dev, rows, ce->stream, error);
-}
-
-/* One buffer on the GPU.  Memory of ours on our context is used in place,
- * ordered by the rule of aooct-cuda-memory.h, and so is video input in
- * libgstcuda's GstCudaMemory on our context (aooct-cuda-element.h says how
- * it is ordered); anything else is mapped on the host and goes through
- * page-locked staging. */
-gboolean
-aooct_filter_cuda_transform (GstAooctFilter * self, GstBuffer * inbuf,
-    GstBuffer * outbuf, GError ** error)
-{
-  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
-  AooctCudaElement *ce = self->priv->cuda;
-  AooctCudaMemory *in_mem = inbuf ?
-      aooct_cuda_buffer_get_memory (inbuf, ce->context) : NULL;
-  AooctCudaMemory *out_mem = outbuf ?
-      aooct_cuda_buffer_get_memory (outbuf, ce->context) : NULL;
-  gboolean out_video_cuda = outbuf && klass->src_is_video
-      && self->out_cuda_memory;
-  GstVideoFrame frame, out_frame;
-  gboolean out_frame_mapped = FALSE;
-  AooctCudaVideoInput vin;
-  GstMapInfo map;
-  AooctPlane in, out, host;
-  gsize in_rows, in_stride, out_rows, out_stride;
-  gboolean ok = FALSE;
-
-  memset (&vin, 0, sizeof (vin));
-
-  plane_layout (klass->sink_is_video, &self->in_vinfo, &self->in_geom,
-      &in_rows, &in_stride);
-  if (aooct_pending_meta_data_is_real (self->priv->pending))
-    in_stride /= 2;
-  plane_layout (klass->src_is_video, &self->out_vinfo, &self->out_geom,
-      &out_rows, &out_stride);
-  if (!aooct_cuda_element_push (ce, error))
-    return FALSE;
-  aooct_cuda_clear_stale_error ();
-
-  if (inbuf == NULL) {
-    /* a group making its image (gst_aooct_filter_emit) */
-    in.data = NULL;
-    in.stride = 0;
-  } else if (in_mem) {
-    GstVideoMeta *meta = klass->sink_is_video ?
-        gst_buffer_get_video_meta (inbuf) : NULL;
-
-    if (!aooct_cuda_memory_begin_access (in_mem, ce->stream, error))
-      goto done;
-    /* ours alone: the step may use it as scratch (aooctpad's R2C) */
-    self->priv->in_disposable = gst_buffer_is_writable (inbuf)
-        && gst_buffer_is_all_memory_writable (inbuf);
-    /* video frames in our memory: the caps' layout unless a meta says */
-    in.data = (guint8 *) in_mem->dptr + (meta ? meta->offset[0] : 0);
-    in.stride = meta ? (gsize) meta->stride[0] : in_stride;
-  } else if (klass->sink_is_video && self->in_cuda_memory
-      && !aooct_cuda_element_map_video_input (ce, inbuf, &self->in_vinfo,
-          &vin, &in, error)) {
-    goto done;
-  } else if (!vin.mapped) {
-    gboolean up;
-
-    if (self->in_cuda_memory)
-      GST_DEBUG_OBJECT (self, "input in CUDA memory that cannot be used in "
-          "place (another CUDA context, or not one device block): reading "
-          "it through system memory");
-    if (!aooct_filter_map_plane (inbuf, klass->sink_is_video,
-            klass->sink_is_video ?
-            aooct_cuda_element_video_layout (inbuf,
-                &self->priv->in_layout) : NULL, &self->in_geom, GST_MAP_READ,
-            &frame, &map, &host)) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
-          "cannot map the input buffer for reading");
-      goto done;
-    }
-    up = aooct_cuda_element_upload (ce, inbuf, &host, in_rows, in_stride, &in,
-        error);
-    aooct_filter_unmap_plane (klass->sink_is_video, inbuf, &frame, &map);
-    if (!up)
-      goto done;
-  }
-
-  if (outbuf == NULL) {
-    /* a group taking B-scans in (gst_aooct_filter_collect) */
-    out.data = NULL;
-    out.stride = 0;
-  } else if (out_video_cuda) {
-    /* libgstcuda memory for nvcodec: plane 0 to the element, the chroma
-     * of a YUV format neutral */
-    if (!aooct_cuda_element_map_video_output (ce, outbuf, &out_frame, error))
-      goto done;
-    out_frame_mapped = TRUE;
-    out.data = GST_VIDEO_FRAME_PLANE_DATA (&out_frame, 0);
-    out.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, 0);
-    if (!aooct_cuda_element_neutral_chroma (ce, &out_frame, error))
-      goto done;
-  } else if (out_mem) {
-    if (!aooct_cuda_memory_begin_access (out_mem, ce->stream, error))
-      goto done;
-    out.data = out_mem->dptr;
-    out.stride = out_stride;
-    if (klass->leaves_pending && self->priv->downstream_absorbs
-        && gst_buffer_is_writable (outbuf))
-      self->priv->out_pending = aooct_buffer_ensure_pending_meta (outbuf);
-  } else if (!aooct_cuda_element_output_plane (ce, out_rows, out_stride, &out,
-          error)) {
-    goto done;
-  }
-
-  if (!aooct_cuda_element_timing_begin (ce, error)
-      || !aooct_filter_step_process_cuda (self, &in, &out, error)
-      || !aooct_cuda_element_timing_end (ce, error)
-      || !aooct_cuda_element_upload_done (ce, error))
-    goto done;
 #ifdef AOOCT_FAULT_INJECTION
   if (G_UNLIKELY (self->priv->fault != AOOCT_CUDA_FAULT_NONE)
-      && self->priv->stat_buffers == self->priv->fault_at
-      && !aooct_cuda_fault_inject (self->priv->fault, ce->stream, error))
-    goto done;
+      && self->priv->stats.buffers == self->priv->fault_at)
+    return self->priv->fault;
 #endif
-
-  /* Where the data leaves the GPU, the host does not wait here: the
-   * output goes into the ring (generate_output) and is pushed once its
-   * download or GPU work has completed. */
-  if (outbuf == NULL) {
-    /* nothing leaves the GPU */
-  } else if (out_video_cuda) {
-    /* GStreamer 1.22's GstCudaMemory has no stream and nvcodec elements
-     * use their own: the frame must be complete before it is pushed; from
-     * 1.24 on the memory's stream carries the order instead */
-    if (!aooct_cuda_element_mark_output (ce, error))
-      goto done;
-  } else if (out_mem) {
-    if (!aooct_cuda_memory_end_access (out_mem, ce->stream, TRUE, error))
-      goto done;
-  } else if (!download_output (self, outbuf, &out, out_rows, error)) {
-    goto done;
-  }
-  if (in_mem && !aooct_cuda_memory_end_access (in_mem, ce->stream,
-          self->priv->in_disposable, error))
-    goto done;
-  if (!aooct_cuda_element_unmap_video_input (ce, &vin, error))
-    goto done;
-  ok = TRUE;
-
-done:
-  /* after a failure too: the next upload must still wait for whatever of
-   * this buffer's work was enqueued */
-  aooct_cuda_element_upload_done (ce, NULL);
-  self->priv->out_pending = NULL;
-  self->priv->in_disposable = FALSE;
-  if (out_frame_mapped)
-    gst_video_frame_unmap (&out_frame);
-  aooct_cuda_element_unmap_video_input (ce, &vin, NULL);
-  aooct_cuda_element_pop (ce);
-  return ok;
+  return 0;
 }
 
 /* Where the data leaves the GPU here (host-memory output, libgstcuda
@@ -286,40 +88,10 @@ ring_mode (GstAooctFilter * self)
 static gboolean
 take_head (GstAooctFilter * self, GstBuffer ** buf, GError ** error)
 {
-  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
-  AooctCudaElement *ce = self->priv->cuda;
-  AooctOutputRingSlot *out;
-  gconstpointer staging = NULL;
-  GstVideoFrame frame;
-  GstMapInfo map;
-  AooctPlane host;
-  gboolean ok;
+  AooctOutputDesc out;
 
-  *buf = NULL;
-  ok = aooct_cuda_element_push (ce, error);
-  if (ok) {
-    ok = aooct_output_ring_wait_head (ce->ring, &out, &staging, error);
-    aooct_cuda_element_pop (ce);
-  }
-  if (ok && staging) {
-    /* the slot is not reused before drop_head */
-    if (aooct_filter_map_plane (out->buf, klass->src_is_video,
-            &self->out_vinfo, &self->out_geom, GST_MAP_WRITE, &frame, &map,
-            &host)) {
-      aooct_output_ring_copy_staged (out, staging, &host);
-      aooct_filter_unmap_plane (klass->src_is_video, out->buf, &frame, &map);
-    } else {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-          "cannot map the output buffer for writing");
-      ok = FALSE;
-    }
-  }
-  if (ok) {
-    *buf = out->buf;
-    out->buf = NULL;
-  }
-  aooct_output_ring_drop_head (ce->ring);
-  return ok;
+  aooct_filter_output_desc (self, &out);
+  return aooct_cuda_element_take_output (self->priv->cuda, &out, buf, error);
 }
 
 /* The src task: pushes the outputs of the ring in order as their GPU work
@@ -365,32 +137,6 @@ void
 aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing)
 {
   aooct_output_ring_set_flushing (self->priv->cuda->ring, flushing);
-}
-
-void
-aooct_filter_cuda_discard (GstAooctFilter * self)
-{
-  AooctCudaElement *ce = self->priv->cuda;
-
-  if (!aooct_filter_cuda_active (self))
-    return;
-  if (aooct_cuda_element_push (ce, NULL)) {
-    /* a download may still write a slot; the ring starts over */
-    aooct_cuda_stream_sync (ce->stream, NULL);
-    aooct_cuda_element_pop (ce);
-  }
-  aooct_output_ring_discard (ce->ring);
-}
-
-void
-aooct_filter_cuda_collect_timing (GstAooctFilter * self)
-{
-  AooctCudaElement *ce = self->priv->cuda;
-
-  if (aooct_cuda_element_push (ce, NULL)) {
-    aooct_cuda_element_timing_collect (ce, TRUE, NULL);
-    aooct_cuda_element_pop (ce);
-  }
 }
 
 GstFlowReturn

@@ -2,32 +2,39 @@
 /* aooct: GstAooctFilter's private state and the functions its files share.
  * Not for subclasses, which see gstaooctfilter.h only.
  *
- * The base class, one concern per file (docs/architecture.md):
+ * The base class in layers (docs/architecture.md), calls going down:
+ * negotiation and properties (they take the filter)
  *   gstaooctfilter.c           core: type, properties, backend choice at
- *                              start, set_caps, transform dispatch, events
+ *                              start, set_caps, a buffer's way through
+ *                              transform (top-down), events
  *   aooct-filter-caps.c        pad templates, memory features, caps
- *                              transformation, accept_caps, the checks of
- *                              set_caps and the message for refused caps
- *   aooct-filter-step.c        every call into the subclass's step:
- *                              setup, the step's core (create, process
- *                              with CUDA graph capture, reset, rewind,
- *                              destroy), teardown, defer
- *   aooct-filter-buffers.c     buffer sizes, the input size check, mapping
+ *                              transformation, transform_size,
+ *                              accept_caps, the checks of set_caps and
+ *                              the message for refused caps
  *   aooct-filter-allocation.c  allocation queries, pools, the deferral
  *                              decision, the output buffer
- *   aooct-filter-cuda.c        (CUDA builds) one buffer on the GPU, the
- *                              output task, fault injection (test builds)
- *   aooct-filter-stats.c       the stats property
+ *   aooct-filter-cuda.c        (CUDA builds) the output ring's vfuncs and
+ *                              src task, fault request (test builds)
+ *   aooct-filter-step.c        the calls into the subclass's class
+ *                              vfuncs: setup (and the step's plan_new),
+ *                              live, defer, teardown
+ *   aooct-filter-stats.c       the stats property (from the counts)
  *   aooct-filter-base.c        what they all share: the debug category,
  *                              the parent class, element errors
- *   aooct-cuda-element.{c,h}   the CUDA side of one element (context,
- *                              streams, staging), with aooct-cuda-upload.c,
- *                              aooct-cuda-video.c and aooct-output-ring.c */
+ * buffers (arguments, not the filter: aooct-filter-buffers.h)
+ *   aooct-filter-buffers.c     buffer sizes, the input size check,
+ *                              mapping, the CPU backend (map, step, unmap)
+ * the CUDA backend (arguments, not the filter: aooct-cuda-element.h)
+ *   aooct-cuda-buffer.c        one buffer on the GPU, the step as a graph
+ *   aooct-cuda-element.c       context, streams, staging, GPU timing, with
+ *                              aooct-cuda-upload.c, aooct-cuda-video.c and
+ *                              aooct-output-ring.c */
 #ifndef __AOOCT_FILTER_PRIVATE_H__
 #define __AOOCT_FILTER_PRIVATE_H__
 
 #include "gstaooctfilter.h"
 #include "aooct-step.h"
+#include "aooct-filter-buffers.h"
 
 G_BEGIN_DECLS GST_DEBUG_CATEGORY_EXTERN (gst_aooct_filter_debug);
 /* GstAooctFilter's parent class (GstBaseTransformClass), for the chain-ups
@@ -35,6 +42,13 @@ G_BEGIN_DECLS GST_DEBUG_CATEGORY_EXTERN (gst_aooct_filter_debug);
 extern gpointer aooct_filter_parent_class;
 
 struct _AooctCudaElement;
+
+/* What the base class counts since start (the stats property). */
+typedef struct
+{
+  guint64 buffers;
+  gdouble host_ms;
+} AooctFilterStats;
 
 struct _GstAooctFilterPrivate
 {
@@ -62,19 +76,6 @@ struct _GstAooctFilterPrivate
   /* buffers in a row processed with the last consistent live settings */
   guint inconsistent;
 
-  /* the buffer being processed on CUDA, for its step (the core gets them
-   * in its AooctStepRun, aooct-step.c): the steps an upstream element
-   * deferred to this one (a class with absorbs_pending; its data then are
-   * the real spectra before them), or NULL */
-  const AooctPendingMeta *pending;
-  /* a class with leaves_pending, when downstream applies pending steps:
-   * the meta of the output buffer, to which the step may add the part it
-   * leaves to them; else NULL */
-  AooctPendingMeta *out_pending;
-  /* the input is device memory that nobody else holds, so the step may
-   * overwrite it (as a scratch) */
-  gboolean in_disposable;
-
   /* the row layout of the video buffer being processed without a
    * GstVideoMeta: in_vinfo, or its rows tightly packed (rawvideoparse
    * plane-strides=<N x bytes> of an odd width) */
@@ -91,12 +92,8 @@ struct _GstAooctFilterPrivate
   GMutex allocation_lock;
   gboolean allocation_closed;
 
-  /* stats (aooct-filter-stats.c): since start */
-  guint64 stat_buffers;
-  gdouble stat_host_ms;
-  /* cuda-graphs: buffers whose work was captured into a graph, and those
-   * that launched a graph kept from an earlier buffer instead */
-  guint64 stat_graphs_captured, stat_graphs_relaunched;
+  /* stats (aooct-filter-stats.c; the GPU's in the AooctCudaElement) */
+  AooctFilterStats stats;
 
 #ifdef AOOCT_FAULT_INJECTION
   gint fault;                   /* AooctCudaFault to make (tests only) */
@@ -128,30 +125,19 @@ gboolean aooct_filter_caps_negotiated (GstAooctFilter * self,
 void aooct_filter_caps_explain_refused (GstAooctFilter * self,
     GstCaps * incaps);
 
-/* aooct-filter-step.c */
+/* aooct-filter-step.c: the calls into the subclass (its class vfuncs
+ * take the filter) */
 gboolean aooct_filter_step_setup (GstAooctFilter * self, GError ** error);
 void aooct_filter_step_teardown (GstAooctFilter * self);
-void aooct_filter_step_reset (GstAooctFilter * self);
-gboolean aooct_filter_step_process_cpu (GstAooctFilter * self,
-    GstBuffer * inbuf, GstBuffer * outbuf, GError ** error);
-gboolean aooct_filter_step_process_cuda (GstAooctFilter * self,
-    const AooctPlane * in, AooctPlane * out, GError ** error);
-gboolean aooct_filter_step_defer (GstAooctFilter * self, GstBuffer * outbuf,
+/* klass->live(): what the element reads of its live properties for the
+ * buffer about to be processed (NULL without the hook). */
+gboolean aooct_filter_step_live (GstAooctFilter * self, gconstpointer * live,
     GError ** error);
+gboolean aooct_filter_step_defer (GstAooctFilter * self, GstBuffer * outbuf,
+    gdouble * host_ms, GError ** error);
 
-/* aooct-filter-buffers.c */
-void aooct_filter_buffers_class_init (GstAooctFilterClass * klass);
-/* What the buffer layer needs to know of the negotiated input. */
-typedef struct
-{
-  gboolean video;               /* video/x-raw (or packed) sink caps */
-  const GstVideoInfo *vinfo;    /* ... their GstVideoInfo */
-  AooctRawFormat raw_format;    /* ... and samples */
-  const AooctGeometry *geom;
-  gboolean cuda_memory;         /* sink caps in memory:CUDAMemory */
-  gboolean on_cuda;             /* the element runs on CUDA */
-} AooctInputDesc;
-
+/* The buffer layer's descriptions of the negotiated pads
+ * (aooct-filter-buffers.h). */
 static inline void
 aooct_filter_input_desc (GstAooctFilter * self, AooctInputDesc * in)
 {
@@ -163,23 +149,14 @@ aooct_filter_input_desc (GstAooctFilter * self, AooctInputDesc * in)
   in->on_cuda = aooct_filter_cuda_active (self);
 }
 
-/* @pending: the input's deferred steps; with a pending dispersion the
- * buffer holds the real spectra, half the size of the complex ones its
- * caps describe. */
-gsize aooct_filter_expected_input_size (const AooctInputDesc * in,
-    const AooctPendingMeta * pending);
-gsize aooct_filter_output_size (GstAooctFilter * self);
-/* FALSE with a message naming the sizes when @inbuf is not what @in
- * promises; sets *@layout (the rows of video input) for the buffer. */
-gboolean aooct_filter_check_input_size (const AooctInputDesc * in,
-    GstBuffer * inbuf, GstVideoInfo * layout, GError ** error);
-/* Maps @buf as one AooctPlane: a video frame of @vinfo (@video) or rows
- * of @geom's A-lines. */
-gboolean aooct_filter_map_plane (GstBuffer * buf, gboolean video,
-    const GstVideoInfo * vinfo, const AooctGeometry * geom, GstMapFlags flags,
-    GstVideoFrame * frame, GstMapInfo * map, AooctPlane * plane);
-void aooct_filter_unmap_plane (gboolean video, GstBuffer * buf,
-    GstVideoFrame * frame, GstMapInfo * map);
+static inline void
+aooct_filter_output_desc (GstAooctFilter * self, AooctOutputDesc * out)
+{
+  out->video = GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video;
+  out->vinfo = &self->out_vinfo;
+  out->geom = &self->out_geom;
+  out->cuda_memory = self->out_cuda_memory;
+}
 
 /* aooct-filter-allocation.c */
 void aooct_filter_allocation_class_init (GstAooctFilterClass * klass);
@@ -191,17 +168,18 @@ gboolean aooct_filter_allocation_answer (GstAooctFilter * self,
  * answered) and before they activate (FALSE). */
 void aooct_filter_allocation_close (GstAooctFilter * self, gboolean closed);
 
-/* aooct-filter-stats.c */
-void aooct_filter_stats_reset (GstAooctFilter * self);
-GstStructure *aooct_filter_stats_make (GstAooctFilter * self);
+/* aooct-filter-stats.c: the stats property from what the base class
+ * counted and (CUDA builds) what the element's CUDA side counted */
+GstStructure *aooct_filter_stats_make (const AooctFilterStats * stats,
+    gboolean on_cuda, struct _AooctCudaElement *cuda);
 
 #ifdef HAVE_CUDA
 /* aooct-filter-cuda.c */
 void aooct_filter_cuda_class_init (GstAooctFilterClass * klass);
 /* At start, on CUDA: reads the fault request (fault-injection builds). */
 void aooct_filter_cuda_started (GstAooctFilter * self);
-gboolean aooct_filter_cuda_transform (GstAooctFilter * self,
-    GstBuffer * inbuf, GstBuffer * outbuf, GError ** error);
+/* The fault to cause on this buffer (fault-injection builds; else 0). */
+gint aooct_filter_cuda_fault (GstAooctFilter * self);
 /* gst_aooct_filter_emit() on CUDA: waits for room in the output ring
  * (where the image leaves the GPU), then, once gst_aooct_filter_transform
  * has made @out with @ret, hands it over (taken): into the ring for the
@@ -212,9 +190,6 @@ GstFlowReturn aooct_filter_cuda_hand_over (GstAooctFilter * self,
 /* The output task around serialized events, flushes and state changes. */
 void aooct_filter_cuda_drain (GstAooctFilter * self);
 void aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing);
-void aooct_filter_cuda_discard (GstAooctFilter * self);
-/* Waits for the GPU timing still in flight (at EOS). */
-void aooct_filter_cuda_collect_timing (GstAooctFilter * self);
 #endif
 
 G_END_DECLS

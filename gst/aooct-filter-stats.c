@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: GstAooctFilter's stats property: buffers and host time counted
  * by the base class since start, GPU time measured with CUDA events on the
- * element's stream when gpu-timing is set (aooct-cuda-element.h; see
- * aooct-filter-private.h). */
+ * element's stream when gpu-timing is set and the CUDA graphs captured or
+ * launched again, both counted by the element's CUDA side
+ * (aooct-cuda-element.h; see aooct-filter-private.h). */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -13,18 +14,10 @@
 #include "aooct-cuda-element.h"
 #endif
 
-void
-aooct_filter_stats_reset (GstAooctFilter * self)
-{
-  self->priv->stat_buffers = 0;
-  self->priv->stat_host_ms = 0;
-  self->priv->stat_graphs_captured = 0;
-  self->priv->stat_graphs_relaunched = 0;
-}
-
 /* The stats property: counts since the element started. */
 GstStructure *
-aooct_filter_stats_make (GstAooctFilter * self)
+aooct_filter_stats_make (const AooctFilterStats * stats, gboolean on_cuda,
+    struct _AooctCudaElement *cuda)
 {
   GstStructure *st;
 #ifdef HAVE_CUDA
@@ -32,21 +25,20 @@ aooct_filter_stats_make (GstAooctFilter * self)
 #endif
 
   st = gst_structure_new ("aooct-stats",
-      "backend", G_TYPE_STRING,
-      aooct_filter_cuda_active (self) ? "cuda" : "cpu", "buffers",
-      G_TYPE_UINT64, self->priv->stat_buffers, "host-time-ms", G_TYPE_DOUBLE,
-      self->priv->stat_host_ms, "host-time-mean-ms", G_TYPE_DOUBLE,
-      self->priv->stat_buffers ? self->priv->stat_host_ms /
-      self->priv->stat_buffers : 0.0, NULL);
+      "backend", G_TYPE_STRING, on_cuda ? "cuda" : "cpu",
+      "buffers", G_TYPE_UINT64, stats->buffers,
+      "host-time-ms", G_TYPE_DOUBLE, stats->host_ms,
+      "host-time-mean-ms", G_TYPE_DOUBLE,
+      stats->buffers ? stats->host_ms / stats->buffers : 0.0, NULL);
 #ifdef HAVE_CUDA
-  aooct_cuda_element_get_stats (self->priv->cuda, &cs);
+  /* reset at start on either backend: zero on the CPU */
+  aooct_cuda_element_get_stats (cuda, &cs);
   gst_structure_set (st, "gpu-buffers", G_TYPE_UINT64, cs.timed,
       "gpu-time-ms", G_TYPE_DOUBLE, cs.gpu_ms,
       "gpu-time-mean-ms", G_TYPE_DOUBLE, cs.timed ? cs.gpu_ms / cs.timed : 0.0,
       "gpu-time-max-ms", G_TYPE_DOUBLE, cs.gpu_ms_max,
-      "graphs-captured", G_TYPE_UINT64, self->priv->stat_graphs_captured,
-      "graphs-relaunched", G_TYPE_UINT64, self->priv->stat_graphs_relaunched,
-      NULL);
+      "graphs-captured", G_TYPE_UINT64, cs.graphs_captured,
+      "graphs-relaunched", G_TYPE_UINT64, cs.graphs_relaunched, NULL);
 #endif
   return st;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: the output ring of a CUDA-backend element (private to the base
- * class, gst/aooct-filter-cuda.c).
+/* aooct: the output ring of a CUDA-backend element (the CUDA backend,
+ * aooct-cuda-element.h: filled by gst/aooct-cuda-buffer.c, emptied by the
+ * src task of gst/aooct-filter-cuda.c).
  *
  * The host waits for the GPU only where data leaves it.  The streaming
  * thread enqueues a buffer's GPU work, then arms the ring's tail: with the

@@ -213,8 +213,9 @@ aooct_pending_meta_kmap_table (const AooctPendingMeta * meta, gint samples,
 
 #ifdef HAVE_CUDA
 gboolean
-aooct_pending_meta_load (const AooctPendingMeta * meta, AooctCudaPrep * prep,
-    gint samples, AooctCudaStream stream, GError ** error)
+aooct_pending_meta_load (const AooctPendingMeta * meta,
+    AooctCudaPrepPlan * prep, gint samples, AooctCudaStream stream,
+    GError ** error)
 {
   gsize n = (gsize) samples;
 

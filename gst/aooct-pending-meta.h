@@ -120,7 +120,7 @@ aooct_pending_meta_data_is_real (const AooctPendingMeta * meta)
 #ifdef HAVE_CUDA
 #include "aooct-cuda-prep.h"
 
-/* The steps of @meta for aooct_cuda_prep_process (after
+/* The steps of @meta for aooct_cuda_prep_execute (after
  * aooct_pending_meta_load); @meta may be NULL (nothing pending). */
 void aooct_pending_meta_steps (const AooctPendingMeta * meta,
     AooctCudaPrepSteps * steps);
@@ -129,7 +129,7 @@ void aooct_pending_meta_steps (const AooctPendingMeta * meta,
  * (uploads ordered on @stream, only for tables @prep does not hold yet);
  * FALSE with a message for a table of the wrong size. */
 gboolean aooct_pending_meta_load (const AooctPendingMeta * meta,
-    AooctCudaPrep * prep, gint samples, AooctCudaStream stream,
+    AooctCudaPrepPlan * prep, gint samples, AooctCudaStream stream,
     GError ** error);
 #endif
 

@@ -8,7 +8,7 @@
  * built in a zeroed struct, so that its padding compares equal too. */
 typedef struct
 {
-  guint serial;                 /* the core's: a new core, new graphs */
+  guint serial;                 /* the plan's: a new plan, new graphs */
   gboolean in_disposable, out_pending, pending, pad, kmap, disp;
   gconstpointer in_data, out_data;
   gsize in_stride, out_stride;
@@ -20,23 +20,23 @@ typedef struct
 G_STATIC_ASSERT (sizeof (BaseKey) + AOOCT_STEP_GRAPH_KEY <= AOOCT_STEP_KEY_MAX);
 
 gboolean
-aooct_step_create (AooctStep * step, const AooctStepOps * ops,
-    GstAooctFilter * filter, gconstpointer settings, GError ** error)
+aooct_step_plan_new (AooctStep * step, const AooctStepOps * ops,
+    const AooctStepShape * shape, gconstpointer settings, GError ** error)
 {
   static gint serials;
 
   g_return_val_if_fail (ops != NULL, FALSE);
-  step->core = ops->create (filter, settings, error);
-  step->ops = step->core ? ops : NULL;
+  step->plan = ops->plan_new (shape, settings, error);
+  step->ops = step->plan ? ops : NULL;
   step->serial = (guint) g_atomic_int_add (&serials, 1) + 1;
-  return step->core != NULL;
+  return step->plan != NULL;
 }
 
 gboolean
-aooct_step_process (AooctStep * step, const AooctPlane * in,
+aooct_step_execute (AooctStep * step, const AooctPlane * in,
     AooctPlane * out, const AooctStepRun * run, GError ** error)
 {
-  return step->ops->process (step->core, in, out, run, error);
+  return step->ops->execute (step->plan, in, out, run, error);
 }
 
 gssize
@@ -76,7 +76,7 @@ aooct_step_graph_key (AooctStep * step, const AooctPlane * in,
     if (b.disp)
       b.disp_serial = p->disp.serial;
   }
-  n = step->ops->graph_key (step->core, run, key + sizeof (b));
+  n = step->ops->graph_key (step->plan, run, key + sizeof (b));
   if (n < 0)
     return -1;
   g_assert (n <= AOOCT_STEP_GRAPH_KEY);
@@ -85,24 +85,24 @@ aooct_step_graph_key (AooctStep * step, const AooctPlane * in,
 }
 
 void
-aooct_step_destroy (AooctStep * step)
+aooct_step_plan_free (AooctStep * step)
 {
-  if (step->core)
-    step->ops->destroy (step->core);
-  step->core = NULL;
+  if (step->plan)
+    step->ops->plan_free (step->plan);
+  step->plan = NULL;
   step->ops = NULL;
 }
 
 void
 aooct_step_reset (AooctStep * step)
 {
-  if (step->core && step->ops->reset)
-    step->ops->reset (step->core);
+  if (step->plan && step->ops->reset)
+    step->ops->reset (step->plan);
 }
 
 void
 aooct_step_rewind (AooctStep * step)
 {
-  if (step->core && step->ops->rewind)
-    step->ops->rewind (step->core);
+  if (step->plan && step->ops->rewind)
+    step->ops->rewind (step->plan);
 }

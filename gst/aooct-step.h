@@ -1,22 +1,44 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: the step contract, one core interface per step, the same on both
+/* aooct: the step contract, one plan interface per step, the same on both
  * backends.
  *
- * A step (aooctkmap's resampling, aooctfft's transform, ...) has one
- * AooctStepOps per backend: create() builds the core for the negotiated
- * geometry and the settings the element's setup() gave (tables, plans,
- * device memory), process() runs it on one buffer, destroy() frees it.
- * The element names its two ops in class_init (GstAooctFilterClass's
- * cpu_ops, cuda_ops); the base class picks one when the element starts
- * and calls it without knowing which (gst/aooct-filter-step.c), so
- * nothing in an element branches on the backend.
+ * Every step core of cpu/ and cuda/ has one shape (the plan interface of
+ * FFTW and cuFINUFFT):
+ *
+ *   Aooct<Backend><Step>Plan *aooct_<backend>_<step>_plan_new (geometry,
+ *       the step's settings (tables, params), [GError **]);
+ *   aooct_<backend>_<step>_execute (plan, in, [in_stride,] out,
+ *       [out_stride,] [this buffer's settings,] [stream, GError **]);
+ *   void aooct_<backend>_<step>_plan_free (plan);
+ *
+ * plan_new does what is done once per geometry (tables, FFT plans, device
+ * memory and uploads); execute runs one buffer (CPU: returns void where it
+ * cannot fail; CUDA: enqueues on the stream and returns FALSE with the
+ * error set on a failed launch).  A core that keeps state from buffer to
+ * buffer also has _reset (start over, after a flush) and, on CUDA,
+ * _rewind (forget what the last execute marked as done, after a failed
+ * CUDA graph capture).  A core that collects several buffers into one
+ * output (the views, angio) has two executes: _execute_collect and
+ * _execute_emit.  The fused CUDA pass of the pointwise steps before the
+ * FFT (cuda/aooct-cuda-prep.h) is a plan too, whose execute takes the
+ * steps deferred to it.
+ *
+ * An element wraps its step in the same shape: one AooctStepOps per
+ * backend, plan_new() builds the plan (of one or more cores) for the
+ * negotiated geometry and the settings the element's setup() gave,
+ * execute() runs it on one buffer, plan_free() frees it.  The element
+ * names its two ops in class_init (GstAooctFilterClass's cpu_ops,
+ * cuda_ops); the base class picks one when the element starts and calls
+ * it without knowing which (gst/aooct-filter-step.c makes it,
+ * gst/aooct-filter-buffers.c and gst/aooct-cuda-buffer.c run it), so
+ * nothing in an element's step branches on the backend.
  *
  * The CPU ops get host pointers and a run whose CUDA fields are NULL /
  * FALSE; the CUDA ops get device pointers on the element's CUDA context
- * (current during every call, also create and destroy), enqueue their
+ * (current during every call, also plan_new and plan_free), enqueue their
  * work on run->stream and return without waiting for it (the base class
  * orders it after the producer of the input and before every consumer of
- * the output, and waits for the GPU before destroy()). */
+ * the output, and waits for the GPU before plan_free()). */
 #ifndef __AOOCT_STEP_H__
 #define __AOOCT_STEP_H__
 
@@ -26,9 +48,8 @@
 #include "aooct-pending-meta.h"
 
 G_BEGIN_DECLS
-
-/* What one buffer's process() gets besides its planes. */
-typedef struct
+/* What one buffer's execute() gets besides its planes. */
+    typedef struct
 {
   /* CUDA: the stream to enqueue on (CUstream); CPU: NULL */
   struct CUstream_st *stream;
@@ -50,82 +71,91 @@ typedef struct
 
 typedef struct _AooctStepOps AooctStepOps;
 
+/* What a plan is made for: the negotiated caps, as the element's
+ * in_geom, out_geom, out_vinfo and in_positions hold them (valid during
+ * plan_new only). */
+typedef struct
+{
+  const AooctGeometry *in, *out;
+  const GstVideoInfo *out_vinfo;        /* the image of a video output */
+  const gdouble *in_positions;  /* sample positions of uneven k, or NULL */
+} AooctStepShape;
+
 struct _AooctStepOps
 {
-  /* The core for @filter's negotiated in_geom / out_geom (and in_vinfo,
-   * out_vinfo, in_positions where the step uses them) with @settings (the
-   * step's settings type, filled by the element's setup(), which keeps it
-   * unchanged until destroy()).  NULL with @error set when it cannot be built. */
-  gpointer (*create) (GstAooctFilter * filter, gconstpointer settings,
+  /* The plan for @shape with @settings (the step's settings type, filled
+   * by the element's setup(), which keeps it unchanged until
+   * plan_free()).  NULL with @error set when it cannot be built. */
+  gpointer (*plan_new) (const AooctStepShape * shape, gconstpointer settings,
       GError ** error);
 
   /* One buffer: @in and @out are rows @stride bytes apart (host memory on
    * the CPU, device memory on CUDA). */
-  gboolean (*process) (gpointer core, const AooctPlane * in, AooctPlane * out,
+  gboolean (*execute) (gpointer plan, const AooctPlane * in, AooctPlane * out,
       const AooctStepRun * run, GError ** error);
 
-  /* Frees @core (NULL allowed). */
-  void (*destroy) (gpointer core);
+  /* Frees @plan (NULL allowed). */
+  void (*plan_free) (gpointer plan);
 
-  /* Optional.  @reset: what the core keeps from buffer to buffer (a ring
+  /* Optional.  @reset: what the plan keeps from buffer to buffer (a ring
    * of past B-scans) starts over, after a flush.  @rewind (CUDA): a CUDA
-   * graph capture of the last process() failed, so nothing of it ran and
-   * it is called again: the core forgets what that call marked as done
+   * graph capture of the last execute() failed, so nothing of it ran and
+   * it is called again: the plan forgets what that call marked as done
    * (tables uploaded, ring advanced). */
-  void (*reset) (gpointer core);
-  void (*rewind) (gpointer core);
+  void (*reset) (gpointer plan);
+  void (*rewind) (gpointer plan);
   /* Optional (CUDA, cuda-graphs=true): lets a buffer launch again the CUDA
    * graph captured for an earlier buffer with the same key instead of
-   * calling process() (aooct-cuda-graph.h), which saves the host most of
+   * calling execute() (aooct-cuda-graph.h), which saves the host most of
    * a step's cost per buffer.  The base class keys the planes' pointers
    * and strides, in_disposable, whether out_pending is set and the
    * pending steps' scalars and table serials; graph_key() writes into
    * @key (at most AOOCT_STEP_GRAPH_KEY bytes) whatever else decides what
-   * process() would enqueue for @run (the live settings it passes to its
-   * kernels) and does what process() does besides enqueuing (what it
-   * writes into run->out_pending), since process() is not called for a
+   * execute() would enqueue for @run (the live settings it passes to its
+   * kernels) and does what execute() does besides enqueuing (what it
+   * writes into run->out_pending), since execute() is not called for a
    * buffer that hits.  It returns the length it wrote (0 when nothing
-   * else matters), or -1 when this buffer must run process() (a table
+   * else matters), or -1 when this buffer must run execute() (a table
    * still to upload, state that moves from buffer to buffer).  Without
-   * it, process() runs for every buffer. */
-  gssize (*graph_key) (gpointer core, const AooctStepRun * run, guint8 * key);
+   * it, execute() runs for every buffer. */
+    gssize (*graph_key) (gpointer plan, const AooctStepRun * run, guint8 * key);
 };
 
 /* the most bytes graph_key() may write */
 #define AOOCT_STEP_GRAPH_KEY 64
 
 /* A step as the base class holds it: the ops of the active backend and
- * the core they made. */
+ * the plan they made. */
 typedef struct
 {
   const AooctStepOps *ops;
-  gpointer core;
-  guint serial;                 /* of the core: a new one per create */
+  gpointer plan;
+  guint serial;                 /* of the plan: a new one per plan_new */
 } AooctStep;
 
-/* Creates the core of @ops (the active backend's, which the caller
- * chose) for @filter's negotiated geometry with @settings.  FALSE with
- * @error set when it cannot be built (@step then holds nothing). */
-gboolean aooct_step_create (AooctStep * step, const AooctStepOps * ops,
-    GstAooctFilter * filter, gconstpointer settings, GError ** error);
+/* Makes the plan of @ops (the active backend's, which the caller
+ * chose) for @shape with @settings.  FALSE with @error set when it cannot
+ * be built (@step then holds nothing). */
+gboolean aooct_step_plan_new (AooctStep * step, const AooctStepOps * ops,
+    const AooctStepShape * shape, gconstpointer settings, GError ** error);
 
-/* process() of @step's core on one buffer with @run (on the CPU: no
+/* execute() of @step's plan on one buffer with @run (on the CPU: no
  * stream, nothing pending; on CUDA: the stream, the pending steps and
  * the disposability of the current buffer). */
-gboolean aooct_step_process (AooctStep * step, const AooctPlane * in,
+gboolean aooct_step_execute (AooctStep * step, const AooctPlane * in,
     AooctPlane * out, const AooctStepRun * run, GError ** error);
 
-/* The key under which the CUDA graph of process() on this buffer with
+/* The key under which the CUDA graph of execute() on this buffer with
  * @run may be kept and launched again (see graph_key above): its length
- * in @key (at most AOOCT_STEP_KEY_MAX bytes), or -1 when process() must
+ * in @key (at most AOOCT_STEP_KEY_MAX bytes), or -1 when execute() must
  * run. */
 #define AOOCT_STEP_KEY_MAX 192
 gssize aooct_step_graph_key (AooctStep * step, const AooctPlane * in,
     const AooctPlane * out, const AooctStepRun * run, guint8 * key);
-/* Frees the core (if any); @step then holds nothing. */
-void aooct_step_destroy (AooctStep * step);
+/* Frees the plan (if any); @step then holds nothing. */
+void aooct_step_plan_free (AooctStep * step);
 
-/* The core's reset / rewind, where it has one (and @step holds a core). */
+/* The plan's reset / rewind, where it has one (and @step holds a plan). */
 void aooct_step_reset (AooctStep * step);
 void aooct_step_rewind (AooctStep * step);
 

@@ -51,7 +51,7 @@
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_angio_debug);
 #define GST_CAT_DEFAULT gst_aooct_angio_debug
 
-/* The live part of a run: what process() is asked for (collect or
+/* The live part of a run: what execute() is asked for (collect or
  * emit) and, to emit, this image's settings. */
 typedef struct
 {
@@ -151,67 +151,67 @@ gst_aooct_angio_derive_output (GstAooctFilter * filter,
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
 static gpointer
-angio_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+angio_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cpu_angio_new (settings);
+  return aooct_cpu_angio_plan_new (settings);
 }
 
 static gboolean
-angio_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+angio_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   const AngioLive *live = run->live;
 
   if (live->call->count > 0)
-    aooct_cpu_angio_collect (core, (const gfloat *) (in->data +
+    aooct_cpu_angio_execute_collect (plan, (const gfloat *) (in->data +
             live->call->in_row * in->stride), live->call->first,
         live->call->count);
   else
-    aooct_cpu_angio_emit (core, &live->s, out->data, out->stride);
+    aooct_cpu_angio_execute_emit (plan, &live->s, out->data, out->stride);
   return TRUE;
 }
 
 static void
-angio_cpu_destroy (gpointer core)
+angio_cpu_plan_free (gpointer plan)
 {
-  aooct_cpu_angio_free (core);
+  aooct_cpu_angio_plan_free (plan);
 }
 
-static const AooctStepOps angio_cpu = { angio_cpu_create, angio_cpu_process,
-  angio_cpu_destroy, NULL, NULL
+static const AooctStepOps angio_cpu = { angio_cpu_plan_new, angio_cpu_execute,
+  angio_cpu_plan_free, NULL, NULL
 };
 
 #ifdef HAVE_CUDA
 static gpointer
-angio_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+angio_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_angio_new (settings, error);
+  return aooct_cuda_angio_plan_new (settings, error);
 }
 
 static gboolean
-angio_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+angio_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   const AngioLive *live = run->live;
 
   if (live->call->count > 0)
-    return aooct_cuda_angio_collect (core, (const gfloat *) (in->data +
+    return aooct_cuda_angio_execute_collect (plan, (const gfloat *) (in->data +
             live->call->in_row * in->stride), live->call->first,
         live->call->count, run->stream, error);
-  return aooct_cuda_angio_emit (core, &live->s, out->data, out->stride,
+  return aooct_cuda_angio_execute_emit (plan, &live->s, out->data, out->stride,
       run->stream, error);
 }
 
 static void
-angio_cuda_destroy (gpointer core)
+angio_cuda_plan_free (gpointer plan)
 {
-  aooct_cuda_angio_free (core);
+  aooct_cuda_angio_plan_free (plan);
 }
 
-static const AooctStepOps angio_cuda = { angio_cuda_create,
-  angio_cuda_process, angio_cuda_destroy, NULL, NULL
+static const AooctStepOps angio_cuda = { angio_cuda_plan_new,
+  angio_cuda_execute, angio_cuda_plan_free, NULL, NULL
 };
 
 #define ANGIO_CUDA (&angio_cuda)

@@ -249,26 +249,27 @@ gst_aooct_cs_derive_output (GstAooctFilter * filter,
 /* settings: the AooctCs operator the element built in setup() */
 typedef struct
 {
-  AooctCpuCs *cs;
+  AooctCpuCsPlan *cs;
   gint rows;                    /* A-lines per buffer */
 } CsCpu;
 
 static void
-cs_cpu_destroy (gpointer core)
+cs_cpu_plan_free (gpointer plan)
 {
-  CsCpu *c = core;
+  CsCpu *c = plan;
 
-  aooct_cpu_cs_free (c->cs);
+  aooct_cpu_cs_plan_free (c->cs);
   g_free (c);
 }
 
 static gpointer
-cs_cpu_create (GstAooctFilter * filter, gconstpointer settings, GError ** error)
+cs_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
+    GError ** error)
 {
   CsCpu *c = g_new0 (CsCpu, 1);
 
-  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
-  c->cs = aooct_cpu_cs_new (settings, aooct_cpu_threads (), error);
+  c->rows = (gint) aooct_geometry_total_alines (shape->in);
+  c->cs = aooct_cpu_cs_plan_new (settings, aooct_cpu_threads (), error);
   if (c->cs == NULL) {
     g_free (c);
     return NULL;
@@ -277,50 +278,50 @@ cs_cpu_create (GstAooctFilter * filter, gconstpointer settings, GError ** error)
 }
 
 static gboolean
-cs_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+cs_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  CsCpu *c = core;
+  CsCpu *c = plan;
 
   const CsLive *live = run->live;
 
   /* application/x-aooct buffers are contiguous */
-  aooct_cpu_cs_process (c->cs, (const gfloat *) in->data,
+  aooct_cpu_cs_execute (c->cs, (const gfloat *) in->data,
       (gfloat *) out->data, c->rows, live->tau, live->iterations);
   return TRUE;
 }
 
-static const AooctStepOps cs_cpu = { cs_cpu_create, cs_cpu_process,
-  cs_cpu_destroy
+static const AooctStepOps cs_cpu = { cs_cpu_plan_new, cs_cpu_execute,
+  cs_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
 static gpointer
-cs_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+cs_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_cs_new (settings, aooct_geometry_total_alines
-      (&filter->in_geom), error);
+  return aooct_cuda_cs_plan_new (settings, aooct_geometry_total_alines
+      (shape->in), error);
 }
 
 static gboolean
-cs_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+cs_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   const CsLive *live = run->live;
 
-  return aooct_cuda_cs_process (core, (const gfloat *) in->data,
+  return aooct_cuda_cs_execute (plan, (const gfloat *) in->data,
       (gfloat *) out->data, live->tau, live->iterations, run->stream, error);
 }
 
 static void
-cs_cuda_destroy (gpointer core)
+cs_cuda_plan_free (gpointer plan)
 {
-  aooct_cuda_cs_free (core);
+  aooct_cuda_cs_plan_free (plan);
 }
 
-static const AooctStepOps cs_cuda = { cs_cuda_create, cs_cuda_process,
-  cs_cuda_destroy
+static const AooctStepOps cs_cuda = { cs_cuda_plan_new, cs_cuda_execute,
+  cs_cuda_plan_free
 };
 
 #define CS_CUDA (&cs_cuda)
@@ -412,7 +413,7 @@ gst_aooct_cs_teardown (GstAooctFilter * filter)
 {
   GstAooctCs *self = GST_AOOCT_CS (filter);
 
-  /* the base class destroyed the core first */
+  /* the base class freed the plan first */
   g_clear_pointer (&self->active, aooct_cs_free);
 }
 

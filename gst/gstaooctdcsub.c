@@ -329,65 +329,94 @@ per_bscan (const DcsubSettings * s, const AooctGeometry * in,
   return s->rolling != NULL || out->alines != in->alines;
 }
 
-/* both cores start with their settings (dcsub_reset) */
+/* The plan's geometry and mode: one B-scan of the output, without the DC
+ * removal where the rolling mean takes its place, when per_bscan(). */
+static void
+plan_shape (const DcsubSettings * s, const AooctStepShape * shape,
+    AooctGeometry * geom, AooctDcMode * mode)
+{
+  *geom = *shape->in;
+  *mode = s->mode;
+  if (per_bscan (s, shape->in, shape->out)) {
+    *geom = *shape->out;
+    geom->bscans = 1;
+    if (s->rolling)
+      *mode = AOOCT_DC_NONE;
+  }
+}
+
+/* both wrappers start with their settings (dcsub_reset) */
 typedef struct
 {
   const DcsubSettings *s;
   AooctGeometry in, out;
+  AooctCpuDcsubPlan *dcsub;
 } DcsubCpu;
 
+static void
+dcsub_cpu_plan_free (gpointer plan)
+{
+  DcsubCpu *c = plan;
+
+  aooct_cpu_dcsub_plan_free (c->dcsub);
+  g_free (c);
+}
+
 static gpointer
-dcsub_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+dcsub_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   DcsubCpu *c = g_new0 (DcsubCpu, 1);
+  const DcsubSettings *s = settings;
+  AooctGeometry geom;
+  AooctDcMode mode;
 
-  c->in = filter->in_geom;
-  c->out = filter->out_geom;
-  c->s = settings;
+  c->in = *shape->in;
+  c->out = *shape->out;
+  c->s = s;
+  plan_shape (s, shape, &geom, &mode);
+  c->dcsub = aooct_cpu_dcsub_plan_new (&geom, s->format, mode, s->background);
   return c;
 }
 
 static gboolean
-dcsub_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+dcsub_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  DcsubCpu *c = core;
+  DcsubCpu *c = plan;
   const DcsubSettings *s = c->s;
-  AooctGeometry one = c->out;
+  const gsize out_bscan = (gsize) c->out.alines * c->out.raw_samples;
   gint b;
 
   if (!per_bscan (s, &c->in, &c->out)) {
-    aooct_cpu_dcsub (&c->in, in->data, in->stride, s->format, s->mode,
-        s->background, (gfloat *) out->data);
+    aooct_cpu_dcsub_execute (c->dcsub, in->data, in->stride,
+        (gfloat *) out->data);
     return TRUE;
   }
-  one.bscans = 1;
   for (b = 0; b < c->in.bscans; b++) {
-    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
+    gfloat *o = (gfloat *) out->data + (gsize) b * out_bscan;
 
-    aooct_cpu_dcsub (&one, in->data + ((gsize) b * c->in.alines +
-            s->skip_start) * in->stride, in->stride, s->format,
-        s->rolling ? AOOCT_DC_NONE : s->mode, s->background, o);
+    aooct_cpu_dcsub_execute (c->dcsub, in->data + ((gsize) b * c->in.alines +
+            s->skip_start) * in->stride, in->stride, o);
     if (s->rolling)
-      aooct_cpu_rolling_bscan (s->rolling, o, one.alines);
+      aooct_cpu_rolling_bscan (s->rolling, o, c->out.alines);
   }
   return TRUE;
 }
 
 /* The rolling mean starts over after a flush (spec 11: K' counts the
- * B-scans since start, flush or caps change; new caps make a new core) */
+ * B-scans since start, flush or caps change; new caps make a new plan) */
 static void
-dcsub_reset (gpointer core)
+dcsub_reset (gpointer plan)
 {
-  const DcsubSettings *s = *(const DcsubSettings **) core;
+  const DcsubSettings *s = *(const DcsubSettings **) plan;
 
   if (s->rolling)
     aooct_rolling_reset (s->rolling);
 }
 
-static const AooctStepOps dcsub_cpu = { dcsub_cpu_create, dcsub_cpu_process,
-  g_free, dcsub_reset, NULL
+static const AooctStepOps dcsub_cpu = { dcsub_cpu_plan_new, dcsub_cpu_execute,
+  dcsub_cpu_plan_free, dcsub_reset, NULL
 };
 
 #ifdef HAVE_CUDA
@@ -397,77 +426,68 @@ typedef struct
   AooctGeometry in, out;
   AooctRolling before;          /* the ring's counters before the last
                                  * buffer */
-  /* device copies, allocated once per caps */
-  gfloat *background;
-  gpointer scratch;
-  gdouble *ring;                /* rolling column sums */
+  AooctCudaDcsubPlan *dcsub;
+  gdouble *ring;                /* rolling column sums (device) */
 } DcsubCuda;
 
 static void
-dcsub_cuda_destroy (gpointer core)
+dcsub_cuda_plan_free (gpointer plan)
 {
-  DcsubCuda *c = core;
+  DcsubCuda *c = plan;
 
-  aooct_cuda_free (c->background);
-  aooct_cuda_free (c->scratch);
+  aooct_cuda_dcsub_plan_free (c->dcsub);
   aooct_cuda_free (c->ring);
   g_free (c);
 }
 
 static gpointer
-dcsub_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+dcsub_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   DcsubCuda *c = g_new0 (DcsubCuda, 1);
   const DcsubSettings *s = settings;
-  gsize n = filter->in_geom.raw_samples;
-  AooctGeometry one = filter->out_geom;
+  gsize n = shape->in->raw_samples;
+  AooctGeometry geom;
+  AooctDcMode mode;
 
-  c->in = filter->in_geom;
-  c->out = filter->out_geom;
+  c->in = *shape->in;
+  c->out = *shape->out;
   c->s = s;
-  one.bscans = 1;
-  if (!aooct_cuda_malloc (MAX (aooct_cuda_dcsub_scratch_bytes
-              (&filter->in_geom), aooct_cuda_dcsub_scratch_bytes (&one)),
-          &c->scratch, error)
-      || (s->rolling && !aooct_cuda_malloc (n * s->rolling->k *
-              sizeof (gdouble), (gpointer *) & c->ring, error))
-      || (s->mode == AOOCT_DC_BACKGROUND
-          && !aooct_cuda_upload_new ((gpointer *) & c->background,
-              s->background, n * sizeof (gfloat), error))) {
-    dcsub_cuda_destroy (c);
+  plan_shape (s, shape, &geom, &mode);
+  c->dcsub = aooct_cuda_dcsub_plan_new (&geom, s->format, mode, s->background,
+      error);
+  if (c->dcsub == NULL || (s->rolling && !aooct_cuda_malloc (n * s->rolling->k
+              * sizeof (gdouble), (gpointer *) & c->ring, error))) {
+    dcsub_cuda_plan_free (c);
     return NULL;
   }
   return c;
 }
 
 static gboolean
-dcsub_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+dcsub_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  DcsubCuda *c = core;
+  DcsubCuda *c = plan;
   const DcsubSettings *s = c->s;
-  AooctGeometry one = c->out;
+  const gsize out_bscan = (gsize) c->out.alines * c->out.raw_samples;
   gint b;
 
   if (!per_bscan (s, &c->in, &c->out))
-    return aooct_cuda_dcsub (&c->in, in->data, in->stride, s->format,
-        s->mode, c->background, c->scratch, (gfloat *) out->data,
-        run->stream, error);
-  one.bscans = 1;
+    return aooct_cuda_dcsub_execute (c->dcsub, in->data, in->stride,
+        (gfloat *) out->data, run->stream, error);
   /* what a failed graph capture rewinds to */
   if (s->rolling)
     c->before = *s->rolling;
   for (b = 0; b < c->in.bscans; b++) {
-    gfloat *o = (gfloat *) out->data + (gsize) b * one.alines * one.raw_samples;
+    gfloat *o = (gfloat *) out->data + (gsize) b * out_bscan;
 
-    if (!aooct_cuda_dcsub (&one, in->data + ((gsize) b * c->in.alines +
-                s->skip_start) * in->stride, in->stride, s->format,
-            s->rolling ? AOOCT_DC_NONE : s->mode, c->background, c->scratch,
-            o, run->stream, error))
+    if (!aooct_cuda_dcsub_execute (c->dcsub, in->data + ((gsize) b *
+                c->in.alines + s->skip_start) * in->stride, in->stride, o,
+            run->stream, error))
       return FALSE;
     if (s->rolling && !aooct_cuda_rolling_bscan (s->rolling, c->ring, o,
-            one.alines, run->stream, error))
+            c->out.alines, run->stream, error))
       return FALSE;
   }
   return TRUE;
@@ -476,9 +496,9 @@ dcsub_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 /* A failed CUDA graph capture ran nothing, and process runs again: the
  * rolling mean's ring must not have moved on. */
 static void
-dcsub_cuda_rewind (gpointer core)
+dcsub_cuda_rewind (gpointer plan)
 {
-  DcsubCuda *c = core;
+  DcsubCuda *c = plan;
 
   if (c->s->rolling) {
     c->s->rolling->pos = c->before.pos;
@@ -488,17 +508,17 @@ dcsub_cuda_rewind (gpointer core)
 
 /* The rolling mean's ring moves on with every buffer: captured each
  * time.  Otherwise the work depends on the planes alone (the mode and the
- * background are fixed until the core is destroyed). */
+ * background are fixed until the plan is freed). */
 static gssize
-dcsub_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+dcsub_cuda_graph_key (gpointer plan, const AooctStepRun * run, guint8 * key)
 {
-  DcsubCuda *c = core;
+  DcsubCuda *c = plan;
 
   return c->s->rolling ? -1 : 0;
 }
 
-static const AooctStepOps dcsub_cuda = { dcsub_cuda_create,
-  dcsub_cuda_process, dcsub_cuda_destroy, dcsub_reset, dcsub_cuda_rewind,
+static const AooctStepOps dcsub_cuda = { dcsub_cuda_plan_new,
+  dcsub_cuda_execute, dcsub_cuda_plan_free, dcsub_reset, dcsub_cuda_rewind,
   dcsub_cuda_graph_key
 };
 
@@ -574,7 +594,7 @@ gst_aooct_dcsub_teardown (GstAooctFilter * filter)
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
 
-  /* the base class destroyed the core, which worked with the settings */
+  /* the base class freed the plan, which worked with the settings */
   g_clear_pointer (&self->background, g_free);
   g_clear_pointer (&self->rolling, aooct_rolling_free);
 }

@@ -231,55 +231,61 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
 static gpointer
-disp_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+disp_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return g_memdup2 (&filter->in_geom, sizeof (AooctGeometry));
+  return aooct_cpu_disp_plan_new (shape->in);
 }
 
 static gboolean
-disp_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+disp_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   const DispLive *live = run->live;
 
-  aooct_cpu_disp (core, g_bytes_get_data (live->weights, NULL), in->data,
-      in->stride, out->data, out->stride);
+  aooct_cpu_disp_execute (plan, g_bytes_get_data (live->weights, NULL),
+      in->data, in->stride, out->data, out->stride);
   return TRUE;
 }
 
-static const AooctStepOps disp_cpu = { disp_cpu_create, disp_cpu_process,
-  g_free
+static void
+disp_cpu_plan_free (gpointer plan)
+{
+  aooct_cpu_disp_plan_free (plan);
+}
+
+static const AooctStepOps disp_cpu = { disp_cpu_plan_new, disp_cpu_execute,
+  disp_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
 typedef struct
 {
   AooctGeometry in;
-  AooctCudaPrep *prep;          /* device copy of the weights (and of a
+  AooctCudaPrepPlan *prep;      /* device copy of the weights (and of a
                                  * resampling table deferred to us) */
 } DispCuda;
 
 static void
-disp_cuda_destroy (gpointer core)
+disp_cuda_plan_free (gpointer plan)
 {
-  DispCuda *c = core;
+  DispCuda *c = plan;
 
-  aooct_cuda_prep_free (c->prep);
+  aooct_cuda_prep_plan_free (c->prep);
   g_free (c);
 }
 
 static gpointer
-disp_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+disp_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   DispCuda *c = g_new0 (DispCuda, 1);
 
-  c->in = filter->in_geom;
+  c->in = *shape->in;
   /* device weights allocated once per geometry; a change while playing
    * only re-uploads */
-  c->prep = aooct_cuda_prep_new (filter->in_geom.samples,
-      aooct_geometry_total_alines (&filter->in_geom), error);
+  c->prep = aooct_cuda_prep_plan_new (shape->in->samples,
+      aooct_geometry_total_alines (shape->in), error);
   if (c->prep == NULL) {
     g_free (c);
     return NULL;
@@ -288,10 +294,10 @@ disp_cuda_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-disp_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+disp_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  DispCuda *c = core;
+  DispCuda *c = plan;
   const DispLive *live = run->live;
   const AooctPendingMeta *pending = run->pending;
   AooctCudaPrepSteps steps;
@@ -309,7 +315,7 @@ disp_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
           "complex full-range spectra carry deferred steps");
       return FALSE;
     }
-    return aooct_cuda_prep_disp_complex (c->prep,
+    return aooct_cuda_prep_execute_disp_complex (c->prep,
         (const gfloat *) in->data, (gfloat *) out->data, run->stream, error);
   }
   /* a resampling that aooctkmap (and a scale that aooctpad) left to us:
@@ -319,12 +325,12 @@ disp_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
     return FALSE;
   aooct_pending_meta_steps (pending, &steps);
   steps.disp = TRUE;
-  return aooct_cuda_prep_process (c->prep, (const gfloat *) in->data,
+  return aooct_cuda_prep_execute (c->prep, (const gfloat *) in->data,
       &steps, NULL, (gfloat *) out->data, run->stream, error);
 }
 
-static const AooctStepOps disp_cuda = { disp_cuda_create, disp_cuda_process,
-  disp_cuda_destroy
+static const AooctStepOps disp_cuda = { disp_cuda_plan_new, disp_cuda_execute,
+  disp_cuda_plan_free
 };
 
 #define DISP_CUDA (&disp_cuda)
@@ -434,12 +440,19 @@ apply_pending_on_host (const AooctPendingMeta * meta, const AooctGeometry * g,
       !aooct_pending_meta_kmap_table (meta, p2, &table, error))
     return FALSE;
   tmp = g_malloc (bytes);
-  if (meta->kmap_taps > 0)
-    aooct_cpu_kmap_fir (&rows_geom, &fir, (const guint8 *) data,
+  if (meta->kmap_taps > 0) {
+    AooctCpuKmapFirPlan *plan = aooct_cpu_kmap_fir_plan_new (&rows_geom, &fir);
+
+    aooct_cpu_kmap_fir_execute (plan, (const guint8 *) data,
         p2 * sizeof (gfloat), (guint8 *) tmp, p2 * sizeof (gfloat));
-  else
-    aooct_cpu_kmap (&rows_geom, &table, (const guint8 *) data,
+    aooct_cpu_kmap_fir_plan_free (plan);
+  } else {
+    AooctCpuKmapPlan *plan = aooct_cpu_kmap_plan_new (&rows_geom, &table);
+
+    aooct_cpu_kmap_execute (plan, (const guint8 *) data,
         p2 * sizeof (gfloat), (guint8 *) tmp, p2 * sizeof (gfloat));
+    aooct_cpu_kmap_plan_free (plan);
+  }
   memcpy (data, tmp, bytes);
   g_free (tmp);
   return TRUE;

@@ -118,58 +118,58 @@ static const AooctFlowClassInfo doppler_info = {
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
 static gpointer
-doppler_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+doppler_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cpu_doppler_new (settings);
+  return aooct_cpu_doppler_plan_new (settings);
 }
 
 static gboolean
-doppler_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+doppler_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  aooct_cpu_doppler_process (core, run->live, (const gfloat *) in->data,
+  aooct_cpu_doppler_execute (plan, run->live, (const gfloat *) in->data,
       out->data, out->stride);
   return TRUE;
 }
 
 static void
-doppler_cpu_destroy (gpointer core)
+doppler_cpu_plan_free (gpointer plan)
 {
-  aooct_cpu_doppler_free (core);
+  aooct_cpu_doppler_plan_free (plan);
 }
 
-static const AooctStepOps doppler_cpu = { doppler_cpu_create,
-  doppler_cpu_process, doppler_cpu_destroy, NULL, NULL
+static const AooctStepOps doppler_cpu = { doppler_cpu_plan_new,
+  doppler_cpu_execute, doppler_cpu_plan_free, NULL, NULL
 };
 
 #ifdef HAVE_CUDA
 static gpointer
-doppler_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+doppler_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_doppler_new (settings, error);
+  return aooct_cuda_doppler_plan_new (settings, error);
 }
 
 static gboolean
-doppler_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+doppler_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  return aooct_cuda_doppler_process (core, run->live,
+  return aooct_cuda_doppler_execute (plan, run->live,
       (const gfloat *) in->data, out->data, out->stride, run->stream, error);
 }
 
 static void
-doppler_cuda_destroy (gpointer core)
+doppler_cuda_plan_free (gpointer plan)
 {
-  aooct_cuda_doppler_free (core);
+  aooct_cuda_doppler_plan_free (plan);
 }
 
 /* the kernels' arguments are the planes and this buffer's settings */
 G_STATIC_ASSERT (sizeof (AooctDopplerSettings) <= AOOCT_STEP_GRAPH_KEY);
 
 static gssize
-doppler_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+doppler_cuda_graph_key (gpointer plan, const AooctStepRun * run, guint8 * key)
 {
   const AooctDopplerSettings *s = run->live;
   AooctDopplerSettings k;
@@ -185,8 +185,8 @@ doppler_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
   return sizeof (k);
 }
 
-static const AooctStepOps doppler_cuda = { doppler_cuda_create,
-  doppler_cuda_process, doppler_cuda_destroy, NULL, NULL,
+static const AooctStepOps doppler_cuda = { doppler_cuda_plan_new,
+  doppler_cuda_execute, doppler_cuda_plan_free, NULL, NULL,
   doppler_cuda_graph_key
 };
 

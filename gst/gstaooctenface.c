@@ -88,115 +88,78 @@ gst_aooct_enface_image_size (GstAooctView * view, const AooctGeometry * in,
 
 /* ---- the step on both backends (aooct-step.h, gstaooctview.h) -------- */
 
-typedef struct
-{
-  AooctEnfaceProjection projection;     /* at setup */
-  gfloat *e;                    /* V x M values (host or device) */
-  gpointer keys;                /* CUDA: the volume's range */
-} Enface;
-
-static Enface *
-enface_new (GstAooctFilter * filter)
-{
-  Enface *c = g_new0 (Enface, 1);
-
-  GST_OBJECT_LOCK (filter);
-  c->projection = GST_AOOCT_ENFACE (filter)->projection;
-  GST_OBJECT_UNLOCK (filter);
-  return c;
-}
-
+/* the projection, read at setup (GstAooctViewClass's own_params) */
 static void
-enface_cpu_destroy (gpointer core)
+gst_aooct_enface_own_params (GstAooctView * view, AooctViewParams * p)
 {
-  Enface *c = core;
-
-  g_free (c->e);
-  g_free (c);
+  GST_OBJECT_LOCK (view);
+  p->projection = GST_AOOCT_ENFACE (view)->projection;
+  GST_OBJECT_UNLOCK (view);
 }
 
 static gpointer
-enface_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+enface_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  const AooctViewParams *p = settings;
-  Enface *c = enface_new (filter);
-
-  c->e = g_try_malloc ((gsize) p->volume * p->alines * sizeof (gfloat));
-  if (c->e == NULL) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-        "cannot allocate the en-face image of %d x %d values", p->alines,
-        p->volume);
-    g_free (c);
-    return NULL;
-  }
-  return c;
+  return aooct_cpu_enface_plan_new (settings, error);
 }
 
 static gboolean
-enface_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+enface_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  Enface *c = core;
   const AooctViewLive *v = run->live;
 
   if (in->data)
-    aooct_cpu_enface_collect (v->p, c->projection, v->log_mode,
+    aooct_cpu_enface_execute_collect (plan, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
-        v->first, v->count, c->e);
+        v->first, v->count);
   else
-    aooct_cpu_enface_emit (v->p, v->s, c->e, v->filled, out->data, out->stride);
+    aooct_cpu_enface_execute_emit (plan, v->s, v->filled, out->data,
+        out->stride);
   return TRUE;
 }
 
-static const AooctStepOps enface_cpu = { enface_cpu_create,
-  enface_cpu_process, enface_cpu_destroy
+static void
+enface_cpu_plan_free (gpointer plan)
+{
+  aooct_cpu_enface_plan_free (plan);
+}
+
+static const AooctStepOps enface_cpu = { enface_cpu_plan_new,
+  enface_cpu_execute, enface_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
-static void
-enface_cuda_destroy (gpointer core)
-{
-  Enface *c = core;
-
-  aooct_cuda_free (c->e);
-  aooct_cuda_free (c->keys);
-  g_free (c);
-}
-
 static gpointer
-enface_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+enface_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  const AooctViewParams *p = settings;
-  Enface *c = enface_new (filter);
-
-  if (!aooct_cuda_malloc ((gsize) p->volume * p->alines * sizeof (gfloat),
-          (gpointer *) & c->e, error)
-      || !aooct_cuda_views_keys_new (&c->keys, error)) {
-    enface_cuda_destroy (c);
-    return NULL;
-  }
-  return c;
+  return aooct_cuda_enface_plan_new (settings, error);
 }
 
 static gboolean
-enface_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+enface_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  Enface *c = core;
   const AooctViewLive *v = run->live;
 
   if (in->data)
-    return aooct_cuda_enface_collect (v->p, c->projection, v->log_mode,
+    return aooct_cuda_enface_execute_collect (plan, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
-        v->first, v->count, c->e, c->keys, run->stream, error);
-  return aooct_cuda_enface_emit (v->p, v->s, c->e, v->filled, out->data,
-      out->stride, c->keys, run->stream, error);
+        v->first, v->count, run->stream, error);
+  return aooct_cuda_enface_execute_emit (plan, v->s, v->filled, out->data,
+      out->stride, run->stream, error);
 }
 
-static const AooctStepOps enface_cuda = { enface_cuda_create,
-  enface_cuda_process, enface_cuda_destroy
+static void
+enface_cuda_plan_free (gpointer plan)
+{
+  aooct_cuda_enface_plan_free (plan);
+}
+
+static const AooctStepOps enface_cuda = { enface_cuda_plan_new,
+  enface_cuda_execute, enface_cuda_plan_free
 };
 
 #define ENFACE_CUDA (&enface_cuda)
@@ -270,6 +233,7 @@ gst_aooct_enface_class_init (GstAooctEnfaceClass * klass)
       "into one en-face image", "aooct developers");
 
   view_class->image_size = GST_DEBUG_FUNCPTR (gst_aooct_enface_image_size);
+  view_class->own_params = GST_DEBUG_FUNCPTR (gst_aooct_enface_own_params);
   GST_AOOCT_FILTER_CLASS (klass)->cpu_ops = &enface_cpu;
   GST_AOOCT_FILTER_CLASS (klass)->cuda_ops = ENFACE_CUDA;
   gst_aooct_view_class_add_pad_templates (view_class);

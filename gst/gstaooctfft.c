@@ -172,35 +172,36 @@ gst_aooct_fft_check_window (AooctWindow window, gdouble parameter,
  * the input's positions; the window comes with each buffer. */
 typedef struct
 {
-  AooctCpuFft *fft;
-  AooctCpuNonuniform *nu;       /* in place of fft for nudft / nufft */
+  AooctCpuFftPlan *fft;
+  AooctCpuNonuniformPlan *nu;   /* in place of fft for nudft / nufft */
   gboolean complex_in;
   gint rows;                    /* A-lines per buffer */
 } FftCpu;
 
 static void
-fft_cpu_destroy (gpointer core)
+fft_cpu_plan_free (gpointer plan)
 {
-  FftCpu *c = core;
+  FftCpu *c = plan;
 
-  aooct_cpu_fft_free (c->fft);
-  aooct_cpu_nonuniform_free (c->nu);
+  aooct_cpu_fft_plan_free (c->fft);
+  aooct_cpu_nonuniform_plan_free (c->nu);
   g_free (c);
 }
 
 static gpointer
-fft_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+fft_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   FftCpu *c = g_new0 (FftCpu, 1);
 
-  c->complex_in = filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX;
-  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
-  if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN)
-    c->nu = aooct_cpu_nonuniform_new (&filter->in_geom,
-        filter->in_positions, aooct_cpu_threads (), error);
+  c->complex_in = shape->in->sample_type == AOOCT_SAMPLE_COMPLEX;
+  c->rows = (gint) aooct_geometry_total_alines (shape->in);
+  if (shape->in->k_sampling != AOOCT_K_SAMPLING_EVEN)
+    c->nu = aooct_cpu_nonuniform_plan_new (shape->in,
+        shape->in_positions, aooct_cpu_threads (), error);
   else
-    c->fft = aooct_cpu_fft_new (filter->in_geom.samples, aooct_cpu_threads (),
+    c->fft =
+        aooct_cpu_fft_plan_new (shape->in->samples, aooct_cpu_threads (),
         error);
   if (c->fft == NULL && c->nu == NULL) {
     g_free (c);
@@ -210,95 +211,95 @@ fft_cpu_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-fft_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+fft_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  FftCpu *c = core;
+  FftCpu *c = plan;
   const FftLive *live = run->live;
 
   /* application/x-aooct buffers are contiguous: stride == A-line size */
   if (c->nu)
-    aooct_cpu_nonuniform_process (c->nu, (const gfloat *) in->data,
+    aooct_cpu_nonuniform_execute (c->nu, (const gfloat *) in->data,
         c->complex_in, live->table, (gfloat *) out->data, c->rows);
   else
-    aooct_cpu_fft_process (c->fft, (const gfloat *) in->data, c->complex_in,
+    aooct_cpu_fft_execute (c->fft, (const gfloat *) in->data, c->complex_in,
         live->table, (gfloat *) out->data, c->rows);
   return TRUE;
 }
 
-static const AooctStepOps fft_cpu = { fft_cpu_create, fft_cpu_process,
-  fft_cpu_destroy
+static const AooctStepOps fft_cpu = { fft_cpu_plan_new, fft_cpu_execute,
+  fft_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
 typedef struct
 {
   AooctGeometry in;
-  AooctCudaFft *fft;            /* plan and device window table */
-  AooctCudaNonuniform *nu;      /* the NUDFT / NUFFT after the prep pass */
-  AooctCudaPrep *prep;          /* tables of steps deferred to us */
+  AooctCudaFftPlan *fft;        /* plan and device window table */
+  AooctCudaNonuniformPlan *nu;  /* the NUDFT / NUFFT after the prep pass */
+  AooctCudaPrepPlan *prep;      /* tables of steps deferred to us */
   gboolean window_loaded;       /* ... and window_serial is on the GPU */
   guint window_serial;
 } FftCuda;
 
 static void
-fft_cuda_destroy (gpointer core)
+fft_cuda_plan_free (gpointer plan)
 {
-  FftCuda *c = core;
+  FftCuda *c = plan;
 
-  aooct_cuda_fft_free (c->fft);
-  aooct_cuda_nonuniform_free (c->nu);
-  aooct_cuda_prep_free (c->prep);
+  aooct_cuda_fft_plan_free (c->fft);
+  aooct_cuda_nonuniform_plan_free (c->nu);
+  aooct_cuda_prep_plan_free (c->prep);
   g_free (c);
 }
 
 static gpointer
-fft_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+fft_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   FftCuda *c = g_new0 (FftCuda, 1);
-  gsize rows = aooct_geometry_total_alines (&filter->in_geom);
+  gsize rows = aooct_geometry_total_alines (shape->in);
 
-  c->in = filter->in_geom;
+  c->in = *shape->in;
   /* batched cuFFT plan, work area and window table, once per geometry */
   /* (no C2C plan for the non-uniform transforms, which have their own) */
-  c->fft = aooct_cuda_fft_new (c->in.samples,
+  c->fft = aooct_cuda_fft_plan_new (c->in.samples,
       c->in.k_sampling == AOOCT_K_SAMPLING_EVEN ? rows : 0, error);
   if (c->fft == NULL)
     goto failed;
   if (c->in.k_sampling != AOOCT_K_SAMPLING_EVEN) {
-    c->nu = aooct_cuda_nonuniform_new (&c->in, filter->in_positions, rows,
+    c->nu = aooct_cuda_nonuniform_plan_new (&c->in, shape->in_positions, rows,
         TRUE, error);
     if (c->nu == NULL)
       goto failed;
   }
   /* for the steps aooctkmap / aooctdisp may defer to us */
-  c->prep = aooct_cuda_prep_new (c->in.samples, rows, error);
+  c->prep = aooct_cuda_prep_plan_new (c->in.samples, rows, error);
   if (c->prep == NULL)
     goto failed;
   return c;
 
 failed:
-  fft_cuda_destroy (c);
+  fft_cuda_plan_free (c);
   return NULL;
 }
 
 /* a failed CUDA graph capture: the window and the tables it enqueued
  * never reached the GPU */
 static void
-fft_cuda_rewind (gpointer core)
+fft_cuda_rewind (gpointer plan)
 {
-  FftCuda *c = core;
+  FftCuda *c = plan;
 
   c->window_loaded = FALSE;
-  aooct_cuda_prep_forget (c->prep);
+  aooct_cuda_prep_rewind (c->prep);
 }
 
 static gboolean
-fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+fft_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  FftCuda *c = core;
+  FftCuda *c = plan;
   const FftLive *live = run->live;
   const gboolean complex_in = c->in.sample_type == AOOCT_SAMPLE_COMPLEX;
 
@@ -332,10 +333,10 @@ fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 
       return aooct_cuda_fft_prepare_into (c->fft, c->prep,
           (const gfloat *) in->data, &steps, work, run->stream, error)
-          && aooct_cuda_nonuniform_process (c->nu, work,
+          && aooct_cuda_nonuniform_execute (c->nu, work,
           (gfloat *) out->data, run->stream, error);
     }
-    return aooct_cuda_fft_process_prepared (c->fft, c->prep,
+    return aooct_cuda_fft_execute_prepared (c->fft, c->prep,
         (const gfloat *) in->data, &steps, (gfloat *) out->data, run->stream,
         error);
   }
@@ -346,10 +347,10 @@ fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
 
     return aooct_cuda_fft_window_into (c->fft, in->data, complex_in, work,
         aooct_geometry_total_alines (&c->in), run->stream, error)
-        && aooct_cuda_nonuniform_process (c->nu, work, (gfloat *) out->data,
+        && aooct_cuda_nonuniform_execute (c->nu, work, (gfloat *) out->data,
         run->stream, error);
   }
-  return aooct_cuda_fft_process (c->fft, in->data, complex_in,
+  return aooct_cuda_fft_execute (c->fft, in->data, complex_in,
       (gfloat *) out->data, run->stream, error);
 }
 
@@ -358,9 +359,9 @@ fft_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
  * key) and on which window (its serial).  A table still to upload, or the
  * non-uniform transforms, are captured each time. */
 static gssize
-fft_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+fft_cuda_graph_key (gpointer plan, const AooctStepRun * run, guint8 * key)
 {
-  FftCuda *c = core;
+  FftCuda *c = plan;
   const FftLive *live = run->live;
   const AooctPendingMeta *p = run->pending;
 
@@ -372,8 +373,8 @@ fft_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
   return sizeof (live->serial);
 }
 
-static const AooctStepOps fft_cuda = { fft_cuda_create, fft_cuda_process,
-  fft_cuda_destroy, NULL, fft_cuda_rewind, fft_cuda_graph_key
+static const AooctStepOps fft_cuda = { fft_cuda_plan_new, fft_cuda_execute,
+  fft_cuda_plan_free, NULL, fft_cuda_rewind, fft_cuda_graph_key
 };
 
 #define FFT_CUDA (&fft_cuda)

@@ -29,6 +29,8 @@
 #include "config.h"
 #endif
 
+#include <string.h>
+
 #include "aooct-filter-private.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
@@ -228,14 +230,24 @@ gst_aooct_filter_before_transform (GstBaseTransform * bt, GstBuffer * buf)
   gst_aooct_filter_sync_values (GST_AOOCT_FILTER (bt), buf);
 }
 
+/* One buffer's way, top-down: its size against the caps and the layout
+ * of its rows (the buffer layer, aooct-filter-buffers.h), the steps
+ * deferred to it, the live properties, then one backend -- the step
+ * deferred onto the buffer itself, the CUDA backend (upload, step,
+ * download: aooct_cuda_element_transform) or the CPU one (map, step,
+ * unmap: aooct_filter_process_host).  The lower layers return a GError;
+ * the element error is posted here. */
 static GstFlowReturn
 gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  GstAooctFilterPrivate *priv = self->priv;
   const AooctPendingMeta *pending;
   AooctInputDesc in;
+  AooctOutputDesc out;
+  AooctStepRun run = { NULL, NULL, NULL, FALSE, NULL };
   GError *error = NULL;
   gboolean ok;
 
@@ -247,11 +259,12 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
 
   /* the buffer: its size against the caps, the layout of its rows */
   aooct_filter_input_desc (self, &in);
-  if (inbuf && !aooct_filter_check_input_size (&in, inbuf,
-          &self->priv->in_layout, &error))
+  aooct_filter_output_desc (self, &out);
+  if (inbuf && !aooct_filter_check_input_size (&in, inbuf, &priv->in_layout,
+          &error))
     goto error;
   if (inbuf)
-    self->priv->stat_buffers++;
+    priv->stats.buffers++;
   pending = inbuf ? aooct_buffer_get_pending_meta (inbuf) : NULL;
   if (pending && !(klass->absorbs_pending && aooct_filter_cuda_active (self))) {
     /* only an element that announced the meta may get such buffers */
@@ -266,19 +279,31 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     goto error;
   }
 #ifdef HAVE_CUDA
-  if (self->priv->defer_this) {
+  if (priv->defer_this) {
     /* the output is the input: our step goes onto it (allocation) */
-    ok = aooct_filter_step_defer (self, outbuf, &error);
+    ok = aooct_filter_step_defer (self, outbuf, &priv->stats.host_ms, &error);
   } else if (aooct_filter_cuda_active (self)) {
     gint64 t0 = g_get_monotonic_time ();
+    AooctCudaBuffer b = {
+      .in = &in,
+      .in_layout = &priv->in_layout,
+      .out = &out,
+      .step = &priv->step,
+      .pending = pending,
+      .graphs = !self->graphs_unsupported,
+      .leave_pending = klass->leaves_pending && priv->downstream_absorbs,
+      .fault = aooct_filter_cuda_fault (self),
+      .log = GST_OBJECT (self),
+    };
 
-    self->priv->pending = pending;
-    ok = aooct_filter_cuda_transform (self, inbuf, outbuf, &error);
-    self->priv->pending = NULL;
-    self->priv->stat_host_ms += (g_get_monotonic_time () - t0) / 1000.0;
+    ok = aooct_filter_step_live (self, &b.live, &error)
+        && aooct_cuda_element_transform (priv->cuda, &b, inbuf, outbuf, &error);
+    priv->stats.host_ms += (g_get_monotonic_time () - t0) / 1000.0;
   } else
 #endif
-    ok = aooct_filter_step_process_cpu (self, inbuf, outbuf, &error);
+    ok = aooct_filter_step_live (self, &run.live, &error)
+        && aooct_filter_process_host (&priv->step, &in, &priv->in_layout,
+        &out, inbuf, outbuf, &run, &priv->stats.host_ms, &error);
   if (!ok)
     goto error;
   aooct_filter_forget_last_error (self);
@@ -338,7 +363,7 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
   /* a flushing seek starts the stream over, the step's rings included */
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     aooct_filter_forget_last_error (self);
-    aooct_filter_step_reset (self);
+    aooct_step_reset (&self->priv->step);
   }
 #ifdef HAVE_CUDA
 
@@ -355,12 +380,12 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
         return ok;
       }
       case GST_EVENT_FLUSH_STOP:
-        aooct_filter_cuda_discard (self);
+        aooct_cuda_element_discard_outputs (self->priv->cuda);
         aooct_filter_cuda_set_flushing (self, FALSE);
         break;
       case GST_EVENT_EOS:
         aooct_filter_cuda_drain (self);
-        aooct_filter_cuda_collect_timing (self);
+        aooct_cuda_element_finish_timing (self->priv->cuda);
         break;
       default:
         /* outputs in flight leave before whatever follows them */
@@ -438,7 +463,7 @@ gst_aooct_filter_start (GstBaseTransform * bt)
     g_clear_error (&error);
     return FALSE;
   }
-  aooct_filter_stats_reset (self);
+  memset (&self->priv->stats, 0, sizeof (self->priv->stats));
   self->priv->inconsistent = 0;
 #ifdef HAVE_CUDA
   GST_OBJECT_LOCK (self);
@@ -507,7 +532,7 @@ gst_aooct_filter_finalize (GObject * object)
   /* a CPU core that outlived the last teardown (a CUDA one would need its
    * context, released by then) */
   if (self->priv->step.ops == klass->cpu_ops)
-    aooct_step_destroy (&self->priv->step);
+    aooct_step_plan_free (&self->priv->step);
 #ifdef HAVE_CUDA
   g_clear_pointer (&self->priv->cuda, aooct_cuda_element_free);
 #endif
@@ -583,7 +608,8 @@ gst_aooct_filter_get_property (GObject * object, guint prop_id,
       g_value_set_boolean (value, self->priv->cuda_graphs);
       break;
     case PROP_STATS:
-      g_value_take_boxed (value, aooct_filter_stats_make (self));
+      g_value_take_boxed (value, aooct_filter_stats_make (&self->priv->stats,
+              aooct_filter_cuda_active (self), self->priv->cuda));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -718,7 +744,6 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
   bt_class->passthrough_on_same_caps = FALSE;
   /* the vfuncs of the other concerns, each in its file */
   aooct_filter_caps_class_init (klass);
-  aooct_filter_buffers_class_init (klass);
   aooct_filter_allocation_class_init (klass);
 #ifdef HAVE_CUDA
   aooct_filter_cuda_class_init (klass);

@@ -5,10 +5,10 @@
  * into an AooctGeometry, the derivation of the output caps from the input
  * caps (each subclass says how its step changes the geometry), the check
  * that upstream and downstream agree, the size check of every buffer,
- * mapping, the choice of the backend and the calls into the step's core,
- * turning core errors into element errors.  A subclass says only what is
+ * mapping, the choice of the backend and the calls into the step's plan,
+ * turning its errors into element errors.  A subclass says only what is
  * its own (the step contract, docs/architecture.md): derive_output(),
- * setup() (its settings for the negotiated geometry), the core of each
+ * setup() (its settings for the negotiated geometry), the plan of each
  * backend (cpu_ops, cuda_ops: aooct-step.h), live() if it has
  * PLAYING-mutable properties, teardown(), and the deferral hooks.
  *
@@ -25,25 +25,24 @@
  * a CPU neighbour), so the CUDA core always sees device pointers.
  *
  * Adding the CUDA path to an element:
- *   1. cuda/aooct-cuda-STEP.{h,cu}: the CUDA core, as its CPU twin in
- *      cpu/aooct-cpu-STEP.h: aooct_cuda_STEP_new (geometry, params,
- *      error) making its device tables and scratch,
- *      aooct_cuda_STEP_process (core, in, out, ..., stream, error)
- *      enqueueing the step's kernels (static in that .cu) on an
- *      AooctCudaStream and checking every call (aooct-cuda-check.h), and
- *      aooct_cuda_STEP_free; add the .cu to cuda/meson.build.  (Not all
- *      steps have this shape yet: aooctdcsub's and aooctkmap's CPU cores
- *      are functions over tables, aooctnorm's CUDA core a plan and a
- *      scratch, aooctdisp's CUDA step is the fused pass of aooctfft,
- *      aooct-cuda-prep.h; docs/architecture.md.)
+ *   1. cuda/aooct-cuda-STEP.{h,cu}: the CUDA core, a plan as its CPU twin
+ *      in cpu/aooct-cpu-STEP.h (the shape: aooct-step.h):
+ *      aooct_cuda_STEP_plan_new (geometry, params, error) making its
+ *      device tables and scratch, aooct_cuda_STEP_execute (plan, in, out,
+ *      ..., stream, error) enqueueing the step's kernels (static in that
+ *      .cu) on an AooctCudaStream and checking every call
+ *      (aooct-cuda-check.h), and aooct_cuda_STEP_plan_free; add the .cu to
+ *      cuda/meson.build.  A pointwise step on real spectra before the FFT
+ *      may instead run in the fused pass of cuda/aooct-cuda-prep.h, as
+ *      aooctdisp does.
  *   2. In the element, under #ifdef HAVE_CUDA: the step's AooctStepOps
- *      over that core (the base class makes the context current around
- *      every call and waits for the stream before destroy), named in
- *      class_init as cuda_ops.
+ *      (plan_new, execute, plan_free) over that core (the base class
+ *      makes the context current around every call and waits for the
+ *      stream before plan_free), named in class_init as cuda_ops.
  *
  * The base class's own files are listed in aooct-filter-private.h and in
- * docs/architecture.md; the calls into the vfuncs below are all in
- * aooct-filter-step.c. */
+ * docs/architecture.md; the calls into the vfuncs below are in
+ * aooct-filter-step.c and, for live(), gstaooctfilter.c's transform. */
 #ifndef __GST_AOOCT_FILTER_H__
 #define __GST_AOOCT_FILTER_H__
 
@@ -163,17 +162,17 @@ struct _GstAooctFilterClass
    * structures (e.g. output formats); downstream picks one. */
   GstCaps *(*output_caps) (GstAooctFilter * self, const AooctGeometry * out);
 
-  /* The step (aooct-step.h): the core of each backend.  The base class
+  /* The step (aooct-step.h): the plan of each backend.  The base class
    * picks one when the element starts (cuda_ops NULL: the element has no
    * CUDA implementation, auto then runs on the CPU and cuda is an
-   * error), creates it after setup() with the settings setup() gave,
-   * hands it every buffer (process, with live() read just before), resets
-   * it at a flush, rewinds it after a failed CUDA graph capture and
-   * destroys it before teardown().  On CUDA the core gets device pointers
-   * on the element's CUDA context (current during every call), with rows
-   * (A-lines, or video rows) @stride bytes apart: application/x-aooct
-   * planes are contiguous, video/x-raw planes have the GstVideoInfo
-   * stride; it enqueues its work on the run's stream and returns without
+   * error), makes it (plan_new) after setup() with the settings setup()
+   * gave, hands it every buffer (execute, with live() read just before),
+   * resets it at a flush, rewinds it after a failed CUDA graph capture
+   * and frees it (plan_free) before teardown().  On CUDA the plan gets
+   * device pointers on the element's CUDA context (current during every
+   * call), with rows (A-lines, or video rows) @stride bytes apart:
+   * application/x-aooct planes are contiguous, video/x-raw planes have
+   * the GstVideoInfo stride; it enqueues its work on the run's stream and returns without
    * waiting (the base class orders it after the producer of the input and
    * before every consumer of the output). */
   const struct _AooctStepOps *cpu_ops;
@@ -183,7 +182,7 @@ struct _GstAooctFilterClass
    * the negotiated in_geom / out_geom / out_vinfo: read files, check
    * properties, build tables; *@settings then points at the step's
    * settings (the element's, unchanged until teardown()), or NULL.  In
-   * passthrough (gst_base_transform_set_passthrough()) no core is made. */
+   * passthrough (gst_base_transform_set_passthrough()) no plan is made. */
     gboolean (*setup) (GstAooctFilter * self, gconstpointer * settings,
       GError ** error);
 
@@ -197,7 +196,7 @@ struct _GstAooctFilterClass
    * the element's step is pointwise on real spectra and may be left to
    * the next element: add it to @meta (on the input buffer, which goes on
    * as the output) instead of computing it.  The base class calls it
-   * instead of the core's process when downstream announced the meta in the
+   * instead of the plan's execute when downstream announced the meta in the
    * ALLOCATION query, both pads carry CUDA memory and the input is aooct
    * device memory that nobody else holds.  NULL: never deferred. */
     gboolean (*defer) (GstAooctFilter * self, AooctPendingMeta * meta,
@@ -218,13 +217,13 @@ struct _GstAooctFilterClass
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);
 
-  /* The CUDA core's process only enqueues kernels, cuFFT executions and
+  /* The CUDA plan's execute only enqueues kernels, cuFFT executions and
    * asynchronous copies on the stream: with cuda-graphs=true the base
    * class captures them into a CUDA graph and launches that, one launch
    * per buffer (cuda/aooct-cuda-graph.h).  A call that cannot be captured
    * (a table upload from pageable memory) fails the capture, nothing of it
    * runs, and the buffer is processed again without capture, after the
-   * core's rewind (if it has one) has forgotten any table the failed
+   * plan's rewind (if it has one) has forgotten any table the failed
    * attempt marked as uploaded. */
   gboolean cuda_graphs;
 
@@ -249,7 +248,7 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (GstAooctFilter, gst_object_unref)
 
 /* For subclasses that do not make one output per input (GstAooctGroup:
  * the volume views, aooctangio).  gst_aooct_filter_collect() runs the
- * core's process on @inbuf alone (the output plane it gets is {NULL, 0}),
+ * plan's execute on @inbuf alone (the output plane it gets is {NULL, 0}),
  * with the mapping and upload the base class does for a transform.
  * gst_aooct_filter_emit() runs it for @out alone (the input plane is
  * {NULL, 0}) and pushes @out (taken; its timestamps and metas set)

@@ -139,56 +139,56 @@ gst_aooct_fullrange_derive_output (GstAooctFilter * filter,
 /* The step on both backends (aooct-step.h): no settings; the live
  * sideband (a gboolean, TRUE for the lower one) comes with each buffer. */
 static gpointer
-fullrange_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+fullrange_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cpu_fullrange_new (&filter->in_geom, error);
+  return aooct_cpu_fullrange_plan_new (shape->in, error);
 }
 
 static gboolean
-fullrange_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+fullrange_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
   /* application/x-aooct buffers are contiguous */
-  aooct_cpu_fullrange_process (core, (const gfloat *) in->data,
+  aooct_cpu_fullrange_execute (plan, (const gfloat *) in->data,
       (gfloat *) out->data, *(const gboolean *) run->live);
   return TRUE;
 }
 
 static void
-fullrange_cpu_destroy (gpointer core)
+fullrange_cpu_plan_free (gpointer plan)
 {
-  aooct_cpu_fullrange_free (core);
+  aooct_cpu_fullrange_plan_free (plan);
 }
 
 static const AooctStepOps fullrange_cpu = {
-  fullrange_cpu_create, fullrange_cpu_process, fullrange_cpu_destroy
+  fullrange_cpu_plan_new, fullrange_cpu_execute, fullrange_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
 static gpointer
-fullrange_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+fullrange_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  return aooct_cuda_fullrange_new (&filter->in_geom, error);
+  return aooct_cuda_fullrange_plan_new (shape->in, error);
 }
 
 static gboolean
-fullrange_cuda_process (gpointer core, const AooctPlane * in,
+fullrange_cuda_execute (gpointer plan, const AooctPlane * in,
     AooctPlane * out, const AooctStepRun * run, GError ** error)
 {
-  return aooct_cuda_fullrange_process (core, (const gfloat *) in->data,
+  return aooct_cuda_fullrange_execute (plan, (const gfloat *) in->data,
       (gfloat *) out->data, *(const gboolean *) run->live, run->stream, error);
 }
 
 static void
-fullrange_cuda_destroy (gpointer core)
+fullrange_cuda_plan_free (gpointer plan)
 {
-  aooct_cuda_fullrange_free (core);
+  aooct_cuda_fullrange_plan_free (plan);
 }
 
 static const AooctStepOps fullrange_cuda = {
-  fullrange_cuda_create, fullrange_cuda_process, fullrange_cuda_destroy
+  fullrange_cuda_plan_new, fullrange_cuda_execute, fullrange_cuda_plan_free
 };
 
 #define FULLRANGE_CUDA (&fullrange_cuda)

@@ -31,7 +31,7 @@ typedef struct
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 groups;               /* images made since start */
   AooctGap gap;                 /* where the pending image will start */
-  AooctGroupCall call;          /* what collect / emit ask of process() */
+  AooctGroupCall call;          /* what collect / emit ask of execute() */
 } GstAooctGroupPrivate;
 
 #define gst_aooct_group_parent_class parent_class

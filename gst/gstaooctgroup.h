@@ -26,7 +26,7 @@
  * A subclass says how many B-scans make a group (group_size, fixed from
  * its setup() on) and names the core of its step on each backend
  * (GstAooctFilterClass's cpu_ops / cuda_ops, aooct-step.h); in its live()
- * gst_aooct_group_call() says what process() is asked for: collect
+ * gst_aooct_group_call() says what execute() is asked for: collect
  * (count > 0: keep B-scans @first .. of the group, from A-line @in_row of
  * the input plane) or emit (count 0: the image of the first @filled
  * B-scans into the output plane). */
@@ -36,7 +36,7 @@
 #include "gstaooctfilter.h"
 
 G_BEGIN_DECLS
-/* What one process() call is asked for (see above). */
+/* What one execute() call is asked for (see above). */
     typedef struct
 {
   gint first, count;            /* collect: B-scans of the group */
@@ -64,7 +64,7 @@ struct _GstAooctGroupClass
   gboolean emit_partial;
 };
 
-/* For live(): what the coming process() call is asked for. */
+/* For live(): what the coming execute() call is asked for. */
 const AooctGroupCall *gst_aooct_group_call (GstAooctGroup * self);
 
 /* The output frame rate of one image per @n B-scans of @in (in->fps and

@@ -283,40 +283,56 @@ gst_aooct_kmap_output_caps (GstAooctFilter * filter, const AooctGeometry * out)
 
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
+/* the plan of the settings' table, linear or FIR */
 typedef struct
 {
-  AooctGeometry geom;           /* of the input */
-  const KmapSettings *s;
+  AooctCpuKmapPlan *linear;
+  AooctCpuKmapFirPlan *fir;
 } KmapCpu;
 
 static gpointer
-kmap_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+kmap_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
+  const KmapSettings *s = settings;
   KmapCpu *c = g_new0 (KmapCpu, 1);
 
-  c->geom = filter->in_geom;
-  c->s = settings;
+  if (s->fir)
+    c->fir = aooct_cpu_kmap_fir_plan_new (shape->in, s->fir);
+  else
+    c->linear = aooct_cpu_kmap_plan_new (shape->in, s->table);
   return c;
 }
 
 static gboolean
-kmap_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+kmap_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  KmapCpu *c = core;
+  KmapCpu *c = plan;
 
-  if (c->s->fir)
-    aooct_cpu_kmap_fir (&c->geom, c->s->fir, in->data, in->stride,
-        out->data, out->stride);
+  if (c->fir)
+    aooct_cpu_kmap_fir_execute (c->fir, in->data, in->stride, out->data,
+        out->stride);
   else
-    aooct_cpu_kmap (&c->geom, c->s->table, in->data, in->stride, out->data,
+    aooct_cpu_kmap_execute (c->linear, in->data, in->stride, out->data,
         out->stride);
   return TRUE;
 }
 
-static const AooctStepOps kmap_cpu = { kmap_cpu_create, kmap_cpu_process,
-  g_free
+static void
+kmap_cpu_plan_free (gpointer plan)
+{
+  KmapCpu *c = plan;
+
+  if (c->fir)
+    aooct_cpu_kmap_fir_plan_free (c->fir);
+  else
+    aooct_cpu_kmap_plan_free (c->linear);
+  g_free (c);
+}
+
+static const AooctStepOps kmap_cpu = { kmap_cpu_plan_new, kmap_cpu_execute,
+  kmap_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
@@ -326,36 +342,36 @@ static gboolean check_pending (const AooctKmapTable * table,
 typedef struct
 {
   const KmapSettings *s;
-  AooctCudaKmap *linear;        /* the table in device memory */
-  AooctCudaKmapFir *fir;        /* the FIR table in device memory */
+  AooctCudaKmapPlan *linear;    /* the table in device memory */
+  AooctCudaKmapFirPlan *fir;    /* the FIR table in device memory */
   gboolean complex_in;          /* complex (full-range) spectra */
   gsize rows;                   /* A-lines per buffer */
 } KmapCuda;
 
 static void
-kmap_cuda_destroy (gpointer core)
+kmap_cuda_plan_free (gpointer plan)
 {
-  KmapCuda *c = core;
+  KmapCuda *c = plan;
 
-  aooct_cuda_kmap_free (c->linear);
-  aooct_cuda_kmap_fir_free (c->fir);
+  aooct_cuda_kmap_plan_free (c->linear);
+  aooct_cuda_kmap_fir_plan_free (c->fir);
   g_free (c);
 }
 
 static gpointer
-kmap_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+kmap_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   KmapCuda *c = g_new0 (KmapCuda, 1);
 
   c->s = settings;
-  c->complex_in = filter->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX;
-  c->rows = aooct_geometry_total_alines (&filter->in_geom);
+  c->complex_in = shape->in->sample_type == AOOCT_SAMPLE_COMPLEX;
+  c->rows = aooct_geometry_total_alines (shape->in);
   /* uploaded once per calibration and geometry */
   if (c->s->fir)
-    c->fir = aooct_cuda_kmap_fir_new (c->s->fir, error);
+    c->fir = aooct_cuda_kmap_fir_plan_new (c->s->fir, error);
   else
-    c->linear = aooct_cuda_kmap_new (c->s->table, c->rows, error);
+    c->linear = aooct_cuda_kmap_plan_new (c->s->table, c->rows, error);
   if (c->linear == NULL && c->fir == NULL) {
     g_free (c);
     return NULL;
@@ -364,31 +380,31 @@ kmap_cuda_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-kmap_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+kmap_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  KmapCuda *c = core;
+  KmapCuda *c = plan;
   const AooctPendingMeta *pending = run->pending;
 
   if (pending && !check_pending (c->s->table, pending, error))
     return FALSE;
   if (c->fir)
-    return aooct_cuda_kmap_fir_process (c->fir, (const gfloat *) in->data,
+    return aooct_cuda_kmap_fir_execute (c->fir, (const gfloat *) in->data,
         c->complex_in, pending && pending->pad ? pending->pad_scale : 1.0f,
         (gfloat *) out->data, c->rows, run->stream, error);
   /* complex (full-range) spectra: nobody defers to us on them */
   if (c->complex_in)
-    return aooct_cuda_kmap_process_complex (c->linear,
+    return aooct_cuda_kmap_execute_complex (c->linear,
         (const gfloat *) in->data, (gfloat *) out->data, run->stream, error);
   /* aooctpad's scale, when it left it to us (its margins we write as 0
    * anyway): applied to the result, which is the same bit for bit */
-  return aooct_cuda_kmap_process (c->linear, (const gfloat *) in->data,
+  return aooct_cuda_kmap_execute (c->linear, (const gfloat *) in->data,
       pending && pending->pad ? pending->pad_scale : 1.0f,
       (gfloat *) out->data, run->stream, error);
 }
 
-static const AooctStepOps kmap_cuda = { kmap_cuda_create, kmap_cuda_process,
-  kmap_cuda_destroy
+static const AooctStepOps kmap_cuda = { kmap_cuda_plan_new, kmap_cuda_execute,
+  kmap_cuda_plan_free
 };
 
 #define KMAP_CUDA (&kmap_cuda)
@@ -545,7 +561,7 @@ gst_aooct_kmap_teardown (GstAooctFilter * filter)
 {
   GstAooctKmap *self = GST_AOOCT_KMAP (filter);
 
-  /* the base class destroyed the core, which resampled with the tables */
+  /* the base class freed the plan, which resampled with the tables */
   g_clear_pointer (&self->table, aooct_kmap_table_free);
   g_clear_pointer (&self->fir, aooct_kmap_fir_free);
   g_clear_pointer (&self->deferred, g_bytes_unref);

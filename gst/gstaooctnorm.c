@@ -265,102 +265,103 @@ gst_aooct_norm_announce_depth_scale (GstAooctNorm * self, gint start, gint end)
 /* The plain mapping, or averaging / bilateral (spec 11) */
 typedef struct
 {
-  AooctCpuNorm *plain;
-  AooctCpuNormExtra *extra;
+  AooctCpuNormPlan *plain;
+  AooctCpuNormExtraPlan *extra;
 } NormCpu;
 
 static void
-norm_cpu_destroy (gpointer core)
+norm_cpu_plan_free (gpointer plan)
 {
-  NormCpu *c = core;
+  NormCpu *c = plan;
 
-  aooct_cpu_norm_free (c->plain);
-  aooct_cpu_norm_extra_free (c->extra);
+  aooct_cpu_norm_plan_free (c->plain);
+  aooct_cpu_norm_extra_plan_free (c->extra);
   g_free (c);
 }
 
 static gpointer
-norm_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+norm_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   const NormSettings *s = settings;
   NormCpu *c = g_new0 (NormCpu, 1);
 
   if (s->extra)
-    c->extra = aooct_cpu_norm_extra_new (&s->x);
+    c->extra = aooct_cpu_norm_extra_plan_new (&s->x);
   else
-    c->plain = aooct_cpu_norm_new (&filter->in_geom, s->crop_start,
-        s->crop_end);
+    c->plain = aooct_cpu_norm_plan_new (shape->in, s->crop_start, s->crop_end);
   return c;
 }
 
 static gboolean
-norm_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+norm_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  NormCpu *c = core;
+  NormCpu *c = plan;
 
   if (c->extra)
-    aooct_cpu_norm_extra_process (c->extra, run->live,
+    aooct_cpu_norm_extra_execute (c->extra, run->live,
         (const gfloat *) in->data, out->data, out->stride);
   else
-    aooct_cpu_norm_process (c->plain, run->live, (const gfloat *) in->data,
+    aooct_cpu_norm_execute (c->plain, run->live, (const gfloat *) in->data,
         out->data, out->stride);
   return TRUE;
 }
 
 static void
-norm_cpu_reset (gpointer core)
+norm_cpu_reset (gpointer plan)
 {
-  NormCpu *c = core;
+  NormCpu *c = plan;
 
   if (c->extra)
     aooct_cpu_norm_extra_reset (c->extra);
 }
 
-static const AooctStepOps norm_cpu = { norm_cpu_create, norm_cpu_process,
-  norm_cpu_destroy, norm_cpu_reset, NULL
+static const AooctStepOps norm_cpu = { norm_cpu_plan_new, norm_cpu_execute,
+  norm_cpu_plan_free, norm_cpu_reset, NULL
 };
 
 #ifdef HAVE_CUDA
 typedef struct
 {
-  AooctCudaNormParams params;
-  gpointer scratch;
-  AooctCudaNormExtra *extra;    /* averaging / bilateral */
+  AooctCudaNormFormat format;
+  AooctCudaNormPlan *norm;
+  AooctCudaNormExtraPlan *extra;        /* averaging / bilateral */
 } NormCuda;
 
 static void
-norm_cuda_destroy (gpointer core)
+norm_cuda_plan_free (gpointer plan)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
 
-  aooct_cuda_free (c->scratch);
-  aooct_cuda_norm_extra_free (c->extra);
+  aooct_cuda_norm_plan_free (c->norm);
+  aooct_cuda_norm_extra_plan_free (c->extra);
   g_free (c);
 }
 
 static gpointer
-norm_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+norm_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   const NormSettings *s = settings;
   NormCuda *c = g_new0 (NormCuda, 1);
-  AooctCudaNormParams *p = &c->params;
-  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (&filter->out_vinfo);
+  AooctCudaNormParams params = { 0 }, *p = &params;
+  GstVideoFormat format = GST_VIDEO_INFO_FORMAT (shape->out_vinfo);
 
-  p->samples = filter->in_geom.samples;
-  p->alines = filter->in_geom.alines;
-  p->bscans = filter->in_geom.bscans;
+  p->samples = shape->in->samples;
+  p->alines = shape->in->alines;
+  p->bscans = shape->in->bscans;
   p->crop_start = s->crop_start;
   p->crop_end = s->crop_end;
   p->format = format == GST_VIDEO_FORMAT_GRAY16_LE ? AOOCT_CUDA_NORM_GRAY16 :
       format == GST_VIDEO_FORMAT_RGBA ? AOOCT_CUDA_NORM_RGBA :
       AOOCT_CUDA_NORM_GRAY8;
+  c->format = p->format;
   if (s->extra)
-    c->extra = aooct_cuda_norm_extra_new (&s->x, error);
-  if (s->extra ? c->extra == NULL : !aooct_cuda_norm_plan (p, error)
-      || !aooct_cuda_norm_scratch_new (p, &c->scratch, error)) {
+    c->extra = aooct_cuda_norm_extra_plan_new (&s->x, error);
+  else
+    c->norm = aooct_cuda_norm_plan_new (p, error);
+  if (c->extra == NULL && c->norm == NULL) {
     g_free (c);
     return NULL;
   }
@@ -368,32 +369,31 @@ norm_cuda_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-norm_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+norm_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
 
   if (c->extra)
-    return aooct_cuda_norm_extra_process (c->extra, run->live, c->params.format,
+    return aooct_cuda_norm_extra_execute (c->extra, run->live, c->format,
         (const gfloat *) in->data, out->data, out->stride, run->stream, error);
-  return aooct_cuda_norm_process (&c->params, run->live,
-      (const gfloat *) in->data, out->data, out->stride, c->scratch,
-      run->stream, error);
+  return aooct_cuda_norm_execute (c->norm, run->live,
+      (const gfloat *) in->data, out->data, out->stride, run->stream, error);
 }
 
 static void
-norm_cuda_reset (gpointer core)
+norm_cuda_reset (gpointer plan)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
 
   if (c->extra)
     aooct_cuda_norm_extra_reset (c->extra);
 }
 
 static void
-norm_cuda_rewind (gpointer core)
+norm_cuda_rewind (gpointer plan)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
 
   if (c->extra)
     aooct_cuda_norm_extra_rewind (c->extra);
@@ -406,9 +406,9 @@ norm_cuda_rewind (gpointer core)
 G_STATIC_ASSERT (sizeof (AooctNormSettings) <= AOOCT_STEP_GRAPH_KEY);
 
 static gssize
-norm_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+norm_cuda_graph_key (gpointer plan, const AooctStepRun * run, guint8 * key)
 {
-  NormCuda *c = core;
+  NormCuda *c = plan;
   const AooctNormSettings *s = run->live;
   AooctNormSettings k;
 
@@ -426,8 +426,8 @@ norm_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
   return sizeof (k);
 }
 
-static const AooctStepOps norm_cuda = { norm_cuda_create, norm_cuda_process,
-  norm_cuda_destroy, norm_cuda_reset, norm_cuda_rewind, norm_cuda_graph_key
+static const AooctStepOps norm_cuda = { norm_cuda_plan_new, norm_cuda_execute,
+  norm_cuda_plan_free, norm_cuda_reset, norm_cuda_rewind, norm_cuda_graph_key
 };
 
 #define NORM_CUDA (&norm_cuda)

@@ -118,27 +118,27 @@ gst_aooct_pad_derive_output (GstAooctFilter * filter,
  * says everything). */
 typedef struct
 {
-  AooctCpuPad *pad;
+  AooctCpuPadPlan *pad;
   gint rows;                    /* A-lines per buffer */
 } PadCpu;
 
 static void
-pad_cpu_destroy (gpointer core)
+pad_cpu_plan_free (gpointer plan)
 {
-  PadCpu *c = core;
+  PadCpu *c = plan;
 
-  aooct_cpu_pad_free (c->pad);
+  aooct_cpu_pad_plan_free (c->pad);
   g_free (c);
 }
 
 static gpointer
-pad_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+pad_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   PadCpu *c = g_new0 (PadCpu, 1);
 
-  c->rows = (gint) aooct_geometry_total_alines (&filter->in_geom);
-  c->pad = aooct_cpu_pad_new (&filter->out_geom, aooct_cpu_threads (), error);
+  c->rows = (gint) aooct_geometry_total_alines (shape->in);
+  c->pad = aooct_cpu_pad_plan_new (shape->out, aooct_cpu_threads (), error);
   if (c->pad == NULL) {
     g_free (c);
     return NULL;
@@ -147,50 +147,50 @@ pad_cpu_create (GstAooctFilter * filter, gconstpointer settings,
 }
 
 static gboolean
-pad_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+pad_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  PadCpu *c = core;
+  PadCpu *c = plan;
 
   /* application/x-aooct buffers are contiguous: stride == A-line size */
-  aooct_cpu_pad_process (c->pad, (const gfloat *) in->data,
+  aooct_cpu_pad_execute (c->pad, (const gfloat *) in->data,
       (gfloat *) out->data, c->rows);
   return TRUE;
 }
 
 static const AooctStepOps pad_cpu = {
-  pad_cpu_create, pad_cpu_process, pad_cpu_destroy
+  pad_cpu_plan_new, pad_cpu_execute, pad_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
 typedef struct
 {
-  AooctCudaPad *pad;
+  AooctCudaPadPlan *pad;
   gboolean real;                /* real spectra (complex ones never leave
                                  * the tail) */
   gint j0, j1;                  /* the output's data region */
 } PadCuda;
 
 static void
-pad_cuda_destroy (gpointer core)
+pad_cuda_plan_free (gpointer plan)
 {
-  PadCuda *c = core;
+  PadCuda *c = plan;
 
-  aooct_cuda_pad_free (c->pad);
+  aooct_cuda_pad_plan_free (c->pad);
   g_free (c);
 }
 
 static gpointer
-pad_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+pad_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
   PadCuda *c = g_new0 (PadCuda, 1);
 
-  c->real = filter->in_geom.sample_type == AOOCT_SAMPLE_REAL;
-  c->j0 = aooct_geometry_data_start (&filter->out_geom);
-  c->j1 = aooct_geometry_data_end (&filter->out_geom);
+  c->real = shape->in->sample_type == AOOCT_SAMPLE_REAL;
+  c->j0 = aooct_geometry_data_start (shape->out);
+  c->j1 = aooct_geometry_data_end (shape->out);
   /* cuFFT plans, work area and scratch, once per geometry */
-  c->pad = aooct_cuda_pad_new (&filter->out_geom, error);
+  c->pad = aooct_cuda_pad_plan_new (shape->out, error);
   if (c->pad == NULL) {
     g_free (c);
     return NULL;
@@ -211,10 +211,10 @@ pad_cuda_leave (PadCuda * c, AooctPendingMeta * leave)
 }
 
 static gboolean
-pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+pad_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  PadCuda *c = core;
+  PadCuda *c = plan;
   /* the deferred-steps machinery is for real spectra: complex ones are
    * scaled here (the base class does not let us leave it on complex data
    * anyway) */
@@ -223,26 +223,26 @@ pad_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
   /* downstream (aooctkmap, or a fused pass) scales and sets the margins */
   pad_cuda_leave (c, leave);
   /* device planes of application/x-aooct are contiguous too */
-  return aooct_cuda_pad_process (c->pad, (const gfloat *) in->data,
+  return aooct_cuda_pad_execute (c->pad, (const gfloat *) in->data,
       leave != NULL, run->in_disposable, (gfloat *) out->data, run->stream,
       error);
 }
 
 /* Everything the work depends on is in the base class's key (the
  * planes, whether the scale is left to downstream, in_disposable); what
- * process() leaves to downstream is written here too, for a buffer that
+ * execute() leaves to downstream is written here too, for a buffer that
  * launches a kept graph instead. */
 static gssize
-pad_cuda_graph_key (gpointer core, const AooctStepRun * run, guint8 * key)
+pad_cuda_graph_key (gpointer plan, const AooctStepRun * run, guint8 * key)
 {
-  PadCuda *c = core;
+  PadCuda *c = plan;
 
   pad_cuda_leave (c, c->real ? run->out_pending : NULL);
   return 0;
 }
 
 static const AooctStepOps pad_cuda = {
-  pad_cuda_create, pad_cuda_process, pad_cuda_destroy, NULL, NULL,
+  pad_cuda_plan_new, pad_cuda_execute, pad_cuda_plan_free, NULL, NULL,
   pad_cuda_graph_key
 };
 

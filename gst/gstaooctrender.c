@@ -149,111 +149,71 @@ gst_aooct_render_own_live (GstAooctView * view, const AooctViewParams * p)
 
 /* ---- the step on both backends (aooct-step.h, gstaooctview.h) -------- */
 
-typedef struct
-{
-  gfloat *vol;                  /* V x M x rows values (host or device) */
-  gpointer keys;                /* CUDA: the volume's range */
-} Render;
-
-static gsize
-volume_bytes (const AooctViewParams * p)
-{
-  return (gsize) p->volume * p->alines * p->rows * sizeof (gfloat);
-}
-
-static void
-render_cpu_destroy (gpointer core)
-{
-  Render *c = core;
-
-  g_free (c->vol);
-  g_free (c);
-}
-
 static gpointer
-render_cpu_create (GstAooctFilter * filter, gconstpointer settings,
+render_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  const AooctViewParams *p = settings;
-  Render *c = g_new0 (Render, 1);
-
-  c->vol = g_try_malloc (volume_bytes (p));
-  if (c->vol == NULL) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-        "cannot allocate a volume of %d x %d x %d values (%" G_GSIZE_FORMAT
-        " bytes): lower bscans-per-volume or crop the depth", p->alines,
-        p->volume, p->rows, volume_bytes (p));
-    g_free (c);
-    return NULL;
-  }
-  return c;
+  return aooct_cpu_render_plan_new (settings, error);
 }
 
 static gboolean
-render_cpu_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+render_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  Render *c = core;
   const AooctViewLive *v = run->live;
   const RenderLive *r = v->own;
 
   if (in->data)
-    aooct_cpu_render_collect (v->p, v->log_mode,
+    aooct_cpu_render_execute_collect (plan, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
-        v->first, v->count, c->vol);
+        v->first, v->count);
   else
-    aooct_cpu_render_emit (v->p, v->s, r->mode, &r->camera, c->vol,
+    aooct_cpu_render_execute_emit (plan, v->s, r->mode, &r->camera,
         v->filled, out->data, out->stride);
   return TRUE;
 }
 
-static const AooctStepOps render_cpu = { render_cpu_create,
-  render_cpu_process, render_cpu_destroy
+static void
+render_cpu_plan_free (gpointer plan)
+{
+  aooct_cpu_render_plan_free (plan);
+}
+
+static const AooctStepOps render_cpu = { render_cpu_plan_new,
+  render_cpu_execute, render_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
-static void
-render_cuda_destroy (gpointer core)
-{
-  Render *c = core;
-
-  aooct_cuda_free (c->vol);
-  aooct_cuda_free (c->keys);
-  g_free (c);
-}
-
 static gpointer
-render_cuda_create (GstAooctFilter * filter, gconstpointer settings,
+render_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
     GError ** error)
 {
-  Render *c = g_new0 (Render, 1);
-
-  if (!aooct_cuda_malloc (volume_bytes (settings), (gpointer *) & c->vol, error)
-      || !aooct_cuda_views_keys_new (&c->keys, error)) {
-    render_cuda_destroy (c);
-    return NULL;
-  }
-  return c;
+  return aooct_cuda_render_plan_new (settings, error);
 }
 
 static gboolean
-render_cuda_process (gpointer core, const AooctPlane * in, AooctPlane * out,
+render_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
 {
-  Render *c = core;
   const AooctViewLive *v = run->live;
   const RenderLive *r = v->own;
 
   if (in->data)
-    return aooct_cuda_render_collect (v->p, v->log_mode,
+    return aooct_cuda_render_execute_collect (plan, v->log_mode,
         (const gfloat *) (in->data + (gsize) v->in_row * in->stride),
-        v->first, v->count, c->vol, c->keys, run->stream, error);
-  return aooct_cuda_render_emit (v->p, v->s, r->mode, &r->camera, c->vol,
-      v->filled, out->data, out->stride, c->keys, run->stream, error);
+        v->first, v->count, run->stream, error);
+  return aooct_cuda_render_execute_emit (plan, v->s, r->mode, &r->camera,
+      v->filled, out->data, out->stride, run->stream, error);
 }
 
-static const AooctStepOps render_cuda = { render_cuda_create,
-  render_cuda_process, render_cuda_destroy
+static void
+render_cuda_plan_free (gpointer plan)
+{
+  aooct_cuda_render_plan_free (plan);
+}
+
+static const AooctStepOps render_cuda = { render_cuda_plan_new,
+  render_cuda_execute, render_cuda_plan_free
 };
 
 #define RENDER_CUDA (&render_cuda)

@@ -23,7 +23,7 @@
  * A subclass says how large its image is (image_size) and names the
  * core of its step on each backend (GstAooctFilterClass's cpu_ops /
  * cuda_ops, aooct-step.h), made with the view's AooctViewParams as its
- * settings: process() gets an AooctViewLive as the live part of the run
+ * settings: execute() gets an AooctViewLive as the live part of the run
  * and either an input plane (collect: keep what the image needs of
  * B-scans @first .. of the volume) or an output plane (emit: the image of
  * the first @filled B-scans). */
@@ -68,6 +68,10 @@ struct _GstAooctViewClass
    * (aooctrender: the camera), for AooctViewLive's @own.  The pointer
    * stays valid until the next call. */
     gconstpointer (*own_live) (GstAooctView * self, const AooctViewParams * p);
+
+  /* Optional: fills what @p holds of the subclass's start-time
+   * properties (aooctenface: the projection), at setup. */
+  void (*own_params) (GstAooctView * self, AooctViewParams * p);
 };
 
 

@@ -7,7 +7,11 @@ defines and the ones it uses), the graph of "file A calls file B"; a group
 of files that call each other in a loop (a strongly connected component of
 more than one file) is an error, unless it is one of KNOWN below, a loop
 still to be cut (none since issue 32; the list only shrinks: a known loop
-that is gone must be removed from it).
+that is gone must be removed from it).  The files of the base class also
+call down the layers of docs/architecture.md ("The base class in layers"),
+LAYERS below: a call from a file to one of a layer above it is an error
+(the buffer layer and the CUDA backend take what they need as arguments;
+one that reached back into the filter would call the files above).
 
   scripts/check-layers.py OBJDIR            check (exit 1 on a new loop)
   scripts/check-layers.py --graph OBJDIR    print every edge "A -> B"
@@ -21,6 +25,22 @@ import sys
 
 # loops still to be cut, each as the sorted list of its files
 KNOWN = []
+
+# the base class's layers, top first (docs/architecture.md); calls go down
+# or stay within a layer (one way: no loops, above)
+LAYERS = [
+    # negotiation and properties: the GObject, its vfuncs
+    ['gstaooctfilter.c', 'aooct-filter-caps.c', 'aooct-filter-allocation.c',
+     'aooct-filter-cuda.c', 'aooct-filter-step.c', 'aooct-filter-stats.c',
+     'aooct-filter-base.c'],
+    # the CUDA backend (AooctCudaBuffer)
+    ['aooct-cuda-buffer.c', 'aooct-cuda-element.c', 'aooct-cuda-upload.c',
+     'aooct-cuda-video.c', 'aooct-output-ring.c'],
+    # buffers (AooctInputDesc / AooctOutputDesc) and the CPU backend
+    ['aooct-filter-buffers.c'],
+    # the step cores
+    ['aooct-step.c'],
+]
 
 
 def symbols(objdir):
@@ -103,6 +123,17 @@ def check(found, known, present):
     return msgs
 
 
+def upward(edges, layers):
+    """the messages for calls from a file to one of a layer above it"""
+    rank = {f: i for i, files in enumerate(layers) for f in files}
+    msgs = []
+    for a in sorted(edges):
+        for b in sorted(edges[a]):
+            if a in rank and b in rank and rank[b] < rank[a]:
+                msgs.append('%s calls %s, a layer above it' % (a, b))
+    return msgs
+
+
 def self_test():
     e = collections.defaultdict(set)
     e['a.c'] = {'b.c'}
@@ -117,6 +148,8 @@ def self_test():
     assert check([], [['a.c', 'x.c']], e) == []
     e['c.c'] = set()
     assert loops(e) == []
+    assert upward(e, [['a.c'], ['b.c'], ['c.c']]) == []
+    assert upward(e, [['b.c'], ['a.c']]) == ['a.c calls b.c, a layer above it']
     print('check-layers self-test: ok')
     return 0
 
@@ -139,11 +172,12 @@ def main(argv):
             for b in sorted(edges[a]):
                 print(a + ' -> ' + b)
         return 0
-    msgs = check(loops(edges), KNOWN, edges)
+    msgs = check(loops(edges), KNOWN, edges) + upward(edges, LAYERS)
     for m in msgs:
         print(m)
     if not msgs:
-        print('%d files, %d calls between them, no new loop' %
+        print('%d files, %d calls between them, no new loop, none up the '
+              'layers' %
               (len(edges), sum(len(v) for v in edges.values())))
     return 1 if msgs else 0
 

@@ -143,7 +143,7 @@ GST_END_TEST;
 
 /* ---- the kernels on device buffers, against the CPU core bit for bit ----
  *
- * aooct_cuda_dcsub() directly, on layouts the element rarely or never
+ * aooct_cuda_dcsub_execute() directly, on layouts the element rarely or never
  * produces: raw frames at any byte offset with any row stride (the kernels
  * load 8, 4, 2 or 1 bytes at a time, by the alignment of both), outputs
  * that are not 16- or 8-byte aligned (float4, float2 or scalar stores),
@@ -152,9 +152,10 @@ GST_END_TEST;
  * are not a multiple of the kernels' row chunks or of their 8 row lanes,
  * many B-scans per buffer (more than a grid dimension holds), and column
  * sums beyond 32 bits.  The kernels are exact (integer sums, the CPU's
- * rounding steps), so the floats must be bit-identical to aooct_cpu_dcsub
+ * rounding steps), so the floats must be bit-identical to the CPU plan's
  * on the same bytes; guard bytes around the output must stay untouched
- * and the scratch starts as garbage (it must need no clearing). */
+ * and the plan's scratch must need no clearing: each case runs twice, the
+ * second time on the scratch the first left. */
 #ifdef HAVE_CUDA
 
 #define GUARD_BYTES 256
@@ -272,8 +273,10 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
   guint16 *samples = core_samples (c, rand);
   guint8 *frame = g_malloc (stride * rows), *back;
   gfloat *bg = g_new (gfloat, c->n), *expect = g_new (gfloat, rows * c->n);
-  gpointer raw_alloc, out_alloc, bg_alloc = NULL, scratch_alloc;
-  gpointer raw_dev, out_dev, bg_dev = NULL;
+  gpointer raw_alloc, out_alloc;
+  gpointer raw_dev, out_dev;
+  AooctCpuDcsubPlan *cpu;
+  AooctCudaDcsubPlan *plan;
   GError *err = NULL;
   AooctGeometry g;
 
@@ -290,7 +293,9 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
     aooct_test_write_rows (frame, samples, c->n, rows, c->bytes, stride);
   for (i = 0; i < (gsize) c->n; i++)
     bg[i] = (gfloat) g_rand_double_range (rand, 0, c->max_value);
-  aooct_cpu_dcsub (&g, frame, stride, format, mode, bg, expect);
+  cpu = aooct_cpu_dcsub_plan_new (&g, format, mode, bg);
+  aooct_cpu_dcsub_execute (cpu, frame, stride, expect);
+  aooct_cpu_dcsub_plan_free (cpu);
 
   raw_dev = device_copy_at (frame, stride * rows, c->raw_offset, &raw_alloc);
   /* output region and guards: 0xff bytes (NaN), so a missed value shows */
@@ -298,13 +303,12 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
   memset (back, 0xff, out_total);
   out_dev = device_copy_at (back, out_total, 0, &out_alloc);
   out_dev = (guint8 *) out_dev + out_at;
-  if (mode == AOOCT_DC_BACKGROUND)
-    bg_dev = device_copy_at (bg, c->n * sizeof (gfloat), 0, &bg_alloc);
-  device_copy_at (NULL, aooct_cuda_dcsub_scratch_bytes (&g), 0, &scratch_alloc);
+  plan = aooct_cuda_dcsub_plan_new (&g, format, mode, bg, &err);
 
-  fail_unless (aooct_cuda_dcsub (&g, raw_dev, stride, format, mode,
-          (const gfloat *) bg_dev, scratch_alloc, (gfloat *) out_dev, stream,
-          &err)
+  fail_unless (plan && aooct_cuda_dcsub_execute (plan, raw_dev, stride,
+          (gfloat *) out_dev, stream, &err)
+      && aooct_cuda_dcsub_execute (plan, raw_dev, stride,
+          (gfloat *) out_dev, stream, &err)
       && aooct_cuda_download_async (back, out_alloc, out_total, stream, &err)
       && aooct_cuda_stream_sync (stream, &err), "%s: %s", c->what,
       err ? err->message : "");
@@ -331,8 +335,7 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
 
   aooct_cuda_free (raw_alloc);
   aooct_cuda_free (out_alloc);
-  aooct_cuda_free (bg_alloc);
-  aooct_cuda_free (scratch_alloc);
+  aooct_cuda_dcsub_plan_free (plan);
   g_free (back);
   g_free (frame);
   g_free (bg);

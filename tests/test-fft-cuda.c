@@ -217,8 +217,8 @@ check_fft_core (const AooctTestGeo * geo, gboolean complex_in,
   gchar *what;
   gsize rows;
   GError *err = NULL;
-  AooctCudaFft *fft;
-  AooctCpuFft *cpu;
+  AooctCudaFftPlan *fft;
+  AooctCpuFftPlan *cpu;
   AooctTestCoreRun run;
   gint k;
 
@@ -239,15 +239,15 @@ check_fft_core (const AooctTestGeo * geo, gboolean complex_in,
         &g) : aooct_test_make_real (rand, &g);
   aooct_test_core_run_init (&run, x, aooct_geometry_buffer_bytes (&g),
       2 * sizeof (gfloat) * rows * g.samples);
-  fft = aooct_cuda_fft_new (g.samples, rows, &err);
+  fft = aooct_cuda_fft_plan_new (g.samples, rows, &err);
   fail_unless (fft != NULL, "%s", err ? err->message : "");
   fail_unless (aooct_cuda_fft_set_window (fft, table, run.stream, &err),
       "%s", err ? err->message : "");
   for (k = 0; k < AOOCT_TEST_CORE_BUFFERS; k++)
-    fail_unless (aooct_cuda_fft_process (fft, run.in[k], complex_in,
+    fail_unless (aooct_cuda_fft_execute (fft, run.in[k], complex_in,
             run.out[k], run.stream, &err), "%s", err ? err->message : "");
   aooct_test_core_run_finish (&run, x, y, what);
-  aooct_cuda_fft_free (fft);
+  aooct_cuda_fft_plan_free (fft);
 
   /* float64 by the definition: the first and the last A-line */
   check_fft_ref64 (x[0], complex_in, table, y[0], g.samples, 0,
@@ -255,17 +255,17 @@ check_fft_core (const AooctTestGeo * geo, gboolean complex_in,
   check_fft_ref64 (x[0], complex_in, table, y[0], g.samples, rows - 1,
       AOOCT_TEST_REF64_FFT_FACTOR, what);
 
-  cpu = aooct_cpu_fft_new (g.samples, aooct_cpu_threads (), &err);
+  cpu = aooct_cpu_fft_plan_new (g.samples, aooct_cpu_threads (), &err);
   fail_unless (cpu != NULL, "%s", err ? err->message : "");
   ref = g_new (gfloat, 2 * rows * g.samples);
   for (k = 0; k < AOOCT_TEST_CORE_BUFFERS; k++) {
-    aooct_cpu_fft_process (cpu, x[k], complex_in, table, ref, (gint) rows);
+    aooct_cpu_fft_execute (cpu, x[k], complex_in, table, ref, (gint) rows);
     aooct_test_compare_fft (ref, y[k], rows, 2 * g.samples, g.samples,
         AOOCT_TEST_STEP_FACTOR, what);
     g_free (x[k]);
     g_free (y[k]);
   }
-  aooct_cpu_fft_free (cpu);
+  aooct_cpu_fft_plan_free (cpu);
   g_free (ref);
   g_free (table);
   g_free (what);

@@ -254,7 +254,7 @@ nufft_error (AooctGeometry * g, const gdouble * pos, gint kernel, gdouble r,
   const gint p = g->samples, j0 = aooct_geometry_data_start (g);
   const gint j1 = aooct_geometry_data_end (g), nd = j1 - j0 + 1;
   const gint alines = 4;
-  AooctCpuNonuniform *nu;
+  AooctCpuNonuniformPlan *nu;
   GRand *rand = g_rand_new_with_seed (1234);
   gfloat *in = g_new0 (gfloat, 2 * (gsize) p * alines);
   gfloat *out = g_new0 (gfloat, 2 * (gsize) p * alines);
@@ -271,9 +271,9 @@ nufft_error (AooctGeometry * g, const gdouble * pos, gint kernel, gdouble r,
       in[2 * ((gsize) a * p + j)] = g_rand_double_range (rand, -1, 1);
       in[2 * ((gsize) a * p + j) + 1] = g_rand_double_range (rand, -1, 1);
     }
-  nu = aooct_cpu_nonuniform_new (g, pos, 1, &err);
+  nu = aooct_cpu_nonuniform_plan_new (g, pos, 1, &err);
   fail_unless (nu != NULL, "%s", err ? err->message : "");
-  aooct_cpu_nonuniform_process (nu, in, TRUE, NULL, out, alines);
+  aooct_cpu_nonuniform_execute (nu, in, TRUE, NULL, out, alines);
   for (a = 0; a < alines; a++)
     for (m = 0; m < p; m++) {
       gdouble re = 0, im = 0;
@@ -290,7 +290,7 @@ nufft_error (AooctGeometry * g, const gdouble * pos, gint kernel, gdouble r,
           + pow (out[2 * ((gsize) a * p + m) + 1] - im, 2);
       den += re * re + im * im;
     }
-  aooct_cpu_nonuniform_free (nu);
+  aooct_cpu_nonuniform_plan_free (nu);
   g_rand_free (rand);
   g_free (in);
   g_free (out);

@@ -311,19 +311,22 @@ static void check_cuda_video (const gchar * format, const gchar * props);
 /* AOOCT_CUDA_NORM_FUSED: read in test builds only */
 #ifdef AOOCT_FAULT_INJECTION
 #ifdef HAVE_CUDA
-/* aooct_cuda_norm_plan() for @g with the default crop (the positive
+/* aooct_cuda_norm_plan_new() for @g with the default crop (the positive
  * depths), GRAY8: the blocks of the one-kernel path, 0 for two kernels */
 static gint
 fused_blocks (const Geom * g)
 {
   AooctCudaNormParams p = { 0 };
+  AooctCudaNormPlan *plan;
   GError *err = NULL;
 
   p.samples = g->f * g->p1;
   p.alines = g->m;
   p.bscans = g->bscans;
   p.crop_end = p.samples / 2;
-  fail_unless (aooct_cuda_norm_plan (&p, &err), "%s", err ? err->message : "?");
+  plan = aooct_cuda_norm_plan_new (&p, &err);
+  fail_unless (plan != NULL, "%s", err ? err->message : "?");
+  aooct_cuda_norm_plan_free (plan);
   return p.fused_blocks;
 }
 #endif

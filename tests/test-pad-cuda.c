@@ -100,8 +100,8 @@ check_pad_core (const AooctTestGeo * geo, GRand * rand)
   gfloat *x[AOOCT_TEST_CORE_BUFFERS], *y[AOOCT_TEST_CORE_BUFFERS], *ref;
   gsize rows;
   GError *err = NULL;
-  AooctCudaPad *pad;
-  AooctCpuPad *cpu;
+  AooctCudaPadPlan *pad;
+  AooctCpuPadPlan *cpu;
   AooctTestCoreRun run;
   gint k, j, j0, j1;
   gsize r;
@@ -118,19 +118,19 @@ check_pad_core (const AooctTestGeo * geo, GRand * rand)
     x[k] = aooct_test_make_real (rand, &in);
   aooct_test_core_run_init (&run, x, aooct_geometry_buffer_bytes (&in),
       aooct_geometry_buffer_bytes (&out));
-  pad = aooct_cuda_pad_new (&out, &err);
+  pad = aooct_cuda_pad_plan_new (&out, &err);
   fail_unless (pad != NULL, "%s", err ? err->message : "");
   for (k = 0; k < AOOCT_TEST_CORE_BUFFERS; k++)
-    fail_unless (aooct_cuda_pad_process (pad, run.in[k], FALSE, FALSE,
+    fail_unless (aooct_cuda_pad_execute (pad, run.in[k], FALSE, FALSE,
             run.out[k], run.stream, &err), "%s", err ? err->message : "");
   aooct_test_core_run_finish (&run, x, y, "pad core");
-  aooct_cuda_pad_free (pad);
+  aooct_cuda_pad_plan_free (pad);
 
-  cpu = aooct_cpu_pad_new (&out, aooct_cpu_threads (), &err);
+  cpu = aooct_cpu_pad_plan_new (&out, aooct_cpu_threads (), &err);
   fail_unless (cpu != NULL, "%s", err ? err->message : "");
   ref = g_new (gfloat, rows * out.samples);
   for (k = 0; k < AOOCT_TEST_CORE_BUFFERS; k++) {
-    aooct_cpu_pad_process (cpu, x[k], ref, (gint) rows);
+    aooct_cpu_pad_execute (cpu, x[k], ref, (gint) rows);
     for (r = 0; r < rows; r++)
       for (j = 0; j < out.samples; j++)
         if ((j < j0 || j > j1) && (y[k][r * out.samples + j] != 0.0f
@@ -142,7 +142,7 @@ check_pad_core (const AooctTestGeo * geo, GRand * rand)
     g_free (x[k]);
     g_free (y[k]);
   }
-  aooct_cpu_pad_free (cpu);
+  aooct_cpu_pad_plan_free (cpu);
   g_free (ref);
 }
 #endif
