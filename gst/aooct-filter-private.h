@@ -15,7 +15,7 @@
  *                              decision, the output buffer
  *   aooct-filter-cuda.c        (CUDA builds) the output ring's vfuncs and
  *                              src task, fault request (test builds)
- *   aooct-filter-step.c        the calls into the subclass's class
+ *   aooct-filter-subclass.c    the calls into the subclass's class
  *                              vfuncs: setup (and the step's plan_new),
  *                              live, defer, teardown
  *   aooct-filter-stats.c       the stats property (from the counts)
@@ -125,15 +125,15 @@ gboolean aooct_filter_caps_negotiated (GstAooctFilter * self,
 void aooct_filter_caps_explain_refused (GstAooctFilter * self,
     GstCaps * incaps);
 
-/* aooct-filter-step.c: the calls into the subclass (its class vfuncs
+/* aooct-filter-subclass.c: the calls into the subclass (its class vfuncs
  * take the filter) */
-gboolean aooct_filter_step_setup (GstAooctFilter * self, GError ** error);
-void aooct_filter_step_teardown (GstAooctFilter * self);
+gboolean aooct_filter_subclass_setup (GstAooctFilter * self, GError ** error);
+void aooct_filter_subclass_teardown (GstAooctFilter * self);
 /* klass->live(): what the element reads of its live properties for the
  * buffer about to be processed (NULL without the hook). */
-gboolean aooct_filter_step_live (GstAooctFilter * self, gconstpointer * live,
-    GError ** error);
-gboolean aooct_filter_step_defer (GstAooctFilter * self, GstBuffer * outbuf,
+gboolean aooct_filter_subclass_live (GstAooctFilter * self,
+    gconstpointer * live, GError ** error);
+gboolean aooct_filter_subclass_defer (GstAooctFilter * self, GstBuffer * outbuf,
     gdouble * host_ms, GError ** error);
 
 /* The buffer layer's descriptions of the negotiated pads

@@ -186,7 +186,7 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
   /* outputs of the old caps (usually drained already by the caps event) */
   aooct_filter_cuda_drain (self);
 #endif
-  aooct_filter_step_teardown (self);
+  aooct_filter_subclass_teardown (self);
 
   if (!aooct_filter_caps_negotiated (self, incaps, outcaps, &in, &out, &error))
     goto failed;
@@ -194,7 +194,7 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
   self->out_geom = out;
   self->in_cuda_memory = aooct_filter_caps_are_cuda (incaps);
   self->out_cuda_memory = aooct_filter_caps_are_cuda (outcaps);
-  if (!aooct_filter_step_setup (self, &error))
+  if (!aooct_filter_subclass_setup (self, &error))
     goto failed;
   self->configured = TRUE;
   GST_OBJECT_LOCK (self);
@@ -281,7 +281,8 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
 #ifdef HAVE_CUDA
   if (priv->defer_this) {
     /* the output is the input: our step goes onto it (allocation) */
-    ok = aooct_filter_step_defer (self, outbuf, &priv->stats.host_ms, &error);
+    ok = aooct_filter_subclass_defer (self, outbuf, &priv->stats.host_ms,
+        &error);
   } else if (aooct_filter_cuda_active (self)) {
     gint64 t0 = g_get_monotonic_time ();
     AooctCudaBuffer b = {
@@ -296,12 +297,12 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
       .log = GST_OBJECT (self),
     };
 
-    ok = aooct_filter_step_live (self, &b.live, &error)
+    ok = aooct_filter_subclass_live (self, &b.live, &error)
         && aooct_cuda_element_transform (priv->cuda, &b, inbuf, outbuf, &error);
     priv->stats.host_ms += (g_get_monotonic_time () - t0) / 1000.0;
   } else
 #endif
-    ok = aooct_filter_step_live (self, &run.live, &error)
+    ok = aooct_filter_subclass_live (self, &run.live, &error)
         && aooct_filter_process_host (&priv->step, &in, &priv->in_layout,
         &out, inbuf, outbuf, &run, &priv->stats.host_ms, &error);
   if (!ok)
@@ -479,7 +480,7 @@ gst_aooct_filter_stop (GstBaseTransform * bt)
 {
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
 
-  aooct_filter_step_teardown (self);
+  aooct_filter_subclass_teardown (self);
 #ifdef HAVE_CUDA
   aooct_cuda_element_close (self->priv->cuda);
 #endif

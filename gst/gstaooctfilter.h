@@ -42,7 +42,7 @@
  *
  * The base class's own files are listed in aooct-filter-private.h and in
  * docs/architecture.md; the calls into the vfuncs below are in
- * aooct-filter-step.c and, for live(), gstaooctfilter.c's transform. */
+ * aooct-filter-subclass.c and, for live(), gstaooctfilter.c's transform. */
 #ifndef __GST_AOOCT_FILTER_H__
 #define __GST_AOOCT_FILTER_H__
 

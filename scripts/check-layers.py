@@ -31,7 +31,7 @@ KNOWN = []
 LAYERS = [
     # negotiation and properties: the GObject, its vfuncs
     ['gstaooctfilter.c', 'aooct-filter-caps.c', 'aooct-filter-allocation.c',
-     'aooct-filter-cuda.c', 'aooct-filter-step.c', 'aooct-filter-stats.c',
+     'aooct-filter-cuda.c', 'aooct-filter-subclass.c', 'aooct-filter-stats.c',
      'aooct-filter-base.c'],
     # the CUDA backend (AooctCudaBuffer)
     ['aooct-cuda-buffer.c', 'aooct-cuda-element.c', 'aooct-cuda-upload.c',

@@ -24,7 +24,7 @@
 /* klass->teardown(), after the GPU work that may read what it frees and
  * with the staging of the old caps (context current around it). */
 void
-aooct_filter_step_teardown (GstAooctFilter * self)
+aooct_filter_subclass_teardown (GstAooctFilter * self)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
 
@@ -82,7 +82,7 @@ setup_and_create (GstAooctFilter * self, GError ** error)
 }
 
 gboolean
-aooct_filter_step_setup (GstAooctFilter * self, GError ** error)
+aooct_filter_subclass_setup (GstAooctFilter * self, GError ** error)
 {
   gboolean ok;
 
@@ -100,7 +100,7 @@ aooct_filter_step_setup (GstAooctFilter * self, GError ** error)
 }
 
 gboolean
-aooct_filter_step_live (GstAooctFilter * self, gconstpointer * live,
+aooct_filter_subclass_live (GstAooctFilter * self, gconstpointer * live,
     GError ** error)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
@@ -113,7 +113,7 @@ aooct_filter_step_live (GstAooctFilter * self, gconstpointer * live,
 /* klass->defer(): the step goes onto @outbuf (the input buffer itself)
  * as a pending step instead of being computed (aooct-pending-meta.h). */
 gboolean
-aooct_filter_step_defer (GstAooctFilter * self, GstBuffer * outbuf,
+aooct_filter_subclass_defer (GstAooctFilter * self, GstBuffer * outbuf,
     gdouble * host_ms, GError ** error)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
