@@ -53,6 +53,51 @@ aooct_test_run_to_eos (const gchar * plain_launch, const gchar * backend,
 }
 
 GList *
+aooct_test_play_images (GstElement * pipeline, const gchar * sink, gint seek_ms)
+{
+  GstElement *appsink = gst_bin_get_by_name (GST_BIN (pipeline), sink);
+  GstBus *bus = gst_element_get_bus (pipeline);
+  GstMessage *error;
+  GList *images = NULL;
+  GstSample *s;
+
+  fail_unless (appsink != NULL, "no appsink named %s", sink);
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (gst_element_get_state (pipeline, NULL, NULL, 60 * GST_SECOND)
+      == GST_STATE_CHANGE_SUCCESS);
+  if (seek_ms >= 0) {
+    fail_unless (gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE,
+            seek_ms * GST_MSECOND));
+    fail_unless (gst_element_get_state (pipeline, NULL, NULL,
+            60 * GST_SECOND) == GST_STATE_CHANGE_SUCCESS);
+  }
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (appsink)))) {
+    GstMapInfo map;
+
+    fail_unless (gst_buffer_map (gst_sample_get_buffer (s), &map,
+            GST_MAP_READ));
+    images = g_list_append (images, g_bytes_new (map.data, map.size));
+    gst_buffer_unmap (gst_sample_get_buffer (s), &map);
+    gst_sample_unref (s);
+  }
+  error = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  if (error) {
+    GError *err = NULL;
+
+    gst_message_parse_error (error, &err, NULL);
+    fail ("an error was posted: %s", err->message);
+  }
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (appsink);
+  return images;
+}
+
+GList *
 aooct_test_pull_all (GstElement * pipeline, const gchar * name)
 {
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), name);

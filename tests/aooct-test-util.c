@@ -190,6 +190,21 @@ aooct_test_write_temp (const gchar * text)
   return path;
 }
 
+gchar *
+aooct_test_write_background (GRand * rand, gint n)
+{
+  GString *text = g_string_new (NULL);
+  gchar *path;
+  gint i;
+
+  for (i = 0; i < n; i++)
+    g_string_append_printf (text, "%.9g\n", g_rand_double_range (rand, 100,
+            3000));
+  path = aooct_test_write_temp (text->str);
+  g_string_free (text, TRUE);
+  return path;
+}
+
 GstBuffer *
 aooct_test_buffer_new (gconstpointer data, gsize n_bytes)
 {

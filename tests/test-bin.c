@@ -473,37 +473,12 @@ static GList *
 images_after_seek (const gchar * launch, gint seek_ms)
 {
   GstElement *p = gst_parse_launch (launch, NULL);
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "out");
-  GList *bytes = NULL;
-  GstSample *s;
+  GList *images;
 
-  fail_unless (p != NULL && sink != NULL, "%s", launch);
-  fail_unless (gst_element_set_state (p, GST_STATE_PAUSED) !=
-      GST_STATE_CHANGE_FAILURE);
-  fail_unless (gst_element_get_state (p, NULL, NULL, 60 * GST_SECOND) ==
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
-          GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, seek_ms * GST_MSECOND));
-  fail_unless (gst_element_get_state (p, NULL, NULL, 60 * GST_SECOND) ==
-      GST_STATE_CHANGE_SUCCESS);
-  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
-    GstMapInfo map;
-
-    fail_unless (gst_buffer_map (gst_sample_get_buffer (s), &map,
-            GST_MAP_READ));
-    bytes = g_list_append (bytes, g_bytes_new (map.data, map.size));
-    gst_buffer_unmap (gst_sample_get_buffer (s), &map);
-    gst_sample_unref (s);
-  }
-  fail_if (gst_bus_have_pending (GST_ELEMENT_BUS (p)) &&
-      gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR) != NULL,
-      "an error was posted: %s", launch);
-  gst_element_set_state (p, GST_STATE_NULL);
-  gst_object_unref (sink);
+  fail_unless (p != NULL, "%s", launch);
+  images = aooct_test_play_images (p, "out", seek_ms);
   gst_object_unref (p);
-  return bytes;
+  return images;
 }
 
 /* A raw file through two branches, from the start and after a flushing

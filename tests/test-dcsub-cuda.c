@@ -120,22 +120,16 @@ GST_END_TEST;
 
 GST_START_TEST (test_background_and_none_cuda)
 {
-  gint n = 257, i;
+  gint n = 257;
   GRand *rand = aooct_test_rand_new ();
-  GString *text = g_string_new (NULL);
-  gchar *path, *props;
+  gchar *path = aooct_test_write_background (rand, n), *props;
 
-  for (i = 0; i < n; i++)
-    g_string_append_printf (text, "%.9g\n", g_rand_double_range (rand, 100,
-            3000));
-  path = aooct_test_write_temp (text->str);
   props = g_strdup_printf ("mode=background background-file=%s", path);
   compare_backends ("GRAY16_LE", 2, n, 50, 2, 4095, props, FALSE);
   compare_backends ("GRAY16_LE", 2, n, 50, 2, 4095, "mode=none", FALSE);
   g_unlink (path);
   g_free (path);
   g_free (props);
-  g_string_free (text, TRUE);
   g_rand_free (rand);
 }
 

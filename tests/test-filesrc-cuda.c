@@ -13,6 +13,7 @@
 
 #include "aooct-test-util.h"
 #include "aooct-cuda-test-util.h"
+#include "aooct-test-pipeline.h"
 
 /* 2048 x 500 GRAY16 B-scans: 2 MB each, 80 MB in all */
 #define W 2048
@@ -100,42 +101,22 @@ run (const gchar * launch, gint seek_ms, Seen * seen)
 {
   GstElement *p = gst_parse_launch (launch, NULL);
   GstElement *src = gst_bin_get_by_name (GST_BIN (p), "src");
-  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "sink");
   GstPad *pad = gst_element_get_static_pad (src, "src");
   GByteArray *img = g_byte_array_new ();
-  GstSample *s;
+  GList *images, *l;
 
   memset (seen, 0, sizeof (*seen));
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, check_buffer, seen, NULL);
-  fail_unless (gst_element_set_state (p, GST_STATE_PAUSED) !=
-      GST_STATE_CHANGE_FAILURE);
-  fail_unless (gst_element_get_state (p, NULL, NULL, 30 * GST_SECOND) ==
-      GST_STATE_CHANGE_SUCCESS);
-  if (seek_ms > 0) {
-    fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
-            GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE,
-            seek_ms * GST_MSECOND));
-    fail_unless (gst_element_get_state (p, NULL, NULL, 30 * GST_SECOND) ==
-        GST_STATE_CHANGE_SUCCESS);
-  }
-  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
-      GST_STATE_CHANGE_FAILURE);
-  while ((s = gst_app_sink_pull_sample (GST_APP_SINK (sink)))) {
-    GstMapInfo map;
+  images = aooct_test_play_images (p, "sink", seek_ms > 0 ? seek_ms : -1);
+  for (l = images; l; l = l->next) {
+    gsize size;
+    gconstpointer data = g_bytes_get_data (l->data, &size);
 
-    fail_unless (gst_buffer_map (gst_sample_get_buffer (s), &map,
-            GST_MAP_READ));
-    g_byte_array_append (img, map.data, map.size);
-    gst_buffer_unmap (gst_sample_get_buffer (s), &map);
-    gst_sample_unref (s);
+    g_byte_array_append (img, data, size);
   }
-  fail_if (gst_bus_have_pending (GST_ELEMENT_BUS (p)) &&
-      gst_bus_pop_filtered (GST_ELEMENT_BUS (p), GST_MESSAGE_ERROR) != NULL,
-      "an error was posted");
-  gst_element_set_state (p, GST_STATE_NULL);
+  g_list_free_full (images, (GDestroyNotify) g_bytes_unref);
   gst_object_unref (pad);
   gst_object_unref (src);
-  gst_object_unref (sink);
   gst_object_unref (p);
   return img;
 }

@@ -303,15 +303,10 @@ GST_END_TEST;
 /* every mode, and flyback (each B-scan's rows start at another byte) */
 GST_START_TEST (test_dcsub_packed_modes)
 {
-  gint n = 834, i;
+  gint n = 834;
   GRand *rand = aooct_test_rand_new ();
-  GString *text = g_string_new (NULL);
-  gchar *path, *props;
+  gchar *path = aooct_test_write_background (rand, n), *props;
 
-  for (i = 0; i < n; i++)
-    g_string_append_printf (text, "%.9g\n", g_rand_double_range (rand, 100,
-            3000));
-  path = aooct_test_write_temp (text->str);
   props = g_strdup_printf ("mode=background background-file=%s", path);
   compare_with_gray16 (AOOCT_RAW_MONO12P, n, 40, 2, props);
   compare_with_gray16 (AOOCT_RAW_MONO12PACKED, n, 40, 2, "mode=none");
@@ -323,7 +318,6 @@ GST_START_TEST (test_dcsub_packed_modes)
   g_unlink (path);
   g_free (path);
   g_free (props);
-  g_string_free (text, TRUE);
   g_rand_free (rand);
 }
 
