@@ -135,10 +135,16 @@ GstElement *
 launch (const gchar * desc)
 {
   GError *err = NULL;
-  GstElement *p = gst_parse_launch (desc, &err);
+  /* a missing element is fatal too (else gst_parse_launch() gives what it
+   * could build, and the bench would time a part of the pipeline) */
+  GstElement *p = gst_parse_launch_full (desc, NULL,
+      GST_PARSE_FLAG_FATAL_ERRORS, &err);
 
-  if (p == NULL) {
-    g_printerr ("cannot build '%s': %s\n", desc, err->message);
+  if (p == NULL || err != NULL) {
+    g_printerr ("cannot build '%s': %s%s\n", desc, err ? err->message : "?",
+        err && g_error_matches (err, GST_PARSE_ERROR,
+            GST_PARSE_ERROR_NO_SUCH_ELEMENT) ? " (is GST_PLUGIN_PATH the "
+        "build's gst folder?)" : "");
     exit (1);
   }
   if (with_cuda_graphs >= 0)
