@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-bench --thread-times: which thread of the process is busy while a
- * chain is timed (which one saturates when one process drives two GPUs:
- * the scale-out rows), from /proc/self/task. */
+ * chain is timed (the scale-out rows: one process driving several GPUs),
+ * from /proc/self/task.  A thread waiting for the GPU spins in the CUDA
+ * driver and counts as busy: a place to look, not proof of a limit. */
 #ifndef __AOOCT_BENCH_THREADS_H__
 #define __AOOCT_BENCH_THREADS_H__
 
