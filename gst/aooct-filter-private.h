@@ -133,6 +133,9 @@ void aooct_filter_subclass_teardown (GstAooctFilter * self);
  * buffer about to be processed (NULL without the hook). */
 gboolean aooct_filter_subclass_live (GstAooctFilter * self,
     gconstpointer * live, GError ** error);
+/* At EOS: the plan hands over what it still owes the element (its drain,
+ * aooct-step.h); FALSE with @error set when that failed. */
+gboolean aooct_filter_subclass_drain (GstAooctFilter * self, GError ** error);
 gboolean aooct_filter_subclass_defer (GstAooctFilter * self, GstBuffer * outbuf,
     gdouble * host_ms, GError ** error);
 

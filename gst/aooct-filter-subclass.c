@@ -99,6 +99,27 @@ aooct_filter_subclass_setup (GstAooctFilter * self, GError ** error)
   return ok;
 }
 
+/* The plan's drain at EOS (aooct-step.h), context current on CUDA;
+ * FALSE with @error set when it failed. */
+gboolean
+aooct_filter_subclass_drain (GstAooctFilter * self, GError ** error)
+{
+  gboolean ok;
+
+#ifdef HAVE_CUDA
+  if (aooct_filter_cuda_active (self) && self->priv->step.plan
+      && self->priv->step.ops->drain) {
+    if (!aooct_cuda_element_push (self->priv->cuda, error))
+      return FALSE;
+    ok = aooct_step_drain (&self->priv->step, error);
+    aooct_cuda_element_pop (self->priv->cuda);
+    return ok;
+  }
+#endif
+  ok = aooct_step_drain (&self->priv->step, error);
+  return ok;
+}
+
 gboolean
 aooct_filter_subclass_live (GstAooctFilter * self, gconstpointer * live,
     GError ** error)

@@ -106,3 +106,11 @@ aooct_step_rewind (AooctStep * step)
   if (step->plan && step->ops->rewind)
     step->ops->rewind (step->plan);
 }
+
+gboolean
+aooct_step_drain (AooctStep * step, GError ** error)
+{
+  if (step->plan && step->ops->drain)
+    return step->ops->drain (step->plan, error);
+  return TRUE;
+}

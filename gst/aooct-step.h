@@ -119,6 +119,12 @@ struct _AooctStepOps
    * still to upload, state that moves from buffer to buffer).  Without
    * it, execute() runs for every buffer. */
     gssize (*graph_key) (gpointer plan, const AooctStepRun * run, guint8 * key);
+  /* Optional: at EOS (CUDA context current), the plan finishes what it
+   * hands the element on the host for the buffers so far (aooctregister's
+   * shifts, which the GPU computed after execute() returned), so that the
+   * element's messages and files are complete before EOS goes on.  FALSE
+   * with @error set when the GPU work failed. */
+    gboolean (*drain) (gpointer plan, GError ** error);
 };
 
 /* the most bytes graph_key() may write */
@@ -155,8 +161,10 @@ gssize aooct_step_graph_key (AooctStep * step, const AooctPlane * in,
 /* Frees the plan (if any); @step then holds nothing. */
 void aooct_step_plan_free (AooctStep * step);
 
-/* The plan's reset / rewind, where it has one (and @step holds a plan). */
+/* The plan's reset / rewind / drain, where it has one (and @step holds a
+ * plan; drain is TRUE otherwise). */
 void aooct_step_reset (AooctStep * step);
+gboolean aooct_step_drain (AooctStep * step, GError ** error);
 void aooct_step_rewind (AooctStep * step);
 
 G_END_DECLS

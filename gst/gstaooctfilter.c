@@ -396,6 +396,16 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
     }
   }
 #endif
+  /* what the step owes the element on the host (aooctregister's report
+   * of the last B-scans) before EOS goes on */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS) {
+    GError *error = NULL;
+
+    if (!aooct_filter_subclass_drain (self, &error)) {
+      gst_aooct_filter_post_error (self, error);
+      g_clear_error (&error);
+    }
+  }
   if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
     GstCaps *caps;
     guint posted;
