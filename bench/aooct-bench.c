@@ -10,7 +10,7 @@
  *               [--file-dir DIR] [--no-steps] [--no-files] [--views V]
  *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
  *               [--fullrange] [--cs] [--packed] [--scale-out GPUS] [--flow]
- *               [--thread-times]
+ *               [--thread-times] [--aooct]
  *
  * This file reads the options and runs the benchmarks they ask for, one
  * file each:
@@ -25,6 +25,8 @@
  *   aooct-bench-cs.c       --cs: aooctcs at 2048 x 1000
  *   aooct-bench-packed.c   --packed: packed 12/10-bit raw B-scans
  *   aooct-bench-scale.c    --scale-out: one pipeline over several GPUs
+ *   aooct-bench-register.c --aooct: aooctregister on 1024-nopad-x8 and
+ *                          512x512-x32 (or the shape --shape names)
  * all timed by aooct-bench-run.c (appsrc ! chain ! fakesink, after a
  * warm-up; the raw B-scans in system, page-locked or device memory). */
 #include <stdio.h>
@@ -41,12 +43,14 @@ static const Shape shapes[] = {
   {"1024-nopad", 1024, 1000, FALSE, 1},
   {"1024-nopad-x8", 1024, 1000, FALSE, 8},
   {"2048-nopad", 2048, 1000, FALSE, 1},
+  /* AO-OCT B-scans (--aooct): 512 of them make a 512^3 volume */
+  {"512x512-x32", 512, 512, FALSE, 32},
 };
 
 static Bench bench = { NULL, NULL, 50 };
 
 static gint views = 0;
-static gboolean cs = FALSE, packed = FALSE;
+static gboolean cs = FALSE, packed = FALSE, aooct = FALSE;
 static gchar *output = NULL, *only = NULL, *scale_out = NULL;
 
 static GOptionEntry entries[] = {
@@ -78,6 +82,9 @@ static GOptionEntry entries[] = {
   {"cs", 0, 0, G_OPTION_ARG_NONE, &cs,
       "time aooctcs (compressive sensing) at 2048 x 1000 instead of the "
         "shapes", NULL},
+  {"aooct", 0, 0, G_OPTION_ARG_NONE, &aooct,
+      "time aooctregister alone and the chain to aooctregister ! aooctnorm "
+      "(1024-nopad-x8 and 512x512-x32 unless --shape names one)", NULL},
   {"packed", 0, 0, G_OPTION_ARG_NONE, &packed,
       "time the chain on packed 12/10-bit raw B-scans against 16-bit ones "
         "(--shape, default 1024-nopad-x8) instead of the shapes", NULL},
@@ -119,11 +126,17 @@ want_scale_out (void)
   return scale_out != NULL;
 }
 
+static gboolean
+want_aooct (void)
+{
+  return aooct;
+}
+
 /* the shapes' sections unless another benchmark was asked for */
 static gboolean
 want_shapes (void)
 {
-  return views == 0 && !cs && !packed && !scale_out;
+  return views == 0 && !cs && !packed && !scale_out && !aooct;
 }
 
 static void
@@ -136,6 +149,20 @@ static void
 run_cs (Bench * b)
 {
   aooct_bench_cs_rows (b->table, b->out, b->buffers);
+}
+
+/* --aooct: its two shapes, or the one --shape names */
+static void
+run_aooct (Bench * b)
+{
+  guint s;
+
+  for (s = 0; s < G_N_ELEMENTS (shapes); s++)
+    if ((only == NULL && (g_strcmp0 (shapes[s].name, "1024-nopad-x8") == 0
+                || g_strcmp0 (shapes[s].name, "512x512-x32") == 0))
+        || g_strcmp0 (only, "all") == 0
+        || g_strcmp0 (only, shapes[s].name) == 0)
+      aooct_bench_register_rows (b->table, b->out, &shapes[s], b->buffers);
 }
 
 static void
@@ -156,6 +183,7 @@ static const struct
   {want_cs, run_cs, NULL},
   {want_packed, NULL, aooct_bench_packed_rows},
   {want_scale_out, run_scale_out, NULL},
+  {want_aooct, run_aooct, NULL},
   {want_shapes, NULL, aooct_bench_shape_rows},
 };
 
@@ -175,7 +203,7 @@ main (int argc, char **argv)
   g_option_context_free (ctx);
   if (!output)
     output = g_strdup ("bench-results.md");
-  if (!only)
+  if (!only && !aooct)
     only = g_strdup (packed ? "1024-nopad-x8" : "thesis");
   /* what it was made for: which thread saturates over several GPUs */
   thread_times = thread_times || scale_out != NULL;

@@ -158,6 +158,11 @@ G_GNUC_PRINTF (3, 4);
      void aooct_bench_flow_rows (GString * table, FILE * out,
     const Shape * shape, GstSample * raw, gint buffers);
 
+/* --aooct: aooctregister alone and the chain to aooctregister !
+ * aooctnorm on @shape (aooct-bench-register.c) */
+     void aooct_bench_register_rows (GString * table, FILE * out,
+    const Shape * shape, gint buffers);
+
 /* --fullrange: aooctfullrange alone, then the chain with it after
  * aooctdcsub fed with @raw (aooct-bench-fullrange.c) */
      void aooct_bench_fullrange_rows (GString * table, FILE * out,

@@ -265,6 +265,26 @@ aooct_synth_params_validate (const AooctSynthParams * p, GError ** error)
     CHECK_RANGE (p->line_rate, "line-rate", 1.0, 1e8, "A-lines/s");
   CHECK_RANGE (p->refractive_index, "refractive-index", 1.0, 3.0, "");
 
+  /* eye motion (aooct-synth-motion.c) */
+  CHECK_RANGE (p->motion_axial, "motion-axial", 0.0, 1000.0, "um");
+  CHECK_RANGE (p->motion_lateral, "motion-lateral", 0.0, 1000.0, "A-lines");
+  if ((p->motion_axial > 0 || p->motion_lateral > 0)
+      && p->phantom != AOOCT_SYNTH_PHANTOM_RETINA) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "motion-axial=%g / motion-lateral=%g move the retina: they need "
+        "phantom=retina", p->motion_axial, p->motion_lateral);
+    return FALSE;
+  }
+  if (p->motion_lateral > 0 && (p->speckle_width <= 0
+          || p->vessel_count > 0)) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "motion-lateral=%g needs speckle-width > 0 (the beam's width, which "
+        "makes a fractional lateral shift meaningful; got %g) and "
+        "vessel-count=0 (got %d)", p->motion_lateral, p->speckle_width,
+        p->vessel_count);
+    return FALSE;
+  }
+
   /* a source the camera cannot see is a configuration mistake */
   l0 = aooct_calib_poly_eval (p->coeffs, p->n_coeffs, 0);
   l1 = aooct_calib_poly_eval (p->coeffs, p->n_coeffs, p->samples - 1);
@@ -867,6 +887,79 @@ fill_mirror_aline (const AooctSynth * s, gint thread, guint64 frame, gint m,
   }
 }
 
+/* ---- eye motion: the tissue seen from a moved beam (aooct-synth.h) --- */
+
+/* the most columns one A-line sees with lateral motion: |x - c| < 4 sigma
+ * + 1, sigma <= 8 */
+#define MOTION_MAX_COLUMNS 80
+
+/* The lattice amplitudes of the tissue as A-line m sees it when the
+ * tissue is moved by @dx A-lines: the beam at tissue position @xe = m -
+ * dx weights column c by exp (-(xe - c)^2 / (2 sigma^2)) (a fixed
+ * normalisation, that of speckle-width at rest, so the same tissue has
+ * the same power wherever the beam is); each column draws from its own
+ * stream and has its own layer depths and cone brightness, so a moved
+ * A-line sees exactly the tissue that was beside it. */
+static void
+motion_lattice (const AooctSynth * s, fftwf_complex * lat_in, gdouble xe,
+    guint64 pos, gdouble y)
+{
+  const AooctSynthParams *p = &s->p;
+  const Lattice *lat = &s->retina;
+  const gdouble sigma = p->speckle_width;
+  const gint reach = (gint) ceil (4 * sigma) + 1;
+  const gint c0 = (gint) ceil (xe - reach), c1 = (gint) floor (xe + reach);
+  const gint nc = MIN (c1 - c0 + 1, MOTION_MAX_COLUMNS);
+  const gint mask = lat->q - 1;
+  gdouble bounds[MOTION_MAX_COLUMNS][N_LAYERS + 1];
+  gdouble w[MOTION_MAX_COLUMNS], cone[MOTION_MAX_COLUMNS], norm = 0;
+  guint layer[MOTION_MAX_COLUMNS];
+  Rng col[MOTION_MAX_COLUMNS];
+  gint k, l;
+
+  for (k = -reach; k <= reach; k++)
+    norm += exp (-(gdouble) k * k / (sigma * sigma));
+  norm = 1.0 / sqrt (norm);
+  for (k = 0; k < nc; k++) {
+    const gint c = c0 + k;
+    /* floor division: the cone of a column left of A-line 0 */
+    const gint cone_index = c >= 0 ? c / CONE_ALINES :
+        -((-c + CONE_ALINES - 1) / CONE_ALINES);
+    Rng cone_rng;
+
+    w[k] = norm * exp (-0.5 * (xe - c) * (xe - c) / (sigma * sigma));
+    retina_bounds (p->alines > 1 ? 2.0 * c / (p->alines - 1) - 1 : 0, y,
+        bounds[k]);
+    rng_init (&col[k], p->seed, pos, (guint64) (gint64) c, 1);
+    rng_init (&cone_rng, p->seed, pos, (guint64) (gint64) cone_index, 2);
+    cone[k] = 0.2 + 1.6 * rng_uniform (&cone_rng);
+    layer[k] = 0;
+  }
+  for (l = -lat->lh; l <= lat->lh; l++) {
+    gdouble z = lat->z_mid + l * lat->dz, nr = 0, ni = 0;
+
+    for (k = 0; k < nc; k++) {
+      gfloat dr = rng_gauss (&col[k]), di = rng_gauss (&col[k]);
+      gdouble r = 0;
+
+      while (layer[k] < N_LAYERS && z >= bounds[k][layer[k] + 1])
+        layer[k]++;
+      if (z >= bounds[k][0] && layer[k] < N_LAYERS) {
+        r = layers[layer[k]].r;
+        if (layers[layer[k]].kind == LAYER_CONE)
+          r *= cone[k];
+        else if (layers[layer[k]].kind == LAYER_CHOROID)
+          r *= exp (-(z - bounds[k][layer[k]]) / CHOROID_DECAY);
+      }
+      r = w[k] * sqrt (0.5 * s->scale * r * lat->dz);
+      nr += r * dr;
+      ni += r * di;
+    }
+    lat_in[l & mask][0] = (gfloat) nr;
+    lat_in[l & mask][1] = (gfloat) ni;
+  }
+}
+
 static void
 fill_retina_aline (const AooctSynth * s, gint thread, guint64 frame, gint m,
     guint16 * row, Rng * noise)
@@ -892,6 +985,7 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 frame, gint m,
   guint layer = 0;
   gint l, i, mask = lat->q - 1;
   Rng rng, cone_rng;
+  gdouble motion_dz, motion_dx;
 
   retina_bounds (x, y, bounds);
   /* the same tissue at the same position of every volume */
@@ -901,8 +995,10 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 frame, gint m,
     /* A-line m + l's own stream (the same draws it uses itself) */
     rng_init (&col[l + nk], p->seed, pos, (guint64) (gint64) (m + l), 1);
   cone = 0.2 + 1.6 * rng_uniform (&cone_rng);
+  /* eye motion: the tissue moved by (motion_dz um, motion_dx A-lines) */
+  aooct_synth_motion (p, frame, &motion_dz, &motion_dx);
 
-  for (l = -lat->lh; l <= lat->lh; l++) {
+  for (l = p->motion_lateral > 0 ? lat->lh + 1 : -lat->lh; l <= lat->lh; l++) {
     gdouble z = lat->z_mid + l * lat->dz, r = 0;
     gfloat sd;
 
@@ -943,6 +1039,8 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 frame, gint m,
       lat_in[l & mask][1] = sd * ni;
     }
   }
+  if (p->motion_lateral > 0)
+    motion_lattice (s, lat_in, m - motion_dx, pos, y);
   fftwf_execute_dft (lat->plan, lat_in, g);
   blood = blood_field (s, thread, frame, pos, y, m, near, n_near, nk, wk);
 
@@ -952,6 +1050,15 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 frame, gint m,
     lattice_read (lat, g, i, &gr, &gi);
     cr = lat->carrier[2 * i] * br - lat->carrier[2 * i + 1] * bi;
     ci = lat->carrier[2 * i] * bi + lat->carrier[2 * i + 1] * br;
+    if (motion_dz != 0) {
+      /* every scatterer motion_dz deeper: e^{j 2 k motion_dz} */
+      const gdouble a = s->two_k[i] * motion_dz;
+      const gfloat mr = (gfloat) cos (a), mi = (gfloat) sin (a);
+      const gfloat tr = cr * mr - ci * mi;
+
+      ci = cr * mi + ci * mr;
+      cr = tr;
+    }
     /* 1 + carrier * G */
     fr = 1.0f + cr * gr - ci * gi;
     fi = cr * gi + ci * gr;

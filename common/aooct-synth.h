@@ -228,6 +228,11 @@ typedef struct
   gdouble aline_spacing;        /* um between A-lines (vessel width) */
   gdouble line_rate;            /* A-lines per second */
   gdouble refractive_index;     /* of the blood: optical path per length */
+  /* eye motion (spec 13, aooctregister; aooct-synth-motion.c): peak
+   * axial shift of the tissue in um of single-pass path and peak lateral
+   * shift in A-lines; 0 = none */
+  gdouble motion_axial;
+  gdouble motion_lateral;
 } AooctSynthParams;
 
 typedef struct _AooctSynth AooctSynth;
@@ -286,6 +291,27 @@ void aooct_synth_free (AooctSynth * s);
  * samples, row m at @out + m * @stride_samples. */
 void aooct_synth_fill (AooctSynth * s, guint64 frame, guint16 * out,
     gsize stride_samples);
+
+/* ---- eye motion (aooct-synth-motion.c) ----
+ *
+ * With motion-axial A (um) and motion-lateral L (A-lines) the whole
+ * retina of B-scan @frame is moved, rigidly, by
+ *   dz(f) = A w(f, 1),  dx(f) = L w(f, 2),
+ *   w(f, a) = 0.7 sin (2 pi f / 50 + phi_a1) + 0.3 sin (2 pi f / 7.3 +
+ *       phi_a2)
+ * (a slow drift and a tremor; |w| <= 1; the phases phi from the seed):
+ * every scatterer lies dz deeper (its fringe e^{j 2 k z} gains e^{j 2 k
+ * dz}, exact for any dz) and dx A-lines further along the scan (A-line m
+ * sees the tissue's columns c with the beam's Gaussian weight exp (-(m -
+ * dx - c)^2 / (2 speckle-width^2)), exact for any dx; each column keeps
+ * its own scatterers and layer depths), so the same speckle moves with
+ * the tissue.  A feature at (z, m) of B-scan f0 is at (z + dz_bins, m +
+ * dx) of B-scan f with dz_bins = aooct_synth_depth_bin (dz(f) - dz(f0))
+ * and dx = dx(f) - dx(f0): aooctregister's estimate against reference
+ * f0.  Lateral motion needs speckle-width > 0 (the beam's width) and no
+ * vessels; both need the retina phantom. */
+void aooct_synth_motion (const AooctSynthParams * p, guint64 frame,
+    gdouble * dz_um, gdouble * dx_alines);
 
 G_END_DECLS
 #endif /* __AOOCT_SYNTH_H__ */

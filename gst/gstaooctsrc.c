@@ -38,7 +38,18 @@
  *   `refractive-index`, lambda0 = 840.0 nm for the default source
  *   (docs/flow.md); `repeats` acquires each position that many times in a
  *   row.  Doppler between neighbouring A-lines needs `speckle-width` (about
- *   3): the beam wider than the A-line spacing.
+ *   3): the beam wider than the A-line spacing;
+ * - eye motion (aooctregister; spec section 13): `motion-axial` um and
+ *   `motion-lateral` A-lines move the whole retina rigidly per B-scan f
+ *   by dz(f) = motion-axial w1(f), dx(f) = motion-lateral w2(f),
+ *   w(f) = 0.7 sin (2 pi f / 50 + phi1) + 0.3 sin (2 pi f / 7.3 + phi2)
+ *   (drift and tremor, phases from `seed`; aooct_synth_motion() in
+ *   common/aooct-synth.h), the same tissue and speckle at the new place,
+ *   exact for fractional shifts.  aooctregister's estimate of B-scan f
+ *   against f0 is then dz = (dz(f) - dz(f0)) |K1 - K0| P1 / (pi (N - 1))
+ *   bins (the depth-bin rule below) and dx = dx(f) - dx(f0) A-lines.  Use
+ *   `bscans-per-volume=1` so that every B-scan shows the same position;
+ *   lateral motion needs `speckle-width` > 0.
  *
  * A reflector at depth z um appears at depth bin
  * z |K1 - K0| P1 / (pi (N - 1)) with K = 2 pi / lambda at the first and last
@@ -134,6 +145,9 @@ enum
   PROP_ALINE_SPACING,
   PROP_LINE_RATE,
   PROP_REFRACTIVE_INDEX,
+  /* eye motion (aooctregister's tests, issue 42) */
+  PROP_MOTION_AXIAL,
+  PROP_MOTION_LATERAL,
 };
 
 #define GST_TYPE_AOOCT_SRC_PHANTOM (gst_aooct_src_phantom_get_type ())
@@ -238,6 +252,12 @@ gst_aooct_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_SPECKLE_WIDTH:
       p->speckle_width = g_value_get_double (value);
+      break;
+    case PROP_MOTION_AXIAL:
+      p->motion_axial = g_value_get_double (value);
+      break;
+    case PROP_MOTION_LATERAL:
+      p->motion_lateral = g_value_get_double (value);
       break;
     case PROP_BSCANS_PER_VOLUME:
       p->bscans_per_volume = g_value_get_int (value);
@@ -349,6 +369,12 @@ gst_aooct_src_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_SPECKLE_WIDTH:
       g_value_set_double (value, p->speckle_width);
+      break;
+    case PROP_MOTION_AXIAL:
+      g_value_set_double (value, p->motion_axial);
+      break;
+    case PROP_MOTION_LATERAL:
+      g_value_set_double (value, p->motion_lateral);
       break;
     case PROP_BSCANS_PER_VOLUME:
       g_value_set_int (value, p->bscans_per_volume);
@@ -586,6 +612,8 @@ update_params (GstAooctSrc * self, GError ** error)
   /* the geometry stays as at start: alines is the active one */
   p.line_rate = line_rate (self, p.alines);
   p.refractive_index = self->props.refractive_index;
+  p.motion_axial = self->props.motion_axial;
+  p.motion_lateral = self->props.motion_lateral;
   GST_OBJECT_UNLOCK (self);
 
   if (p.phantom == self->active.phantom &&
@@ -611,7 +639,9 @@ update_params (GstAooctSrc * self, GError ** error)
       p.vessel_decorrelation == self->active.vessel_decorrelation &&
       p.aline_spacing == self->active.aline_spacing &&
       p.line_rate == self->active.line_rate &&
-      p.refractive_index == self->active.refractive_index)
+      p.refractive_index == self->active.refractive_index &&
+      p.motion_axial == self->active.motion_axial &&
+      p.motion_lateral == self->active.motion_lateral)
     return TRUE;
 
   s = build_synth (&p, error);
@@ -938,6 +968,35 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
           "range needs it (about 3 with carrier=1.5): independent A-lines "
           "have no slowly varying phase for the carrier to shift. "
           "0..8, default 0 (independent A-lines)", 0.0, 8.0, 0.0,
+          PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:motion-axial:
+   *
+   * phantom=retina: eye motion, the peak axial shift of the whole retina
+   * in um of single-pass optical path (a drift and a tremor per B-scan,
+   * from the seed; common/aooct-synth.h); the tissue moves, its speckle
+   * with it.  0..1000, default 0 (none)
+   */
+  g_object_class_install_property (gobject_class, PROP_MOTION_AXIAL,
+      g_param_spec_double ("motion-axial", "Axial motion",
+          "phantom=retina: eye motion, the peak axial shift of the whole "
+          "retina in um of single-pass optical path (a drift and a tremor "
+          "per B-scan, from the seed); the tissue moves, its speckle with "
+          "it.  0..1000, default 0 (none)", 0.0, 1000.0, 0.0, PLAYING_FLAGS));
+  /**
+   * GstAooctSrc:motion-lateral:
+   *
+   * phantom=retina: eye motion, the peak lateral shift of the retina in
+   * A-lines along the scan (drift and tremor per B-scan, from the seed);
+   * needs speckle-width > 0 (the beam's width) and no vessels.  0..1000,
+   * default 0 (none)
+   */
+  g_object_class_install_property (gobject_class, PROP_MOTION_LATERAL,
+      g_param_spec_double ("motion-lateral", "Lateral motion",
+          "phantom=retina: eye motion, the peak lateral shift of the retina "
+          "in A-lines along the scan (drift and tremor per B-scan, from the "
+          "seed); needs speckle-width > 0 (the beam's width) and no "
+          "vessels.  0..1000, default 0 (none)", 0.0, 1000.0, 0.0,
           PLAYING_FLAGS));
   /**
    * GstAooctSrc:bscans-per-volume:

@@ -3,7 +3,7 @@
 # The benchmark runs, on the CPU, as docs/performance.md and
 # docs/scale-out.md tell users to run it (a few buffers per figure: this
 # checks that every benchmark makes its table, not its figures): the
-# standard rows of one shape, the flow, packed, full-range and views
+# standard rows of one shape, the flow, aooctregister (--aooct), packed, full-range and views
 # rows, and scripts/scale-out-bench.sh over two CPU branches with its
 # thread times.  AOOCT_BUILD is the meson build folder.
 set -euo pipefail
@@ -35,6 +35,7 @@ run() {
 
 run shape --shape thesis-x16 --buffers 3 --no-files
 run flow --flow --shape 1024-nopad-x8 --buffers 2 --no-files --no-steps
+run aooct --aooct --shape 512x512-x32 --buffers 1
 run packed --packed --buffers 2 --no-files --no-steps
 run fullrange --fullrange --shape thesis-x16 --buffers 2 --no-files --no-steps
 run views --views 1 --buffers 2
