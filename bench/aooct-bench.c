@@ -84,7 +84,7 @@ static GOptionEntry entries[] = {
         "shapes", NULL},
   {"aooct", 0, 0, G_OPTION_ARG_NONE, &aooct,
       "time aooctregister alone and the chain to aooctregister ! aooctnorm "
-      "(1024-nopad-x8 and 512x512-x32 unless --shape names one)", NULL},
+        "(1024-nopad-x8 and 512x512-x32 unless --shape names one)", NULL},
   {"packed", 0, 0, G_OPTION_ARG_NONE, &packed,
       "time the chain on packed 12/10-bit raw B-scans against 16-bit ones "
         "(--shape, default 1024-nopad-x8) instead of the shapes", NULL},

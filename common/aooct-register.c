@@ -37,8 +37,7 @@ aooct_register_params_resolve (AooctRegisterParams * p,
         AOOCT_REGISTER_MAX_UPSAMPLE);
     return FALSE;
   }
-  if (!isfinite (min_correlation) || min_correlation < 0
-      || min_correlation > 1) {
+  if (!isfinite (min_correlation) || min_correlation < 0 || min_correlation > 1) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
         "min-correlation=%g: expected 0 .. 1", min_correlation);
     return FALSE;

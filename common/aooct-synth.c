@@ -275,8 +275,7 @@ aooct_synth_params_validate (const AooctSynthParams * p, GError ** error)
         "phantom=retina", p->motion_axial, p->motion_lateral);
     return FALSE;
   }
-  if (p->motion_lateral > 0 && (p->speckle_width <= 0
-          || p->vessel_count > 0)) {
+  if (p->motion_lateral > 0 && (p->speckle_width <= 0 || p->vessel_count > 0)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
         "motion-lateral=%g needs speckle-width > 0 (the beam's width, which "
         "makes a fractional lateral shift meaningful; got %g) and "

@@ -350,7 +350,7 @@ aooct_cpu_register_execute (AooctCpuRegisterPlan * r,
   gint b;
 
   for (b = 0; b < p->bscans; b++)
-    register_one (r, min_correlation, (const guint8 *) in + (gsize) b * p->alines * in_stride,
-        in_stride, (guint8 *) out + (gsize) b * p->alines * out_stride,
-        out_stride);
+    register_one (r, min_correlation,
+        (const guint8 *) in + (gsize) b * p->alines * in_stride, in_stride,
+        (guint8 *) out + (gsize) b * p->alines * out_stride, out_stride);
 }

@@ -177,8 +177,7 @@ static void
 report (gpointer data, const AooctRegisterResult * r)
 {
   GstAooctRegister *self = data;
-  gdouble dz = aooct_register_result_dz (r), dx =
-      aooct_register_result_dx (r);
+  gdouble dz = aooct_register_result_dz (r), dx = aooct_register_result_dx (r);
   gboolean post;
 
   GST_LOG_OBJECT (self, "B-scan %" G_GUINT64_FORMAT ": dz %g dx %g rho %g%s",
@@ -228,8 +227,7 @@ register_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   const RegisterLive *l = run->live;
 
   aooct_cpu_register_execute (plan, l->min_correlation,
-      (const gfloat *) in->data, in->stride, (gfloat *) out->data,
-      out->stride);
+      (const gfloat *) in->data, in->stride, (gfloat *) out->data, out->stride);
   return TRUE;
 }
 

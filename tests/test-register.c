@@ -66,7 +66,7 @@ gauss (GRand * rand)
 static gsize
 bscan_doubles (void)
 {
-  return 2 * (gsize) M * P2;
+  return 2 * (gsize) M *P2;
 }
 
 /* the signed bin of row z of the data's layers */
@@ -411,8 +411,7 @@ check_run (const Run * run, const gchar * shifts_file)
   }
   /* the exclusions are rare */
   fail_unless (compared * 4 >= run->bscans * run->n_buf * 3,
-      "only %d of %d estimates compared", compared,
-      run->bscans * run->n_buf);
+      "only %d of %d estimates compared", compared, run->bscans * run->n_buf);
   if (run->expect_rejected < 0) {
     fail_unless_equals_int (rejected, 0);
   } else {
@@ -735,8 +734,7 @@ GST_START_TEST (test_physics_motion)
       aooct_test_backend, ez, ex, PHYS_FRAMES, span);
   /* the motion must be there for this to mean anything */
   fail_unless (span > 3);
-  fail_unless (ez < 0.1 && ex < 0.1, "RMS error %g bins, %g A-lines", ez,
-      ex);
+  fail_unless (ez < 0.1 && ex < 0.1, "RMS error %g bins, %g A-lines", ez, ex);
   g_array_unref (a);
   g_unlink (path);
   g_free (path);
@@ -789,8 +787,7 @@ averaged_sharpness (const gchar * reg)
   img = g_malloc ((gsize) w * h);
   for (r = 0; r < h; r++)
     memcpy (img + (gsize) r * w, (guint8 *) GST_VIDEO_FRAME_PLANE_DATA
-        (&frame, 0) + (gsize) r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0),
-        w);
+        (&frame, 0) + (gsize) r * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), w);
   gst_video_frame_unmap (&frame);
   s = sharpness (img, w, h);
   g_free (img);
