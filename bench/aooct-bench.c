@@ -43,8 +43,10 @@ static const Shape shapes[] = {
   {"1024-nopad", 1024, 1000, FALSE, 1},
   {"1024-nopad-x8", 1024, 1000, FALSE, 8},
   {"2048-nopad", 2048, 1000, FALSE, 1},
-  /* AO-OCT B-scans (--aooct): 512 of them make a 512^3 volume */
+  /* AO-OCT B-scans (--aooct): 512 of them make a 512^3 volume; one per
+   * buffer for the CPU's quick run (tests/test-bench.sh) */
   {"512x512-x32", 512, 512, FALSE, 32},
+  {"512x512", 512, 512, FALSE, 1},
 };
 
 static Bench bench = { NULL, NULL, 50 };

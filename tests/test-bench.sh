@@ -35,7 +35,7 @@ run() {
 
 run shape --shape thesis-x16 --buffers 3 --no-files
 run flow --flow --shape 1024-nopad-x8 --buffers 2 --no-files --no-steps
-run aooct --aooct --shape 512x512-x32 --buffers 1
+run aooct --aooct --shape 512x512 --buffers 1
 run packed --packed --buffers 2 --no-files --no-steps
 run fullrange --fullrange --shape thesis-x16 --buffers 2 --no-files --no-steps
 run views --views 1 --buffers 2
