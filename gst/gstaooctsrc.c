@@ -39,6 +39,18 @@
  *   (docs/flow.md); `repeats` acquires each position that many times in a
  *   row.  Doppler between neighbouring A-lines needs `speckle-width` (about
  *   3): the beam wider than the A-line spacing.
+ * - photoreceptors for optoretinography (aooctorg; spec section 13):
+ *   `phantom=photoreceptors`, IS/OS at `org-depth` um, COST
+ *   `org-separation` um below it and the RPE `org-rpe` um below that, as a
+ *   few point scatterers per A-line (cones of `org-cone-alines` A-lines),
+ *   deeper by `org-curvature` um at the edges, all moving axially by
+ *   `org-bulk-amplitude` sin (2 pi b / `org-bulk-period`) um at B-scan b;
+ *   from B-scan `org-stimulus` on, COST's path against IS/OS's changes by
+ *   -`org-contraction` (t/tc) e^(1 - t/tc) + `org-elongation`
+ *   (1 - e^(-t/te)) nm, t the B-scans since the flash, tc and te
+ *   `org-tau-contraction` and `org-tau-elongation`: aooctorg with
+ *   center-wavelength=840.0 (the default source) and a baseline that ends
+ *   before the flash shows that curve as its trace (docs/aooct.md).
  *
  * A reflector at depth z um appears at depth bin
  * z |K1 - K0| P1 / (pi (N - 1)) with K = 2 pi / lambda at the first and last
@@ -69,6 +81,7 @@
 #include <gst/video/video.h>
 
 #include "aooct-src-util.h"
+#include "aooct-src-org.h"
 
 #include "gstaooctsrc.h"
 #include "aooct-calib.h"
@@ -145,6 +158,9 @@ gst_aooct_src_phantom_get_type (void)
     {AOOCT_SYNTH_PHANTOM_MIRROR, "One slightly tilted mirror at mirror-depth",
         "mirror"},
     {AOOCT_SYNTH_PHANTOM_RETINA, "Layered retina with speckle", "retina"},
+    {AOOCT_SYNTH_PHANTOM_PHOTORECEPTORS, "IS/OS, COST and RPE of cones with "
+          "a stimulus response (optoretinography, org-* properties)",
+        "photoreceptors"},
     {0, NULL, NULL}
   };
 
@@ -277,7 +293,9 @@ gst_aooct_src_set_property (GObject * object, guint prop_id,
       p->refractive_index = g_value_get_double (value);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      /* phantom=photoreceptors: aooct-src-org.c */
+      if (!aooct_src_org_set (&p->org, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -387,7 +405,8 @@ gst_aooct_src_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_double (value, p->refractive_index);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!aooct_src_org_get (&p->org, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -1084,6 +1103,8 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
           "Refractive index of the blood (optical path per um moved), 1..3, "
           "default 1.38 (aooctdoppler's default)", 1.0, 3.0,
           AOOCT_SYNTH_DEFAULT_REFRACTIVE_INDEX, PLAYING_FLAGS));
+  /* phantom=photoreceptors (aooct-src-org.c) */
+  aooct_src_org_install (gobject_class, PLAYING_FLAGS);
   /**
    * GstAooctSrc:calibration-file:
    *

@@ -20,6 +20,7 @@
 #include "gstaooctenface.h"
 #include "gstaooctrender.h"
 #include "gstaooctdoppler.h"
+#include "gstaooctorg.h"
 #include "gstaooctangio.h"
 #include "gstaooctflowenface.h"
 #include "gstaooctsrc.h"
@@ -44,6 +45,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctenface, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctrender, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctdoppler, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctorg, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctangio, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctflowenface, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);
