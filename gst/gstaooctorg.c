@@ -165,6 +165,9 @@ gst_aooct_org_sign_get_type (void)
   return type;
 }
 
+/* the kymograph in CUDA memory: the luma plane */
+static const gchar *const cuda_video_formats[] = { "NV12", "I420", NULL };
+
 #define gst_aooct_org_parent_class parent_class
 G_DEFINE_TYPE (GstAooctOrg, gst_aooct_org, GST_TYPE_AOOCT_FILTER);
 GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctorg, "aooctorg",
@@ -458,10 +461,15 @@ gst_aooct_org_setup (GstAooctFilter * filter, gconstpointer * settings,
   gchar *trace_file;
   AooctOrgLive l;
 
-  if (format != GST_VIDEO_FORMAT_GRAY8 && format != GST_VIDEO_FORMAT_GRAY16_LE) {
+  /* in CUDA memory (for nvcodec or a GL display): the luma of NV12 or
+   * I420, written as GRAY8 */
+  if (filter->out_cuda_memory ? (format != GST_VIDEO_FORMAT_NV12
+          && format != GST_VIDEO_FORMAT_I420) : (format !=
+          GST_VIDEO_FORMAT_GRAY8 && format != GST_VIDEO_FORMAT_GRAY16_LE)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "aooctorg produces GRAY8 or GRAY16_LE, not %s",
-        GST_VIDEO_INFO_NAME (&filter->out_vinfo));
+        "aooctorg produces GRAY8 or GRAY16_LE (on CUDA also NV12 or I420 "
+        "in CUDA memory), not %s%s", GST_VIDEO_INFO_NAME (&filter->out_vinfo),
+        filter->out_cuda_memory ? " in CUDA memory" : "");
     return FALSE;
   }
   GST_OBJECT_LOCK (self);
@@ -952,6 +960,7 @@ gst_aooct_org_class_init (GstAooctOrgClass * klass)
       "B-scans: a trace per B-scan and a scrolling kymograph",
       "aooct developers");
 
+  filter_class->cuda_video_formats = cuda_video_formats;
   gst_aooct_filter_class_add_pad_templates (filter_class,
       AOOCT_CAPS_TEMPLATE, "video/x-raw, format = (string) { GRAY8, "
       "GRAY16_LE }, width = (int) [ 1, MAX ], height = (int) [ 1, MAX ], "
