@@ -115,8 +115,7 @@ aooct_bench_flow_rows (GString * table, FILE * out, const Shape * shape,
   aooct_bench_element_rows (table, out, shape, raw, depth, buffers,
       "aooctdoppler", "", 0);
   aooct_bench_element_rows (table, out, shape, raw, depth, buffers,
-      "aooctangio",
-      "method=decorrelation repeats=4", REPEATS);
+      "aooctangio", "method=decorrelation repeats=4", REPEATS);
   emit (table, out, "\n");
   gst_sample_unref (depth);
 }

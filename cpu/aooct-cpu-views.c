@@ -267,7 +267,7 @@ aooct_cpu_enface_execute_collect (AooctCpuEnfacePlan * plan,
         count, plan->e, plan->z_l, plan->scratch);
   else
     enface_collect (&plan->p, plan->projection, log_mode, in, first, count,
-      plan->e);
+        plan->e);
 }
 
 void

@@ -63,6 +63,8 @@
 #include "aooct-step.h"
 #include "aooct-cpu-org.h"
 #ifdef HAVE_CUDA
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/cuda-gst.h>
 #include "aooct-cuda-org.h"
 #endif
 
@@ -119,6 +121,7 @@ struct _GstAooctOrg
   GstClockTime pts;             /* of the buffer being processed */
   GQueue tags;                  /* OrgTag of the buffers in flight (CUDA) */
   gpointer cuda_plan;           /* the CUDA plan, to drain at EOS */
+  gpointer cuda_ctx;            /* its CUcontext, current around that */
   gboolean trace_error;         /* a write to trace-file failed (posted) */
 };
 
@@ -291,9 +294,16 @@ org_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
   const OrgSettings *s = settings;
   AooctCudaOrgPlan *plan = aooct_cuda_org_plan_new (&s->params,
       org_cuda_report, s->self, error);
+  CUcontext ctx = NULL;
 
+  /* the element's context, current here: for the drain at EOS and flush,
+   * which run outside the step's calls */
+  if (CuCtxPopCurrent (&ctx) != CUDA_SUCCESS
+      || CuCtxPushCurrent (ctx) != CUDA_SUCCESS)
+    ctx = NULL;
   GST_OBJECT_LOCK (s->self);
   s->self->cuda_plan = plan;
+  s->self->cuda_ctx = ctx;
   GST_OBJECT_UNLOCK (s->self);
   return plan;
 }
@@ -366,8 +376,7 @@ gst_aooct_org_derive (GstAooctFilter * filter, const AooctGeometry * in,
   crop_end = self->crop_end;
   history = self->history;
   GST_OBJECT_UNLOCK (self);
-  if (!aooct_norm_resolve_crop (in, crop_start, crop_end, &start, &end,
-          error))
+  if (!aooct_norm_resolve_crop (in, crop_start, crop_end, &start, &end, error))
     return FALSE;
   /* the src pad carries video: samples = image rows per B-scan */
   *out = *in;
@@ -554,6 +563,7 @@ gst_aooct_org_teardown (GstAooctFilter * filter)
 
   GST_OBJECT_LOCK (self);
   self->cuda_plan = NULL;
+  self->cuda_ctx = NULL;
   GST_OBJECT_UNLOCK (self);
   g_queue_clear_full (&self->tags, g_free);
 }
@@ -571,30 +581,30 @@ gst_aooct_org_sink_event (GstBaseTransform * bt, GstEvent * event)
 {
   GstAooctOrg *self = GST_AOOCT_ORG (bt);
 
-  switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_FLUSH_STOP:
-      /* the step's reset starts a new baseline; the count with it */
-      self->bscans = 0;
-      break;
 #ifdef HAVE_CUDA
-    case GST_EVENT_EOS:{
-      gpointer plan;
-      GError *error = NULL;
+  /* every trace of what came before is posted before EOS, and before the
+   * B-scans after a flush start counting again */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_EOS
+      || GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    gpointer plan, ctx;
+    GError *error = NULL;
 
-      /* every trace is posted before EOS */
-      GST_OBJECT_LOCK (self);
-      plan = self->cuda_plan;
-      GST_OBJECT_UNLOCK (self);
-      if (plan && !aooct_cuda_org_poll (plan, TRUE, &error)) {
+    GST_OBJECT_LOCK (self);
+    plan = self->cuda_plan;
+    ctx = self->cuda_ctx;
+    GST_OBJECT_UNLOCK (self);
+    if (plan && ctx && CuCtxPushCurrent (ctx) == CUDA_SUCCESS) {
+      if (!aooct_cuda_org_poll (plan, TRUE, &error)) {
         gst_aooct_filter_post_error (GST_AOOCT_FILTER (self), error);
         g_error_free (error);
       }
-      break;
+      CuCtxPopCurrent (NULL);
     }
-#endif
-    default:
-      break;
   }
+#endif
+  /* the step's reset starts a new baseline; the count with it */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP)
+    self->bscans = 0;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 

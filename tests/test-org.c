@@ -86,7 +86,7 @@ layers_init (Layers * v, gint m, gint per_buffer, gint n_buf)
   v->g.p1 = p1;
   v->g.f = 2;
   v->n_buf = n_buf;
-  n = 2 * (gsize) p2 * m * total;
+  n = 2 * (gsize) p2 *m * total;
   v->d = g_new (gfloat, n);
   for (i = 0; i < n; i++)
     v->d[i] = (gfloat) (0.05 * gauss (rand));
@@ -146,7 +146,7 @@ layers_buffer (const Layers * v, gint index)
 static const double *
 layers_bscan (const Layers * v, gint b)
 {
-  return v->dd + 2 * (gsize) b * v->g.m * v->g.f * v->g.p1;
+  return v->dd + 2 * (gsize) b *v->g.m * v->g.f * v->g.p1;
 }
 
 static GstHarness *

@@ -121,8 +121,7 @@ aooct_ref_org_layer_enface (const AooctRefImage * img,
 
       for (z = zl[m] + slab_start; z < zl[m] + slab_end; z++)
         if (z >= bin_lo (l) && z < bin_hi (l)) {
-          acc = max ? MAX (acc, inten (l, x, m, z)) : acc + inten (l, x, m,
-              z);
+          acc = max ? MAX (acc, inten (l, x, m, z)) : acc + inten (l, x, m, z);
           n++;
         }
       e[(size_t) v * l->m + m] = n == 0 ? 0 : max ? acc : acc / n;
@@ -188,7 +187,7 @@ aooct_ref_org_run (const AooctRefOrg * p, const double *depth, int bscans,
   double *u = g_new0 (double, M), *prev = g_new0 (double, M);
   double *pr = g_new (double, M), *pi_ = g_new (double, M);
   double *l1 = g_new (double, M), *l2 = g_new (double, M);
-  double *hist = g_new (double, (size_t) bscans * M);  /* dOPL, NaN */
+  double *hist = g_new (double, (size_t) bscans * M);   /* dOPL, NaN */
   int b, m, n = 0;
 
   for (b = 0; b < bscans; b++) {
