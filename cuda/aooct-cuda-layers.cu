@@ -19,28 +19,39 @@ bin_index (const AooctLayerParams & lp, int b)
   return b < 0 ? b + lp.samples : b;
 }
 
-/* one warp per bin of the search window: the sum over the A-lines */
+#define PROFILE_BINS 32
+#define PROFILE_GROUPS (THREADS / PROFILE_BINS)
+
+/* the sum over the A-lines of each bin of the search window: a block
+ * takes 32 consecutive bins (a warp reads them from one A-line: one
+ * coalesced load) over PROFILE_GROUPS interleaved sets of A-lines, then
+ * adds the sets up */
 static __global__ void
 layer_profile (const float2 * in, AooctLayerParams lp, int alines,
     double *profile)
 {
-  const int lane = threadIdx.x & 31;
+  __shared__ double part[PROFILE_GROUPS][PROFILE_BINS];
   const int nwin = lp.search_end - lp.search_start;
-  const int z = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const int lane = threadIdx.x % PROFILE_BINS;
+  const int group = threadIdx.x / PROFILE_BINS;
+  const int z = blockIdx.x * PROFILE_BINS + lane;
   const int b = blockIdx.y;
-
-  if (z >= nwin)
-    return;
   const float2 *x = in + (long long) b * alines * lp.samples;
-  const int i = bin_index (lp, lp.search_start + z);
   double sum = 0.0;
 
-  for (int m = lane; m < alines; m += 32)
-    sum += intensity (x + (long long) m * lp.samples, i);
-  for (int o = 16; o > 0; o >>= 1)
-    sum += __shfl_down_sync (0xffffffffu, sum, o);
-  if (lane == 0)
+  if (z < nwin) {
+    const int i = bin_index (lp, lp.search_start + z);
+
+    for (int m = group; m < alines; m += PROFILE_GROUPS)
+      sum += intensity (x + (long long) m * lp.samples, i);
+  }
+  part[group][lane] = sum;
+  __syncthreads ();
+  if (group == 0 && z < nwin) {
+    for (int g = 1; g < PROFILE_GROUPS; g++)
+      sum += part[g][lane];
     profile[(long long) b * nwin + z] = sum;
+  }
 }
 
 /* one block per B-scan: the first maximum of the profile */
@@ -130,7 +141,7 @@ aooct_cuda_layer_find (const AooctLayerParams * lp, const gfloat * in,
         "layer finder on CUDA: %d B-scans per buffer (at most 65535)", count);
     return FALSE;
   }
-  layer_profile <<< dim3 ((nwin * 32 + THREADS - 1) / THREADS, count),
+  layer_profile <<< dim3 ((nwin + PROFILE_BINS - 1) / PROFILE_BINS, count),
       THREADS, 0, stream >>> ((const float2 *) in, *lp, alines, scratch);
   AOOCT_CUDA_CHECK_LAUNCH (error, "layer finder: profile kernel");
   layer_peak <<< count, THREADS, 0, stream >>> (scratch, *lp, z_b);
