@@ -7,11 +7,13 @@
  *   40 nm, then an elongation towards 150 nm) within 5 nm RMS, with bulk
  *   axial motion of the retina of +-3 um and a curved retina, elongation
  *   positive; the noise floor (the standard deviation of the trace over
- *   the baseline) is printed and below 2 nm; on a camera whose wavelength
+ *   the baseline) is printed and below 3 nm; the same with a retina ten
+ *   times weaker in five times the noise; on a camera whose wavelength
  *   decreases along the pixels the trace keeps its sign;
  *   the layer en-face of a moving, curved retina is flat where the fixed
  *   crop of the same thickness is not (the standard deviation of its rows'
- *   and columns' mean grey levels below a third of the crop's).
+ *   mean grey levels, and the difference between its middle and outer
+ *   columns, below a third of the crop's).
  *
  * (test-org checks the elements against the float64 reference.) */
 #include <math.h>
@@ -58,10 +60,11 @@ src_props (const AooctSynthParams * p)
   return g_strdup_printf ("aooctsrc num-buffers=%d seed=%u alines=%d "
       "phantom=photoreceptors wavelength-coeffs=\"%.17g,%.17g,%.17g,%.17g\" "
       "org-curvature=%.17g org-bulk-amplitude=%.17g org-bulk-period=%.17g "
-      "org-stimulus=%d org-rpe=%.17g", BSCANS, p->seed, p->alines,
+      "org-stimulus=%d org-rpe=%.17g noise=%.17g reflectivity=%.17g",
+      BSCANS, p->seed, p->alines,
       p->coeffs[0], p->coeffs[1], p->coeffs[2], p->coeffs[3],
       p->org.curvature, p->org.bulk_amplitude, p->org.bulk_period,
-      p->org.stimulus, p->org.rpe);
+      p->org.stimulus, p->org.rpe, p->noise, p->reflectivity);
 }
 
 /* Runs @launch to EOS on the tcase's backend; the "aooct-org" traces'
@@ -115,7 +118,8 @@ run_to_eos (const gchar * plain, gdouble * mean, gint * valid)
 }
 
 static void
-check_trace (const gchar * coeffs, gdouble bulk, gdouble curvature)
+check_trace (const gchar * coeffs, gdouble bulk, gdouble curvature,
+    gdouble noise, gdouble reflectivity)
 {
   AooctSynthParams p;
   Windows w;
@@ -133,6 +137,8 @@ check_trace (const gchar * coeffs, gdouble bulk, gdouble curvature)
   p.org.bulk_period = 37;
   p.org.curvature = curvature;
   p.org.stimulus = STIMULUS;
+  p.noise = noise;
+  p.reflectivity = reflectivity;
   lambda0 = aooct_synth_flow_wavelength (&p);
   windows_of (&p, &w);
   bg = aooct_test_synth_background_file (&p);
@@ -151,8 +157,9 @@ check_trace (const gchar * coeffs, gdouble bulk, gdouble curvature)
     const gdouble want = aooct_synth_org_response (&p.org, b);
 
     fail_if (isnan (mean[b]), "B-scan %d: no trace", b);
-    /* nearly every A-line sees both layers */
-    fail_unless (valid[b] > ALINES * 9 / 10, "B-scan %d: %d valid", b,
+    /* most A-lines see both layers (dark cones and speckle fall below
+     * the threshold of 20 dB) */
+    fail_unless (valid[b] > ALINES * 2 / 3, "B-scan %d: %d valid", b,
         valid[b]);
     err2 += (mean[b] - want) * (mean[b] - want);
     if (b < BASELINE) {
@@ -161,16 +168,18 @@ check_trace (const gchar * coeffs, gdouble bulk, gdouble curvature)
     }
   }
   floor_nm = sqrt (MAX (base2 / BASELINE - pow (base / BASELINE, 2), 0));
-  g_print ("ORG (%s, bulk %g um, curvature %g um): trace error %.2f nm RMS "
+  g_print ("ORG (%s, bulk %g um, curvature %g um, noise %g, reflectivity "
+      "%g): trace error %.2f nm RMS "
       "over %d B-scans, noise floor (std over the baseline) %.2f nm; at the "
       "contraction's peak %.1f nm (set %.1f), at the end %.1f nm (set "
       "%.1f)\n", g_str_equal (aooct_test_backend, "cuda") ? "CUDA" : "CPU",
-      bulk, curvature, sqrt (err2 / BSCANS), BSCANS, floor_nm,
+      bulk, curvature, noise, reflectivity, sqrt (err2 / BSCANS), BSCANS,
+      floor_nm,
       mean[STIMULUS + 3], aooct_synth_org_response (&p.org, STIMULUS + 3),
       mean[BSCANS - 1], aooct_synth_org_response (&p.org, BSCANS - 1));
   fail_unless (sqrt (err2 / BSCANS) < 5.0, "trace error %g nm RMS",
       sqrt (err2 / BSCANS));
-  fail_unless (floor_nm < 2.0, "noise floor %g nm", floor_nm);
+  fail_unless (floor_nm < 3.0, "noise floor %g nm", floor_nm);
   /* elongation positive */
   fail_unless (mean[BSCANS - 1] > 100);
   g_unlink (bg);
@@ -181,7 +190,11 @@ check_trace (const gchar * coeffs, gdouble bulk, gdouble curvature)
 
 GST_START_TEST (test_org_trace)
 {
-  check_trace (AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, 3.0, 4.0);
+  check_trace (AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, 3.0, 4.0,
+      AOOCT_SYNTH_DEFAULT_NOISE, AOOCT_SYNTH_DEFAULT_REFLECTIVITY);
+  /* a weak retina in strong noise: single A-lines are noisy, the trace is
+   * the mean over them */
+  check_trace (AOOCT_SYNTH_DEFAULT_WAVELENGTH_COEFFS, 3.0, 4.0, 30.0, 1e-4);
 }
 
 GST_END_TEST;
@@ -190,19 +203,23 @@ GST_END_TEST;
  * and the trace keeps its sign */
 GST_START_TEST (test_org_trace_reversed)
 {
-  check_trace ("894.633,-0.125,-1e-05,2e-09", 0.0, 0.0);
+  check_trace ("894.633,-0.125,-1e-05,2e-09", 0.0, 0.0,
+      AOOCT_SYNTH_DEFAULT_NOISE, AOOCT_SYNTH_DEFAULT_REFLECTIVITY);
 }
 
 GST_END_TEST;
 
-/* the mean grey level of each row and each column of @img (w x h), and the
- * standard deviation of each set */
+/* the standard deviation of the rows' mean grey levels of @img (w x h):
+ * what the axial motion does from B-scan to B-scan; and the difference
+ * between the mean grey of the outer thirds of the columns and the
+ * middle third: what the curvature does (the columns' own means show the
+ * cones, each A-line seeing the same cone in every B-scan) */
 static void
 profile_spread (const guint8 * img, gint w, gint h, gdouble * rows,
     gdouble * cols)
 {
-  gdouble s = 0, s2 = 0;
-  gint r, c;
+  gdouble s = 0, s2 = 0, mid = 0, out = 0;
+  gint r, c, n_mid = 0, n_out = 0;
 
   for (r = 0; r < h; r++) {
     gdouble m = 0;
@@ -213,16 +230,17 @@ profile_spread (const guint8 * img, gint w, gint h, gdouble * rows,
     s2 += m * m;
   }
   *rows = sqrt (MAX (s2 / h - (s / h) * (s / h), 0));
-  s = s2 = 0;
-  for (c = 0; c < w; c++) {
-    gdouble m = 0;
-    for (r = 0; r < h; r++)
-      m += img[r * w + c];
-    m /= h;
-    s += m;
-    s2 += m * m;
-  }
-  *cols = sqrt (MAX (s2 / w - (s / w) * (s / w), 0));
+  for (c = 0; c < w; c++)
+    for (r = 0; r < h; r++) {
+      if (c >= w / 3 && c < 2 * w / 3) {
+        mid += img[r * w + c];
+        n_mid++;
+      } else {
+        out += img[r * w + c];
+        n_out++;
+      }
+    }
+  *cols = fabs (mid / n_mid - out / n_out);
 }
 
 static guint8 *
@@ -303,8 +321,9 @@ GST_START_TEST (test_layer_enface_flat)
   profile_spread (layer, ALINES, volume, &lr, &lc);
   profile_spread (fixed, ALINES, volume, &fr, &fc);
   g_print ("layer en-face of a retina moving +-4 um and curved 8 um: std of "
-      "the rows' / columns' mean grey %.1f / %.1f (layer=brightest) vs "
-      "%.1f / %.1f (fixed crop of 3 bins)\n", lr, lc, fr, fc);
+      "the rows' mean grey %.1f (layer=brightest) vs %.1f (fixed crop of 3 "
+      "bins); middle third of the columns against the outer ones %.1f vs "
+      "%.1f grey levels\n", lr, fr, lc, fc);
   fail_unless (lr < fr / 3 && lc < fc / 3);
   g_free (layer);
   g_free (fixed);
