@@ -159,8 +159,7 @@ check_trace (const gchar * coeffs, gdouble bulk, gdouble curvature,
     fail_if (isnan (mean[b]), "B-scan %d: no trace", b);
     /* most A-lines see both layers (dark cones and speckle fall below
      * the threshold of 20 dB) */
-    fail_unless (valid[b] > ALINES * 2 / 3, "B-scan %d: %d valid", b,
-        valid[b]);
+    fail_unless (valid[b] > ALINES * 2 / 3, "B-scan %d: %d valid", b, valid[b]);
     err2 += (mean[b] - want) * (mean[b] - want);
     if (b < BASELINE) {
       base += mean[b];
