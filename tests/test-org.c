@@ -12,7 +12,7 @@
  *   trace-file) against the reference's, several B-scans per buffer,
  *   radians and nm; a flush and new caps start a new baseline; baseline
  *   changed while playing; EOS posts every trace; the errors the spec
- *   names.
+ *   names; on CUDA the kymograph as NV12 in CUDA memory.
  *
  * The input: depth-domain B-scans of two thin layers (IS/OS, COST) and a
  * brighter RPE below the second layer's window, curved across the B-scan,
@@ -662,6 +662,50 @@ GST_START_TEST (test_org_errors)
 
 GST_END_TEST;
 
+/* On CUDA the kymograph may stay on the GPU: the luma of NV12 in CUDA
+ * memory is the GRAY8 image */
+GST_START_TEST (test_org_cuda_memory)
+{
+  Layers v;
+  GstHarness *h, *hg;
+  gint i, w, hh, bpp, wg, hgh, bppg, k;
+
+  if (!g_str_equal (aooct_test_backend, "cuda"))
+    return;
+  layers_init (&v, 26, 2, 3);
+  h = harness ("aooctorg", ORG_PROPS " baseline=2 history=9 ! capsfilter "
+      "caps=\"video/x-raw(memory:CUDAMemory), format=NV12\"");
+  hg = harness ("aooctorg", ORG_PROPS " baseline=2 history=9");
+  gst_harness_set_src_caps (h, aooct_test_depth_caps (&v.g));
+  gst_harness_set_src_caps (hg, aooct_test_depth_caps (&v.g));
+  for (i = 0; i < 3; i++) {
+    GstBuffer *a, *g;
+    guint8 *ia, *ig;
+
+    fail_unless_equals_int (gst_harness_push (h, layers_buffer (&v, i)),
+        GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (hg, layers_buffer (&v, i)),
+        GST_FLOW_OK);
+    a = gst_harness_pull (h);
+    g = gst_harness_pull (hg);
+    ia = aooct_test_image_of (h, a, &w, &hh, &bpp);
+    ig = aooct_test_image_of (hg, g, &wg, &hgh, &bppg);
+    fail_unless_equals_int (w, wg);
+    fail_unless_equals_int (hh, hgh);
+    for (k = 0; k < w * hh; k++)
+      fail_unless_equals_int (ia[k], ig[k]);
+    g_free (ia);
+    g_free (ig);
+    gst_buffer_unref (a);
+    gst_buffer_unref (g);
+  }
+  gst_harness_teardown (h);
+  gst_harness_teardown (hg);
+  layers_clear (&v);
+}
+
+GST_END_TEST;
+
 static void
 add_org_tests (TCase * tc, gboolean cuda)
 {
@@ -672,6 +716,7 @@ add_org_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_org_baseline_live);
   tcase_add_test (tc, test_org_trace_file);
   tcase_add_test (tc, test_org_errors);
+  tcase_add_test (tc, test_org_cuda_memory);
 }
 
 static Suite *
