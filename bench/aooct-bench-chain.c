@@ -216,6 +216,10 @@ aooct_bench_shape_rows (Bench * b, const Shape * shape)
     emit (table, out, "\n");
     aooct_bench_flow_rows (table, out, shape, raw, b->buffers);
   }
+  if (b->org) {
+    emit (table, out, "\n");
+    aooct_bench_org_rows (table, out, shape, raw, b->buffers);
+  }
   if (!b->no_files)
     aooct_bench_file_rows (b, shape, raw, on_cuda ()? &notes.pinned : NULL);
   emit (table, out, "\nHost time per buffer in each element's transform, "

@@ -16,8 +16,8 @@
 
 #define REPEATS 4
 
-static void
-element_rows (GString * table, FILE * out, const Shape * shape,
+void
+aooct_bench_element_rows (GString * table, FILE * out, const Shape * shape,
     GstSample * raw, GstSample * depth, gint buffers, const gchar * name,
     const gchar * props, gint group)
 {
@@ -112,9 +112,10 @@ aooct_bench_flow_rows (GString * table, FILE * out, const Shape * shape,
 
   emit (table, out, "| flow (spec 12) | ms per B-scan | input A-lines/s | "
       "latency median / max, ms per buffer |\n|---|---:|---:|---:|\n");
-  element_rows (table, out, shape, raw, depth, buffers, "aooctdoppler", "", 0);
-  element_rows (table, out, shape, raw, depth, buffers, "aooctangio",
-      "method=decorrelation repeats=4", REPEATS);
+  aooct_bench_element_rows (table, out, shape, raw, depth, buffers,
+      "aooctdoppler", "", 0);
+  aooct_bench_element_rows (table, out, shape, raw, depth, buffers,
+      "aooctangio", "method=decorrelation repeats=4", REPEATS);
   emit (table, out, "\n");
   gst_sample_unref (depth);
 }

@@ -6,11 +6,11 @@
  *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
- *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|all]
+ *                2048x500|1024-nopad|1024-nopad-x8|2048-nopad|512x512-x8|all]
  *               [--file-dir DIR] [--no-steps] [--no-files] [--views V]
  *               [--interpolation linear|cubic|bspline|lanczos|nudft|nufft]
  *               [--fullrange] [--cs] [--packed] [--scale-out GPUS] [--flow]
- *               [--thread-times] [--aooct]
+ *               [--thread-times] [--aooct] [--org]
  *
  * This file reads the options and runs the benchmarks they ask for, one
  * file each:
@@ -19,7 +19,8 @@
  *                          asked for): the steps (aooct-bench-steps.c),
  *                          the whole chain, then --fullrange
  *                          (aooct-bench-fullrange.c), --flow
- *                          (aooct-bench-flow.c) and the file rows
+ *                          (aooct-bench-flow.c), --org (aooct-bench-org.c)
+ *                          and the file rows
  *                          (aooct-bench-files.c)
  *   aooct-bench-views.c    --views: the views of spec section 11
  *   aooct-bench-cs.c       --cs: aooctcs at 2048 x 1000
@@ -43,9 +44,10 @@ static const Shape shapes[] = {
   {"1024-nopad", 1024, 1000, FALSE, 1},
   {"1024-nopad-x8", 1024, 1000, FALSE, 8},
   {"2048-nopad", 2048, 1000, FALSE, 1},
-  /* AO-OCT B-scans (--aooct): 512 of them make a 512^3 volume; one per
-   * buffer for the CPU's quick run (tests/test-bench.sh) */
+  /* AO-OCT B-scans (--aooct, --org): 512 of them make a 512^3 volume; one
+   * per buffer for the CPU's quick run (tests/test-bench.sh) */
   {"512x512-x32", 512, 512, FALSE, 32},
+  {"512x512-x8", 512, 512, FALSE, 8},
   {"512x512", 512, 512, FALSE, 1},
 };
 
@@ -64,7 +66,8 @@ static GOptionEntry entries[] = {
       "also write the table to FILE (default bench-results.md)", "FILE"},
   {"shape", 's', 0, G_OPTION_ARG_STRING, &only,
         "thesis, thesis-x16, 2048x1000, 2048x1000-x4, 2048x500, "
-        "1024-nopad, 1024-nopad-x8, 2048-nopad or all (default thesis)",
+        "1024-nopad, 1024-nopad-x8, 2048-nopad, 512x512-x8 or all (default "
+        "thesis)",
       "S"},
   {"interpolation", 'i', 0, G_OPTION_ARG_STRING, &interpolation,
       "aooctkmap interpolation: linear (default), cubic, bspline, lanczos, "
@@ -81,6 +84,9 @@ static GOptionEntry entries[] = {
   {"flow", 0, 0, G_OPTION_ARG_NONE, &bench.flow,
       "also time aooctdoppler and aooctangio (decorrelation, repeats=4), "
         "alone and at the end of the chain", NULL},
+  {"org", 0, 0, G_OPTION_ARG_NONE, &bench.org,
+      "also time aooctorg (optoretinography), alone and at the end of the "
+        "chain", NULL},
   {"cs", 0, 0, G_OPTION_ARG_NONE, &cs,
       "time aooctcs (compressive sensing) at 2048 x 1000 instead of the "
         "shapes", NULL},

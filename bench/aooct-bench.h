@@ -60,6 +60,7 @@ typedef struct
   FILE *out;                    /* --output */
   gint buffers;                 /* --buffers */
   gboolean no_steps, no_files, fullrange, flow;
+  gboolean org;                 /* --org (aooct-bench-org.c) */
   gboolean have_ceil;           /* the copy ceilings below were measured */
   gdouble h2d_gbs, d2d_gbs;     /* pinned H2D, D2D (read + written), GB/s */
 } Bench;
@@ -162,6 +163,15 @@ G_GNUC_PRINTF (3, 4);
  * aooctnorm on @shape (aooct-bench-register.c) */
      void aooct_bench_register_rows (GString * table, FILE * out,
     const Shape * shape, gint buffers);
+/* One element at the end of the chain (aooct-bench-flow.c): @name with
+ * @props alone on aooctfft's output and after the chain fed with @raw, in
+ * each memory; @group B-scans per image (0: one image per buffer). */
+     void aooct_bench_element_rows (GString * table, FILE * out,
+    const Shape * shape, GstSample * raw, GstSample * depth, gint buffers,
+    const gchar * name, const gchar * props, gint group);
+/* --org: aooctorg (spec section 13) the same way (aooct-bench-org.c) */
+     void aooct_bench_org_rows (GString * table, FILE * out,
+    const Shape * shape, GstSample * raw, gint buffers);
 
 /* --fullrange: aooctfullrange alone, then the chain with it after
  * aooctdcsub fed with @raw (aooct-bench-fullrange.c) */

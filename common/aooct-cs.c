@@ -327,6 +327,8 @@ aooct_cs_new (const AooctCsSettings * set, gint in_width, GError ** error)
   }
   cs->k_span = fabs (2000.0 * G_PI / aooct_wavelength_at (cal, cs->n - 1)
       - 2000.0 * G_PI / aooct_wavelength_at (cal, 0));
+  cs->wavelength_direction = aooct_wavelength_at (cal, cs->n - 1)
+      > aooct_wavelength_at (cal, 0) ? 1 : -1;
 
   if (cs->op == AOOCT_CS_OPERATOR_NUFFT) {
     /* the plan's own checks of R and W, with this geometry */
@@ -384,6 +386,7 @@ aooct_cs_output_geometry (const AooctCs * cs, const AooctGeometry * in,
   out->nufft_oversampling = 0.0;
   out->nufft_width = 0;
   out->k_span = cs->k_span;
+  out->wavelength_direction = cs->wavelength_direction;
 }
 
 void

@@ -76,6 +76,7 @@ typedef struct
   gdouble *s;                   /* [u] positions s_n */
   gfloat *disp;                 /* [2u] exp(i (a2 u_n^2 + a3 u_n^3)) */
   gdouble k_span;               /* |K1 - K0| in rad/um (depth scale) */
+  gint wavelength_direction;    /* +1 increasing along the pixels, -1 not */
   gdouble tau;
   gint iterations;
   AooctCsOperator op;

@@ -65,6 +65,11 @@ typedef struct
    * calibration upstream).  Informative: it gives the depth scale
    * (aooct_geometry_depth_step()) and never changes how a buffer is read. */
   gdouble k_span;
+  /* the calibration's wavelength along the camera pixels: +1 increasing,
+   * -1 decreasing, 0 unknown (no calibration upstream), set by aooctkmap
+   * and aooctcs with k_span.  Informative too: aooctorg's sign (spec
+   * section 13). */
+  gint wavelength_direction;
 } AooctGeometry;
 
 /* Upper bounds that keep every size computation inside 32-bit indices and a

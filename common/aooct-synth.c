@@ -191,6 +191,7 @@ aooct_synth_params_init (AooctSynthParams * p)
   p->aline_spacing = AOOCT_SYNTH_DEFAULT_ALINE_SPACING;
   p->line_rate = AOOCT_SYNTH_DEFAULT_LINE_RATE;
   p->refractive_index = AOOCT_SYNTH_DEFAULT_REFRACTIVE_INDEX;
+  aooct_synth_org_init (&p->org);
 }
 
 #define CHECK_RANGE(val, name, lo, hi, unit) G_STMT_START {             \
@@ -264,6 +265,8 @@ aooct_synth_params_validate (const AooctSynthParams * p, GError ** error)
   if (p->vessel_count > 0)
     CHECK_RANGE (p->line_rate, "line-rate", 1.0, 1e8, "A-lines/s");
   CHECK_RANGE (p->refractive_index, "refractive-index", 1.0, 3.0, "");
+  if (!aooct_synth_org_validate (&p->org, error))
+    return FALSE;
 
   /* eye motion (aooct-synth-motion.c) */
   CHECK_RANGE (p->motion_axial, "motion-axial", 0.0, 1000.0, "um");
@@ -404,6 +407,7 @@ struct _AooctSynth
   Lattice blood;                /* the vessels (vessel-count > 0) */
   gfloat **vessel_field;        /* per thread, 2 N: the blood's sample field
                                  * of one A-line */
+  gfloat **org_field;           /* phantom=photoreceptors: per thread, 2 N */
 };
 
 /* The interpolation tables, FFT buffers and plan of @lat, whose dz, z_mid,
@@ -592,6 +596,13 @@ aooct_synth_new (const AooctSynthParams * p, GError ** error)
     for (t = 0; t < s->n_threads; t++)
       s->vessel_field[t] = g_new (gfloat, 2 * n);
   }
+  if (p->phantom == AOOCT_SYNTH_PHANTOM_PHOTORECEPTORS) {
+    gint t;
+
+    s->org_field = g_new0 (gfloat *, s->n_threads);
+    for (t = 0; t < s->n_threads; t++)
+      s->org_field[t] = g_new (gfloat, 2 * n);
+  }
   return s;
 }
 
@@ -607,6 +618,10 @@ aooct_synth_free (AooctSynth * s)
   for (t = 0; s->vessel_field && t < s->n_threads; t++)
     g_free (s->vessel_field[t]);
   g_free (s->vessel_field);
+  if (s->org_field)
+    for (t = 0; t < s->n_threads; t++)
+      g_free (s->org_field[t]);
+  g_free (s->org_field);
   g_free (s->two_k);
   g_free (s->phi);
   g_free (s->amp);
@@ -1070,6 +1085,28 @@ fill_retina_aline (const AooctSynth * s, gint thread, guint64 frame, gint m,
   }
 }
 
+/* phantom=photoreceptors: the field of aooct-synth-org.c, the full-range
+ * carrier, the spectrum and the noise as the other phantoms */
+static void
+fill_photoreceptor_aline (const AooctSynth * s, gint thread, guint64 frame,
+    gint m, guint16 * row, Rng * noise)
+{
+  const AooctSynthParams *p = &s->p;
+  gfloat *g = s->org_field[thread];
+  const gfloat br = (gfloat) cos (p->carrier * m);
+  const gfloat bi = (gfloat) sin (p->carrier * m);
+  gint i;
+
+  aooct_synth_org_field (&p->org, p->samples, p->alines, s->two_k, s->phi,
+      p->reflectivity, p->depth_offset, p->seed, frame, m, g);
+  for (i = 0; i < p->samples; i++) {
+    const gfloat fr = 1.0f + br * g[2 * i] - bi * g[2 * i + 1];
+    const gfloat fi = br * g[2 * i + 1] + bi * g[2 * i];
+
+    row[i] = to_counts (s, s->amp[i] * (fr * fr + fi * fi), noise);
+  }
+}
+
 void
 aooct_synth_fill (AooctSynth * s, guint64 frame, guint16 * out,
     gsize stride_samples)
@@ -1091,6 +1128,9 @@ aooct_synth_fill (AooctSynth * s, guint64 frame, guint16 * out,
     rng_init (&noise, p->seed, frame, m, 0);
     if (p->phantom == AOOCT_SYNTH_PHANTOM_MIRROR)
       fill_mirror_aline (s, thread, frame, m, out + m * stride_samples, &noise);
+    else if (p->phantom == AOOCT_SYNTH_PHANTOM_PHOTORECEPTORS)
+      fill_photoreceptor_aline (s, thread, frame, m, out + m * stride_samples,
+          &noise);
     else
       fill_retina_aline (s, thread, frame, m, out + m * stride_samples, &noise);
   }

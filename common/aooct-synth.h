@@ -127,6 +127,11 @@
  * scanner for angiography does.  With vessel-count 0 and repeats 1 the
  * output is that of the phantoms without flow.
  *
+ * Photoreceptors (optoretinography, spec section 13): IS/OS, COST and RPE
+ * as thin layers of a few point scatterers per A-line, with bulk axial
+ * motion, curvature and a set stimulus response of the COST's path
+ * against the IS/OS's; aooct-synth-org.h has the model.
+ *
  * Noise: Gaussian, variance noise^2 (0.2 + 0.8 I / reference-level) where I
  * is the noiseless signal above dark: a read-noise floor plus a shot-like
  * part proportional to the signal; noise is the RMS at the reference peak.
@@ -140,6 +145,7 @@
 
 #include <glib.h>
 #include "aooct-calib.h"
+#include "aooct-synth-org.h"
 
 G_BEGIN_DECLS
 /* Defaults; pipelines, tests and documentation use these values.
@@ -184,7 +190,8 @@ G_BEGIN_DECLS
     typedef enum
 {
   AOOCT_SYNTH_PHANTOM_MIRROR,
-  AOOCT_SYNTH_PHANTOM_RETINA
+  AOOCT_SYNTH_PHANTOM_RETINA,
+  AOOCT_SYNTH_PHANTOM_PHOTORECEPTORS    /* aooct-synth-org.h */
 } AooctSynthPhantom;
 
 typedef struct
@@ -233,6 +240,8 @@ typedef struct
    * shift in A-lines; 0 = none */
   gdouble motion_axial;
   gdouble motion_lateral;
+  /* phantom=photoreceptors (optoretinography): aooct-synth-org.h */
+  AooctSynthOrg org;
 } AooctSynthParams;
 
 typedef struct _AooctSynth AooctSynth;

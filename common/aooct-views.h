@@ -9,12 +9,21 @@
 #include <glib.h>
 #include "aooct-norm.h"
 #include "aooct-render-camera.h"
+#include "aooct-layers.h"
 
 G_BEGIN_DECLS typedef enum
 {
   AOOCT_ENFACE_MEAN,
   AOOCT_ENFACE_MAX
 } AooctEnfaceProjection;
+
+/* aooctenface's depth range: section 11's fixed crop, or a slab that
+ * follows the brightest layer (section 13, "Layers") */
+typedef enum
+{
+  AOOCT_ENFACE_LAYER_NONE,
+  AOOCT_ENFACE_LAYER_BRIGHTEST
+} AooctEnfaceLayer;
 
 typedef enum
 {
@@ -31,6 +40,11 @@ typedef struct
   gint volume;                  /* V, B-scans per volume */
   gboolean rgba;                /* RGBA (grey, opaque) instead of GRAY8 */
   AooctEnfaceProjection projection;     /* aooctenface's, read at setup */
+  /* aooctenface layer=brightest: the finder and the slab
+   * [z_l + slab_start, z_l + slab_end) */
+  AooctEnfaceLayer layer;
+  AooctLayerParams lp;
+  gint slab_start, slab_end;
 } AooctViewParams;
 
 G_END_DECLS

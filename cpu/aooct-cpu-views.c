@@ -25,6 +25,48 @@ put_pixel (guint8 * row, gint c, gboolean rgba, guint8 g)
   }
 }
 
+/* layer=brightest (spec 13, "Layers"): per B-scan z_B, then z_l[m], then
+ * the slab's mean or maximum relative to z_l[m] */
+static void
+enface_collect_layer (const AooctViewParams * p,
+    AooctEnfaceProjection projection, gboolean log_mode, const gfloat * in,
+    gint first, gint count, gfloat * e, gint * z_l, gdouble * scratch)
+{
+  const AooctLayerParams *lp = &p->lp;
+  gint b, m;
+
+  for (b = 0; b < count; b++) {
+    const gfloat *x = in + 2 * (gsize) b * p->alines * p->samples;
+    const gint z_b = aooct_layer_profile_peak (lp, x, p->alines);
+
+    aooct_layer_follow (lp, x, p->alines, z_b, z_l, scratch);
+#pragma omp parallel for schedule(static) if ((gint64) p->alines * (p->slab_end - p->slab_start) >= AOOCT_CPU_PARALLEL_MIN)
+    for (m = 0; m < p->alines; m++) {
+      const gfloat *c = x + 2 * (gsize) m * p->samples;
+      const gint lo = MAX (z_l[m] + p->slab_start, lp->bin_lo);
+      const gint hi = MIN (z_l[m] + p->slab_end, lp->bin_hi);
+      gdouble sum = 0.0;
+      gfloat mx = -INFINITY, v;
+      gint z;
+
+      for (z = lo; z < hi; z++) {
+        const gint i = aooct_layer_index (lp, z);
+        const gfloat iz = aooct_norm_intensity (c[2 * i], c[2 * i + 1]);
+
+        sum += iz;
+        mx = iz > mx ? iz : mx;
+      }
+      if (hi <= lo)
+        v = 0.0f;               /* an empty slab */
+      else if (projection == AOOCT_ENFACE_MAX)
+        v = mx;
+      else
+        v = (gfloat) (sum / (hi - lo));
+      e[(gsize) (first + b) * p->alines + m] = log_mode ? aooct_norm_db (v) : v;
+    }
+  }
+}
+
 static void
 enface_collect (const AooctViewParams * p,
     AooctEnfaceProjection projection, gboolean log_mode, const gfloat * in,
@@ -183,6 +225,8 @@ struct _AooctCpuEnfacePlan
   AooctViewParams p;
   AooctEnfaceProjection projection;
   gfloat *e;                    /* V x M values */
+  gint *z_l;                    /* layer=brightest: the layer per A-line */
+  gdouble *scratch;             /* ... and the finder's prefix sums */
 };
 
 struct _AooctCpuRenderPlan
@@ -206,6 +250,11 @@ aooct_cpu_enface_plan_new (const AooctViewParams * p, GError ** error)
     g_free (plan);
     return NULL;
   }
+  if (p->layer == AOOCT_ENFACE_LAYER_BRIGHTEST) {
+    plan->z_l = g_new (gint, p->alines);
+    plan->scratch = g_new (gdouble, (gsize) (2 * p->lp.range + 1) *
+        (p->alines + 1));
+  }
   return plan;
 }
 
@@ -213,8 +262,12 @@ void
 aooct_cpu_enface_execute_collect (AooctCpuEnfacePlan * plan,
     gboolean log_mode, const gfloat * in, gint first, gint count)
 {
-  enface_collect (&plan->p, plan->projection, log_mode, in, first, count,
-      plan->e);
+  if (plan->p.layer == AOOCT_ENFACE_LAYER_BRIGHTEST)
+    enface_collect_layer (&plan->p, plan->projection, log_mode, in, first,
+        count, plan->e, plan->z_l, plan->scratch);
+  else
+    enface_collect (&plan->p, plan->projection, log_mode, in, first, count,
+        plan->e);
 }
 
 void
@@ -230,6 +283,8 @@ aooct_cpu_enface_plan_free (AooctCpuEnfacePlan * plan)
   if (plan == NULL)
     return;
   g_free (plan->e);
+  g_free (plan->z_l);
+  g_free (plan->scratch);
   g_free (plan);
 }
 

@@ -6,6 +6,7 @@
 
 #include "aooct-cuda-views.h"
 #include "aooct-cuda-check.h"
+#include "aooct-cuda-layers.h"
 #include "aooct-norm-range.h"
 
 #include "aooct-cuda-keys-kernels.cuh"
@@ -51,6 +52,43 @@ enface_collect (const float2 * in, float *e, VolumeRange * range,
       e[(long long) first * p.alines + warp] = v;
       lo = hi = v;
     }
+  }
+  aooct_keys_block_fold (lo, hi, range);
+}
+
+/* layer=brightest: one thread per A-line, the mean (in double) or maximum
+ * of I over the slab [z_l + slab_start, z_l + slab_end) inside the
+ * B-scan's bins, then dB; B-scan blockIdx.y of the buffer */
+static __global__ void
+enface_collect_slab (const float2 * in, const int *z_l, float *e,
+    VolumeRange * range, AooctViewParams p, int projection, int log_mode,
+    int first)
+{
+  const int m = blockIdx.x * blockDim.x + threadIdx.x;
+  const int b = blockIdx.y;
+  float lo = INFINITY, hi = -INFINITY;
+
+  if (m < p.alines) {
+    const float2 *c = in + ((long long) b * p.alines + m) * p.samples;
+    const int zl = z_l[(long long) b * p.alines + m];
+    const int z0 = max (zl + p.slab_start, p.lp.bin_lo);
+    const int z1 = min (zl + p.slab_end, p.lp.bin_hi);
+    double sum = 0.0;
+    float mx = -INFINITY, v;
+
+    for (int z = z0; z < z1; z++) {
+      float2 x = c[z < 0 ? z + p.samples : z];
+      float i = aooct_norm_intensity (x.x, x.y);
+      sum += i;
+      mx = fmaxf (mx, i);
+    }
+    if (z1 <= z0)
+      v = 0.0f;
+    else
+      v = projection == AOOCT_ENFACE_MAX ? mx : (float) (sum / (z1 - z0));
+    v = log_mode ? aooct_norm_db (v) : v;
+    e[(long long) (first + b) * p.alines + m] = v;
+    lo = hi = v;
   }
   aooct_keys_block_fold (lo, hi, range);
 }
@@ -247,6 +285,11 @@ struct _AooctCudaEnfacePlan
   AooctEnfaceProjection projection;
   gfloat *e;                    /* V x M values (device) */
   gpointer keys;                /* the volume's range (device) */
+  /* layer=brightest (device), for the B-scans of one buffer: the
+   * profile's sums, z_B, z_l; grown to the largest buffer seen */
+  gdouble *profile;
+  gint *z_b, *z_l;
+  gint layer_bscans;
 };
 
 struct _AooctCudaRenderPlan
@@ -278,8 +321,41 @@ aooct_cuda_enface_execute_collect (AooctCudaEnfacePlan * plan,
     gboolean log_mode, const gfloat * in, gint first, gint count,
     AooctCudaStream stream, GError ** error)
 {
-  return enface_collect_launch (&plan->p, plan->projection, log_mode, in,
-      first, count, plan->e, plan->keys, stream, error);
+  const AooctViewParams *p = &plan->p;
+
+  if (p->layer == AOOCT_ENFACE_LAYER_NONE)
+    return enface_collect_launch (&plan->p, plan->projection, log_mode, in,
+        first, count, plan->e, plan->keys, stream, error);
+  if (count > plan->layer_bscans) {
+    /* a buffer of more B-scans than any before: after the work that may
+     * still read the old scratch */
+    if (!aooct_cuda_stream_sync (stream, error))
+      return FALSE;
+    aooct_cuda_free (plan->profile);
+    aooct_cuda_free (plan->z_b);
+    aooct_cuda_free (plan->z_l);
+    plan->profile = NULL;
+    plan->z_b = plan->z_l = NULL;
+    plan->layer_bscans = 0;
+    if (!aooct_cuda_malloc (aooct_cuda_layer_scratch_bytes (&p->lp, count),
+            (gpointer *) & plan->profile, error)
+        || !aooct_cuda_malloc ((gsize) count * sizeof (gint),
+            (gpointer *) & plan->z_b, error)
+        || !aooct_cuda_malloc ((gsize) count * p->alines * sizeof (gint),
+            (gpointer *) & plan->z_l, error))
+      return FALSE;
+    plan->layer_bscans = count;
+  }
+  if (!start_volume (first, plan->keys, stream, error)
+      || !aooct_cuda_layer_find (&p->lp, in, p->alines, count, plan->profile,
+          plan->z_b, plan->z_l, stream, error))
+    return FALSE;
+  enface_collect_slab <<< dim3 ((p->alines + THREADS - 1) / THREADS, count),
+      THREADS, 0, stream >>> ((const float2 *) in, plan->z_l, plan->e,
+      (VolumeRange *) plan->keys, *p, plan->projection, log_mode ? 1 : 0,
+      first);
+  AOOCT_CUDA_CHECK_LAUNCH (error, "aooctenface: layer slab kernel");
+  return TRUE;
 }
 
 gboolean
@@ -298,6 +374,9 @@ aooct_cuda_enface_plan_free (AooctCudaEnfacePlan * plan)
     return;
   aooct_cuda_free (plan->e);
   aooct_cuda_free (plan->keys);
+  aooct_cuda_free (plan->profile);
+  aooct_cuda_free (plan->z_b);
+  aooct_cuda_free (plan->z_l);
   g_free (plan);
 }
 

@@ -116,6 +116,10 @@ aooct_structure_to_geometry (const GstStructure * s, AooctGeometry * g,
   if (!gst_structure_get_double (s, "wavenumber-span", &g->k_span)
       || !(g->k_span > 0) || !isfinite (g->k_span))
     g->k_span = 0;
+  if (!gst_structure_get_int (s, "wavelength-direction",
+          &g->wavelength_direction) || g->wavelength_direction < -1
+      || g->wavelength_direction > 1)
+    g->wavelength_direction = 0;
   return aooct_geometry_validate (g, error);
 }
 
@@ -151,6 +155,9 @@ aooct_geometry_to_caps (const AooctGeometry * g)
   if (g->k_span > 0)
     gst_caps_set_simple (caps, "wavenumber-span", G_TYPE_DOUBLE, g->k_span,
         NULL);
+  if (g->wavelength_direction != 0)
+    gst_caps_set_simple (caps, "wavelength-direction", G_TYPE_INT,
+        g->wavelength_direction, NULL);
   if (g->k_sampling == AOOCT_K_SAMPLING_NUDFT
       || g->k_sampling == AOOCT_K_SAMPLING_NUFFT)
     gst_caps_set_simple (caps, "k-sampling", G_TYPE_STRING,

@@ -163,6 +163,8 @@ gst_aooct_kmap_set_k_span (GstAooctKmap * self, const AooctGeometry * in,
   /* lambda in nm, k in rad/um */
   out->k_span = fabs (2000.0 * G_PI / aooct_wavelength_at (cal,
           in->raw_samples - 1) - 2000.0 * G_PI / aooct_wavelength_at (cal, 0));
+  out->wavelength_direction = aooct_wavelength_at (cal, in->raw_samples - 1)
+      > aooct_wavelength_at (cal, 0) ? 1 : -1;
   aooct_wavelength_free (cal);
   return TRUE;
 }

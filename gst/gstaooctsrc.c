@@ -38,7 +38,7 @@
  *   `refractive-index`, lambda0 = 840.0 nm for the default source
  *   (docs/flow.md); `repeats` acquires each position that many times in a
  *   row.  Doppler between neighbouring A-lines needs `speckle-width` (about
- *   3): the beam wider than the A-line spacing;
+ *   3): the beam wider than the A-line spacing.
  * - eye motion (aooctregister; spec section 13): `motion-axial` um and
  *   `motion-lateral` A-lines move the whole retina rigidly per B-scan f
  *   by dz(f) = motion-axial w1(f), dx(f) = motion-lateral w2(f),
@@ -50,6 +50,18 @@
  *   bins (the depth-bin rule below) and dx = dx(f) - dx(f0) A-lines.  Use
  *   `bscans-per-volume=1` so that every B-scan shows the same position;
  *   lateral motion needs `speckle-width` > 0.
+ * - photoreceptors for optoretinography (aooctorg; spec section 13):
+ *   `phantom=photoreceptors`, IS/OS at `org-depth` um, COST
+ *   `org-separation` um below it and the RPE `org-rpe` um below that, as a
+ *   few point scatterers per A-line (cones of `org-cone-alines` A-lines),
+ *   deeper by `org-curvature` um at the edges, all moving axially by
+ *   `org-bulk-amplitude` sin (2 pi b / `org-bulk-period`) um at B-scan b;
+ *   from B-scan `org-stimulus` on, COST's path against IS/OS's changes by
+ *   -`org-contraction` (t/tc) e^(1 - t/tc) + `org-elongation`
+ *   (1 - e^(-t/te)) nm, t the B-scans since the flash, tc and te
+ *   `org-tau-contraction` and `org-tau-elongation`: aooctorg with
+ *   center-wavelength=840.0 (the default source) and a baseline that ends
+ *   before the flash shows that curve as its trace (docs/aooct.md).
  *
  * A reflector at depth z um appears at depth bin
  * z |K1 - K0| P1 / (pi (N - 1)) with K = 2 pi / lambda at the first and last
@@ -80,6 +92,7 @@
 #include <gst/video/video.h>
 
 #include "aooct-src-util.h"
+#include "aooct-src-org.h"
 
 #include "gstaooctsrc.h"
 #include "aooct-calib.h"
@@ -159,6 +172,9 @@ gst_aooct_src_phantom_get_type (void)
     {AOOCT_SYNTH_PHANTOM_MIRROR, "One slightly tilted mirror at mirror-depth",
         "mirror"},
     {AOOCT_SYNTH_PHANTOM_RETINA, "Layered retina with speckle", "retina"},
+    {AOOCT_SYNTH_PHANTOM_PHOTORECEPTORS, "IS/OS, COST and RPE of cones with "
+          "a stimulus response (optoretinography, org-* properties)",
+        "photoreceptors"},
     {0, NULL, NULL}
   };
 
@@ -297,7 +313,9 @@ gst_aooct_src_set_property (GObject * object, guint prop_id,
       p->refractive_index = g_value_get_double (value);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      /* phantom=photoreceptors: aooct-src-org.c */
+      if (!aooct_src_org_set (&p->org, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -413,7 +431,8 @@ gst_aooct_src_get_property (GObject * object, guint prop_id, GValue * value,
       g_value_set_double (value, p->refractive_index);
       break;
     default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      if (!aooct_src_org_get (&p->org, prop_id, value))
+        G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
   }
   GST_OBJECT_UNLOCK (self);
@@ -1143,6 +1162,8 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
           "Refractive index of the blood (optical path per um moved), 1..3, "
           "default 1.38 (aooctdoppler's default)", 1.0, 3.0,
           AOOCT_SYNTH_DEFAULT_REFRACTIVE_INDEX, PLAYING_FLAGS));
+  /* phantom=photoreceptors (aooct-src-org.c) */
+  aooct_src_org_install (gobject_class, PLAYING_FLAGS);
   /**
    * GstAooctSrc:calibration-file:
    *

@@ -172,8 +172,9 @@ gst_aooct_view_setup (GstAooctFilter * filter, gconstpointer * settings,
   p->rows = end - start;
   p->volume = v;
   p->rgba = format == GST_VIDEO_FORMAT_RGBA;
-  if (GST_AOOCT_VIEW_GET_CLASS (self)->own_params)
-    GST_AOOCT_VIEW_GET_CLASS (self)->own_params (self, p);
+  if (GST_AOOCT_VIEW_GET_CLASS (self)->own_params
+      && !GST_AOOCT_VIEW_GET_CLASS (self)->own_params (self, p, error))
+    return FALSE;
   *settings = p;
   return TRUE;
 }

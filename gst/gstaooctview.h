@@ -70,8 +70,11 @@ struct _GstAooctViewClass
     gconstpointer (*own_live) (GstAooctView * self, const AooctViewParams * p);
 
   /* Optional: fills what @p holds of the subclass's start-time
-   * properties (aooctenface: the projection), at setup. */
-  void (*own_params) (GstAooctView * self, AooctViewParams * p);
+   * properties (aooctenface: the projection, the layer), at setup, after
+   * the crop; FALSE with @error naming the property when they do not fit
+   * it. */
+    gboolean (*own_params) (GstAooctView * self, AooctViewParams * p,
+      GError ** error);
 };
 
 

@@ -21,6 +21,7 @@
 #include "gstaooctrender.h"
 #include "gstaooctdoppler.h"
 #include "gstaooctregister.h"
+#include "gstaooctorg.h"
 #include "gstaooctangio.h"
 #include "gstaooctflowenface.h"
 #include "gstaooctsrc.h"
@@ -46,6 +47,7 @@ plugin_init (GstPlugin * plugin)
   ret |= GST_ELEMENT_REGISTER (aooctrender, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctdoppler, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctregister, plugin);
+  ret |= GST_ELEMENT_REGISTER (aooctorg, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctangio, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctflowenface, plugin);
   ret |= GST_ELEMENT_REGISTER (aooctsrc, plugin);

@@ -37,6 +37,15 @@ for s in 1024-nopad-x8 2048x1000 2048x1000-x4; do
     >> "$out/bench.log" 2>&1
   cat /tmp/bench-flow.md >> "$out/bench-flow.md"
 done
+# aooctorg (spec 13, issue 42; target: the ORG chain >= 10 M A-lines/s at
+# 1024 x 1000, 8 per buffer) alone (its own GPU time per B-scan) and after
+# the chain, and on AO-OCT B-scans of 512 x 512
+for s in 1024-nopad-x8 512x512-x8; do
+  (cd /tmp && timeout 300 "$B/bench/aooct-bench" --backend cuda --shape $s \
+    --org --no-files --no-steps --buffers 200 --output /tmp/bench-org.md) \
+    >> "$out/bench.log" 2>&1
+  cat /tmp/bench-org.md >> "$out/bench-org.md"
+done
 # packed 12/10-bit raw B-scans against 16-bit ones in the same run (issue
 # 34: 1024 x 1000, 8 per buffer, page-locked; target >= 32 M A-lines/s for
 # mono12p on an H100)

@@ -36,6 +36,7 @@ run() {
 run shape --shape thesis-x16 --buffers 3 --no-files
 run flow --flow --shape 1024-nopad-x8 --buffers 2 --no-files --no-steps
 run aooct --aooct --shape 512x512 --buffers 1
+run org --org --shape 512x512-x8 --buffers 2 --no-files --no-steps
 run packed --packed --buffers 2 --no-files --no-steps
 run fullrange --fullrange --shape thesis-x16 --buffers 2 --no-files --no-steps
 run views --views 1 --buffers 2

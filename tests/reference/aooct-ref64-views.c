@@ -180,7 +180,6 @@ aooct_ref_views_enface (const AooctRefImage * p, gboolean max,
 {
   const int rows = p->crop_end - p->crop_start;
   double *e = g_new (double, (size_t) filled * p->m);
-  double lo, hi;
   int v, m, r;
 
   for (v = 0; v < filled; v++)
@@ -192,14 +191,28 @@ aooct_ref_views_enface (const AooctRefImage * p, gboolean max,
       for (r = 0; r < rows; r++)
         acc = max ? MAX (acc, intensity (a + 2 * r)) : acc +
             intensity (a + 2 * r);
-      e[(size_t) v * p->m + m] = to_value (p, max ? acc : acc / rows);
+      e[(size_t) v * p->m + m] = max ? acc : acc / rows;
     }
-  range_of (p, e, (size_t) filled * p->m, &lo, &hi);
+  aooct_ref_views_enface_image (p, e, filled, volume, out, out_stride);
+  g_free (e);
+}
+
+void
+aooct_ref_views_enface_image (const AooctRefImage * p, const double *e,
+    int filled, int volume, guint8 * out, size_t out_stride)
+{
+  double *val = g_new (double, (size_t) filled * p->m);
+  double lo, hi;
+  int v, m;
+
+  for (v = 0; v < filled * p->m; v++)
+    val[v] = to_value (p, e[v]);
+  range_of (p, val, (size_t) filled * p->m, &lo, &hi);
   for (v = 0; v < volume; v++)
     for (m = 0; m < p->m; m++)
       out[(size_t) v * out_stride + m] = v < filled ?
-          (guint8) grey (e[(size_t) v * p->m + m], lo, hi, 255.0) : 0;
-  g_free (e);
+          (guint8) grey (val[(size_t) v * p->m + m], lo, hi, 255.0) : 0;
+  g_free (val);
 }
 
 void

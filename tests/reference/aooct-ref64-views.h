@@ -53,6 +53,12 @@ void aooct_ref_views_enface (const AooctRefImage * p, gboolean max,
     const double *depth, int filled, int volume, guint8 * out,
     size_t out_stride);
 
+/* The same image from the projected intensities @e (@filled x M, before
+ * the log): section 11's normalisation per volume (aooctenface
+ * layer=brightest's reference, aooct-ref64-org.h, uses it). */
+void aooct_ref_views_enface_image (const AooctRefImage * p, const double *e,
+    int filled, int volume, guint8 * out, size_t out_stride);
+
 /* The checkable view of aooctrender mode=mip along the B-scan axis
  * (azimuth 0, elevation 0): per pixel, the maximum over the volume's
  * B-scans of their section-7 image normalised with the volume's range;
