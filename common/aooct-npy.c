@@ -214,8 +214,7 @@ aooct_npy_parse_header (const gchar * path, const guint8 * data, gsize len,
   memset (h, 0, sizeof (*h));
   if (!aooct_npy_has_magic (data, len)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE,
-        "%s: not a NumPy .npy file (it does not begin with \\x93NUMPY)",
-        path);
+        "%s: not a NumPy .npy file (it does not begin with \\x93NUMPY)", path);
     goto out;
   }
   if (len < 10) {

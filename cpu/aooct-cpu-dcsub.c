@@ -128,8 +128,7 @@ dcsub_bscan (const AooctGeometry * g, const guint8 * raw, gsize raw_stride,
  * finite (the caller locates it). */
 static gboolean
 dcsub_bscan_float (const AooctGeometry * g, const guint8 * raw,
-    gsize raw_stride, AooctDcMode mode, const gfloat * background,
-    gfloat * out)
+    gsize raw_stride, AooctDcMode mode, const gfloat * background, gfloat * out)
 {
   const gint n_samples = g->raw_samples, m_alines = g->alines;
   gint n0, bad = 0;

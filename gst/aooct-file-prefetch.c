@@ -179,8 +179,7 @@ read_record (AooctFilePrefetch * self, guint64 i, guint8 * dest,
   }
   for (k = 0; k < l->frames; k++) {
     aooct_file_reader_start (self->reader, record_offset (l, i) +
-        k * l->frame_stride, dest + (gsize) k * l->frame_bytes,
-        l->frame_bytes);
+        k * l->frame_stride, dest + (gsize) k * l->frame_bytes, l->frame_bytes);
     if (!aooct_file_reader_wait (self->reader, error))
       return;
   }

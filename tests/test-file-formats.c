@@ -366,8 +366,7 @@ GST_END_TEST;
 static guint16 *
 write_volume (GRand * rand, gchar ** path)
 {
-  gsize frame = (gsize) VOL_N * VOL_M * 2, stride = VOL_PRE + frame +
-      VOL_POST;
+  gsize frame = (gsize) VOL_N * VOL_M * 2, stride = VOL_PRE + frame + VOL_POST;
   gsize size = VOL_HEADER + VOL_B * stride + 100, b;
   guint16 *raw = aooct_test_make_spectra (rand, VOL_N, VOL_M, VOL_B, 4095);
   guint8 *bytes = g_malloc (size);
@@ -470,8 +469,7 @@ GST_START_TEST (test_volume_in_place)
   guint16 *raw = write_volume (rand, &path);
   Run r, ref;
 
-  dense = write_temp (".raw", raw, (gsize) VOL_N * VOL_M * 2 * VOL_B, NULL,
-      0);
+  dense = write_temp (".raw", raw, (gsize) VOL_N * VOL_M * 2 * VOL_B, NULL, 0);
   l = g_strdup_printf ("aooctfilesrc name=src location=%s width=%d "
       "height=%d ! aooctdcsub ! " SINK, dense, VOL_N, VOL_M);
   ref = run (l, "cpu");

@@ -96,7 +96,7 @@ compare_with_gray16 (gint n, gint alines, gint bscans, const gchar * props)
 
   for (i = 0; i < rows * n; i++)
     floats[i] = raw[i];
-  count = (gsize) n * kept_alines (alines, props) * bscans;
+  count = (gsize) n *kept_alines (alines, props) * bscans;
   /* (GRAY16_LE rows of an even width are not padded) */
   ref = dcsub ("cpu", caps_printf (RAW16_CAPS, n, (gint) rows), p, raw,
       rows * n * 2, count);
@@ -223,7 +223,7 @@ expect_non_finite (gfloat value, const gchar * props, guint64 offset,
   g_print ("%s: %s\n", aooct_test_backend, err->message);
   va_start (args, first);
   for (s = first; s; s = va_arg (args, const gchar *))
-    fail_unless (strstr (err->message, s) != NULL, "'%s' not in: %s", s,
+      fail_unless (strstr (err->message, s) != NULL, "'%s' not in: %s", s,
         err->message);
   va_end (args);
   g_error_free (err);
@@ -237,8 +237,7 @@ expect_non_finite (gfloat value, const gchar * props, guint64 offset,
 GST_START_TEST (test_float_non_finite)
 {
   expect_non_finite (NAN, "", GST_BUFFER_OFFSET_NONE,
-      "B-scan 1 of the buffer", "A-line 6", "sample 37", "nan", "finite",
-      NULL);
+      "B-scan 1 of the buffer", "A-line 6", "sample 37", "nan", "finite", NULL);
   expect_non_finite (INFINITY, "mode=none", 30, "B-scan 31 of the stream",
       "A-line 6", "sample 37", "inf", NULL);
   expect_non_finite (-INFINITY, "mode=rolling-mean", 0, "B-scan 1 of the "

@@ -81,7 +81,7 @@ aooct_tool_raw_file_entries (AooctToolRawFile * rf, gboolean short_names)
 {
   const GOptionEntry entries[] = {
     {"samples", short_names ? 'n' : 0, 0, G_OPTION_ARG_INT, &rf->samples,
-        "Samples per A-line N (camera pixels; a .npy file: its last axis)",
+          "Samples per A-line N (camera pixels; a .npy file: its last axis)",
         "N"},
     {"alines", short_names ? 'm' : 0, 0, G_OPTION_ARG_INT, &rf->alines,
           "A-lines per B-scan M (a .npy file: its next-to-last axis)",
@@ -91,7 +91,7 @@ aooct_tool_raw_file_entries (AooctToolRawFile * rf, gboolean short_names)
           "mono12packed, mono10p, or float32-le (a .npy file: its dtype)",
         "FORMAT"},
     {"header-bytes", 0, 0, G_OPTION_ARG_INT64, &rf->header_bytes,
-          "Bytes of a file header before the first B-scan, skipped "
+        "Bytes of a file header before the first B-scan, skipped "
           "(aooctfilesrc header-bytes)", "B"},
     {"frame-stride", 0, 0, G_OPTION_ARG_INT64, &rf->frame_stride,
           "Bytes from one B-scan's start to the next, the B-scan included "

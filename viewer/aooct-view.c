@@ -719,10 +719,10 @@ main (int argc, char **argv)
           "mono12packed, mono10p, or float32-le (docs/caps.md; a .npy "
           "file: its dtype)", "F"},
     {"header-bytes", 0, 0, G_OPTION_ARG_INT64, &header_bytes,
-          "Raw file: bytes of a file header before the first frame, "
+        "Raw file: bytes of a file header before the first frame, "
           "skipped (aooctfilesrc header-bytes)", "B"},
     {"frame-stride", 0, 0, G_OPTION_ARG_INT64, &frame_stride,
-          "Raw file: bytes from one frame's start to the next, the frame "
+        "Raw file: bytes from one frame's start to the next, the frame "
           "included (skips per-frame headers or trailers)", "S"},
     {"calibration", 0, 0, G_OPTION_ARG_FILENAME, &calibration,
         "Spectrometer calibration: N wavelengths in nm (aooctkmap "

@@ -384,10 +384,9 @@ view_settings_source_build (GKeyFile * kf, GError ** error)
         /* a .npy array: its own geometry and dtype */
         ok = set_source_key (kf, "location", src, "location", "", error)
             && (npy || (set_source_key (kf, "format", src, "format",
-                        "gray16-le", error)
-                    && set_source_key (kf, "width", src, "width", NULL, error)
-                    && set_source_key (kf, "height", src, "height", NULL,
-                        error)))
+                    "gray16-le", error)
+                && set_source_key (kf, "width", src, "width", NULL, error)
+                && set_source_key (kf, "height", src, "height", NULL, error)))
             && set_source_key (kf, "framerate", src, "framerate", "100/1",
             error)
             && set_source_key (kf, "header-bytes", src, "header-bytes", NULL,
@@ -438,8 +437,7 @@ view_settings_get_uint64 (GKeyFile * kf, const gchar * key, guint64 fallback)
   gchar *v = g_key_file_get_string (kf, VIEW_SOURCE, key, NULL);
   guint64 n = fallback;
 
-  if (v && *v && !g_ascii_string_to_unsigned (v, 10, 0, G_MAXUINT64, &n,
-          NULL))
+  if (v && *v && !g_ascii_string_to_unsigned (v, 10, 0, G_MAXUINT64, &n, NULL))
     n = fallback;
   g_free (v);
   return n;
