@@ -1019,7 +1019,12 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
    * files, other downstream elements and CPU builds: the reader threads.
    * A mapped file must not be truncated while it plays: a CPU element that
    * reads a buffer of a cut part of the mapping would be killed by SIGBUS
-   * (with the readers a truncated file is an element error).
+   * (with the readers a truncated file is an element error).  A file
+   * header (header-bytes) and gaps between B-scans (frame-stride) are
+   * simply not uploaded as long as each buffer is one stretch of the file:
+   * one B-scan per buffer, or no gaps; several B-scans per buffer with
+   * gaps between them are gathered by the reader threads (the upload
+   * takes one contiguous buffer).
    *
    * Registering parts of the file while the chain ran was measured 1.2 to
    * 3 times slower than the readers (a registration holds the driver for
