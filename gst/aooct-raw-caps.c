@@ -105,8 +105,8 @@ gst_aooct_raw_format_get_type (void)
           "Mono12Packed", "mono12packed"},
     {PACKED_ENUM_BASE + AOOCT_RAW_MONO10P, "10-bit packed, GenICam Mono10p",
         "mono10p"},
-    {PACKED_ENUM_BASE + AOOCT_RAW_FLOAT32, "32-bit float little-endian "
-          "(spectra as floats, spec section 0)", "float32-le"},
+    {PACKED_ENUM_BASE + AOOCT_RAW_FLOAT32, "32-bit float, little-endian",
+        "float32-le"},
     {0, NULL, NULL}
   };
 
