@@ -19,6 +19,18 @@ typedef enum
                                  * then only convert) */
 } AooctDcMode;
 
+/* Float32 input (spec section 0): the first sample of a buffer that is not
+ * finite, which the cores report instead of converting it (the element
+ * names the B-scan in its error).  @row: the A-line of the buffer (B-scans
+ * stacked, as the core was given them), @col: the sample. */
+typedef struct
+{
+  gboolean found;
+  gsize row;
+  gint col;
+  gfloat value;
+} AooctDcNonFinite;
+
 G_END_DECLS
 
 #endif /* __AOOCT_DC_H__ */

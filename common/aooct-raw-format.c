@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: the sample formats of raw camera rows (see aooct-raw-format.h). */
+#include <math.h>
+#include <string.h>
+
 #include "aooct-raw-format.h"
 #include "aooct-error.h"
 #include "aooct-geometry.h"
@@ -17,6 +20,8 @@ aooct_raw_format_bits (AooctRawFormat format)
       return 12;
     case AOOCT_RAW_MONO10P:
       return 10;
+    case AOOCT_RAW_FLOAT32:
+      return 32;
   }
   g_return_val_if_reached (16);
 }
@@ -40,6 +45,12 @@ aooct_raw_format_is_packed (AooctRawFormat format)
   return aooct_raw_format_unit (format) > 1;
 }
 
+gboolean
+aooct_raw_format_is_video (AooctRawFormat format)
+{
+  return format == AOOCT_RAW_GRAY8 || format == AOOCT_RAW_GRAY16_LE;
+}
+
 gsize
 aooct_raw_row_bytes (AooctRawFormat format, gint n)
 {
@@ -47,7 +58,7 @@ aooct_raw_row_bytes (AooctRawFormat format, gint n)
 }
 
 static const gchar *const names[AOOCT_RAW_N_FORMATS] = {
-  "GRAY8", "GRAY16_LE", "mono12p", "mono12packed", "mono10p"
+  "GRAY8", "GRAY16_LE", "mono12p", "mono12packed", "mono10p", "F32LE"
 };
 
 const gchar *
@@ -61,7 +72,8 @@ const gchar *
 aooct_raw_format_nick (AooctRawFormat format)
 {
   static const gchar *const nicks[AOOCT_RAW_N_FORMATS] = {
-    "gray8", "gray16-le", "mono12p", "mono12packed", "mono10p"
+    "gray8", "gray16-le", "mono12p", "mono12packed", "mono10p",
+    "float32-le"
   };
 
   g_return_val_if_fail ((guint) format < AOOCT_RAW_N_FORMATS, "?");
@@ -83,6 +95,9 @@ aooct_raw_format_from_string (const gchar * str, AooctRawFormat * format)
     {"mono12p", AOOCT_RAW_MONO12P},
     {"mono12packed", AOOCT_RAW_MONO12PACKED},
     {"mono10p", AOOCT_RAW_MONO10P},
+    {"float32-le", AOOCT_RAW_FLOAT32},
+    {"float32", AOOCT_RAW_FLOAT32},
+    {"f32le", AOOCT_RAW_FLOAT32},
   };
   guint i;
 
@@ -150,7 +165,62 @@ aooct_raw_unpack_row (AooctRawFormat format, const guint8 * row, gint n,
           out[i + k] = aooct_unpack_mono10p (b, k);
       }
       break;
+    case AOOCT_RAW_FLOAT32:
+      g_return_if_reached ();
   }
+}
+
+/* float32 little-endian sample @i of @row, at any alignment */
+static inline gfloat
+float_le (const guint8 * row, gsize i)
+{
+  guint32 u;
+  gfloat f;
+
+  memcpy (&u, row + 4 * i, 4);
+  u = GUINT32_FROM_LE (u);
+  memcpy (&f, &u, 4);
+  return f;
+}
+
+void
+aooct_raw_row_to_float (AooctRawFormat format, const guint8 * row, gint n,
+    gfloat * out)
+{
+  guint16 *u;
+  gint i;
+
+  if (format == AOOCT_RAW_FLOAT32) {
+    for (i = 0; i < n; i++)
+      out[i] = float_le (row, i);
+    return;
+  }
+  u = g_new (guint16, n);
+  aooct_raw_unpack_row (format, row, n, u);
+  for (i = 0; i < n; i++)
+    out[i] = u[i];
+  g_free (u);
+}
+
+gboolean
+aooct_raw_find_nonfinite (const guint8 * data, gsize stride, gint n,
+    gsize rows, gsize * row, gint * col, gfloat * value)
+{
+  gsize r;
+  gint i;
+
+  for (r = 0; r < rows; r++)
+    for (i = 0; i < n; i++) {
+      gfloat v = float_le (data + r * stride, i);
+
+      if (!isfinite (v)) {
+        *row = r;
+        *col = i;
+        *value = v;
+        return TRUE;
+      }
+    }
+  return FALSE;
 }
 
 void
@@ -194,6 +264,16 @@ aooct_raw_pack_row (AooctRawFormat format, const guint16 * in, gint n,
 
         for (b = 0; b < 5; b++)
           row[b] = w >> (8 * b) & 0xff;
+      }
+      break;
+    case AOOCT_RAW_FLOAT32:
+      for (i = 0; i < n; i++) {
+        gfloat f = in[i];
+        guint32 u;
+
+        memcpy (&u, &f, 4);
+        u = GUINT32_TO_LE (u);
+        memcpy (row + 4 * i, &u, 4);
       }
       break;
   }

@@ -23,11 +23,14 @@ G_BEGIN_DECLS typedef enum
                                  * stream, 2 samples in 3 bytes */
   AOOCT_RAW_MONO12PACKED,       /* GigE Vision Mono12Packed: 2 samples in
                                  * 3 bytes, low nibbles in the middle */
-  AOOCT_RAW_MONO10P             /* GenICam PFNC Mono10p: LSB-first bit
+  AOOCT_RAW_MONO10P,            /* GenICam PFNC Mono10p: LSB-first bit
                                  * stream, 4 samples in 5 bytes */
+  AOOCT_RAW_FLOAT32             /* 32-bit IEEE little-endian floats (spectra
+                                 * stored by Python labs, .npy '<f4'); spec
+                                 * section 0: converted as they are */
 } AooctRawFormat;
 
-#define AOOCT_RAW_N_FORMATS 5
+#define AOOCT_RAW_N_FORMATS 6
 
 #if defined(__CUDACC__)
 #define AOOCT_UNPACK_FN static __host__ __device__ __forceinline__
@@ -70,34 +73,50 @@ aooct_unpack_mono10p (const unsigned int b[5], int k)
   }
 }
 
-/* Bits per sample: 8, 16, 12, 12, 10. */
+/* Bits per sample: 8, 16, 12, 12, 10, 32. */
 gint aooct_raw_format_bits (AooctRawFormat format);
 /* Samples of one pack unit (the width must be a multiple): 1 for 8- and
  * 16-bit samples, 2 for 12-bit, 4 for 10-bit. */
 gint aooct_raw_format_unit (AooctRawFormat format);
 gboolean aooct_raw_format_is_packed (AooctRawFormat format);
+/* FALSE for the formats GStreamer's raw video has (GRAY8, GRAY16_LE): the
+ * others travel in caps of aooct's own (packed, float; aooct-raw-caps.h) */
+gboolean aooct_raw_format_is_video (AooctRawFormat format);
 /* Bytes of a row of @n samples (@n a multiple of the unit). */
 gsize aooct_raw_row_bytes (AooctRawFormat format, gint n);
-/* "GRAY8", "GRAY16_LE", "mono12p", "mono12packed", "mono10p" */
+/* "GRAY8", "GRAY16_LE", "mono12p", "mono12packed", "mono10p", "F32LE" */
 const gchar *aooct_raw_format_name (AooctRawFormat format);
 /* aooctfilesrc's name of @format (its format property): "gray8",
- * "gray16-le", "mono12p", "mono12packed", "mono10p" */
+ * "gray16-le", "mono12p", "mono12packed", "mono10p", "float32-le" */
 const gchar *aooct_raw_format_nick (AooctRawFormat format);
 /* The tools' and files' spellings: gray8, gray16-le (or gray16), mono12p,
- * mono12packed, mono10p (case-insensitive); FALSE for anything else. */
+ * mono12packed, mono10p, float32-le (or float32, f32le; case-insensitive);
+ * FALSE for anything else. */
 gboolean aooct_raw_format_from_string (const gchar * str,
     AooctRawFormat * format);
 /* @n samples per A-line in @format: FALSE with @error (AOOCT_ERROR_CAPS)
  * saying which widths the format allows. */
 gboolean aooct_raw_check_width (AooctRawFormat format, gint n, GError ** error);
-/* Unpacks the row of @n samples at @row (any format, @n a multiple of the
- * unit) into @out. */
+/* Unpacks the row of @n samples at @row (any integer format, @n a multiple
+ * of the unit) into @out (not for AOOCT_RAW_FLOAT32). */
 void aooct_raw_unpack_row (AooctRawFormat format, const guint8 * row, gint n,
     guint16 * out);
 
-/* The inverse: @n samples (@n a multiple of the unit, each below
- * 2^bits) packed into a row of @format at @row.  For writing packed files
- * and frames (the benchmark); the tests pack by hand instead. */
+/* The row of @n samples at @row (any format) as floats: the integers
+ * converted exactly, float32 samples as they are (spec section 1). */
+void aooct_raw_row_to_float (AooctRawFormat format, const guint8 * row,
+    gint n, gfloat * out);
+
+/* The first non-finite sample of @rows rows of @n float32 little-endian
+ * samples @stride bytes apart: TRUE with its *@row, *@col and *@value;
+ * FALSE when all are finite. */
+gboolean aooct_raw_find_nonfinite (const guint8 * data, gsize stride,
+    gint n, gsize rows, gsize * row, gint * col, gfloat * value);
+
+/* The inverse of aooct_raw_unpack_row: @n samples (@n a multiple of the
+ * unit, each below 2^bits) packed into a row of @format at @row (float32:
+ * the same values as floats).  For writing packed files and frames (the
+ * benchmark); the tests pack by hand instead. */
 void aooct_raw_pack_row (AooctRawFormat format, const guint16 * in, gint n,
     guint8 * row);
 

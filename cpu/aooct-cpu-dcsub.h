@@ -13,7 +13,8 @@ G_BEGIN_DECLS
 typedef struct _AooctCpuDcsubPlan AooctCpuDcsubPlan;
 
 /* Buffers of @geom: raw samples in @format (8-bit, 16-bit little-endian,
- * or packed: then geom->raw_samples is a multiple of the format's unit),
+ * packed: then geom->raw_samples is a multiple of the format's unit, or
+ * float32 little-endian),
  * the DC removed as @mode says; @background: raw_samples values, used in
  * AOOCT_DC_BACKGROUND mode, kept by the caller until plan_free. */
 AooctCpuDcsubPlan *aooct_cpu_dcsub_plan_new (const AooctGeometry * geom,
@@ -21,9 +22,11 @@ AooctCpuDcsubPlan *aooct_cpu_dcsub_plan_new (const AooctGeometry * geom,
 
 /* @raw: geom->alines * geom->bscans rows of geom->raw_samples samples,
  * @raw_stride bytes apart.  @out: contiguous float32, A-line after
- * A-line. */
-void aooct_cpu_dcsub_execute (AooctCpuDcsubPlan * plan, const guint8 * raw,
-    gsize raw_stride, gfloat * out);
+ * A-line.  FALSE when a float32 sample is not finite (spec section 0):
+ * *@bad then says which (the output is not to be used). */
+gboolean aooct_cpu_dcsub_execute (AooctCpuDcsubPlan * plan,
+    const guint8 * raw, gsize raw_stride, gfloat * out,
+    AooctDcNonFinite * bad);
 void aooct_cpu_dcsub_plan_free (AooctCpuDcsubPlan * plan);
 
 G_END_DECLS

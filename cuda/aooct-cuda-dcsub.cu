@@ -18,6 +18,7 @@
  * alignment allows (12 and 10 bytes for 8 packed samples), with several rows' loads in flight per thread
  * so that the kernels are bound by memory bandwidth, not latency. */
 #include <stdint.h>
+#include <string.h>
 
 #include "aooct-cuda-dcsub.h"
 #include "aooct-cuda-check.h"
@@ -512,6 +513,75 @@ launch_aligned (const AooctGeometry * g, const uint8_t * raw, size_t stride,
   }
 }
 
+/* ---- float32 samples (spec section 0) ---------------------------------
+ *
+ * Float sums are not exact, so their order decides the last bit: each
+ * thread sums one column of one B-scan over the A-lines in turn, in
+ * double, as the CPU core does, and the mean is the same double quotient
+ * rounded to float.  Slower than the integer kernels' exact partial sums
+ * (one thread per column), but bit-identical to the CPU for any floats,
+ * and for integer-valued floats to the 16-bit path. */
+
+/* the float32 little-endian sample @i of the row at @p (4-byte aligned
+ * or not: the rows of a .npy file follow its header) */
+__device__ __forceinline__ float
+load_float (const uint8_t * p, size_t i, bool aligned)
+{
+  if (aligned)
+    return __ldg ((const float *) p + i);
+  const uint8_t *q = p + 4 * i;
+  const unsigned int u = (unsigned int) __ldg (q) |
+      (unsigned int) __ldg (q + 1) << 8 | (unsigned int) __ldg (q + 2) << 16 |
+      (unsigned int) __ldg (q + 3) << 24;
+  return __uint_as_float (u);
+}
+
+/* dc[b * n + col] = (float) (sum over the A-lines of column col of
+ * B-scan b, in double, in order / alines) */
+__global__ void
+float_column_means (const uint8_t * __restrict__ raw, size_t stride, int n,
+    int alines, int bscans, bool aligned, float *__restrict__ dc)
+{
+  const size_t t = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (t >= (size_t) n * bscans)
+    return;
+  const int col = (int) (t % n), b = (int) (t / n);
+  const uint8_t *base = raw + (size_t) b * alines * stride;
+  double s = 0.0;
+
+  for (int m = 0; m < alines; m++)
+    s += (double) load_float (base + (size_t) m * stride, col, aligned);
+  dc[t] = (float) (s / (double) alines);
+}
+
+/* out[r][col] = raw[r][col] - (dc[b][col], else background[col], else 0);
+ * the first sample (row-major index) that is not finite into *@bad */
+__global__ void
+float_convert (const uint8_t * __restrict__ raw, size_t stride, int n,
+    int alines, int bscans, bool aligned, const float *__restrict__ dc,
+    const float *__restrict__ background, float *__restrict__ out,
+    unsigned long long *bad)
+{
+  const size_t total = (size_t) n * alines * bscans;
+
+  for (size_t i = (size_t) blockIdx.x * blockDim.x + threadIdx.x; i < total;
+      i += (size_t) gridDim.x * blockDim.x) {
+    const size_t r = i / n;
+    const int col = (int) (i % n);
+    const float x = load_float (raw + r * stride, col, aligned);
+    float d = 0.0f;
+
+    if (dc)
+      d = dc[(r / alines) * n + col];
+    else if (background)
+      d = background[col];
+    if (!isfinite (x))
+      atomicMin (bad, (unsigned long long) i);
+    out[i] = x - d;
+  }
+}
+
 struct _AooctCudaDcsubPlan
 {
   AooctGeometry geom;
@@ -519,7 +589,63 @@ struct _AooctCudaDcsubPlan
   AooctDcMode mode;
   gfloat *background;           /* device copy (AOOCT_DC_BACKGROUND) */
   gpointer scratch;             /* scratch_bytes (&geom) */
+  /* float32 input: the first non-finite sample's index (device) and its
+   * page-locked host copy */
+  unsigned long long *bad, *bad_host;
 };
+
+#define NO_BAD_SAMPLE 0xffffffffffffffffull
+
+/* The float32 path: the kernels, then the check read back (the host waits
+ * for this buffer's conversion: the element turns CUDA graphs off for
+ * float input). */
+static gboolean
+launch_float (AooctCudaDcsubPlan * plan, const uint8_t * raw, size_t stride,
+    float *out, AooctDcNonFinite * bad, cudaStream_t stream, GError ** error)
+{
+  const AooctGeometry *g = &plan->geom;
+  const int n = g->raw_samples, alines = g->alines, bscans = g->bscans;
+  const bool aligned = ((uintptr_t) raw | (uintptr_t) stride) % 4 == 0;
+  const size_t total = (size_t) n * alines * bscans;
+  float *dc = NULL;
+  int blocks;
+
+  AOOCT_CUDA_CHECK (cudaMemsetAsync (plan->bad, 0xff, sizeof (*plan->bad),
+          stream), error, "aooctdcsub: clearing the float check");
+  if (plan->mode == AOOCT_DC_BSCAN_MEAN) {
+    /* the scratch holds at least one 8-byte partial per column and
+     * B-scan: room for the float means */
+    dc = (float *) plan->scratch;
+    float_column_means <<< (unsigned) (((size_t) n * bscans + 255) / 256),
+        256, 0, stream >>> (raw, stride, n, alines, bscans, aligned, dc);
+    AOOCT_CUDA_CHECK_LAUNCH (error, "aooctdcsub: float column mean kernel");
+  }
+  blocks = (int) MIN ((total + 255) / 256, (size_t) 65535);
+  float_convert <<< blocks, 256, 0, stream >>> (raw, stride, n, alines,
+      bscans, aligned, dc, plan->mode == AOOCT_DC_BACKGROUND ?
+      plan->background : NULL, out, plan->bad);
+  AOOCT_CUDA_CHECK_LAUNCH (error, "aooctdcsub: float convert kernel");
+  AOOCT_CUDA_CHECK (cudaMemcpyAsync (plan->bad_host, plan->bad,
+          sizeof (*plan->bad), cudaMemcpyDeviceToHost, stream), error,
+      "aooctdcsub: reading the float check back");
+  AOOCT_CUDA_CHECK (cudaStreamSynchronize (stream), error,
+      "aooctdcsub: waiting for the float check");
+  bad->found = *plan->bad_host != NO_BAD_SAMPLE;
+  if (bad->found) {
+    const unsigned long long i = *plan->bad_host;
+    guint32 u;
+
+    bad->row = (gsize) (i / n);
+    bad->col = (gint) (i % n);
+    /* the error path only: the offending value itself */
+    AOOCT_CUDA_CHECK (cudaMemcpy (&u, raw + bad->row * stride +
+            (size_t) bad->col * 4, 4, cudaMemcpyDeviceToHost), error,
+        "aooctdcsub: reading a non-finite sample back");
+    u = GUINT32_FROM_LE (u);
+    memcpy (&bad->value, &u, 4);
+  }
+  return TRUE;
+}
 
 AooctCudaDcsubPlan *
 aooct_cuda_dcsub_plan_new (const AooctGeometry * geom, AooctRawFormat format,
@@ -531,6 +657,11 @@ aooct_cuda_dcsub_plan_new (const AooctGeometry * geom, AooctRawFormat format,
   plan->format = format;
   plan->mode = mode;
   if (!aooct_cuda_malloc (scratch_bytes (geom), &plan->scratch, error)
+      || (format == AOOCT_RAW_FLOAT32
+          && (!aooct_cuda_malloc (sizeof (*plan->bad),
+                  (gpointer *) & plan->bad, error)
+              || !aooct_cuda_malloc_host (sizeof (*plan->bad_host),
+                  (gpointer *) & plan->bad_host, error)))
       || (mode == AOOCT_DC_BACKGROUND
           && !aooct_cuda_upload_new ((gpointer *) & plan->background,
               background, geom->raw_samples * sizeof (gfloat), error))) {
@@ -547,12 +678,15 @@ aooct_cuda_dcsub_plan_free (AooctCudaDcsubPlan * plan)
     return;
   aooct_cuda_free (plan->background);
   aooct_cuda_free (plan->scratch);
+  aooct_cuda_free (plan->bad);
+  aooct_cuda_free_host (plan->bad_host);
   g_free (plan);
 }
 
 gboolean
 aooct_cuda_dcsub_execute (AooctCudaDcsubPlan * plan, gconstpointer raw,
-    gsize raw_stride, gfloat * out, AooctCudaStream stream, GError ** error)
+    gsize raw_stride, gfloat * out, AooctDcNonFinite * bad,
+    AooctCudaStream stream, GError ** error)
 {
   const AooctGeometry *g = &plan->geom;
   const AooctRawFormat format = plan->format;
@@ -562,7 +696,10 @@ aooct_cuda_dcsub_execute (AooctCudaDcsubPlan * plan, gconstpointer raw,
   const uint8_t *r = (const uint8_t *) raw;
   cudaStream_t s = (cudaStream_t) stream;
 
+  bad->found = FALSE;
   switch (format) {
+    case AOOCT_RAW_FLOAT32:
+      return launch_float (plan, r, raw_stride, out, bad, s, error);
     case AOOCT_RAW_GRAY8:
       return launch_aligned < Plain < uint8_t > >(g, r, raw_stride, mode,
           background, scratch, out, s, error);

@@ -21,8 +21,9 @@ G_BEGIN_DECLS
 
 typedef struct _AooctCudaDcsubPlan AooctCudaDcsubPlan;
 
-/* Buffers of @geom in @format (8-bit, 16-bit little-endian, or packed
- * 12/10-bit: geom->raw_samples is then a multiple of the format's unit),
+/* Buffers of @geom in @format (8-bit, 16-bit little-endian, packed
+ * 12/10-bit: geom->raw_samples is then a multiple of the format's unit,
+ * or float32 little-endian),
  * the DC removed as @mode says; @background: raw_samples floats (host
  * memory, AOOCT_DC_BACKGROUND only, copied).  Allocates the device scratch
  * of the per-B-scan partial column sums and the device copy of the
@@ -36,10 +37,13 @@ AooctCudaDcsubPlan *aooct_cuda_dcsub_plan_new (const AooctGeometry * geom,
  * samples, @raw_stride bytes apart (any base address and stride; 8-byte
  * aligned ones read fastest, 4-byte aligned for 12-bit, 2-byte for
  * 10-bit); @out: contiguous float32, A-line after A-line (16-byte aligned
- * with raw_samples a multiple of 4 writes fastest). */
+ * with raw_samples a multiple of 4 writes fastest).  Float32 samples are
+ * checked: the host waits for the stream and *@bad says where the first
+ * non-finite one is (the output is then not to be used); for the other
+ * formats bad->found is FALSE and nothing waits. */
 gboolean aooct_cuda_dcsub_execute (AooctCudaDcsubPlan * plan,
     gconstpointer raw, gsize raw_stride, gfloat * out,
-    AooctCudaStream stream, GError ** error);
+    AooctDcNonFinite * bad, AooctCudaStream stream, GError ** error);
 void aooct_cuda_dcsub_plan_free (AooctCudaDcsubPlan * plan);
 
 G_END_DECLS

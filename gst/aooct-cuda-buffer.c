@@ -166,7 +166,9 @@ aooct_cuda_element_transform (AooctCudaElement * ce,
   /* what changes per buffer besides the planes: the stream, the steps
    * deferred to this one, the meta of what it leaves to downstream,
    * whether the input may be overwritten, the live settings */
-  AooctStepRun run = { ce->stream, b->pending, NULL, FALSE, b->live };
+  AooctStepRun run = { ce->stream, b->pending, NULL, FALSE, b->live,
+    b->in_offset
+  };
   GstVideoFrame frame, out_frame;
   gboolean out_frame_mapped = FALSE;
   AooctCudaVideoInput vin;

@@ -216,6 +216,7 @@ typedef struct
    * buffer's work (aooct-cuda-fault.h), 0 for none */
   gint fault;
   GstObject *log;               /* the element, for debug messages */
+  guint64 in_offset;            /* the input's GST_BUFFER_OFFSET */
 } AooctCudaBuffer;
 
 /* (aooct-cuda-buffer.c) One buffer on the GPU: @inbuf onto the GPU (in

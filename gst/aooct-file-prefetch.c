@@ -61,7 +61,8 @@ struct _AooctFilePrefetch
   GCond cond;
 
   AooctFileReader *reader;
-  gsize record_bytes;
+  AooctFileLayout layout;
+  gsize record_bytes;           /* layout.frames x layout.frame_bytes */
   guint64 n_records;
   guint ahead;
   AooctFilePrefetchAlloc alloc;
@@ -146,6 +147,44 @@ wait_a_little (AooctFilePrefetch * self, gint64 us)
   g_cond_wait_until (&self->cond, &self->lock, g_get_monotonic_time () + us);
 }
 
+/* The file offset of the first byte of record @i */
+static guint64
+record_offset (const AooctFileLayout * l, guint64 i)
+{
+  return l->offset + i * l->frames * l->frame_stride;
+}
+
+/* Whether a record's B-scans lie one after the other in the file */
+static gboolean
+records_contiguous (const AooctFileLayout * l)
+{
+  return l->frame_stride == l->frame_bytes || l->frames == 1;
+}
+
+/* Record @i into @dest: one read of its bytes where its B-scans follow
+ * each other in the file, else one read per B-scan (each still split
+ * across the reader's threads) */
+static void
+read_record (AooctFilePrefetch * self, guint64 i, guint8 * dest,
+    GError ** error)
+{
+  const AooctFileLayout *l = &self->layout;
+  guint k;
+
+  if (records_contiguous (l)) {
+    aooct_file_reader_start (self->reader, record_offset (l, i), dest,
+        self->record_bytes);
+    aooct_file_reader_wait (self->reader, error);
+    return;
+  }
+  for (k = 0; k < l->frames; k++) {
+    aooct_file_reader_start (self->reader, record_offset (l, i) +
+        k * l->frame_stride, dest + (gsize) k * l->frame_bytes, l->frame_bytes);
+    if (!aooct_file_reader_wait (self->reader, error))
+      return;
+  }
+}
+
 static gpointer
 reader_loop (gpointer data)
 {
@@ -179,9 +218,7 @@ reader_loop (gpointer data)
             "buffer of %" G_GSIZE_FORMAT, self->record_bytes,
             gst_buffer_get_size (buf));
       } else {
-        aooct_file_reader_start (self->reader, i * self->record_bytes,
-            map.data, self->record_bytes);
-        aooct_file_reader_wait (self->reader, &error);
+        read_record (self, i, map.data, &error);
         gst_buffer_unmap (buf, &map);
       }
     }
@@ -217,9 +254,9 @@ reader_loop (gpointer data)
 }
 
 AooctFilePrefetch *
-aooct_file_prefetch_new (AooctFileReader * reader, gsize record_bytes,
-    guint64 n_records, guint ahead, AooctFilePrefetchAlloc alloc,
-    gpointer user_data)
+aooct_file_prefetch_new (AooctFileReader * reader,
+    const AooctFileLayout * layout, guint64 n_records, guint ahead,
+    AooctFilePrefetchAlloc alloc, gpointer user_data)
 {
   AooctFilePrefetch *self = g_new0 (AooctFilePrefetch, 1);
 
@@ -228,7 +265,8 @@ aooct_file_prefetch_new (AooctFileReader * reader, gsize record_bytes,
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->reader = reader;
-  self->record_bytes = record_bytes;
+  self->layout = *layout;
+  self->record_bytes = (gsize) layout->frames * layout->frame_bytes;
   self->n_records = n_records;
   self->ahead = MAX (ahead, 1);
   self->alloc = alloc;
@@ -262,8 +300,12 @@ aooct_file_prefetch_lock_file (AooctFilePrefetch * self, const gchar * path,
     GstAllocator * host_allocator, guint64 max_bytes, GError ** error)
 {
 #ifdef HAVE_CUDA
+  const AooctFileLayout *lay = &self->layout;
   gsize page = sysconf (_SC_PAGESIZE);
-  guint64 size = (guint64) self->record_bytes * self->n_records;
+  /* from the file's start (a mapping starts on a page) to the last
+   * B-scan's end */
+  guint64 size = lay->offset + (self->n_records * lay->frames - 1) *
+      lay->frame_stride + lay->frame_bytes;
   gsize len = (size + page - 1) / page * page;
   GstCudaContext *context;
   Mapping *m;
@@ -274,6 +316,15 @@ aooct_file_prefetch_lock_file (AooctFilePrefetch * self, const gchar * path,
   gint fd;
 
   g_return_val_if_fail (self->locked == NULL, FALSE);
+  if (!records_contiguous (lay)) {
+    /* a buffer would have to gather its B-scans from several places of
+     * the file, which the upload of one contiguous buffer cannot */
+    g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_FAILED,
+        "%s: the %u B-scans of a buffer are %" G_GUINT64_FORMAT " bytes "
+        "apart in the file, not one after the other", path, lay->frames,
+        lay->frame_stride);
+    return FALSE;
+  }
   if (len > max_bytes) {
     g_set_error (error, GST_RESOURCE_ERROR, GST_RESOURCE_ERROR_NO_SPACE_LEFT,
         "%s: %" G_GSIZE_FORMAT " MiB, more than the %" G_GUINT64_FORMAT
@@ -363,8 +414,8 @@ aooct_file_prefetch_take (AooctFilePrefetch * self, guint64 index,
       *buf = gst_buffer_new ();
       gst_buffer_append_memory (*buf,
           aooct_cuda_host_memory_wrap (self->host_allocator,
-              self->locked->mapping->base + index * self->record_bytes,
-              self->record_bytes, self->locked, locked_unref));
+              self->locked->mapping->base + record_offset (&self->layout,
+                  index), self->record_bytes, self->locked, locked_unref));
       *in_place = TRUE;
       g_cond_broadcast (&self->cond);
       g_mutex_unlock (&self->lock);

@@ -2,7 +2,8 @@
 /* aooct: the buffers of a raw file, fetched ahead of the source, in order.
  *
  * aooctfilesrc hands out buffer after buffer of a file of equal-sized
- * records.  Reading them is the bottleneck of `file ! chain` on CUDA, not
+ * records (a record: the B-scans of one buffer; the file may have a
+ * header before them and bytes between B-scans, AooctFileLayout).  Reading them is the bottleneck of `file ! chain` on CUDA, not
  * the chain: one reader thread's copy from the page cache runs at a few
  * GB/s, the upload at 50.  Two ways:
  *
@@ -33,20 +34,36 @@ G_BEGIN_DECLS typedef struct _AooctFilePrefetch AooctFilePrefetch;
 typedef GstFlowReturn (*AooctFilePrefetchAlloc) (gpointer user_data,
     GstBuffer ** buf);
 
-/* Fetches records of @record_bytes (@n_records of them, from offset 0) of
- * the file @reader reads, into buffers from @alloc, keeping at most
- * @ahead records fetched ahead of the one taken next.  The reader stays
- * the caller's. */
+/* Where the B-scans are in the file: B-scan j (from 0) is the
+ * @frame_bytes bytes at @offset + j x @frame_stride (@frame_stride >=
+ * @frame_bytes: what lies between, a per-B-scan header or trailer, is
+ * not read); a record is @frames B-scans, put one after the other into
+ * its buffer. */
+typedef struct
+{
+  guint64 offset;
+  gsize frame_bytes;
+  guint64 frame_stride;
+  guint frames;
+} AooctFileLayout;
+
+/* Fetches records of @layout (@n_records of them) of the file @reader
+ * reads, into buffers from @alloc, keeping at most @ahead records fetched
+ * ahead of the one taken next.  The reader stays the caller's. */
 AooctFilePrefetch *aooct_file_prefetch_new (AooctFileReader * reader,
-    gsize record_bytes, guint64 n_records, guint ahead,
+    const AooctFileLayout * layout, guint64 n_records, guint ahead,
     AooctFilePrefetchAlloc alloc, gpointer user_data);
 
-/* CUDA builds: maps the file @path and page-locks it whole, now, when it is
- * at most @max_bytes and at least 90 % in the page cache; every record
- * after those the readers already hold is then handed out in place, as
- * read-only memory of @host_allocator's type (aooct-cuda-host-memory.h).
- * Must be called before the first take.  FALSE with @error (why not) when
- * it is not done: the readers then do all the work. */
+/* CUDA builds: maps the file @path and page-locks it whole (up to the
+ * last record's end), now, when that is at most @max_bytes and at least
+ * 90 % in the page cache, and every record's B-scans lie one after the
+ * other in the file (frame_stride = frame_bytes, or one B-scan per
+ * record: a header and per-B-scan gaps are then simply not uploaded);
+ * every record after those the readers already hold is then handed out in
+ * place, as read-only memory of @host_allocator's type
+ * (aooct-cuda-host-memory.h).  Must be called before the first take.
+ * FALSE with @error (why not) when it is not done: the readers then do all
+ * the work. */
 gboolean aooct_file_prefetch_lock_file (AooctFilePrefetch * self,
     const gchar * path, GstAllocator * host_allocator, guint64 max_bytes,
     GError ** error);

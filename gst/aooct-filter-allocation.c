@@ -377,8 +377,7 @@ propose_allocation_metas (GstBaseTransform * bt,
    * aooct_filter_check_input_size.) */
   if (GST_AOOCT_FILTER_GET_CLASS (bt)->sink_is_video
       && !(caps && gst_caps_get_size (caps) > 0
-          && gst_structure_has_name (gst_caps_get_structure (caps, 0),
-              AOOCT_PACKED_CAPS_NAME))
+          && aooct_raw_structure_is_own (gst_caps_get_structure (caps, 0)))
       && !gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL)) {
     gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
     ret = TRUE;

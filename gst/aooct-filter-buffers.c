@@ -128,12 +128,12 @@ aooct_filter_check_input_size (const AooctInputDesc * in, GstBuffer * inbuf,
   if (in->video) {
     *layout = *in->vinfo;
     meta = gst_buffer_get_video_meta (inbuf);
-    if (meta && aooct_raw_format_is_packed (in->raw_format)) {
-      /* a GstVideoMeta has no format for packed samples to describe */
+    if (meta && !aooct_raw_format_is_video (in->raw_format)) {
+      /* a GstVideoMeta has no format for packed or float samples */
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
           "the input buffer of %s rows carries a GstVideoMeta (%s %ux%u), "
-          "which cannot describe packed samples: packed rows must follow "
-          "each other with nothing between them (docs/caps.md)",
+          "which cannot describe packed or float samples: such rows must "
+          "follow each other with nothing between them (docs/caps.md)",
           aooct_raw_format_name (in->raw_format),
           gst_video_format_to_string (meta->format), meta->width, meta->height);
       return FALSE;

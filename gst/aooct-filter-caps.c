@@ -322,10 +322,9 @@ aooct_filter_caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
 
   if (klass->sink_is_video && !aooct_raw_caps_video_info (incaps,
           &self->in_vinfo, &self->in_raw_format)) {
-    /* packed rows the layout does not allow (docs/caps.md): the subclass
-     * says what is wrong */
-    if (gst_structure_has_name (gst_caps_get_structure (incaps, 0),
-            AOOCT_PACKED_CAPS_NAME)
+    /* packed or float rows the layout does not allow (docs/caps.md): the
+     * subclass says what is wrong */
+    if (aooct_raw_structure_is_own (gst_caps_get_structure (incaps, 0))
         && !klass->parse_sink_caps (self, incaps, in, error))
       return FALSE;
     aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
@@ -415,8 +414,7 @@ accept_caps (GstBaseTransform * bt, GstPadDirection direction, GstCaps * caps)
       || !gst_caps_is_fixed (caps)
       || !(gst_structure_has_name (gst_caps_get_structure (caps, 0),
               "video/x-raw")
-          || gst_structure_has_name (gst_caps_get_structure (caps, 0),
-              AOOCT_PACKED_CAPS_NAME)))
+          || aooct_raw_structure_is_own (gst_caps_get_structure (caps, 0))))
     return FALSE;
   f = gst_caps_get_features (caps, 0);
   if (f && !gst_caps_features_is_equal (f,

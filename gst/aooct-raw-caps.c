@@ -11,15 +11,23 @@ GstCaps *
 aooct_raw_caps_new (AooctRawFormat format, gint width, gint height,
     gint bscans, gint fps_n, gint fps_d)
 {
-  if (!aooct_raw_format_is_packed (format))
+  if (aooct_raw_format_is_video (format))
     return aooct_src_video_caps (format == AOOCT_RAW_GRAY8 ?
         GST_VIDEO_FORMAT_GRAY8 : GST_VIDEO_FORMAT_GRAY16_LE, width, height,
         bscans, fps_n, fps_d);
-  return gst_caps_new_simple (AOOCT_PACKED_CAPS_NAME,
+  return gst_caps_new_simple (format == AOOCT_RAW_FLOAT32 ?
+      AOOCT_FLOAT_CAPS_NAME : AOOCT_PACKED_CAPS_NAME,
       "format", G_TYPE_STRING, aooct_raw_format_name (format),
       "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
       "framerate", GST_TYPE_FRACTION, fps_n, fps_d,
       AOOCT_SRC_BSCANS_FIELD, G_TYPE_INT, bscans, NULL);
+}
+
+gboolean
+aooct_raw_structure_is_own (const GstStructure * s)
+{
+  return gst_structure_has_name (s, AOOCT_PACKED_CAPS_NAME)
+      || gst_structure_has_name (s, AOOCT_FLOAT_CAPS_NAME);
 }
 
 GstVideoFormat
@@ -60,7 +68,7 @@ aooct_raw_caps_video_info (const GstCaps * caps, GstVideoInfo * info,
   if (!gst_caps_is_fixed (caps))
     return FALSE;
   s = gst_caps_get_structure (caps, 0);
-  if (!gst_structure_has_name (s, AOOCT_PACKED_CAPS_NAME)) {
+  if (!aooct_raw_structure_is_own (s)) {
     if (!gst_video_info_from_caps (info, caps))
       return FALSE;
     *format = GST_VIDEO_INFO_FORMAT (info) == GST_VIDEO_FORMAT_GRAY8 ?
@@ -68,7 +76,9 @@ aooct_raw_caps_video_info (const GstCaps * caps, GstVideoInfo * info,
     return TRUE;
   }
   if (!aooct_raw_format_from_string (gst_structure_get_string (s, "format"),
-          format) || !aooct_raw_format_is_packed (*format)
+          format) || aooct_raw_format_is_video (*format)
+      || (*format == AOOCT_RAW_FLOAT32) !=
+      gst_structure_has_name (s, AOOCT_FLOAT_CAPS_NAME)
       || !gst_structure_get_int (s, "width", &width)
       || !gst_structure_get_int (s, "height", &height)
       || width < 1 || height < 1
@@ -79,7 +89,7 @@ aooct_raw_caps_video_info (const GstCaps * caps, GstVideoInfo * info,
   return TRUE;
 }
 
-/* the packed formats' values: past any GstVideoFormat */
+/* the packed and float formats' values: past any GstVideoFormat */
 #define PACKED_ENUM_BASE 0x10000
 
 GType
@@ -95,6 +105,8 @@ gst_aooct_raw_format_get_type (void)
           "Mono12Packed", "mono12packed"},
     {PACKED_ENUM_BASE + AOOCT_RAW_MONO10P, "10-bit packed, GenICam Mono10p",
         "mono10p"},
+    {PACKED_ENUM_BASE + AOOCT_RAW_FLOAT32, "32-bit float, little-endian",
+        "float32-le"},
     {0, NULL, NULL}
   };
 

@@ -67,6 +67,10 @@ G_BEGIN_DECLS
   /* what the element read for this buffer of its live (PLAYING-mutable)
    * properties, in the step's own settings type; NULL when it has none */
   gconstpointer live;
+  /* the input buffer's GST_BUFFER_OFFSET (aooct's sources: the index of
+   * its first B-scan in the stream), for messages about the data; else
+   * GST_BUFFER_OFFSET_NONE */
+  guint64 in_offset;
 } AooctStepRun;
 
 typedef struct _AooctStepOps AooctStepOps;

@@ -6,9 +6,9 @@
  *
  * One box for the whole chain: aooctdcsub ! aooctpad ! aooctkmap !
  * aooctdisp ! aooctfft ! aooctnorm, built inside a bin, raw spectra in
- * (video/x-raw GRAY16_LE/GRAY8 or packed video/x-aooct-packed, as
- * aooctdcsub takes them), grey B-scans
- * out (as aooctnorm gives them).
+ * (video/x-raw GRAY16_LE/GRAY8, packed video/x-aooct-packed or float32
+ * video/x-aooct-float, as aooctdcsub takes them), grey B-scans out (as
+ * aooctnorm gives them).
  *
  * Every property of the six elements is a property of aooctbin with the
  * same name, type, range, default and blurb, and is passed to the element

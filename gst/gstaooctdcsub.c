@@ -7,8 +7,11 @@
  * First element of an aooct chain: takes raw spectra as a camera or
  * `filesrc ! rawvideoparse` delivers them (`video/x-raw`, GRAY16_LE or GRAY8,
  * or a camera's packed 12/10-bit samples, Mono12p, Mono12Packed, Mono10p,
- * in `video/x-aooct-packed`: docs/caps.md; width = samples per A-line,
- * height = A-lines per B-scan), converts them to float32 and removes the
+ * in `video/x-aooct-packed`, or float32 spectra in `video/x-aooct-float`
+ * (a .npy file through aooctfilesrc): docs/caps.md; width = samples per
+ * A-line, height = A-lines per B-scan), converts them to float32 (float
+ * samples as they are; a sample that is not finite is an error naming its
+ * B-scan) and removes the
  * DC spectrum (spec section 2): by default the mean A-line of each B-scan,
  * or a background spectrum read from a text file, or nothing.  With alines-per-bscan set, one frame may carry several B-scans;
  * the mean is then taken per B-scan.
@@ -128,12 +131,12 @@ GST_ELEMENT_REGISTER_DEFINE_WITH_CODE (aooctdcsub, "aooctdcsub",
     GST_DEBUG_CATEGORY_INIT (gst_aooct_dcsub_debug, "aooctdcsub", 0,
         "aooct DC subtraction"));
 
-/* 16- and 8-bit samples as video, packed 12/10-bit ones in caps of our
- * own (aooct-raw-caps.h) */
+/* 16- and 8-bit samples as video, packed 12/10-bit ones and float32 ones
+ * in caps of our own (aooct-raw-caps.h) */
 #define SINK_CAPS \
   "video/x-raw, format = (string) { GRAY16_LE, GRAY8 }, " \
   "width = (int) [ 2, 1048576 ], height = (int) [ 1, MAX ], " \
-  "framerate = (fraction) [ 0/1, MAX ]; " AOOCT_PACKED_CAPS_TEMPLATE
+  "framerate = (fraction) [ 0/1, MAX ]; " AOOCT_OWN_RAW_CAPS_TEMPLATE
 
 /* video/x-raw GRAY16_LE with bpp below 16 is what aravissrc gives for a
  * camera it set to a packed format (Aravis 0.8.36 / 0.9.2: bpp=12 selects
@@ -163,18 +166,21 @@ typedef struct
 } RawFrame;
 
 /* Width, height and frame rate of fixed video/x-aooct-packed caps, whose
- * format is one aooctdcsub unpacks */
+ * format is one aooctdcsub unpacks, or video/x-aooct-float caps */
 static gboolean
-parse_packed_caps (const GstStructure * s, RawFrame * fr, GError ** error)
+parse_own_caps (const GstStructure * s, RawFrame * fr, GError ** error)
 {
   const gchar *name = gst_structure_get_string (s, "format");
+  gboolean is_float = gst_structure_has_name (s, AOOCT_FLOAT_CAPS_NAME);
   AooctRawFormat format;
 
   if (!aooct_raw_format_from_string (name, &format)
-      || !aooct_raw_format_is_packed (format)) {
+      || aooct_raw_format_is_video (format)
+      || (format == AOOCT_RAW_FLOAT32) != is_float) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        "input format %s of " AOOCT_PACKED_CAPS_NAME ": aooctdcsub unpacks "
-        "mono12p, mono12packed and mono10p", name ? name : "(none)");
+        "input format %s of %s: aooctdcsub takes %s", name ? name : "(none)",
+        gst_structure_get_name (s), is_float ? "F32LE (32-bit IEEE "
+        "little-endian floats)" : "mono12p, mono12packed and mono10p");
     return FALSE;
   }
   fr->fps_n = 0;
@@ -182,7 +188,7 @@ parse_packed_caps (const GstStructure * s, RawFrame * fr, GError ** error)
   if (!gst_structure_get_int (s, "width", &fr->width)
       || !gst_structure_get_int (s, "height", &fr->height)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
-        AOOCT_PACKED_CAPS_NAME " caps without width and height");
+        "%s caps without width and height", gst_structure_get_name (s));
     return FALSE;
   }
   if (!aooct_raw_check_width (format, fr->width, error)) {
@@ -202,16 +208,16 @@ gst_aooct_dcsub_parse_sink_caps (GstAooctFilter * filter,
   RawFrame fr;
   gint per_bscan, height, stacked;
 
-  if (gst_caps_is_fixed (caps) && gst_structure_has_name
-      (gst_caps_get_structure (caps, 0), AOOCT_PACKED_CAPS_NAME)) {
-    if (!parse_packed_caps (gst_caps_get_structure (caps, 0), &fr, error))
+  if (gst_caps_is_fixed (caps)
+      && aooct_raw_structure_is_own (gst_caps_get_structure (caps, 0))) {
+    if (!parse_own_caps (gst_caps_get_structure (caps, 0), &fr, error))
       return FALSE;
     goto geometry;
   }
   if (!gst_video_info_from_caps (&vinfo, caps)) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
         "input caps are not fixed GRAY16_LE or GRAY8 video/x-raw (or "
-        AOOCT_PACKED_CAPS_NAME ")");
+        AOOCT_PACKED_CAPS_NAME " or " AOOCT_FLOAT_CAPS_NAME ")");
     return FALSE;
   }
   /* the base class accepts any fixed video/x-raw to say here what is
@@ -379,6 +385,33 @@ dcsub_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
   return c;
 }
 
+/* A float32 sample that is not finite (spec section 0): the error names
+ * its B-scan (of the stream where the buffer says where it starts), A-line
+ * and sample.  @bscan0: the buffer's B-scan the core was given first,
+ * @alines: the A-lines per B-scan the core saw (the kept ones when
+ * flyback is skipped, which @skip puts back). */
+static gboolean
+non_finite_error (const AooctDcNonFinite * bad, const AooctStepRun * run,
+    gint bscan0, gint alines, gint skip, GError ** error)
+{
+  const guint64 b = bscan0 + bad->row / alines;
+  gchar value[G_ASCII_DTOSTR_BUF_SIZE];
+  gchar *where;
+
+  if (run->in_offset != GST_BUFFER_OFFSET_NONE)
+    where = g_strdup_printf ("B-scan %" G_GUINT64_FORMAT " of the stream "
+        "(B-scan %" G_GUINT64_FORMAT " of its buffer)", run->in_offset + b, b);
+  else
+    where = g_strdup_printf ("B-scan %" G_GUINT64_FORMAT " of the buffer", b);
+  g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
+      "%s, A-line %" G_GSIZE_FORMAT ", sample %d is %s: float spectra must "
+      "be finite (spec section 0; NaN or infinity would make the whole "
+      "B-scan's image NaN)", where, bad->row % alines + skip, bad->col,
+      g_ascii_dtostr (value, sizeof (value), bad->value));
+  g_free (where);
+  return FALSE;
+}
+
 static gboolean
 dcsub_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
     const AooctStepRun * run, GError ** error)
@@ -386,18 +419,23 @@ dcsub_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   DcsubCpu *c = plan;
   const DcsubSettings *s = c->s;
   const gsize out_bscan = (gsize) c->out.alines * c->out.raw_samples;
+  AooctDcNonFinite bad;
   gint b;
 
   if (!per_bscan (s, &c->in, &c->out)) {
-    aooct_cpu_dcsub_execute (c->dcsub, in->data, in->stride,
-        (gfloat *) out->data);
+    if (!aooct_cpu_dcsub_execute (c->dcsub, in->data, in->stride,
+            (gfloat *) out->data, &bad))
+      return non_finite_error (&bad, run, 0, c->in.alines, 0, error);
     return TRUE;
   }
   for (b = 0; b < c->in.bscans; b++) {
     gfloat *o = (gfloat *) out->data + (gsize) b * out_bscan;
 
-    aooct_cpu_dcsub_execute (c->dcsub, in->data + ((gsize) b * c->in.alines +
-            s->skip_start) * in->stride, in->stride, o);
+    if (!aooct_cpu_dcsub_execute (c->dcsub, in->data + ((gsize) b *
+                c->in.alines + s->skip_start) * in->stride, in->stride, o,
+            &bad))
+      return non_finite_error (&bad, run, b, c->out.alines, s->skip_start,
+          error);
     if (s->rolling)
       aooct_cpu_rolling_bscan (s->rolling, o, c->out.alines);
   }
@@ -473,9 +511,15 @@ dcsub_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   const gsize out_bscan = (gsize) c->out.alines * c->out.raw_samples;
   gint b;
 
-  if (!per_bscan (s, &c->in, &c->out))
-    return aooct_cuda_dcsub_execute (c->dcsub, in->data, in->stride,
-        (gfloat *) out->data, run->stream, error);
+  AooctDcNonFinite bad;
+
+  if (!per_bscan (s, &c->in, &c->out)) {
+    if (!aooct_cuda_dcsub_execute (c->dcsub, in->data, in->stride,
+            (gfloat *) out->data, &bad, run->stream, error))
+      return FALSE;
+    return !bad.found || non_finite_error (&bad, run, 0, c->in.alines, 0,
+        error);
+  }
   /* what a failed graph capture rewinds to */
   if (s->rolling)
     c->before = *s->rolling;
@@ -484,8 +528,11 @@ dcsub_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
 
     if (!aooct_cuda_dcsub_execute (c->dcsub, in->data + ((gsize) b *
                 c->in.alines + s->skip_start) * in->stride, in->stride, o,
-            run->stream, error))
+            &bad, run->stream, error))
       return FALSE;
+    if (bad.found)
+      return non_finite_error (&bad, run, b, c->out.alines, s->skip_start,
+          error);
     if (s->rolling && !aooct_cuda_rolling_bscan (s->rolling, c->ring, o,
             c->out.alines, run->stream, error))
       return FALSE;
@@ -543,6 +590,9 @@ gst_aooct_dcsub_setup (GstAooctFilter * filter, gconstpointer * settings,
   GST_OBJECT_UNLOCK (self);
 
   self->settings.format = filter->in_raw_format;
+  /* the CUDA core waits for its check of float samples (a value read
+   * back), which a CUDA graph cannot capture */
+  filter->graphs_unsupported = filter->in_raw_format == AOOCT_RAW_FLOAT32;
 
   if (mode == AOOCT_DC_BACKGROUND) {
     gdouble *values;

@@ -6,13 +6,25 @@
  *
  * Reads a raw file of B-scans in the layout of the spec (section 0: 8- or
  * 16-bit little-endian samples, the samples of an A-line contiguous, then
- * the A-lines of a B-scan, then the B-scans, no header, no row padding)
- * and pushes them as `video/x-raw, format=GRAY16_LE (or GRAY8),
- * width=samples, height=A-lines x bscans-per-buffer`, the caps aooctdcsub
- * takes.  Packed 12- and 10-bit samples (`format=mono12p`, `mono12packed`,
- * `mono10p`: width x 1.5 or x 1.25 bytes per A-line, width a multiple of 2
- * or 4) go out as they are in the file, in `video/x-aooct-packed` caps
- * (docs/caps.md), and aooctdcsub unpacks them.  It does what `filesrc ! rawvideoparse` does for such a file, in
+ * the A-lines of a B-scan, then the B-scans, no row padding) and pushes
+ * them as `video/x-raw, format=GRAY16_LE (or GRAY8), width=samples,
+ * height=A-lines x bscans-per-buffer`, the caps aooctdcsub takes.  Packed
+ * 12- and 10-bit samples (`format=mono12p`, `mono12packed`, `mono10p`:
+ * width x 1.5 or x 1.25 bytes per A-line, width a multiple of 2 or 4) go
+ * out as they are in the file, in `video/x-aooct-packed` caps, and float32
+ * samples (`format=float32-le`) in `video/x-aooct-float` caps
+ * (docs/caps.md); aooctdcsub converts them.
+ *
+ * Files as instruments write them: `header-bytes` skips a file header
+ * once, `frame-stride` (bytes from one B-scan's start to the next) skips a
+ * header or trailer of every B-scan, and bytes at the end that make no
+ * whole B-scan (a trailer) are left out with a warning that names them.
+ * A NumPy `.npy` file (uint16, uint8 or float32, little-endian, C order;
+ * recognised by its magic bytes) needs no geometry: its last axis is the
+ * samples (width), the one before the A-lines (height), any before that
+ * the B-scans; its dtype gives the format.
+ *
+ * It does what `filesrc ! rawvideoparse` does for such a file, in
  * one step and faster:
  *
  * - with aooctdcsub on CUDA downstream, a file in the page cache is
@@ -29,10 +41,9 @@
  *   from them), which divides the per-buffer cost of every element
  *   (docs/performance.md, "What batching costs").
  *
- * The file must hold a whole number of B-scans of `width` x `height`
- * samples (an element error says so otherwise: a wrong width, height or
- * format is the usual cause); a last buffer that `bscans-per-buffer` does
- * not fill is left out with a warning.  Timestamps follow `framerate`
+ * The file must hold at least one B-scan of `width` x `height` samples
+ * after `header-bytes` (an element error says so otherwise); a last buffer
+ * that `bscans-per-buffer` does not fill is left out with a warning.  Timestamps follow `framerate`
  * (B-scans per second); the element answers duration queries and seeks in
  * time (to the buffer holding the position).  Works the same without a
  * GPU: downstream then proposes an ordinary pool.  Rows are padded to 4
@@ -46,6 +57,16 @@
  *     aooctkmap wavelength-file=calibration.txt ! aooctdisp a2=8 a3=-2 ! \
  *     aooctfft ! aooctnorm ! pngenc ! multifilesink location=b%05d.png
  * ]| reconstructs every B-scan of volume.raw into a PNG.
+ * |[
+ * gst-launch-1.0 aooctfilesrc location=pdms_LP01.raw header-bytes=552 \
+ *     width=1024 height=1024 frame-stride=2148352 ! aooctdcsub ! \
+ *     aooctfft ! aooctnorm ! pngenc ! filesink location=pdms.png
+ * ]| the 1024 A-lines of a file with a 552-byte header, 25 more A-lines
+ * and an 8192-byte trailer (the trailer gets a warning).
+ * |[
+ * gst-launch-1.0 aooctfilesrc location=spectra.npy ! aooctdcsub ! \
+ *     aooctfft ! aooctnorm ! pngenc ! multifilesink location=b%05d.png
+ * ]| an array of shape (B-scans, A-lines, samples), uint16 or float32.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -62,6 +83,7 @@
 #include "aooct-file-reader.h"
 #include "aooct-file-prefetch.h"
 #include "aooct-late-property.h"
+#include "aooct-npy.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-pool.h"
 #endif
@@ -80,6 +102,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_aooct_file_src_debug);
 #define DEFAULT_THREADS 0
 #define DEFAULT_MAP_FILE TRUE
 #define DEFAULT_MAP_FILE_MAX (-1)
+#define DEFAULT_HEADER_BYTES 0
+#define DEFAULT_FRAME_STRIDE 0
 
 struct _GstAooctFileSrc
 {
@@ -94,9 +118,18 @@ struct _GstAooctFileSrc
   guint threads;
   gboolean map_file;
   gint64 map_file_max;          /* MiB, -1: a quarter of the memory */
+  guint64 header_bytes;
+  guint64 frame_stride;         /* 0: the B-scan's size */
+
+  /* what the file holds, from start() to stop() (a .npy file's header
+   * decides it, else the properties), under the object lock; width 0
+   * when not started */
+  AooctRawFormat file_format;
+  gint file_width, file_height;
 
   /* streaming (streaming thread, or with the stream stopped) */
   AooctFileReader *reader;
+  AooctFileLayout layout;       /* where the B-scans are in the file */
   GstVideoInfo vinfo;           /* what a buffer holds */
   gsize row_bytes;              /* one A-line in the file */
   gsize read_bytes;             /* one buffer's worth of the file */
@@ -125,6 +158,8 @@ enum
   PROP_THREADS,
   PROP_MAP_FILE,
   PROP_MAP_FILE_MAX,
+  PROP_HEADER_BYTES,
+  PROP_FRAME_STRIDE,
 };
 
 #define gst_aooct_file_src_parent_class parent_class
@@ -138,7 +173,7 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS,
     GST_STATIC_CAPS ("video/x-raw, format = (string) { GRAY16_LE, GRAY8 }, "
         "width = (int) [ 1, 65536 ], height = (int) [ 1, MAX ], "
-        "framerate = (fraction) [ 0/1, MAX ]; " AOOCT_PACKED_CAPS_TEMPLATE));
+        "framerate = (fraction) [ 0/1, MAX ]; " AOOCT_OWN_RAW_CAPS_TEMPLATE));
 
 /* ---- properties --------------------------------------------------------- */
 
@@ -178,6 +213,12 @@ gst_aooct_file_src_set_property (GObject * object, guint prop_id,
       break;
     case PROP_MAP_FILE_MAX:
       self->map_file_max = g_value_get_int64 (value);
+      break;
+    case PROP_HEADER_BYTES:
+      self->header_bytes = g_value_get_uint64 (value);
+      break;
+    case PROP_FRAME_STRIDE:
+      self->frame_stride = g_value_get_uint64 (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -221,6 +262,12 @@ gst_aooct_file_src_get_property (GObject * object, guint prop_id,
     case PROP_MAP_FILE_MAX:
       g_value_set_int64 (value, self->map_file_max);
       break;
+    case PROP_HEADER_BYTES:
+      g_value_set_uint64 (value, self->header_bytes);
+      break;
+    case PROP_FRAME_STRIDE:
+      g_value_set_uint64 (value, self->frame_stride);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -249,12 +296,16 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
   GstCaps *caps;
-  gint fps_n, fps_d;
+  gint fps_n, fps_d, width, height;
+  AooctRawFormat format;
 
   GST_OBJECT_LOCK (self);
-  if (self->width <= 0 || self->height <= 0 || self->bscans == 0
-      || !check_frame (self->format, self->width, self->height,
-          self->bscans, NULL)) {
+  /* started: what the file holds (a .npy file's own geometry) */
+  width = self->file_width > 0 ? self->file_width : self->width;
+  height = self->file_width > 0 ? self->file_height : self->height;
+  format = self->file_width > 0 ? self->file_format : self->format;
+  if (width <= 0 || height <= 0 || self->bscans == 0
+      || !check_frame (format, width, height, self->bscans, NULL)) {
     /* start() reports what is missing or overflows */
     GST_OBJECT_UNLOCK (self);
     caps = gst_pad_get_pad_template_caps (GST_BASE_SRC_PAD (src));
@@ -262,8 +313,8 @@ gst_aooct_file_src_get_caps (GstBaseSrc * src, GstCaps * filter)
     /* a buffer of K B-scans lasts K frame periods */
     gst_util_fraction_multiply (self->fps_n, self->fps_d, 1, self->bscans,
         &fps_n, &fps_d);
-    caps = aooct_raw_caps_new (self->format, self->width,
-        self->height * (gint) self->bscans, (gint) self->bscans, fps_n, fps_d);
+    caps = aooct_raw_caps_new (format, width, height * (gint) self->bscans,
+        (gint) self->bscans, fps_n, fps_d);
     GST_OBJECT_UNLOCK (self);
   }
   return aooct_src_filter_caps (caps, filter);
@@ -311,9 +362,9 @@ gst_aooct_file_src_decide_allocation (GstBaseSrc * src, GstQuery * query)
   if (n > 0)
     gst_query_parse_nth_allocation_pool (query, chosen, &pool, &size, &min,
         &max);
-  /* (a video pool cannot take packed caps) */
+  /* (a video pool cannot take packed or float caps) */
   if (pool == NULL)
-    pool = aooct_raw_format_is_packed (self->format) ?
+    pool = !aooct_raw_format_is_video (self->file_format) ?
         gst_buffer_pool_new () : gst_video_buffer_pool_new ();
   size = MAX (size, GST_VIDEO_INFO_SIZE (&self->vinfo));
   /* one buffer read ahead, one or two downstream */
@@ -438,7 +489,10 @@ gst_aooct_file_src_start (GstBaseSrc * src)
   AooctRawFormat format;
   gint width, height;
   guint bscans, threads;
-  guint64 size, frame_bytes, n_frames;
+  guint64 size, header, stride, frame_bytes, payload, n_frames, left;
+  guint64 npy_frames = 0;
+  guint8 magic[AOOCT_NPY_MAGIC_LEN];
+  gboolean npy;
 
   GST_OBJECT_LOCK (self);
   location = g_strdup (self->location);
@@ -447,6 +501,8 @@ gst_aooct_file_src_start (GstBaseSrc * src)
   height = self->height;
   bscans = self->bscans;
   threads = self->threads;
+  header = self->header_bytes;
+  stride = self->frame_stride;
   GST_OBJECT_UNLOCK (self);
 
   if (location == NULL || *location == '\0') {
@@ -454,27 +510,6 @@ gst_aooct_file_src_start (GstBaseSrc * src)
         ("no file to read: set location"), (NULL));
     goto failed;
   }
-  if (width <= 0 || height <= 0) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("%s: the geometry is not set: width (samples per A-line) is %d and "
-            "height (A-lines per B-scan) is %d, both must be positive",
-            location, width, height), (NULL));
-    goto failed;
-  }
-  if (aooct_raw_format_is_packed (format)
-      && !aooct_raw_check_width (format, width, &err)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s: format=%s: %s",
-            location, aooct_raw_format_name (format), err->message), (NULL));
-    g_clear_error (&err);
-    goto failed;
-  }
-
-  if (!check_frame (format, width, height, bscans, &err)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message), (NULL));
-    g_clear_error (&err);
-    goto failed;
-  }
-
   self->reader = aooct_file_reader_open (location, threads, &err);
   if (self->reader == NULL) {
     GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ, ("%s", err->message), (NULL));
@@ -482,18 +517,126 @@ gst_aooct_file_src_start (GstBaseSrc * src)
     goto failed;
   }
   size = aooct_file_reader_size (self->reader);
-  self->row_bytes = aooct_raw_row_bytes (format, width);
-  frame_bytes = (guint64) self->row_bytes * height;
-  if (size == 0 || size % frame_bytes != 0) {
+
+  /* a NumPy array says its own geometry (aooct-npy.h); a file named .npy
+   * that is not one is an error too, not raw samples */
+  npy = pread (aooct_file_reader_fd (self->reader), magic, sizeof (magic), 0)
+      == sizeof (magic) && aooct_npy_has_magic (magic, sizeof (magic));
+  if (npy || g_str_has_suffix (location, ".npy")
+      || g_str_has_suffix (location, ".NPY")) {
+    AooctNpyHeader h;
+
+    if (!aooct_npy_read_header (aooct_file_reader_fd (self->reader),
+            location, &h, &err)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message),
+          (NULL));
+      g_clear_error (&err);
+      goto failed;
+    }
+    if (header != 0 || stride != 0) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s is a NumPy .npy "
+              "file, whose header says where its data start and how they "
+              "are laid out: leave header-bytes (%" G_GUINT64_FORMAT ") and "
+              "frame-stride (%" G_GUINT64_FORMAT ") at 0", location, header,
+              stride), (NULL));
+      goto failed;
+    }
+    if ((width > 0 && width != h.width) || (height > 0 && height != h.height)) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s: its array holds "
+              "A-lines of %" G_GINT64_FORMAT " samples, %" G_GINT64_FORMAT
+              " per B-scan (shape [..., %" G_GINT64_FORMAT ", %"
+              G_GINT64_FORMAT "]), but width=%d and height=%d are set: "
+              "leave them at 0 for a .npy file", location, h.width,
+              h.height, h.height, h.width, width, height), (NULL));
+      goto failed;
+    }
+    format = h.format;
+    width = (gint) h.width;
+    height = (gint) h.height;
+    header = h.data_offset;
+    npy_frames = h.bscans;
+    if (size < h.data_offset + h.data_bytes) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s: truncated: its "
+              ".npy header describes %" G_GUINT64_FORMAT " B-scan(s) of %d x "
+              "%d %s samples (%" G_GUINT64_FORMAT " bytes of data after a "
+              "%" G_GUINT64_FORMAT "-byte header), the file has %"
+              G_GUINT64_FORMAT " bytes", location, h.bscans, height, width,
+              aooct_raw_format_name (format), h.data_bytes, h.data_offset,
+              size), (NULL));
+      goto failed;
+    }
+    GST_INFO_OBJECT (self, "%s: .npy, %s, %" G_GUINT64_FORMAT " B-scans of "
+        "%d x %d, data at byte %" G_GUINT64_FORMAT, location,
+        aooct_raw_format_name (format), h.bscans, height, width, header);
+  } else if (width <= 0 || height <= 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
-        ("%s: %" G_GUINT64_FORMAT " bytes is not a whole number of B-scans "
-            "of %d A-lines x %d samples in %s (%" G_GUINT64_FORMAT " bytes, %"
-            G_GSIZE_FORMAT " per A-line): check width, height and format",
-            location, size, height, width, aooct_raw_format_name (format),
-            frame_bytes, self->row_bytes), (NULL));
+        ("%s: the geometry is not set: width (samples per A-line) is %d and "
+            "height (A-lines per B-scan) is %d, both must be positive "
+            "(only a .npy file says its own)", location, width, height),
+        (NULL));
     goto failed;
   }
-  n_frames = size / frame_bytes;
+  if (!aooct_raw_format_is_video (format)
+      && !aooct_raw_check_width (format, width, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s: format=%s: %s",
+            location, aooct_raw_format_name (format), err->message), (NULL));
+    g_clear_error (&err);
+    goto failed;
+  }
+  if (!check_frame (format, width, height, bscans, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", err->message), (NULL));
+    g_clear_error (&err);
+    goto failed;
+  }
+
+  /* where the B-scans are: after the header, frame-stride apart */
+  self->row_bytes = aooct_raw_row_bytes (format, width);
+  frame_bytes = (guint64) self->row_bytes * height;
+  if (stride == 0)
+    stride = frame_bytes;
+  if (stride < frame_bytes) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s: frame-stride=%"
+            G_GUINT64_FORMAT " is smaller than one B-scan of %d A-lines x %d "
+            "samples in %s (%" G_GUINT64_FORMAT " bytes): it is the bytes "
+            "from one B-scan's start to the next, the B-scan's own bytes "
+            "included (0: the B-scan's size)", location, stride, height,
+            width, aooct_raw_format_name (format), frame_bytes), (NULL));
+    goto failed;
+  }
+  if (header >= size) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s: header-bytes=%"
+            G_GUINT64_FORMAT " skips the whole file (%" G_GUINT64_FORMAT
+            " bytes): nothing is left to read", location, header, size),
+        (NULL));
+    goto failed;
+  }
+  payload = size - header;
+  n_frames = payload >= frame_bytes ? (payload - frame_bytes) / stride + 1 : 0;
+  if (npy)
+    n_frames = MIN (n_frames, npy_frames);
+  if (n_frames == 0) {
+    GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+        ("%s: %" G_GUINT64_FORMAT " bytes after header-bytes=%"
+            G_GUINT64_FORMAT " are less than one B-scan of %d A-lines x %d "
+            "samples in %s (%" G_GUINT64_FORMAT " bytes, %" G_GSIZE_FORMAT
+            " per A-line): check width, height, format and header-bytes",
+            location, payload, header, height, width,
+            aooct_raw_format_name (format), frame_bytes, self->row_bytes),
+        (NULL));
+    goto failed;
+  }
+  /* bytes past the last B-scan's stride (a trailer, or a wrong geometry):
+   * less than a B-scan, else it would have been one; the gap after the
+   * last B-scan itself is its own trailer and expected */
+  left = payload > n_frames * stride ? payload - n_frames * stride : 0;
+  if (left > 0)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("%s: the last %"
+            G_GUINT64_FORMAT " bytes (from byte %" G_GUINT64_FORMAT ") are "
+            "less than a B-scan of %d A-lines x %d samples in %s (%"
+            G_GUINT64_FORMAT " bytes) and are not read: a trailer, or a "
+            "wrong width, height, format, header-bytes or frame-stride",
+            location, left, size - left, height, width,
+            aooct_raw_format_name (format), frame_bytes), (NULL));
   self->n_buffers = n_frames / bscans;
   if (self->n_buffers == 0) {
     GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
@@ -507,12 +650,19 @@ gst_aooct_file_src_start (GstBaseSrc * src)
             " B-scans do not fill a buffer of bscans-per-buffer=%u and are "
             "not read", location, n_frames % bscans, n_frames, bscans), (NULL));
   self->read_bytes = (gsize) (frame_bytes * bscans);
+  self->layout.offset = header;
+  self->layout.frame_bytes = (gsize) frame_bytes;
+  self->layout.frame_stride = stride;
+  self->layout.frames = bscans;
   /* for the duration and percent queries basesrc answers (it sets the
    * duration itself only in bytes) */
   GST_OBJECT_LOCK (self);
   src->segment.duration = frame_time (self, self->n_buffers * bscans);
+  self->file_format = format;
+  self->file_width = width;
+  self->file_height = height;
   GST_OBJECT_UNLOCK (self);
-  if (aooct_raw_format_is_packed (format))
+  if (!aooct_raw_format_is_video (format))
     aooct_raw_packed_video_info (&self->vinfo, format, width,
         height * bscans, 0, 1);
   else
@@ -522,8 +672,10 @@ gst_aooct_file_src_start (GstBaseSrc * src)
   self->next = 0;
   g_free (self->path);
   self->path = g_strdup (location);
-  GST_INFO_OBJECT (self, "%s: %" G_GUINT64_FORMAT " B-scans, %"
-      G_GUINT64_FORMAT " buffers", location, n_frames, self->n_buffers);
+  GST_INFO_OBJECT (self, "%s: %" G_GUINT64_FORMAT " B-scans from byte %"
+      G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT " bytes apart, %"
+      G_GUINT64_FORMAT " buffers", location, n_frames, header, stride,
+      self->n_buffers);
   g_free (location);
   return TRUE;
 
@@ -556,6 +708,9 @@ gst_aooct_file_src_stop (GstBaseSrc * src)
   aooct_file_reader_close (self->reader);
   self->reader = NULL;
   gst_clear_object (&self->host_allocator);
+  GST_OBJECT_LOCK (self);
+  self->file_width = self->file_height = 0;
+  GST_OBJECT_UNLOCK (self);
   return TRUE;
 }
 
@@ -627,7 +782,7 @@ start_prefetch (GstAooctFileSrc * self)
   /* without the GPU reading in place: one buffer ahead of the one going
    * downstream, as a reader thread set needs no more */
   AooctFilePrefetch *prefetch = aooct_file_prefetch_new (self->reader,
-      self->read_bytes, self->n_buffers, 2, prefetch_alloc, self);
+      &self->layout, self->n_buffers, 2, prefetch_alloc, self);
 
   /* an unlock() that came before it (a state change while the first
    * create() starts) flushes it at once; else take() would wait for a
@@ -759,43 +914,76 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   /**
    * GstAooctFileSrc:location:
    *
-   * Path of the raw file of B-scans (spec section 0 layout, no header)
+   * Path of the raw file of B-scans (spec section 0 layout, after
+   * header-bytes, frame-stride apart), or of a NumPy .npy array (its
+   * header gives the geometry and the format)
    */
   g_object_class_install_property (gobject_class, PROP_LOCATION,
       g_param_spec_string ("location", "Location",
-          "Path of the raw file of B-scans (spec section 0 layout, no header)",
-          NULL, flags));
+          "Path of the raw file of B-scans (spec section 0 layout, after "
+          "header-bytes, frame-stride apart), or of a NumPy .npy array (its "
+          "header gives the geometry and the format)", NULL, flags));
+  /**
+   * GstAooctFileSrc:header-bytes:
+   *
+   * Bytes at the start of the file skipped once before the first B-scan
+   * (a file header); 0 for a .npy file, whose header is read
+   */
+  g_object_class_install_property (gobject_class, PROP_HEADER_BYTES,
+      g_param_spec_uint64 ("header-bytes", "Header bytes",
+          "Bytes at the start of the file skipped once before the first "
+          "B-scan (a file header); 0 for a .npy file, whose header is read",
+          0, G_MAXUINT64, DEFAULT_HEADER_BYTES, flags));
+  /**
+   * GstAooctFileSrc:frame-stride:
+   *
+   * Bytes from the start of one B-scan to the start of the next, the
+   * B-scan's own included: at least height x the bytes of an A-line; more
+   * skips a per-B-scan header or trailer (header-bytes then points at the
+   * first B-scan's samples); 0: the B-scan's size (B-scans back to back)
+   */
+  g_object_class_install_property (gobject_class, PROP_FRAME_STRIDE,
+      g_param_spec_uint64 ("frame-stride", "Frame stride",
+          "Bytes from the start of one B-scan to the start of the next, the "
+          "B-scan's own included (more skips a per-B-scan header or "
+          "trailer; 0: the B-scan's size)", 0, G_MAXUINT64,
+          DEFAULT_FRAME_STRIDE, flags));
   /**
    * GstAooctFileSrc:format:
    *
    * Sample format in the file: gray16-le (16-bit little-endian), gray8,
-   * or packed: mono12p, mono12packed (12-bit, 1.5 bytes per sample, even
-   * width), mono10p (10-bit, 1.25 bytes, width a multiple of 4)
+   * packed: mono12p, mono12packed (12-bit, 1.5 bytes per sample, even
+   * width), mono10p (10-bit, 1.25 bytes, width a multiple of 4), or
+   * float32-le (32-bit IEEE floats); a .npy file's dtype decides instead
    */
   g_object_class_install_property (gobject_class, PROP_FORMAT,
       g_param_spec_enum ("format", "Format",
           "Sample format in the file: gray16-le (16-bit little-endian), "
-          "gray8, or packed mono12p, mono12packed (12-bit, even width), "
-          "mono10p (10-bit, width a multiple of 4)",
+          "gray8, packed mono12p, mono12packed (12-bit, even width), "
+          "mono10p (10-bit, width a multiple of 4), or float32-le; a .npy "
+          "file's dtype decides instead",
           GST_TYPE_AOOCT_RAW_FORMAT, aooct_raw_format_to_enum (DEFAULT_FORMAT),
           flags));
   /**
    * GstAooctFileSrc:width:
    *
-   * Samples per A-line (N, spectrometer pixels); must be set
+   * Samples per A-line (N, spectrometer pixels); must be set (a .npy
+   * file: 0, or its last axis)
    */
   g_object_class_install_property (gobject_class, PROP_WIDTH,
       g_param_spec_int ("width", "Width",
-          "Samples per A-line (N, spectrometer pixels); must be set", 0,
-          65536, 0, flags));
+          "Samples per A-line (N, spectrometer pixels); must be set (a .npy "
+          "file: 0, or its last axis)", 0, 65536, 0, flags));
   /**
    * GstAooctFileSrc:height:
    *
-   * A-lines per B-scan (M); must be set
+   * A-lines per B-scan (M); must be set (a .npy file: 0, or its
+   * next-to-last axis)
    */
   g_object_class_install_property (gobject_class, PROP_HEIGHT,
       g_param_spec_int ("height", "Height",
-          "A-lines per B-scan (M); must be set", 0, G_MAXINT, 0, flags));
+          "A-lines per B-scan (M); must be set (a .npy file: 0, or its "
+          "next-to-last axis)", 0, G_MAXINT, 0, flags));
   g_object_class_install_property (gobject_class, PROP_FRAMERATE,
       gst_param_spec_fraction ("framerate", "Frame rate",
           "B-scans per second, for timestamps (a file is read as fast as "
@@ -831,7 +1019,12 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
    * files, other downstream elements and CPU builds: the reader threads.
    * A mapped file must not be truncated while it plays: a CPU element that
    * reads a buffer of a cut part of the mapping would be killed by SIGBUS
-   * (with the readers a truncated file is an element error).
+   * (with the readers a truncated file is an element error).  A file
+   * header (header-bytes) and gaps between B-scans (frame-stride) are
+   * simply not uploaded as long as each buffer is one stretch of the file:
+   * one B-scan per buffer, or no gaps; several B-scans per buffer with
+   * gaps between them are gathered by the reader threads (the upload
+   * takes one contiguous buffer).
    *
    * Registering parts of the file while the chain ran was measured 1.2 to
    * 3 times slower than the readers (a registration holds the driver for
@@ -861,8 +1054,10 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_RAW_FORMAT, 0);
   gst_element_class_set_static_metadata (element_class,
       "aooct raw B-scan file source", "Source/File/Video",
-      "Reads a raw file of OCT B-scans (uint16/uint8 spectra) with several "
-      "threads into the buffers downstream proposes", "aooct developers");
+      "Reads a raw file of OCT B-scans (uint16/uint8/packed/float32 spectra, "
+      "after a header, with per-B-scan gaps; or a NumPy .npy array) with "
+      "several threads into the buffers downstream proposes",
+      "aooct developers");
 
   basesrc_class->get_caps = gst_aooct_file_src_get_caps;
   basesrc_class->set_caps = gst_aooct_file_src_set_caps;

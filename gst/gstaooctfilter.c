@@ -247,7 +247,9 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   const AooctPendingMeta *pending;
   AooctInputDesc in;
   AooctOutputDesc out;
-  AooctStepRun run = { NULL, NULL, NULL, FALSE, NULL };
+  AooctStepRun run = { NULL, NULL, NULL, FALSE, NULL,
+    inbuf ? GST_BUFFER_OFFSET (inbuf) : GST_BUFFER_OFFSET_NONE
+  };
   GError *error = NULL;
   gboolean ok;
 
@@ -295,6 +297,7 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
       .leave_pending = klass->leaves_pending && priv->downstream_absorbs,
       .fault = aooct_filter_cuda_fault (self),
       .log = GST_OBJECT (self),
+      .in_offset = run.in_offset,
     };
 
     ok = aooct_filter_subclass_live (self, &b.live, &error)

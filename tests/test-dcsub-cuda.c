@@ -212,6 +212,19 @@ static const CoreCase core_cases[] = {
       FALSE, "mono10p"},
   {"mono10p 4x7 x5 offset 3", 2, 4, 7, 5, 3, 0, 0, 1023, FALSE, "mono10p"},
   {"mono12p 2x9 x3", 2, 2, 9, 3, 0, 0, 0, 4095, FALSE, "mono12p"},
+  /* float32 samples (spec section 0), by the column-sequential kernels:
+   * "float32-le" integer-valued (as the 16-bit samples), "float32" with a
+   * random fraction added (float sums whose order matters); aligned rows,
+   * rows 2 bytes off (bytes assembled), a stride beyond the row, many
+   * B-scans */
+  {"float32 integer 2048x1000 x2", 2, 2048, 1000, 2, 0, 0, 0, 65535, FALSE,
+      "float32-le"},
+  {"float32 fractional 1023x257 x3", 2, 1023, 257, 3, 0, 0, 1, 4095, FALSE,
+      "float32"},
+  {"float32 fractional 513x65 x2 offset 2 stride 2062", 2, 513, 65, 2, 2,
+      2062, 0, 65535, FALSE, "float32"},
+  {"float32 integer 3x7 x600", 2, 3, 7, 600, 0, 0, 0, 4095, FALSE,
+      "float32-le"},
 };
 
 static guint16 *
@@ -271,6 +284,7 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
   gpointer raw_dev, out_dev;
   AooctCpuDcsubPlan *cpu;
   AooctCudaDcsubPlan *plan;
+  AooctDcNonFinite bad, bad2;
   GError *err = NULL;
   AooctGeometry g;
 
@@ -283,12 +297,19 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
   if (c->packed)
     for (i = 0; i < rows; i++)
       aooct_raw_pack_row (format, samples + i * c->n, c->n, frame + i * stride);
-  else
+  if (c->packed && g_str_equal (c->packed, "float32")) {
+    /* fractional floats: the sums' order decides their last bits */
+    for (i = 0; i < rows * c->n; i++) {
+      gfloat v = samples[i] + (gfloat) g_rand_double (rand);
+
+      memcpy (frame + i / c->n * stride + i % c->n * 4, &v, 4);
+    }
+  } else if (!c->packed)
     aooct_test_write_rows (frame, samples, c->n, rows, c->bytes, stride);
   for (i = 0; i < (gsize) c->n; i++)
     bg[i] = (gfloat) g_rand_double_range (rand, 0, c->max_value);
   cpu = aooct_cpu_dcsub_plan_new (&g, format, mode, bg);
-  aooct_cpu_dcsub_execute (cpu, frame, stride, expect);
+  fail_unless (aooct_cpu_dcsub_execute (cpu, frame, stride, expect, &bad));
   aooct_cpu_dcsub_plan_free (cpu);
 
   raw_dev = device_copy_at (frame, stride * rows, c->raw_offset, &raw_alloc);
@@ -300,12 +321,14 @@ check_core_case (const CoreCase * c, AooctDcMode mode, GRand * rand,
   plan = aooct_cuda_dcsub_plan_new (&g, format, mode, bg, &err);
 
   fail_unless (plan && aooct_cuda_dcsub_execute (plan, raw_dev, stride,
-          (gfloat *) out_dev, stream, &err)
+          (gfloat *) out_dev, &bad, stream, &err)
       && aooct_cuda_dcsub_execute (plan, raw_dev, stride,
-          (gfloat *) out_dev, stream, &err)
+          (gfloat *) out_dev, &bad2, stream, &err)
       && aooct_cuda_download_async (back, out_alloc, out_total, stream, &err)
       && aooct_cuda_stream_sync (stream, &err), "%s: %s", c->what,
       err ? err->message : "");
+  fail_if (bad.found || bad2.found, "%s: a finite sample reported as not "
+      "finite (row %" G_GSIZE_FORMAT " sample %d)", c->what, bad.row, bad.col);
 
   /* (fail_unless costs a write per call in libcheck: test first) */
   for (i = 0; i < out_at; i++)

@@ -5,6 +5,8 @@
  * reads (spec section 2, docs/calibration-files.md).
  *
  *   aooct-background [--frames=N] --output=FILE SOURCE...
+ *   aooct-background [--frames=N] --output=FILE [--samples=N --alines=M]
+ *       [--format=F] [--header-bytes=B] [--frame-stride=S] RAWFILE
  *
  * SOURCE is a gst-launch-1.0 description that produces raw frames, as
  * aooctdcsub takes them (video/x-raw GRAY16_LE or GRAY8, or packed 12/10-bit
@@ -24,6 +26,14 @@
  *
  *   aooct-background --output=background.txt aooctfilesrc \
  *       location=bg.raw format=mono12p width=2048 height=1000
+ *
+ * or, the same as the second, with the raw-file options every tool takes
+ * (aooct-tool-util.h: a header, per-B-scan gaps, a NumPy .npy array that
+ * needs no geometry) when SOURCE is a single existing file:
+ *
+ *   aooct-background --output=background.txt --samples=832 --alines=240 \
+ *       bg.raw
+ *   aooct-background --output=background.txt dark.npy
  *
  * aooct-background appends an appsink to SOURCE, takes the first N frames
  * (all of them when the stream ends earlier, with a note), sums every
@@ -54,7 +64,8 @@
 
 /* what the appsink takes: the raw caps aooctdcsub takes */
 #define RAW_CAPS "video/x-raw,format={GRAY16_LE,GRAY8}; " \
-  "video/x-aooct-packed,format={mono12p,mono12packed,mono10p}"
+  "video/x-aooct-packed,format={mono12p,mono12packed,mono10p}; " \
+  "video/x-aooct-float,format=F32LE"
 
 typedef struct
 {
@@ -71,33 +82,44 @@ static gboolean
 accumulate (Mean * m, const guint8 * data, gsize stride, gint w, gint h,
     AooctRawFormat format, GError ** error)
 {
-  guint16 *row16 = g_new (guint16, w);
-  gint r, c;
+  gfloat *row;
+  gsize bad_row;
+  gint r, c, bad_col;
+  gfloat bad;
 
   if (m->sum == NULL) {
     m->width = w;
     m->sum = g_new0 (gdouble, w);
     m->format = g_strdup (aooct_raw_format_name (format));
   } else if (w != m->width) {
-    g_free (row16);
     g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
         "frame %" G_GUINT64_FORMAT " is %d samples wide, the first was %d",
         m->frames, w, m->width);
     return FALSE;
   }
-  for (r = 0; r < h; r++) {
-    aooct_raw_unpack_row (format, data + (gsize) r * stride, w, row16);
-    for (c = 0; c < w; c++)
-      m->sum[c] += row16[c];
+  /* float spectra must be finite (spec section 0), as aooctdcsub says */
+  if (format == AOOCT_RAW_FLOAT32 && aooct_raw_find_nonfinite (data, stride,
+          w, h, &bad_row, &bad_col, &bad)) {
+    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+        "frame %" G_GUINT64_FORMAT ", A-line %" G_GSIZE_FORMAT ", sample %d "
+        "is %g: float spectra must be finite", m->frames, bad_row, bad_col,
+        bad);
+    return FALSE;
   }
-  g_free (row16);
+  row = g_new (gfloat, w);
+  for (r = 0; r < h; r++) {
+    aooct_raw_row_to_float (format, data + (gsize) r * stride, w, row);
+    for (c = 0; c < w; c++)
+      m->sum[c] += row[c];
+  }
+  g_free (row);
   m->alines += h;
   m->frames++;
   return TRUE;
 }
 
 /* A video frame as GStreamer lays it out (its GstVideoMeta honoured), or
- * a packed one: its rows one after the other */
+ * a packed or float one: its rows one after the other */
 static gboolean
 add_sample (Mean * m, GstSample * s, GError ** error)
 {
@@ -107,7 +129,8 @@ add_sample (Mean * m, GstSample * s, GError ** error)
   AooctRawFormat format;
   gboolean ok;
 
-  if (gst_structure_has_name (st, "video/x-aooct-packed")) {
+  if (gst_structure_has_name (st, "video/x-aooct-packed")
+      || gst_structure_has_name (st, "video/x-aooct-float")) {
     GstMapInfo map;
     gint w = 0, h = 0;
     gsize row;
@@ -234,10 +257,15 @@ main (int argc, char **argv)
   GstAppSink *sink;
   Mean m = { NULL, 0, 0, 0, NULL };
   gint status = 0;
+  AooctToolRawFile rf = { 0, };
+  GOptionEntry *raw_entries = aooct_tool_raw_file_entries (&rf, FALSE);
+  gboolean file;
 
   ctx = g_option_context_new ("SOURCE... - record the mean raw spectrum of N "
       "frames as an aooctdcsub background file");
   g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_main_entries (ctx, raw_entries, NULL);
+  g_free (raw_entries);
   if (!aooct_tool_parse_options ("aooct-background", ctx, &argc, &argv))
     return 2;
   g_option_context_free (ctx);
@@ -248,15 +276,23 @@ main (int argc, char **argv)
   if (output == NULL || rest == NULL) {
     g_printerr ("aooct-background: usage: aooct-background [--frames=N >= 1] "
         "--output=FILE SOURCE... (a gst-launch-1.0 description of the "
-        "camera or raw file)\n");
+        "camera or raw file) or aooct-background [--frames=N >= 1] "
+        "--output=FILE " AOOCT_TOOL_RAW_FILE_USAGE " RAWFILE\n");
     return 2;
   }
 
   source = g_strjoinv (" ", rest);
-  /* GRAY16_LE, GRAY8 or packed frames as the source gives them; no
+  /* one existing file: read by aooctfilesrc with the raw-file options */
+  file = rest[1] == NULL && g_file_test (rest[0], G_FILE_TEST_EXISTS);
+  if (file && !aooct_tool_raw_file_check (&rf, rest[0], &error)) {
+    g_printerr ("aooct-background: %s\n", error->message);
+    return error->domain == G_OPTION_ERROR ? 2 : 1;
+  }
+  /* GRAY16_LE, GRAY8, packed or float frames as the source gives them; no
    * conversion */
   launch = g_strdup_printf ("%s ! appsink name=aooct_background_sink "
-      "caps=\"" RAW_CAPS "\" sync=false max-buffers=4", source);
+      "caps=\"" RAW_CAPS "\" sync=false max-buffers=4", file ?
+      "aooctfilesrc name=aooct_background_src" : source);
   /* a missing element is an error here even where gst_parse_launch()
    * returns what it could build */
   pipeline = gst_parse_launch (launch, &error);
@@ -264,6 +300,14 @@ main (int argc, char **argv)
     g_printerr ("aooct-background: SOURCE: %s\n", error ? error->message :
         "not a pipeline description");
     return 2;
+  }
+  if (file) {
+    /* the file name as a property, never through the description */
+    GstElement *src = gst_bin_get_by_name (GST_BIN (pipeline),
+        "aooct_background_src");
+
+    aooct_tool_raw_file_apply (&rf, src, rest[0]);
+    gst_object_unref (src);
   }
   sink = GST_APP_SINK (gst_bin_get_by_name (GST_BIN (pipeline),
           "aooct_background_sink"));
@@ -333,5 +377,6 @@ main (int argc, char **argv)
   g_free (source);
   g_strfreev (rest);
   g_free (output);
+  g_free (rf.format);
   return status;
 }

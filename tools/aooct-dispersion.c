@@ -5,8 +5,8 @@
  *
  *   aooct-dispersion --samples=N --alines=M
  *       (--wavelength-file=F | --wavelength-coeffs=C) [--size=P1]
- *       [--factor=F] [--format=gray16-le|gray8|mono12p|mono12packed|mono10p]
- *       RAWFILE
+ *       [--factor=F] [--format=gray16-le|gray8|mono12p|mono12packed|mono10p|
+ *       float32-le] [--header-bytes=B] [--frame-stride=S] RAWFILE
  *
  * prints, on stdout,
  *
@@ -14,7 +14,10 @@
  *
  * It runs the chain up to aooctdisp estimate=true on the first B-scan of
  * RAWFILE (M A-lines of N samples, the spec's raw layout, or packed 12- or
- * 10-bit samples: docs/caps.md) with the given
+ * 10-bit samples or float32 ones: docs/caps.md; after a header of
+ * --header-bytes, B-scans --frame-stride bytes apart; or a NumPy .npy
+ * array, which needs no --samples and --alines: the raw-file options of
+ * every tool, aooct-tool-util.h) with the given
  * calibration and padding (as the pipeline that will use the result:
  * a2/a3 are in radians over the measured samples, so they do not depend
  * on the padding, but the depth range the sharpness is measured over
@@ -46,9 +49,9 @@
  * @error: a missing element, or a value out of an element's range (then
  * @usage is set). */
 static GstElement *
-build_chain (const gchar * path, const gchar * format, gint samples,
-    gint alines, gint size, gint factor, const gchar * wfile,
-    const gchar * coeffs, gboolean * usage, GError ** error)
+build_chain (const gchar * path, const AooctToolRawFile * rf, gint size,
+    gint factor, const gchar * wfile, const gchar * coeffs,
+    gboolean * usage, GError ** error)
 {
   static const gchar *const factories[N_CHAIN] = { "aooctfilesrc",
     "aooctdcsub", "aooctpad", "aooctkmap", "aooctdisp", "fakesink"
@@ -65,9 +68,8 @@ build_chain (const gchar * path, const gchar * format, gint samples,
       goto fail;
   }
   /* only the first B-scan is used */
-  g_object_set (e[0], "location", path, "width", samples, "height", alines,
-      "num-buffers", 1, NULL);
-  gst_util_set_object_arg (G_OBJECT (e[0]), "format", format);
+  aooct_tool_raw_file_apply (rf, e[0], path);
+  g_object_set (e[0], "num-buffers", 1, NULL);
   g_object_set (e[3], wfile ? "wavelength-file" : "wavelength-coeffs",
       wfile ? wfile : coeffs, NULL);
   g_object_set (e[4], "estimate", TRUE, NULL);
@@ -146,14 +148,11 @@ run (GstElement * pipeline, const gchar * path, gint samples, gint alines)
 int
 main (int argc, char **argv)
 {
-  gint samples = 0, alines = 0, size = 0, factor = 2;
-  gchar *wfile = NULL, *coeffs = NULL, *format = NULL, **rest = NULL;
-  AooctRawFormat raw_format = AOOCT_RAW_GRAY16_LE;
+  gint size = 0, factor = 2;
+  gchar *wfile = NULL, *coeffs = NULL, **rest = NULL;
+  AooctToolRawFile rf = { 0, };
+  GOptionEntry *raw_entries = aooct_tool_raw_file_entries (&rf, TRUE);
   GOptionEntry entries[] = {
-    {"samples", 'n', 0, G_OPTION_ARG_INT, &samples,
-        "Samples per A-line N (camera pixels)", "N"},
-    {"alines", 'm', 0, G_OPTION_ARG_INT, &alines,
-        "A-lines per B-scan M", "M"},
     {"wavelength-file", 'w', 0, G_OPTION_ARG_FILENAME, &wfile,
         "Calibration: N wavelengths in nm (aooctkmap wavelength-file)", "F"},
     {"wavelength-coeffs", 'c', 0, G_OPTION_ARG_STRING, &coeffs,
@@ -162,9 +161,6 @@ main (int argc, char **argv)
         "aooctpad size P1 (0 = automatic, default)", "P1"},
     {"factor", 'f', 0, G_OPTION_ARG_INT, &factor,
         "aooctpad factor (default 2)", "F"},
-    {"format", 0, 0, G_OPTION_ARG_STRING, &format,
-        "Raw sample format: gray16-le (default), gray8, or packed mono12p, "
-          "mono12packed, mono10p", "FORMAT"},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
         "RAWFILE"},
     {NULL}
@@ -177,53 +173,36 @@ main (int argc, char **argv)
 
   ctx = g_option_context_new ("RAWFILE - estimate aooctdisp's a2 and a3 from "
       "the first B-scan of a raw file");
+  g_option_context_add_main_entries (ctx, raw_entries, NULL);
   g_option_context_add_main_entries (ctx, entries, NULL);
+  g_free (raw_entries);
   if (!aooct_tool_parse_options ("aooct-dispersion", ctx, &argc, &argv))
     return 2;
   g_option_context_free (ctx);
   if (rest == NULL || rest[0] == NULL || rest[1] != NULL
       || (wfile == NULL) == (coeffs == NULL)) {
-    g_printerr ("aooct-dispersion: usage: aooct-dispersion --samples=N "
-        "--alines=M (--wavelength-file=F | --wavelength-coeffs=C) "
-        "[--size=P1] [--factor=F] [--format=gray16-le|gray8|mono12p|"
-        "mono12packed|mono10p] RAWFILE " "(exactly one calibration)\n");
+    g_printerr ("aooct-dispersion: usage: aooct-dispersion "
+        AOOCT_TOOL_RAW_FILE_USAGE " (--wavelength-file=F | "
+        "--wavelength-coeffs=C) [--size=P1] [--factor=F] RAWFILE "
+        "(exactly one calibration)\n");
     return 2;
   }
-  /* aooctfilesrc takes 0 as "not set": the tool's own bounds */
-  if (samples < 2 || samples > 65536 || alines < 1) {
-    g_printerr ("aooct-dispersion: --samples %d --alines %d: give N of "
-        "2..65536 samples per A-line and M >= 1 A-lines per B-scan\n",
-        samples, alines);
-    return 2;
-  }
-  if (format && !aooct_raw_format_from_string (format, &raw_format)) {
-    g_printerr ("aooct-dispersion: --format must be gray16-le, gray8, "
-        "mono12p, mono12packed or mono10p, not %s\n", format);
-    return 2;
-  }
-  if (!aooct_raw_check_width (raw_format, samples, &error)) {
-    g_printerr ("aooct-dispersion: --samples=%d: %s\n", samples,
-        error->message);
-    return 2;
-  }
-  /* a directory or a FIFO named as such (and a FIFO never opened: it would
-   * block until a writer comes) */
-  if (!aooct_file_check_regular (rest[0], "raw file", NULL, &error)) {
+  if (!aooct_tool_raw_file_check (&rf, rest[0], &error)) {
     g_printerr ("aooct-dispersion: %s\n", error->message);
-    return 1;
+    return error->domain == G_OPTION_ERROR ? 2 : 1;
   }
 
-  pipeline = build_chain (rest[0], aooct_raw_format_nick (raw_format),
-      samples, alines, size, factor, wfile, coeffs, &usage, &error);
+  pipeline = build_chain (rest[0], &rf, size, factor, wfile, coeffs, &usage,
+      &error);
   if (!pipeline) {
     g_printerr ("aooct-dispersion: %s\n", error->message);
     return usage ? 2 : 1;
   }
-  status = run (pipeline, rest[0], samples, alines);
+  status = run (pipeline, rest[0], rf.samples, rf.alines);
   gst_object_unref (pipeline);
   g_strfreev (rest);
   g_free (wfile);
   g_free (coeffs);
-  g_free (format);
+  g_free (rf.format);
   return status;
 }

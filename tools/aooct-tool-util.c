@@ -4,6 +4,10 @@
 
 #include <locale.h>
 
+#include "aooct-npy.h"
+#include "aooct-open.h"
+#include "aooct-raw-format.h"
+
 gboolean
 aooct_tool_parse_options (const gchar * program, GOptionContext * ctx,
     gint * argc, gchar *** argv)
@@ -70,4 +74,99 @@ aooct_tool_append (GstBin * bin, GstElement * prev, const gchar * factory,
     return NULL;
   }
   return e;
+}
+
+GOptionEntry *
+aooct_tool_raw_file_entries (AooctToolRawFile * rf, gboolean short_names)
+{
+  const GOptionEntry entries[] = {
+    {"samples", short_names ? 'n' : 0, 0, G_OPTION_ARG_INT, &rf->samples,
+          "Samples per A-line N (camera pixels; a .npy file: its last axis)",
+        "N"},
+    {"alines", short_names ? 'm' : 0, 0, G_OPTION_ARG_INT, &rf->alines,
+          "A-lines per B-scan M (a .npy file: its next-to-last axis)",
+        "M"},
+    {"format", 0, 0, G_OPTION_ARG_STRING, &rf->format,
+          "Raw sample format: gray16-le (default), gray8, packed mono12p, "
+          "mono12packed, mono10p, or float32-le (a .npy file: its dtype)",
+        "FORMAT"},
+    {"header-bytes", 0, 0, G_OPTION_ARG_INT64, &rf->header_bytes,
+        "Bytes of a file header before the first B-scan, skipped "
+          "(aooctfilesrc header-bytes)", "B"},
+    {"frame-stride", 0, 0, G_OPTION_ARG_INT64, &rf->frame_stride,
+          "Bytes from one B-scan's start to the next, the B-scan included "
+          "(skips per-B-scan headers or trailers; 0: the B-scan's size)",
+        "S"},
+    {NULL}
+  };
+
+  return g_memdup2 (entries, sizeof (entries));
+}
+
+gboolean
+aooct_tool_raw_file_check (const AooctToolRawFile * rf, const gchar * path,
+    GError ** error)
+{
+  AooctRawFormat format = AOOCT_RAW_GRAY16_LE;
+
+  if (rf->format && !aooct_raw_format_from_string (rf->format, &format)) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--format must be gray16-le, gray8, mono12p, mono12packed, mono10p "
+        "or float32-le, not %s", rf->format);
+    return FALSE;
+  }
+  if (rf->header_bytes < 0 || rf->frame_stride < 0) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--header-bytes %" G_GINT64_FORMAT " --frame-stride %"
+        G_GINT64_FORMAT ": byte counts cannot be negative", rf->header_bytes,
+        rf->frame_stride);
+    return FALSE;
+  }
+  /* a directory or a FIFO named as such (and a FIFO never opened: it would
+   * block until a writer comes) */
+  if (!aooct_file_check_regular (path, "raw file", NULL, error))
+    return FALSE;
+  /* a .npy file says its own geometry; aooctfilesrc checks any given */
+  if (aooct_npy_path_is_npy (path))
+    return TRUE;
+  /* aooctfilesrc takes 0 as "not set": the tools' own bounds */
+  if (rf->samples < 2 || rf->samples > 65536 || rf->alines < 1) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+        "--samples %d --alines %d: give N of 2..65536 samples per A-line "
+        "and M >= 1 A-lines per B-scan (only a .npy file needs neither)",
+        rf->samples, rf->alines);
+    return FALSE;
+  }
+  if (!aooct_raw_check_width (format, rf->samples, error)) {
+    g_prefix_error (error, "--samples=%d: ", rf->samples);
+    (*error)->domain = G_OPTION_ERROR;
+    (*error)->code = G_OPTION_ERROR_BAD_VALUE;
+    return FALSE;
+  }
+  return TRUE;
+}
+
+void
+aooct_tool_raw_file_apply (const AooctToolRawFile * rf, GstElement * filesrc,
+    const gchar * path)
+{
+  g_object_set (filesrc, "location", path, "header-bytes",
+      (guint64) rf->header_bytes, "frame-stride", (guint64) rf->frame_stride,
+      NULL);
+  if (aooct_npy_path_is_npy (path)) {
+    /* the array's own geometry and dtype; any given must agree (the
+     * element says so) */
+    g_object_set (filesrc, "width", MAX (rf->samples, 0), "height",
+        MAX (rf->alines, 0), NULL);
+    return;
+  }
+  g_object_set (filesrc, "width", rf->samples, "height", rf->alines, NULL);
+  if (rf->format) {
+    AooctRawFormat format;
+
+    /* aooctfilesrc's own spelling of any the tools accept */
+    if (aooct_raw_format_from_string (rf->format, &format))
+      gst_util_set_object_arg (G_OBJECT (filesrc), "format",
+          aooct_raw_format_nick (format));
+  }
 }

@@ -32,5 +32,41 @@ gboolean aooct_tool_set_int (GstElement * element, const gchar * prop,
 GstElement *aooct_tool_append (GstBin * bin, GstElement * prev,
     const gchar * factory, GError ** error);
 
+/* A raw file as every tool reads it: through aooctfilesrc, with the same
+ * options (docs/howto.md, "Files with headers, trailers and NumPy
+ * arrays"): --samples N and --alines M (its width and height; not needed
+ * for a .npy file), --format, --header-bytes, --frame-stride. */
+typedef struct
+{
+  gint samples, alines;
+  gchar *format;
+  gint64 header_bytes, frame_stride;
+} AooctToolRawFile;
+
+/* The options, pointing into @rf (zeroed by the caller), to add to a
+ * tool's main entries with g_option_context_add_main_entries(); with
+ * @short_names -n and -m for --samples and --alines.  g_free() the
+ * array. */
+GOptionEntry *aooct_tool_raw_file_entries (AooctToolRawFile * rf,
+    gboolean short_names);
+
+/* The options' usage text: "[--samples=N --alines=M] [--format=...]
+ * [--header-bytes=B] [--frame-stride=S]" */
+#define AOOCT_TOOL_RAW_FILE_USAGE "--samples=N --alines=M (not for a .npy " \
+  "file) [--format=gray16-le|gray8|mono12p|mono12packed|mono10p|" \
+  "float32-le] [--header-bytes=B] [--frame-stride=S]"
+
+/* Checks the options for the file @path: a regular file; a .npy file
+ * (by its magic bytes or name) needs no geometry, any other N of 2..65536
+ * and M >= 1 and a known format that allows N; --header-bytes and
+ * --frame-stride not negative.  FALSE with @error: G_OPTION_ERROR for a
+ * usage error (exit status 2), else a file error (1). */
+gboolean aooct_tool_raw_file_check (const AooctToolRawFile * rf,
+    const gchar * path, GError ** error);
+
+/* Sets @filesrc (an aooctfilesrc) to read @path as @rf says. */
+void aooct_tool_raw_file_apply (const AooctToolRawFile * rf,
+    GstElement * filesrc, const gchar * path);
+
 G_END_DECLS
 #endif /* __AOOCT_TOOL_UTIL_H__ */

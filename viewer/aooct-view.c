@@ -15,6 +15,8 @@
  *
  *   aooct-view                                 synthetic camera
  *   aooct-view --raw F --width W --height H --calibration C
+ *       [--format F] [--header-bytes B] [--frame-stride S]
+ *   aooct-view --raw F.npy --calibration C
  *   aooct-view --camera NAME --width W --height H --calibration C
  *   aooct-view --settings FILE                 a saved state
  *   aooct-view --script FILE                   scripted actions (tests) */
@@ -700,6 +702,8 @@ main (int argc, char **argv)
   ViewApp app = { 0 };
   gchar *raw = NULL, *camera = NULL, *calibration = NULL, *format = NULL;
   AooctRawFormat raw_format;
+  /* -1: not given */
+  gint64 header_bytes = -1, frame_stride = -1;
   /* G_MININT: not given (0 and negative numbers are refused) */
   gint width = G_MININT, height = G_MININT, rc;
   GOptionEntry entries[] = {
@@ -711,8 +715,15 @@ main (int argc, char **argv)
     {"height", 0, 0, G_OPTION_ARG_INT, &height,
         "A-lines per frame (raw file, camera)", "M"},
     {"format", 0, 0, G_OPTION_ARG_STRING, &format,
-        "Raw pixel format: gray16-le (default), gray8, or packed mono12p, "
-          "mono12packed, mono10p (docs/caps.md)", "F"},
+        "Raw pixel format: gray16-le (default), gray8, packed mono12p, "
+          "mono12packed, mono10p, or float32-le (docs/caps.md; a .npy "
+          "file: its dtype)", "F"},
+    {"header-bytes", 0, 0, G_OPTION_ARG_INT64, &header_bytes,
+        "Raw file: bytes of a file header before the first frame, "
+          "skipped (aooctfilesrc header-bytes)", "B"},
+    {"frame-stride", 0, 0, G_OPTION_ARG_INT64, &frame_stride,
+        "Raw file: bytes from one frame's start to the next, the frame "
+          "included (skips per-frame headers or trailers)", "S"},
     {"calibration", 0, 0, G_OPTION_ARG_FILENAME, &calibration,
         "Spectrometer calibration: N wavelengths in nm (aooctkmap "
           "wavelength-file)", "FILE"},
@@ -752,8 +763,14 @@ main (int argc, char **argv)
     return 2;
   }
   if (format && !view_source_raw_format (format, &raw_format)) {
-    g_printerr ("aooct-view: --format %s: gray16-le, gray8, or packed "
-        "mono12p, mono12packed, mono10p\n", format);
+    g_printerr ("aooct-view: --format %s: gray16-le, gray8, packed "
+        "mono12p, mono12packed, mono10p, or float32-le\n", format);
+    return 2;
+  }
+  if (header_bytes < -1 || frame_stride < -1) {
+    g_printerr ("aooct-view: --header-bytes %" G_GINT64_FORMAT
+        " --frame-stride %" G_GINT64_FORMAT ": byte counts cannot be "
+        "negative\n", header_bytes, frame_stride);
     return 2;
   }
 
@@ -779,6 +796,18 @@ main (int argc, char **argv)
         g_ascii_dtostr (buf, sizeof buf, height));
   if (format)
     view_settings_set (app.settings, VIEW_SOURCE, "format", format);
+  if (header_bytes >= 0) {
+    gchar *v = g_strdup_printf ("%" G_GINT64_FORMAT, header_bytes);
+
+    view_settings_set (app.settings, VIEW_SOURCE, "header-bytes", v);
+    g_free (v);
+  }
+  if (frame_stride >= 0) {
+    gchar *v = g_strdup_printf ("%" G_GINT64_FORMAT, frame_stride);
+
+    view_settings_set (app.settings, VIEW_SOURCE, "frame-stride", v);
+    g_free (v);
+  }
   if (calibration) {
     view_settings_set (app.settings, "aooctkmap", "wavelength-coeffs", NULL);
     view_settings_set (app.settings, "aooctkmap", "wavelength-file",

@@ -168,7 +168,7 @@ view_layout_own_pspec (const gchar * group, const gchar * key)
 {
   static const gchar *const kinds[] = { "synthetic", "file", "aravis", NULL };
   static const gchar *const formats[] = { "gray16-le", "gray8", "mono12p",
-    "mono12packed", "mono10p", NULL
+    "mono12packed", "mono10p", "float32-le", NULL
   };
   static GHashTable *cache;
   gchar *id = g_strdup_printf ("%s/%s", group, key);
@@ -197,7 +197,7 @@ view_layout_own_pspec (const gchar * group, const gchar * key)
         enum_type ("AooctViewSourceKind", kinds), 0, G_PARAM_READWRITE);
   else if (g_str_equal (key, "format"))
     ps = g_param_spec_enum (key, key, "Raw pixels: 16-bit little-endian, "
-        "8-bit, or packed 12/10-bit (raw files)", enum_type
+        "8-bit, packed 12/10-bit or float32 (raw files)", enum_type
         ("AooctViewRawFormat", formats), 0, G_PARAM_READWRITE);
   else if (g_str_equal (key, "width") || g_str_equal (key, "height"))
     ps = g_param_spec_int (key, key, g_str_equal (key, "width") ?

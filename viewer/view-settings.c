@@ -8,6 +8,7 @@
  * key file therefore gives the pipeline the program builds and the
  * gst-launch-1.0 line it prints: there is no second description. */
 #include "view-settings.h"
+#include "aooct-npy.h"
 
 #include <string.h>
 
@@ -228,15 +229,28 @@ append_group (GString * s, GKeyFile * kf, const gchar * group, gboolean shell)
   g_strfreev (keys);
 }
 
+/* the raw file is a NumPy array (its header says the geometry) */
+static gboolean
+source_is_npy (GKeyFile * kf)
+{
+  gchar *loc = g_key_file_get_string (kf, VIEW_SOURCE, "location", NULL);
+  gboolean npy = loc && *loc && aooct_npy_path_is_npy (loc);
+
+  g_free (loc);
+  return npy;
+}
+
 static gchar *
 source_part (GKeyFile * kf, gboolean shell)
 {
   GString *s = g_string_new (NULL);
-  gchar *v[5];
-  const gchar *k[] = { "location", "format", "width", "height", "framerate" };
+  gchar *v[7];
+  const gchar *k[] = { "location", "format", "width", "height", "framerate",
+    "header-bytes", "frame-stride"
+  };
   gint i;
 
-  for (i = 0; i < 5; i++)
+  for (i = 0; i < 7; i++)
     v[i] = g_key_file_get_string (kf, VIEW_SOURCE, k[i], NULL);
   /* rawvideoparse's own defaults (I420, 320 x 240, 25/1) never fit OCT
    * spectra: unset keys mean 16-bit grey at 100 frames/s */
@@ -260,8 +274,9 @@ source_part (GKeyFile * kf, gboolean shell)
        * of 4) */
       g_string_append (s, "aooctfilesrc");
       append_prop (s, "location", v[0] ? v[0] : "", shell);
-      for (i = 1; i < 5; i++)
-        if (v[i])
+      for (i = 1; i < 7; i++)
+        if (v[i] && (i < 5 || *v[i])
+            && !(i < 4 && source_is_npy (kf)))
           append_prop (s, k[i], v[i], shell);
       break;
     case VIEW_SOURCE_ARAVIS:{
@@ -280,7 +295,7 @@ source_part (GKeyFile * kf, gboolean shell)
       break;
     }
   }
-  for (i = 0; i < 5; i++)
+  for (i = 0; i < 7; i++)
     g_free (v[i]);
   return g_string_free (s, FALSE);
 }
@@ -363,12 +378,20 @@ view_settings_source_build (GKeyFile * kf, GError ** error)
       /* every value a property of the element: a file name reaches it as
        * it is (spaces, quotes, non-ASCII) */
       if ((src = last = gst_element_factory_make ("aooctfilesrc", NULL))) {
+        gboolean npy = source_is_npy (kf);
+
         gst_bin_add (GST_BIN (bin), src);
+        /* a .npy array: its own geometry and dtype */
         ok = set_source_key (kf, "location", src, "location", "", error)
-            && set_source_key (kf, "format", src, "format", "gray16-le",
-            error) && set_source_key (kf, "width", src, "width", NULL, error)
-            && set_source_key (kf, "height", src, "height", NULL, error)
+            && (npy || (set_source_key (kf, "format", src, "format",
+                    "gray16-le", error)
+                && set_source_key (kf, "width", src, "width", NULL, error)
+                && set_source_key (kf, "height", src, "height", NULL, error)))
             && set_source_key (kf, "framerate", src, "framerate", "100/1",
+            error)
+            && set_source_key (kf, "header-bytes", src, "header-bytes", NULL,
+            error)
+            && set_source_key (kf, "frame-stride", src, "frame-stride", NULL,
             error);
       }
       break;
@@ -406,6 +429,18 @@ view_settings_get_int (GKeyFile * kf, const gchar * key, gint fallback)
     n = -1;
   g_free (v);
   return (gint) n;
+}
+
+guint64
+view_settings_get_uint64 (GKeyFile * kf, const gchar * key, guint64 fallback)
+{
+  gchar *v = g_key_file_get_string (kf, VIEW_SOURCE, key, NULL);
+  guint64 n = fallback;
+
+  if (v && *v && !g_ascii_string_to_unsigned (v, 10, 0, G_MAXUINT64, &n, NULL))
+    n = fallback;
+  g_free (v);
+  return n;
 }
 
 gchar *

@@ -45,6 +45,11 @@ GstElement *view_settings_source_build (GKeyFile * kf, GError ** error);
 /* An integer key of [source]: @fallback when unset, -1 when not wholly a
  * number. */
 gint view_settings_get_int (GKeyFile * kf, const gchar * key, gint fallback);
+/* An unsigned 64-bit key of [source] (header-bytes, frame-stride):
+ * @fallback when unset or not wholly a number (aooctfilesrc then refuses
+ * the value with its own message). */
+guint64 view_settings_get_uint64 (GKeyFile * kf, const gchar * key,
+    guint64 fallback);
 gchar *view_settings_launch_line (GKeyFile * kf);
 gchar *view_value_to_string (const GValue * value);
 

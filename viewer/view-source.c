@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-view: what can be wrong with a raw file or a camera's settings,
- * said before the pipeline starts, with the numbers: a raw file whose size
- * is not a whole number of frames (rawvideoparse would drop the tail
- * silently; aooctfilesrc says so only once started), no calibration, a
- * calibration whose length is not the frame width. */
+ * said before the pipeline starts, with the numbers: a raw file that holds
+ * no whole frame after its header (aooctfilesrc says so only once
+ * started), no calibration, a calibration whose length is not the frame
+ * width.  A NumPy .npy file says its own geometry: aooctfilesrc checks
+ * it. */
 #include "view-source.h"
 #include "view-settings.h"
+#include "aooct-npy.h"
 #include "aooct-open.h"
 #include "aooct-raw-format.h"
 #include "aooct-textfile.h"
@@ -112,6 +114,16 @@ view_source_check (GKeyFile * kf, GError ** error)
     g_free (s);
     return check_calibration (kf, width, error);
   }
+  if (kind == VIEW_SOURCE_FILE) {
+    loc = g_key_file_get_string (kf, VIEW_SOURCE, "location", NULL);
+    if (loc && *loc && aooct_npy_path_is_npy (loc)) {
+      /* its width is its header's: aooctfilesrc reads and checks it, and
+       * aooctkmap names a calibration of another length */
+      g_free (loc);
+      return TRUE;
+    }
+    g_free (loc);
+  }
   if (width < 2 || height < 1) {
     gchar *w = g_key_file_get_string (kf, VIEW_SOURCE, "width", NULL);
     gchar *h = g_key_file_get_string (kf, VIEW_SOURCE, "height", NULL);
@@ -126,15 +138,16 @@ view_source_check (GKeyFile * kf, GError ** error)
   fmt = g_key_file_get_string (kf, VIEW_SOURCE, "format", NULL);
   if (fmt && *fmt && !view_source_raw_format (fmt, &raw)) {
     g_set_error (error, VIEW_ERROR, 8, "format=%s: the raw format is "
-        "gray16-le, gray8, or packed mono12p, mono12packed, mono10p", fmt);
+        "gray16-le, gray8, packed mono12p, mono12packed, mono10p, or "
+        "float32-le", fmt);
     g_free (fmt);
     return FALSE;
   }
-  if (aooct_raw_format_is_packed (raw) && kind != VIEW_SOURCE_FILE) {
+  if (!aooct_raw_format_is_video (raw) && kind != VIEW_SOURCE_FILE) {
     /* aravissrc gives packed samples under 16-bit caps (docs/caps.md) */
-    g_set_error (error, VIEW_ERROR, 8, "format=%s: packed samples are read "
-        "from raw files here; a camera's packed modes go through the caps "
-        "of docs/caps.md (\"Packed 10/12-bit input\")", fmt);
+    g_set_error (error, VIEW_ERROR, 8, "format=%s: packed and float samples "
+        "are read from raw files here; a camera's packed modes go through "
+        "the caps of docs/caps.md (\"Packed 10/12-bit input\")", fmt);
     g_free (fmt);
     return FALSE;
   }
@@ -146,6 +159,11 @@ view_source_check (GKeyFile * kf, GError ** error)
     return FALSE;
   }
   if (kind == VIEW_SOURCE_FILE) {
+    /* the file's header and the B-scans' gaps (aooctfilesrc header-bytes,
+     * frame-stride); bytes left at the end are its warning, not an error */
+    guint64 header = view_settings_get_uint64 (kf, "header-bytes", 0);
+    guint64 stride = view_settings_get_uint64 (kf, "frame-stride", 0);
+
     loc = g_key_file_get_string (kf, VIEW_SOURCE, "location", NULL);
     row = aooct_raw_row_bytes (raw, width);
     frame = row * height;
@@ -157,13 +175,20 @@ view_source_check (GKeyFile * kf, GError ** error)
       g_set_error_literal (error, VIEW_ERROR, 6, e->message);
       g_error_free (e);
       ok = FALSE;
-    } else if (size == 0 || size % frame != 0) {
+    } else if (stride != 0 && stride < frame) {
+      g_set_error (error, VIEW_ERROR, 7, "raw file %s: frame-stride=%"
+          G_GUINT64_FORMAT " is smaller than a frame of %d A-lines of %"
+          G_GSIZE_FORMAT " bytes (%d samples in %s) = %" G_GSIZE_FORMAT
+          " bytes", loc, stride, height, row, width,
+          aooct_raw_format_nick (raw), frame);
+      ok = FALSE;
+    } else if (size < header || size - header < frame) {
       g_set_error (error, VIEW_ERROR, 7, "raw file %s: its size (%"
-          G_GINT64_FORMAT " bytes) is not a multiple of the frame size, "
-          "%d A-lines of %" G_GSIZE_FORMAT " bytes (%d samples in %s) = %"
-          G_GSIZE_FORMAT " bytes: check width, height and format", loc,
-          (gint64) size, height, row, width, aooct_raw_format_nick (raw),
-          frame);
+          G_GINT64_FORMAT " bytes) after header-bytes=%" G_GUINT64_FORMAT
+          " is less than one frame, %d A-lines of %" G_GSIZE_FORMAT " bytes "
+          "(%d samples in %s) = %" G_GSIZE_FORMAT " bytes: check width, "
+          "height, format and header-bytes", loc, (gint64) size, header,
+          height, row, width, aooct_raw_format_nick (raw), frame);
       ok = FALSE;
     }
     g_free (loc);
