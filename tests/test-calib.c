@@ -519,8 +519,8 @@ GST_START_TEST (test_disp_weights)
   j0 = aooct_geometry_data_start (&g);
   j1 = aooct_geometry_data_end (&g);
   fail_unless (aooct_disp_u (&g, j0) == -1.0 && aooct_disp_u (&g, j1) == 1.0);
-  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO,
-      (gdouble[]) {a2, a3, 0, 0}, &err);
+  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      a2, a3, 0, 0}, &err);
   fail_unless (w != NULL);
   for (i = 0; i < g.samples; i++) {
     gdouble u = 2.0 * (i - j0) / (j1 - j0) - 1, phi = a2 * u * u + a3 * u *
@@ -529,8 +529,7 @@ GST_START_TEST (test_disp_weights)
         && fabs (w[2 * i + 1] - sin (phi)) < 1e-7, "i=%d", i);
   }
   g_free (w);
-  w = aooct_disp_weights_new (&g, "", AOOCT_DISP_GRID_AUTO, zero_coeffs,
-      &err);
+  w = aooct_disp_weights_new (&g, "", AOOCT_DISP_GRID_AUTO, zero_coeffs, &err);
   for (i = 0; i < g.samples; i++)
     fail_unless (w[2 * i] == 1.0f && w[2 * i + 1] == 0.0f);
   g_free (w);
@@ -557,13 +556,15 @@ GST_START_TEST (test_disp_weights)
     fail_unless (w[2 * i] == (gfloat) re && w[2 * i + 1] == (gfloat) im);
   }
   g_free (w);
-  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO,
-      (gdouble[]) {0, 0.5, 0, 0}, &err);
+  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      0, 0.5, 0, 0}
+      , &err);
   fail_unless (w == NULL);
   assert_gerror (err, AOOCT_ERROR_SETTINGS, "phase-file", "a3=0.5");
   g_clear_error (&err);
-  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO,
-      (gdouble[]) {0, 0, 0, -2}, &err);
+  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      0, 0, 0, -2}
+      , &err);
   fail_unless (w == NULL);
   assert_gerror (err, AOOCT_ERROR_SETTINGS, "phase-file", "a5=-2");
   g_clear_error (&err);
@@ -579,13 +580,15 @@ GST_START_TEST (test_disp_weights)
   g_clear_error (&err);
   g_unlink (path);
   g_free (path);
-  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO,
-      (gdouble[]) {NAN, 0, 0, 0}, &err);
+  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      NAN, 0, 0, 0}
+      , &err);
   fail_unless (w == NULL);
   assert_gerror (err, AOOCT_ERROR_SETTINGS, "finite", NULL);
   g_clear_error (&err);
-  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO,
-      (gdouble[]) {0, 0, 0, INFINITY}, &err);
+  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      0, 0, 0, INFINITY}
+      , &err);
   fail_unless (w == NULL);
   assert_gerror (err, AOOCT_ERROR_SETTINGS, "finite", "a5=inf");
   g_clear_error (&err);
@@ -635,8 +638,9 @@ GST_START_TEST (test_disp_weights_orders_and_camera_grid)
   }
   g_free (w);
   /* a4 = a5 = 0 is the two-term phase to the last bit */
-  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO,
-      (gdouble[]) {a[0], a[1], 0, 0}, &err);
+  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      a[0], a[1], 0, 0}
+      , &err);
   for (i = 0; i < g.samples; i++) {
     gdouble p = aooct_disp_phase (a[0], a[1], aooct_disp_u (&g, i));
     fail_unless (w[2 * i] == (gfloat) cos (p)
@@ -650,8 +654,7 @@ GST_START_TEST (test_disp_weights_orders_and_camera_grid)
   for (i = 0; i < n; i++) {
     gdouble u = 2.0 * i / (n - 1) - 1;
 
-    phi[i] = c[0] * u + c[1] * u * u + c[2] * u * u * u + c[3] * u * u * u *
-        u;
+    phi[i] = c[0] * u + c[1] * u * u + c[2] * u * u * u + c[3] * u * u * u * u;
     mag[i] = g_rand_double_range (rand, 0.5, 1.5);
     if (i % 3 == 0)
       g_string_append_printf (text, "%.17g\n", remainder (phi[i], 2 * G_PI));
@@ -683,8 +686,7 @@ GST_START_TEST (test_disp_weights_orders_and_camera_grid)
     }
     fail_unless (fabs (w[2 * i] - m * cos (p)) < 2e-6
         && fabs (w[2 * i + 1] - m * sin (p)) < 2e-6, "i=%d: %g %g, "
-        "expected %g %g", i, w[2 * i], w[2 * i + 1], m * cos (p),
-        m * sin (p));
+        "expected %g %g", i, w[2 * i], w[2 * i + 1], m * cos (p), m * sin (p));
   }
   /* the margins take the end records' weights */
   fail_unless (w[0] == w[2 * j0] && w[1] == w[2 * j0 + 1]);

@@ -51,8 +51,9 @@ static const gchar *const description =
     "the dispersion mismatch of the arms, the same for every mirror. For\n"
     "each mirror the band of the spectrum around its fringe frequency gives\n"
     "the analytic signal (Hilbert transform) and its unwrapped phase\n"
-    "phi = |2z| k + s Phi + c, where s = +1 or -1 is the mirror's side of\n"
-    "zero delay (--sides). Phi cancels in the sum of two mirrors on either\n"
+    "phi = 2|z| k' + s Phi + c (k' = k or -k, whichever increases along\n"
+    "the pixels), where s = +1 or -1 tells the mirror's side of zero\n"
+    "delay (--sides). Phi cancels in the sum of two mirrors on either\n"
     "side (in the difference of two on one side): that sum, fitted by a\n"
     "polynomial of order 5 in the pixel, is k up to scale and offset (the\n"
     "k-linearisation; Attendu et al., J. Biomed. Opt. 24(5), 2019). What\n"
@@ -129,8 +130,7 @@ background_of (const Options * o, gint i, gint n, gdouble * bg,
   } else {
     files[0] = o->ref_dark;
     if (o->sample_darks)
-      files[1] =
-          o->sample_darks[g_strv_length (o->sample_darks) == 1 ? 0 : i];
+      files[1] = o->sample_darks[g_strv_length (o->sample_darks) == 1 ? 0 : i];
     /* the camera's own dark is in both arm darks: add it back once */
     if (files[0] && files[1])
       files[2] = o->camera_dark;
@@ -201,7 +201,7 @@ main (int argc, char **argv)
     {"mirror", 'm', 0, G_OPTION_ARG_FILENAME_ARRAY, &o.mirrors,
         "Spectrum of a mirror (N values, text); two or more", "FILE"},
     {"sides", 0, 0, G_OPTION_ARG_STRING, &o.sides,
-          "Side of zero delay of each mirror, + or -, in their order "
+        "Side of zero delay of each mirror, + or -, in their order "
           "(default +- for two mirrors; required for more)", "SIGNS"},
     {"background", 'b', 0, G_OPTION_ARG_FILENAME_ARRAY, &o.backgrounds,
         "Spectrum to subtract: one, or one per mirror", "FILE"},
@@ -216,18 +216,18 @@ main (int argc, char **argv)
     {"bandwidth", 'w', 0, G_OPTION_ARG_DOUBLE, &o.bandwidth,
         "Wavelength range across the sensor, pixel 0 to N-1 (nm)", "NM"},
     {"descending", 0, 0, G_OPTION_ARG_NONE, &o.descending,
-        "With --center-wavelength: the wavelength decreases along the pixels",
+          "With --center-wavelength: the wavelength decreases along the pixels",
         NULL},
     {"wavelength-range", 'r', 0, G_OPTION_ARG_STRING, &o.range,
         "Wavelengths of pixel 0 and pixel N-1 (nm), instead of centre and "
           "bandwidth", "L0,L1"},
     {"sample-side", 0, 0, G_OPTION_ARG_INT, &o.sample_side,
-          "The dispersion's sign for structures on the side of zero delay of "
+        "The dispersion's sign for structures on the side of zero delay of "
           "mirror I (1 = the first; default 1)", "I"},
     {"dispersion-order", 0, 0, G_OPTION_ARG_INT, &o.disp_order,
         "Print a2, a3 (3, default) or a2 .. a5 (5)", "3|5"},
     {"phase-output", 0, 0, G_OPTION_ARG_FILENAME, &o.phase_output,
-          "Also write the measured dispersion phase, N records for aooctdisp "
+        "Also write the measured dispersion phase, N records for aooctdisp "
           "phase-file (phase-file-grid=camera)", "FILE"},
     {"output", 'o', 0, G_OPTION_ARG_FILENAME, &o.output,
         "The wavelength file to write (aooctkmap wavelength-file)", "FILE"},

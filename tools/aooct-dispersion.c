@@ -257,13 +257,13 @@ main (int argc, char **argv)
         "Raw sample format: gray16-le (default), gray8, or packed mono12p, "
           "mono12packed, mono10p", "FORMAT"},
     {"dc", 0, 0, G_OPTION_ARG_STRING, &dc,
-          "aooctdcsub mode: bscan-mean (default; removes a static mirror "
+        "aooctdcsub mode: bscan-mean (default; removes a static mirror "
           "whole), background (with --background), none", "MODE"},
     {"background", 'b', 0, G_OPTION_ARG_FILENAME, &background,
-          "Background spectrum, N values (aooctdcsub background-file; "
+        "Background spectrum, N values (aooctdcsub background-file; "
           "implies --dc=background)", "FILE"},
     {"bscans", 'k', 0, G_OPTION_ARG_INT, &bscans,
-          "Estimate on each of the first K B-scans and print the median "
+        "Estimate on each of the first K B-scans and print the median "
           "(default 1)", "K"},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL,
         "RAWFILE"},
@@ -313,8 +313,7 @@ main (int argc, char **argv)
     return 2;
   }
   if (bscans < 1) {
-    g_printerr ("aooct-dispersion: --bscans %d: give K >= 1 B-scans\n",
-        bscans);
+    g_printerr ("aooct-dispersion: --bscans %d: give K >= 1 B-scans\n", bscans);
     return 2;
   }
   if (format && !aooct_raw_format_from_string (format, &raw_format)) {
