@@ -170,6 +170,67 @@ aooct_calib_check_poly (const gdouble * coeffs, gint n_coeffs, gint n,
   return TRUE;
 }
 
+/* lambda at both ends of [0, n-1] (a monotonic polynomial's extremes)
+ * within AOOCT_CALIB_MIN_NM .. AOOCT_CALIB_MAX_NM; otherwise FALSE with a
+ * message that names the likely unit. */
+static gboolean
+check_plausible (const gdouble * c, gint n_coeffs, gint n, GError ** error)
+{
+  gdouble v0 = aooct_calib_poly_eval (c, n_coeffs, 0);
+  gdouble v1 = aooct_calib_poly_eval (c, n_coeffs, n - 1);
+  gdouble lo = MIN (v0, v1), hi = MAX (v0, v1);
+
+  if (lo < AOOCT_CALIB_MIN_NM) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "wavelength-coeffs: lambda(0) = %.6g nm, lambda(%d) = %.6g nm: "
+        "below %g nm, no OCT light source; metres or micrometres? the "
+        "coefficients are in nm", v0, n - 1, v1, AOOCT_CALIB_MIN_NM);
+    return FALSE;
+  }
+  if (hi > AOOCT_CALIB_MAX_NM) {
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "wavelength-coeffs: lambda(0) = %.6g nm, lambda(%d) = %.6g nm: "
+        "above %g nm (10 um); picometres or angstroms? the coefficients "
+        "are in nm", v0, n - 1, v1, AOOCT_CALIB_MAX_NM);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+aooct_calib_check_coeffs (const gdouble * c, gint n_coeffs, gint n,
+    GError ** error)
+{
+  gdouble r[AOOCT_CALIB_MAX_COEFFS] = { 0 };
+  gboolean ok;
+  gint k;
+
+  ok = aooct_calib_check_poly (c, n_coeffs, n, error)
+      && check_plausible (c, n_coeffs, n, error);
+  if (ok || n_coeffs < 2)
+    return ok;
+  /* the list in the other order (numpy.polyval's, highest power first):
+   * say so when that one would pass */
+  for (k = 0; k < n_coeffs; k++)
+    r[k] = c[n_coeffs - 1 - k];
+  if (aooct_calib_check_poly (r, n_coeffs, n, NULL)
+      && check_plausible (r, n_coeffs, n, NULL)) {
+    GString *rev = g_string_new (NULL);
+
+    for (k = 0; k < n_coeffs; k++) {
+      gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_append_printf (rev, "%s%s", k ? "," : "",
+          g_ascii_formatd (buf, sizeof (buf), "%.9g", r[k]));
+    }
+    g_prefix_error (error, "descending order? reversed, \"%s\" would pass "
+        "(wavelength-coeffs takes c0 first, lambda(p) = c0 + c1 p + ...; "
+        "numpy.polyval's order is the reverse): ", rev->str);
+    g_string_free (rev, TRUE);
+  }
+  return FALSE;
+}
+
 AooctWavelength *
 aooct_wavelength_new_from_coeffs (const gchar * str, gint n, GError ** error)
 {
@@ -179,7 +240,7 @@ aooct_wavelength_new_from_coeffs (const gchar * str, gint n, GError ** error)
 
   g_return_val_if_fail (n >= 2, NULL);
   if (!aooct_calib_parse_coeffs (str, c, &n_coeffs, error)
-      || !aooct_calib_check_poly (c, n_coeffs, n, error))
+      || !aooct_calib_check_coeffs (c, n_coeffs, n, error))
     return NULL;
   cal = g_new0 (AooctWavelength, 1);
   cal->n = n;
@@ -213,6 +274,18 @@ aooct_wavelength_new_from_file (const gchar * path, gint n, GError ** error)
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE,
           "wavelength-file: %s:%d: wavelength %.9g nm is not positive",
           path, recs[p].line, recs[p].v[0]);
+      g_free (recs);
+      return NULL;
+    }
+  }
+  for (p = 0; p < n; p++) {
+    if (recs[p].v[0] < AOOCT_CALIB_MIN_NM || recs[p].v[0] > AOOCT_CALIB_MAX_NM) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE,
+          "wavelength-file: %s:%d: wavelength %.9g nm is %s; %s the "
+          "wavelengths are in nm", path, recs[p].line, recs[p].v[0],
+          recs[p].v[0] < AOOCT_CALIB_MIN_NM ? "below 100 nm" :
+          "above 10 um", recs[p].v[0] < AOOCT_CALIB_MIN_NM ?
+          "metres or micrometres?" : "picometres or angstroms?");
       g_free (recs);
       return NULL;
     }
@@ -286,46 +359,153 @@ aooct_wavelength_free (AooctWavelength * cal)
 
 /* ---- dispersion weights ---------------------------------------------- */
 
+gboolean
+aooct_disp_check_coeffs (const gdouble a[AOOCT_DISP_N_COEFFS], GError ** error)
+{
+  gint k;
+
+  for (k = 0; k < AOOCT_DISP_N_COEFFS; k++)
+    if (!isfinite (a[k])) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+          "a2=%g, a3=%g, a4=%g, a5=%g: the dispersion coefficients must be "
+          "finite", a[0], a[1], a[2], a[3]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+any_coeff (const gdouble a[AOOCT_DISP_N_COEFFS])
+{
+  gint k;
+
+  for (k = 0; k < AOOCT_DISP_N_COEFFS; k++)
+    if (a[k] != 0.0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A record's weight as magnitude and phase. */
+static void
+record_polar (const AooctRecord * r, gdouble * mag, gdouble * phi)
+{
+  if (r->n_values == 1) {
+    *mag = 1.0;
+    *phi = r->v[0];
+  } else {
+    *mag = hypot (r->v[0], r->v[1]);
+    *phi = atan2 (r->v[1], r->v[0]);
+  }
+}
+
+/* N camera-grid records onto the P2 grid (see aooct-calib.h): record
+ * position q = (i - j0) / f; between records n and n + 1 the phase moves
+ * along the shorter arc (remainder() into [-pi, pi]) and the magnitude
+ * linearly.  A phase record keeps its own value at its sample, so a file
+ * of phases reproduces them exactly at the camera pixels. */
+static void
+camera_weights (const AooctGeometry * g, const AooctRecord * recs, gint n,
+    gfloat * w)
+{
+  const gint j0 = aooct_geometry_data_start (g);
+  const gint j1 = aooct_geometry_data_end (g);
+  const gdouble step = (j1 - j0) / (gdouble) (n - 1);
+  gint i;
+
+  for (i = 0; i < g->samples; i++) {
+    gdouble q = (CLAMP (i, j0, j1) - j0) / step, t, m0, m1, p0, p1, mag, phi;
+    gint k = (gint) floor (q);
+
+    t = q - k;
+    if (k >= n - 1) {
+      k = n - 1;
+      t = 0.0;
+    }
+    if (t == 0.0) {
+      /* at a camera pixel: exactly the record, as on the padded grid */
+      if (recs[k].n_values == 1) {
+        w[2 * i] = (gfloat) cos (recs[k].v[0]);
+        w[2 * i + 1] = (gfloat) sin (recs[k].v[0]);
+      } else {
+        w[2 * i] = (gfloat) recs[k].v[0];
+        w[2 * i + 1] = (gfloat) recs[k].v[1];
+      }
+      continue;
+    }
+    record_polar (&recs[k], &m0, &p0);
+    record_polar (&recs[k + 1], &m1, &p1);
+    mag = m0 + t * (m1 - m0);
+    phi = p0 + t * remainder (p1 - p0, 2.0 * G_PI);
+    w[2 * i] = (gfloat) (mag * cos (phi));
+    w[2 * i + 1] = (gfloat) (mag * sin (phi));
+  }
+}
+
 gfloat *
 aooct_disp_weights_new (const AooctGeometry * g, const gchar * phase_file,
-    gdouble a2, gdouble a3, GError ** error)
+    AooctDispGrid grid, const gdouble a[AOOCT_DISP_N_COEFFS], GError ** error)
 {
   gfloat *w;
   gint i;
 
-  if (!isfinite (a2) || !isfinite (a3)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "a2=%g, a3=%g: the dispersion coefficients must be finite", a2, a3);
+  if (!aooct_disp_check_coeffs (a, error))
     return NULL;
-  }
   if (phase_file != NULL && phase_file[0] != '\0') {
     AooctRecord *recs;
-    gsize n = 0;
+    gsize n = 0, expected;
+    const gint n_camera = g->raw_samples;
 
-    if (a2 != 0.0 || a3 != 0.0) {
+    if (any_coeff (a)) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-          "phase-file=%s and a2=%g, a3=%g are both set; give either a phase "
-          "file or a2/a3, not both (set a2=0 and a3=0, or phase-file=\"\")",
-          phase_file, a2, a3);
+          "phase-file=%s and a2=%g, a3=%g, a4=%g, a5=%g are both set; give "
+          "either a phase file or the coefficients, not both (set them to "
+          "0, or phase-file=\"\")", phase_file, a[0], a[1], a[2], a[3]);
       return NULL;
     }
-    recs = aooct_text_read (phase_file, 1, 2, g->samples, &n, error);
+    /* auto: whatever count the file has decides, when it is one of the
+     * two (they differ whenever aooctpad pads or up-samples) */
+    expected = grid == AOOCT_DISP_GRID_PADDED ? (gsize) g->samples :
+        grid == AOOCT_DISP_GRID_CAMERA ? (gsize) n_camera : 0;
+    recs = aooct_text_read (phase_file, 1, 2, expected, &n, error);
+    if (recs != NULL && grid == AOOCT_DISP_GRID_AUTO
+        && n != (gsize) g->samples && n != (gsize) n_camera) {
+      /* neither count: read again for the reader's own "too few" or "too
+       * many" message, with the line, against the nearer count */
+      g_clear_pointer (&recs, g_free);
+      recs = aooct_text_read (phase_file, 1, 2, n < (gsize) n_camera ?
+          (gsize) n_camera : (gsize) g->samples, &n, error);
+      if (recs != NULL) {
+        /* the file changed between the two reads */
+        g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_FILE,
+            "%s changed while it was read", phase_file);
+        g_clear_pointer (&recs, g_free);
+      }
+    }
     if (recs == NULL) {
-      g_prefix_error (error, "phase-file (%d records of phi, or re im, "
-          "expected: the input A-lines have %d samples%s, from its caps): ",
-          g->samples, g->samples, g->pad_factor > 1
-          || g->pad_size != g->raw_samples ? " after aooctpad" : "");
+      g_prefix_error (error, "phase-file (%s expected: %d records on the "
+          "padded grid (the input A-lines have %d samples%s, from its caps) "
+          "or %d, one per camera pixel, with phase-file-grid=%s): ",
+          grid == AOOCT_DISP_GRID_PADDED ? "phase-file-grid=padded" :
+          grid == AOOCT_DISP_GRID_CAMERA ? "phase-file-grid=camera" :
+          "phase-file-grid=auto", g->samples, g->samples,
+          g->pad_factor > 1 || g->pad_size != g->raw_samples ?
+          " after aooctpad" : "", n_camera,
+          grid == AOOCT_DISP_GRID_AUTO ? "auto or camera" : "camera");
       return NULL;
     }
     w = g_new (gfloat, 2 * (gsize) g->samples);
-    for (i = 0; i < g->samples; i++) {
-      if (recs[i].n_values == 1) {
-        w[2 * i] = (gfloat) cos (recs[i].v[0]);
-        w[2 * i + 1] = (gfloat) sin (recs[i].v[0]);
-      } else {
-        w[2 * i] = (gfloat) recs[i].v[0];
-        w[2 * i + 1] = (gfloat) recs[i].v[1];
+    if (n == (gsize) g->samples && grid != AOOCT_DISP_GRID_CAMERA) {
+      for (i = 0; i < g->samples; i++) {
+        if (recs[i].n_values == 1) {
+          w[2 * i] = (gfloat) cos (recs[i].v[0]);
+          w[2 * i + 1] = (gfloat) sin (recs[i].v[0]);
+        } else {
+          w[2 * i] = (gfloat) recs[i].v[0];
+          w[2 * i + 1] = (gfloat) recs[i].v[1];
+        }
       }
+    } else {
+      camera_weights (g, recs, n_camera, w);
     }
     g_free (recs);
     return w;
@@ -333,7 +513,7 @@ aooct_disp_weights_new (const AooctGeometry * g, const gchar * phase_file,
 
   w = g_new (gfloat, 2 * (gsize) g->samples);
   for (i = 0; i < g->samples; i++) {
-    gdouble phi = aooct_disp_phase (a2, a3, aooct_disp_u (g, i));
+    gdouble phi = aooct_disp_phase_poly (a, aooct_disp_u (g, i));
 
     w[2 * i] = (gfloat) cos (phi);
     w[2 * i + 1] = (gfloat) sin (phi);

@@ -315,7 +315,11 @@ aooct_cs_new (const AooctCsSettings * set, gint in_width, GError ** error)
   s_all = aooct_kspace_positions_new (cal, &raw, error);
   if (s_all == NULL)
     goto fail;
-  w_all = aooct_disp_weights_new_at (&raw, s_all, set->a2, set->a3, error);
+  {
+    const gdouble a[AOOCT_DISP_N_COEFFS] = { set->a2, set->a3, 0.0, 0.0 };
+
+    w_all = aooct_disp_weights_new_at (&raw, s_all, a, error);
+  }
   if (w_all == NULL)
     goto fail;
   cs->s = g_new (gdouble, cs->u);

@@ -268,22 +268,19 @@ aooct_kmap_table_new_identity (const AooctGeometry * g)
 
 gfloat *
 aooct_disp_weights_new_at (const AooctGeometry * g, const gdouble * s,
-    gdouble a2, gdouble a3, GError ** error)
+    const gdouble a[AOOCT_DISP_N_COEFFS], GError ** error)
 {
   const gint j0 = aooct_geometry_data_start (g);
   const gint j1 = aooct_geometry_data_end (g);
   gfloat *w;
   gint j;
 
-  if (!isfinite (a2) || !isfinite (a3)) {
-    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
-        "a2=%g, a3=%g: the dispersion coefficients must be finite", a2, a3);
+  if (!aooct_disp_check_coeffs (a, error))
     return NULL;
-  }
   w = g_new0 (gfloat, 2 * (gsize) g->samples);
   for (j = j0; j <= j1; j++) {
     gdouble u = 2.0 * (s[j - j0] - j0) / (gdouble) (j1 - j0) - 1.0;
-    gdouble phi = aooct_disp_phase (a2, a3, u);
+    gdouble phi = aooct_disp_phase_poly (a, u);
 
     w[2 * j] = (gfloat) cos (phi);
     w[2 * j + 1] = (gfloat) sin (phi);

@@ -86,9 +86,10 @@ AooctKmapTable *aooct_kmap_table_new_identity (const AooctGeometry * geom);
 
 /* Dispersion weights (2 * samples floats) with u at the positions:
  * u_j = 2 (s_j - j0) / (j1 - j0) - 1; the margins get the weight 0 (their
- * samples are 0).  @positions: j1 - j0 + 1 values. */
+ * samples are 0).  @positions: j1 - j0 + 1 values; @a: a2 .. a5. */
 gfloat *aooct_disp_weights_new_at (const AooctGeometry * geom,
-    const gdouble * positions, gdouble a2, gdouble a3, GError ** error);
+    const gdouble * positions, const gdouble a[AOOCT_DISP_N_COEFFS],
+    GError ** error);
 
 /* Window table (samples floats, 0 in the margins) at
  * t_j = (s_j - j0) / (j1 - j0); NULL for AOOCT_WINDOW_NONE.  @parameter:

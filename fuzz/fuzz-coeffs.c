@@ -119,7 +119,8 @@ LLVMFuzzerTestOneInput (const guint8 * data, size_t size)
   for (k = 0; k < AOOCT_CALIB_MAX_COEFFS; k++)
     if (!isfinite (c[k]) || (k >= n_coeffs && c[k] != 0.0))
       __builtin_trap ();
-  if (aooct_calib_check_poly (c, n_coeffs, n, &error))
+  /* aooctkmap's check: the polynomial's, then the plausible range */
+  if (aooct_calib_check_coeffs (c, n_coeffs, n, &error))
     check_kmap (str, n, factor);
   else if (error == NULL || !g_str_has_prefix (error->message,
           "wavelength-coeffs"))

@@ -14,10 +14,11 @@
  * same name, type, range, default and blurb, and is passed to the element
  * that owns it (they are all distinct): mode, background-file,
  * alines-per-bscan (aooctdcsub); size, factor (aooctpad); wavelength-file,
- * wavelength-coeffs, interpolation, passthrough (aooctkmap); a2, a3,
- * phase-file (aooctdisp); window, window-parameter (aooctfft); crop-start, crop-end, log,
- * dynamic-range, auto-range, range-min, range-max (aooctnorm).  backend
- * and cuda-device-id are set on all six and read from aooctdcsub.  The
+ * wavelength-coeffs, interpolation, passthrough (aooctkmap); a2 .. a5,
+ * phase-file, phase-file-grid, estimate (aooctdisp); window,
+ * window-parameter (aooctfft); crop-start, crop-end, log, dynamic-range,
+ * auto-range, range-min, range-max (aooctnorm).  backend and
+ * cuda-device-id are set on all six and read from aooctdcsub.  The
  * properties that may change while PLAYING on the element may change so on
  * the bin.  Left out: each element's qos (GstBaseTransform's, left at its
  * default).  The elements are named dcsub, pad, kmap, disp, fft and norm,

@@ -6,12 +6,18 @@
  *
  * Multiplies each real spectrum by one complex weight per sample and
  * outputs complex spectra (interleaved float32 re, im) for aooctfft (spec
- * section 5).  The weights come from a text file of P2 records (phase-file:
- * each line one phase phi in radians, or the two numbers re im of the
- * weight; both kinds may be mixed), or from the coefficients
- * w = exp(j (a2 u^2 + a3 u^3)) with u running from -1 to 1 over the data
- * region, or are all 1 (no compensation, only the conversion to complex).
- * A phase file and a non-zero a2/a3 together are an error.
+ * section 5).  The weights come from a text file (phase-file: each line
+ * one phase phi in radians, or the two numbers re im of the weight; both
+ * kinds may be mixed) of P2 records, one per sample of the padded grid, or
+ * of N records, one per camera pixel of the data region, interpolated
+ * onto whatever grid aooctpad makes (phase-file-grid: auto tells the two
+ * by the count), or from the coefficients
+ * w = exp(j (a2 u^2 + a3 u^3 + a4 u^4 + a5 u^5)) with u running from -1
+ * to 1 over the data region, or are all 1 (no compensation, only the
+ * conversion to complex).  A phase file and a non-zero coefficient
+ * together are an error.  docs/howto.md converts other programs'
+ * dispersion settings (octopod, OCTproZ, vortex, physical units) to
+ * these.
  *
  * A phase file of re im records is a general complex spectral filter (what
  * vortex calls a spectral filter): any per-sample weight, for example a
@@ -45,6 +51,14 @@
  * |[
  * gst-launch-1.0 aooctsrc num-buffers=10 ! aooctdcsub ! aooctpad ! \
  *     aooctkmap wavelength-coeffs="800,0.1" ! aooctdisp a2=12.5 a3=-3 ! \
+ *     aooctfft ! aooctnorm ! videoconvert ! autovideosink
+ * ]|
+ * A phase measured per camera pixel (N records, for example by
+ * aooct-calibrate --phase-output), whatever aooctpad's size:
+ * |[
+ * gst-launch-1.0 aooctsrc num-buffers=10 ! aooctdcsub ! aooctpad size=4096 ! \
+ *     aooctkmap wavelength-coeffs="800,0.1" ! \
+ *     aooctdisp phase-file=phase.txt phase-file-grid=camera ! \
  *     aooctfft ! aooctnorm ! videoconvert ! autovideosink
  * ]|
  */
@@ -86,7 +100,8 @@ struct _GstAooctDisp
   /* properties, under the object lock; @dirty says that one changed since
    * the weights were built (the streaming thread rebuilds them) */
   gchar *phase_file;
-  gdouble a2, a3;
+  AooctDispGrid phase_file_grid;
+  gdouble a[AOOCT_DISP_N_COEFFS];       /* a2 .. a5 */
   gboolean dirty;
   gboolean estimate;            /* property */
   gboolean estimate_pending;    /* estimate from the next buffer */
@@ -104,6 +119,9 @@ enum
   PROP_PHASE_FILE,
   PROP_A2,
   PROP_A3,
+  PROP_A4,
+  PROP_A5,
+  PROP_PHASE_FILE_GRID,
   PROP_ESTIMATE,
 };
 
@@ -115,6 +133,28 @@ enum
 
 static guint signals[N_SIGNALS];
 static GParamSpec *a2_pspec, *a3_pspec;
+
+#define GST_TYPE_AOOCT_DISP_GRID (gst_aooct_disp_grid_get_type ())
+static GType
+gst_aooct_disp_grid_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {AOOCT_DISP_GRID_AUTO, "P2 records: the padded grid; N records: the "
+          "camera pixels", "auto"},
+    {AOOCT_DISP_GRID_PADDED, "One record per sample of the padded grid (P2)",
+        "padded"},
+    {AOOCT_DISP_GRID_CAMERA, "One record per camera pixel (N), interpolated "
+          "onto the padded grid", "camera"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstAooctDispGrid", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
 
 /* GObject rejects values outside the range, NaN and infinities included;
  * 1e6 rad is far beyond any physical dispersion. */
@@ -172,18 +212,19 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
 {
   GstAooctFilter *filter = GST_AOOCT_FILTER (self);
   gchar *file;
-  gdouble a2, a3;
+  gdouble a[AOOCT_DISP_N_COEFFS];
+  AooctDispGrid grid;
   gfloat *w = NULL;
 
   GST_OBJECT_LOCK (self);
   file = g_strdup (self->phase_file);
-  a2 = self->a2;
-  a3 = self->a3;
+  grid = self->phase_file_grid;
+  memcpy (a, self->a, sizeof (a));
   self->dirty = FALSE;
   GST_OBJECT_UNLOCK (self);
 
-  GST_DEBUG_OBJECT (self, "weights from phase-file=%s a2=%g a3=%g",
-      GST_STR_NULL (file), a2, a3);
+  GST_DEBUG_OBJECT (self, "weights from phase-file=%s a2=%g a3=%g a4=%g "
+      "a5=%g", GST_STR_NULL (file), a[0], a[1], a[2], a[3]);
   if (filter->in_geom.k_sampling != AOOCT_K_SAMPLING_EVEN) {
     /* non-uniform samples (aooctkmap nudft/nufft): u at their positions */
     if (file && file[0])
@@ -193,9 +234,9 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
           aooct_k_sampling_to_string (filter->in_geom.k_sampling));
     else
       w = aooct_disp_weights_new_at (&filter->in_geom, filter->in_positions,
-          a2, a3, error);
+          a, error);
   } else {
-    w = aooct_disp_weights_new (&filter->in_geom, file, a2, a3, error);
+    w = aooct_disp_weights_new (&filter->in_geom, file, grid, a, error);
   }
   g_free (file);
   if (w == NULL) {
@@ -476,11 +517,24 @@ gst_aooct_disp_estimate (GstAooctDisp * self, GstBuffer * inbuf,
   gint64 t0 = g_get_monotonic_time ();
   gdouble ms;
   gchar *file;
+  gdouble a4, a5;
   gboolean ok;
 
   GST_OBJECT_LOCK (self);
   file = g_strdup (self->phase_file);
+  a4 = self->a[2];
+  a5 = self->a[3];
   GST_OBJECT_UNLOCK (self);
+  if (a4 != 0.0 || a5 != 0.0) {
+    /* the search varies a2 and a3 alone: the higher orders would be
+     * applied but never measured */
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
+        "estimate=true (or re-estimate) finds a2 and a3 with a4 = a5 = 0, "
+        "but a4=%g, a5=%g are set: set them to 0, or give all four (for "
+        "example from aooct-calibrate) without estimate", a4, a5);
+    g_free (file);
+    return FALSE;
+  }
   if (file && file[0]) {
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS,
         "estimate=true (or re-estimate) finds a2 and a3, which cannot be "
@@ -527,8 +581,8 @@ gst_aooct_disp_estimate (GstAooctDisp * self, GstBuffer * inbuf,
   ms = (g_get_monotonic_time () - t0) / 1000.0;
 
   GST_OBJECT_LOCK (self);
-  self->a2 = est.a2;
-  self->a3 = est.a3;
+  self->a[0] = est.a2;
+  self->a[1] = est.a3;
   self->dirty = TRUE;
   GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "estimated a2=%.3f a3=%.3f (sharpness %.4g, "
@@ -604,11 +658,14 @@ gst_aooct_disp_set_property (GObject * object, guint prop_id,
       g_free (self->phase_file);
       self->phase_file = g_value_dup_string (value);
       break;
-    case PROP_A2:
-      self->a2 = g_value_get_double (value);
+    case PROP_PHASE_FILE_GRID:
+      self->phase_file_grid = g_value_get_enum (value);
       break;
+    case PROP_A2:
     case PROP_A3:
-      self->a3 = g_value_get_double (value);
+    case PROP_A4:
+    case PROP_A5:
+      self->a[prop_id - PROP_A2] = g_value_get_double (value);
       break;
     case PROP_ESTIMATE:{
       gboolean on = g_value_get_boolean (value);
@@ -638,11 +695,14 @@ gst_aooct_disp_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_PHASE_FILE:
       g_value_set_string (value, self->phase_file);
       break;
-    case PROP_A2:
-      g_value_set_double (value, self->a2);
+    case PROP_PHASE_FILE_GRID:
+      g_value_set_enum (value, self->phase_file_grid);
       break;
+    case PROP_A2:
     case PROP_A3:
-      g_value_set_double (value, self->a3);
+    case PROP_A4:
+    case PROP_A5:
+      g_value_set_double (value, self->a[prop_id - PROP_A2]);
       break;
     case PROP_ESTIMATE:
       g_value_set_boolean (value, self->estimate);
@@ -668,6 +728,7 @@ gst_aooct_disp_finalize (GObject * object)
 static void
 gst_aooct_disp_class_init (GstAooctDispClass * klass)
 {
+  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_DISP_GRID, 0);
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
@@ -679,16 +740,17 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   /**
    * GstAooctDisp:phase-file:
    *
-   * Text file of P2 records (samples per A-line), each a phase phi in
-   * radians or the re im of the weight; exclusive with non-zero a2/a3. A
-   * change while playing is read at the next buffer. Default: none
+   * Text file of P2 records (samples per A-line) or N records (camera
+   * pixels; see phase-file-grid), each a phase phi in radians or the re im
+   * of the weight; exclusive with non-zero a2 .. a5. A change while
+   * playing is read at the next buffer. Default: none
    */
   g_object_class_install_property (gobject_class, PROP_PHASE_FILE,
       g_param_spec_string ("phase-file", "Phase file",
-          "Text file of P2 records (samples per A-line), each a phase phi in "
-          "radians or the re im of the weight; exclusive with non-zero "
-          "a2/a3. A change while playing is read at the next buffer. "
-          "Default: none", NULL,
+          "Text file of P2 records (samples per A-line) or N records (camera "
+          "pixels; see phase-file-grid), each a phase phi in radians or the "
+          "re im of the weight; exclusive with non-zero a2 .. a5. A change "
+          "while playing is read at the next buffer. Default: none", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
   /**
@@ -724,6 +786,53 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
       G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING |
       GST_PARAM_CONTROLLABLE);
   g_object_class_install_property (gobject_class, PROP_A3, a3_pspec);
+  /**
+   * GstAooctDisp:a4:
+   *
+   * Fourth-order dispersion phase in radians at the ends of the data
+   * region (u = +-1): the term a4 u^4 of the phase. Range -1e6..1e6,
+   * default 0; a change while playing applies at the next buffer
+   */
+  g_object_class_install_property (gobject_class, PROP_A4,
+      g_param_spec_double ("a4", "a4",
+          "Fourth-order dispersion phase in radians at the ends of the data "
+          "region (u = +-1): the term a4 u^4 of the phase. Range -1e6..1e6, "
+          "default 0; a change while playing applies at the next buffer",
+          COEFF_MIN, COEFF_MAX, 0.0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
+  /**
+   * GstAooctDisp:a5:
+   *
+   * Fifth-order dispersion phase in radians at the ends of the data region
+   * (u = +-1): the term a5 u^5 of the phase. Range -1e6..1e6, default 0;
+   * a change while playing applies at the next buffer
+   */
+  g_object_class_install_property (gobject_class, PROP_A5,
+      g_param_spec_double ("a5", "a5",
+          "Fifth-order dispersion phase in radians at the ends of the data "
+          "region (u = +-1): the term a5 u^5 of the phase. Range -1e6..1e6, "
+          "default 0; a change while playing applies at the next buffer",
+          COEFF_MIN, COEFF_MAX, 0.0,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
+  /**
+   * GstAooctDisp:phase-file-grid:
+   *
+   * Where phase-file's records sit: auto (P2 records: one per sample of
+   * the padded grid; N records: one per camera pixel), padded, or camera
+   * (N records interpolated onto the padded grid, so the file need not
+   * change with aooctpad's size or factor). Default auto
+   */
+  g_object_class_install_property (gobject_class, PROP_PHASE_FILE_GRID,
+      g_param_spec_enum ("phase-file-grid", "Phase file grid",
+          "Where phase-file's records sit: auto (P2 records: one per sample "
+          "of the padded grid; N records: one per camera pixel), padded, or "
+          "camera (N records interpolated onto the padded grid, so the file "
+          "need not change with aooctpad's size or factor). Default auto",
+          GST_TYPE_AOOCT_DISP_GRID, AOOCT_DISP_GRID_AUTO,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
   /**
    * GstAooctDisp:estimate:
    *

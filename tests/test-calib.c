@@ -499,6 +499,8 @@ GST_START_TEST (test_kmap_table)
 
 GST_END_TEST;
 
+static const gdouble zero_coeffs[AOOCT_DISP_N_COEFFS] = { 0 };
+
 GST_START_TEST (test_disp_weights)
 {
   GRand *rand = aooct_test_rand_new ();
@@ -517,7 +519,8 @@ GST_START_TEST (test_disp_weights)
   j0 = aooct_geometry_data_start (&g);
   j1 = aooct_geometry_data_end (&g);
   fail_unless (aooct_disp_u (&g, j0) == -1.0 && aooct_disp_u (&g, j1) == 1.0);
-  w = aooct_disp_weights_new (&g, NULL, a2, a3, &err);
+  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      a2, a3, 0, 0}, &err);
   fail_unless (w != NULL);
   for (i = 0; i < g.samples; i++) {
     gdouble u = 2.0 * (i - j0) / (j1 - j0) - 1, phi = a2 * u * u + a3 * u *
@@ -526,7 +529,7 @@ GST_START_TEST (test_disp_weights)
         && fabs (w[2 * i + 1] - sin (phi)) < 1e-7, "i=%d", i);
   }
   g_free (w);
-  w = aooct_disp_weights_new (&g, "", 0, 0, &err);
+  w = aooct_disp_weights_new (&g, "", AOOCT_DISP_GRID_AUTO, zero_coeffs, &err);
   for (i = 0; i < g.samples; i++)
     fail_unless (w[2 * i] == 1.0f && w[2 * i + 1] == 0.0f);
   g_free (w);
@@ -544,7 +547,8 @@ GST_START_TEST (test_disp_weights)
           rec[2 * i + 1]);
   }
   path = aooct_test_write_temp (text->str);
-  w = aooct_disp_weights_new (&g, path, 0, 0, &err);
+  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO, zero_coeffs,
+      &err);
   fail_unless (w != NULL);
   for (i = 0; i < 16; i++) {
     gdouble re = is_phase[i] ? cos (rec[2 * i]) : rec[2 * i];
@@ -552,30 +556,213 @@ GST_START_TEST (test_disp_weights)
     fail_unless (w[2 * i] == (gfloat) re && w[2 * i + 1] == (gfloat) im);
   }
   g_free (w);
-  w = aooct_disp_weights_new (&g, path, 0, 0.5, &err);
+  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      0, 0.5, 0, 0}
+      , &err);
   fail_unless (w == NULL);
   assert_gerror (err, AOOCT_ERROR_SETTINGS, "phase-file", "a3=0.5");
+  g_clear_error (&err);
+  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      0, 0, 0, -2}
+      , &err);
+  fail_unless (w == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "phase-file", "a5=-2");
   g_clear_error (&err);
   g_unlink (path);
   g_free (path);
 
   path = aooct_test_write_temp ("1\n2\n");
-  w = aooct_disp_weights_new (&g, path, 0, 0, &err);
+  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO, zero_coeffs,
+      &err);
   fail_unless (w == NULL);
   assert_gerror (err, AOOCT_ERROR_FILE, "phase-file", "too few");
   fail_unless (strstr (err->message, path) && strstr (err->message, ":2:"));
   g_clear_error (&err);
   g_unlink (path);
   g_free (path);
-  w = aooct_disp_weights_new (&g, NULL, NAN, 0, &err);
+  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      NAN, 0, 0, 0}
+      , &err);
   fail_unless (w == NULL);
   assert_gerror (err, AOOCT_ERROR_SETTINGS, "finite", NULL);
+  g_clear_error (&err);
+  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      0, 0, 0, INFINITY}
+      , &err);
+  fail_unless (w == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "finite", "a5=inf");
   g_clear_error (&err);
 
   g_string_free (text, TRUE);
   g_free (rec);
   g_free (is_phase);
   g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* a2 .. a5 against the spec's polynomial in double, and a phase file on
+ * the camera grid (N records) against its interpolation done here: at the
+ * camera pixels the records themselves, in between linear in the
+ * unwrapped phase (the file holds it wrapped into (-pi, pi]: the
+ * interpolation must take the shorter arc), magnitudes linear for re im
+ * records; auto tells N from P2 records by the count. */
+GST_START_TEST (test_disp_weights_orders_and_camera_grid)
+{
+  GRand *rand = aooct_test_rand_new ();
+  gdouble a[AOOCT_DISP_N_COEFFS], c[4];
+  const gint n = 300;
+  AooctGeometry g;
+  GString *text = g_string_new (NULL);
+  gdouble *phi = g_new (gdouble, n), *mag = g_new (gdouble, n);
+  GError *err = NULL;
+  gfloat *w, *w2;
+  gchar *path;
+  gint i, k, j0, j1, f;
+
+  for (k = 0; k < AOOCT_DISP_N_COEFFS; k++)
+    a[k] = g_rand_double_range (rand, -30, 30);
+  aooct_test_geometry (&g, n, 8, 1, 0, 2);
+  j0 = aooct_geometry_data_start (&g);
+  j1 = aooct_geometry_data_end (&g);
+  f = g.pad_factor;
+  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO, a, &err);
+  fail_unless (w != NULL);
+  for (i = 0; i < g.samples; i++) {
+    gdouble u = 2.0 * (i - j0) / (j1 - j0) - 1;
+    gdouble p = a[0] * pow (u, 2) + a[1] * pow (u, 3) + a[2] * pow (u, 4) +
+        a[3] * pow (u, 5);
+
+    fail_unless (fabs (w[2 * i] - cos (p)) < 1e-6
+        && fabs (w[2 * i + 1] - sin (p)) < 1e-6, "i=%d", i);
+  }
+  g_free (w);
+  /* a4 = a5 = 0 is the two-term phase to the last bit */
+  w = aooct_disp_weights_new (&g, NULL, AOOCT_DISP_GRID_AUTO, (gdouble[]) {
+      a[0], a[1], 0, 0}
+      , &err);
+  for (i = 0; i < g.samples; i++) {
+    gdouble p = aooct_disp_phase (a[0], a[1], aooct_disp_u (&g, i));
+    fail_unless (w[2 * i] == (gfloat) cos (p)
+        && w[2 * i + 1] == (gfloat) sin (p));
+  }
+  g_free (w);
+
+  /* camera grid: a smooth phase of some 60 rad (wrapped in the file) */
+  for (k = 0; k < 4; k++)
+    c[k] = g_rand_double_range (rand, -20, 20);
+  for (i = 0; i < n; i++) {
+    gdouble u = 2.0 * i / (n - 1) - 1;
+
+    phi[i] = c[0] * u + c[1] * u * u + c[2] * u * u * u + c[3] * u * u * u * u;
+    mag[i] = g_rand_double_range (rand, 0.5, 1.5);
+    if (i % 3 == 0)
+      g_string_append_printf (text, "%.17g\n", remainder (phi[i], 2 * G_PI));
+    else
+      g_string_append_printf (text, "%.17g %.17g\n", mag[i] * cos (phi[i]),
+          mag[i] * sin (phi[i]));
+    if (i % 3 == 0)
+      mag[i] = 1.0;
+  }
+  path = aooct_test_write_temp (text->str);
+  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO, zero_coeffs,
+      &err);
+  fail_unless (w != NULL, "%s", err ? err->message : "");
+  w2 = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_CAMERA, zero_coeffs,
+      &err);
+  fail_unless (w2 != NULL);
+  fail_unless (memcmp (w, w2, 2 * g.samples * sizeof (gfloat)) == 0);
+  g_free (w2);
+  for (i = j0; i <= j1; i++) {
+    gint r = (i - j0) / f;
+    gdouble t = (i - j0) / (gdouble) f - r, p, m;
+
+    if (r == n - 1) {
+      p = phi[r];
+      m = mag[r];
+    } else {
+      p = phi[r] + t * (phi[r + 1] - phi[r]);
+      m = mag[r] + t * (mag[r + 1] - mag[r]);
+    }
+    fail_unless (fabs (w[2 * i] - m * cos (p)) < 2e-6
+        && fabs (w[2 * i + 1] - m * sin (p)) < 2e-6, "i=%d: %g %g, "
+        "expected %g %g", i, w[2 * i], w[2 * i + 1], m * cos (p), m * sin (p));
+  }
+  /* the margins take the end records' weights */
+  fail_unless (w[0] == w[2 * j0] && w[1] == w[2 * j0 + 1]);
+  fail_unless (w[2 * (g.samples - 1)] == w[2 * j1]);
+  g_free (w);
+  /* N records read as P2: the count is wrong, and the message says why */
+  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_PADDED, zero_coeffs,
+      &err);
+  fail_unless (w == NULL);
+  assert_gerror (err, AOOCT_ERROR_FILE, "phase-file-grid=padded", "camera");
+  g_clear_error (&err);
+  g_unlink (path);
+  g_free (path);
+  /* a count that is neither N nor P2 */
+  path = aooct_test_write_temp ("1\n2\n3\n");
+  w = aooct_disp_weights_new (&g, path, AOOCT_DISP_GRID_AUTO, zero_coeffs,
+      &err);
+  fail_unless (w == NULL);
+  assert_gerror (err, AOOCT_ERROR_FILE, "too few", "300");
+  g_clear_error (&err);
+  g_unlink (path);
+  g_free (path);
+
+  g_string_free (text, TRUE);
+  g_free (phi);
+  g_free (mag);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
+/* What looks wrong in a calibration is named: wavelengths out of any
+ * light source's range (a unit mistake), and a coefficient list in the
+ * descending order of numpy.polyval when its reverse would pass. */
+GST_START_TEST (test_calib_unit_and_order_hints)
+{
+  AooctWavelength *cal;
+  GError *err = NULL;
+  gchar *path;
+
+  /* metres, ascending: positive and monotonic, but 9.3e-7 "nm" */
+  cal = aooct_wavelength_new_from_coeffs ("8.68e-7,1.2e-10", 1024, &err);
+  fail_unless (cal == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "metres", "coefficients are in nm");
+  fail_if (strstr (err->message, "reversed"));
+  g_clear_error (&err);
+  /* picometres */
+  cal = aooct_wavelength_new_from_coeffs ("868000,120", 1024, &err);
+  fail_unless (cal == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "above 10000 nm",
+      "coefficients are in nm");
+  g_clear_error (&err);
+  /* numpy.polyval order: c3 first; lambda(0) = 2e-9 nm */
+  cal = aooct_wavelength_new_from_coeffs ("2e-9,-1e-5,0.1,800", 1024, &err);
+  fail_unless (cal == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "descending order",
+      "\"800,0.1,-1e-05,2e-09\" would pass");
+  g_clear_error (&err);
+  /* the same, not monotonic either way round: no hint */
+  cal = aooct_wavelength_new_from_coeffs ("800,0.1,-1e-4", 1024, &err);
+  fail_unless (cal == NULL);
+  assert_gerror (err, AOOCT_ERROR_SETTINGS, "monotonic", NULL);
+  fail_if (strstr (err->message, "reversed"));
+  g_clear_error (&err);
+  /* the reverse that passes is accepted as given */
+  cal = aooct_wavelength_new_from_coeffs ("800,0.1,-1e-05,2e-09", 1024, &err);
+  fail_unless (cal != NULL);
+  aooct_wavelength_free (cal);
+  /* a file in metres */
+  path = aooct_test_write_temp ("8.5e-7\n8.6e-7\n8.7e-7\n8.8e-7\n");
+  cal = aooct_wavelength_new_from_file (path, 4, &err);
+  fail_unless (cal == NULL);
+  assert_gerror (err, AOOCT_ERROR_FILE, "metres", ":1:");
+  g_clear_error (&err);
+  g_unlink (path);
+  g_free (path);
 }
 
 GST_END_TEST;
@@ -595,6 +782,8 @@ calib_suite (void)
   tcase_add_test (tc, test_wavelength_file);
   tcase_add_test (tc, test_kmap_table);
   tcase_add_test (tc, test_disp_weights);
+  tcase_add_test (tc, test_disp_weights_orders_and_camera_grid);
+  tcase_add_test (tc, test_calib_unit_and_order_hints);
   return s;
 }
 

@@ -63,30 +63,37 @@ GST_START_TEST (test_disp)
 
 GST_END_TEST;
 
-/* buffer 0: no compensation; 1: a2; 2: a2 and a3; 3: a phase file */
+/* buffer 0: no compensation; 1: a2; 2: a2 and a3; 3: a phase file of
+ * P2 records; 4: a2 .. a5; 5: a phase file of N records (camera grid) */
 static void
 disp_between (GstHarness * h, gint k, gpointer user_data)
 {
   GstElement *e = aooct_test_element (h, "aooctdisp");
+  gchar **paths = user_data;
 
   if (k == 1)
     g_object_set (e, "a2", 12.5, NULL);
   else if (k == 2)
     g_object_set (e, "a3", -4.0, NULL);
   else if (k == 3)
-    g_object_set (e, "a2", 0.0, "a3", 0.0, "phase-file",
-        (const gchar *) user_data, NULL);
+    g_object_set (e, "a2", 0.0, "a3", 0.0, "phase-file", paths[0], NULL);
+  else if (k == 4)
+    g_object_set (e, "phase-file", NULL, "a2", 3.0, "a3", 1.0, "a4", -6.0,
+        "a5", 2.5, NULL);
+  else if (k == 5)
+    g_object_set (e, "a2", 0.0, "a3", 0.0, "a4", 0.0, "a5", 0.0,
+        "phase-file", paths[1], NULL);
 }
 
 GST_START_TEST (test_disp_playing)
 {
   enum
-  { N = 4 };
+  { N = 6 };
   GRand *rand = aooct_test_rand_new ();
   AooctGeometry in, out;
   gfloat *x[N], *cpu[N], *gpu[N];
-  gdouble *phases;
-  gchar *path, *missing;
+  gdouble *phases, *camera;
+  gchar *path, *camera_path, *missing, *paths[2];
   GstCaps *caps;
   AooctTestPair p;
   gint k, i;
@@ -98,14 +105,21 @@ GST_START_TEST (test_disp_playing)
   for (i = 0; i < in.samples; i++)
     phases[i] = 0.3 * sin (i * 0.002) + g_rand_double_range (rand, -0.1, 0.1);
   path = aooct_test_write_values ("phases, rad", phases, in.samples);
-  /* one input for all four: only the weights change */
+  camera = g_new (gdouble, in.raw_samples);
+  for (i = 0; i < in.raw_samples; i++)
+    camera[i] = 40.0 * pow (2.0 * i / (in.raw_samples - 1) - 1, 2);
+  camera_path = aooct_test_write_values ("phases per camera pixel, rad",
+      camera, in.raw_samples);
+  paths[0] = path;
+  paths[1] = camera_path;
+  /* one input for all: only the weights change */
   x[0] = aooct_test_make_real (rand, &in);
   for (k = 1; k < N; k++)
     x[k] = x[0];
   caps = aooct_geometry_to_caps (&in);
   p = aooct_test_pair_new ("aooctdisp", "", caps);
   aooct_test_pair_run (&p, x, N, aooct_geometry_buffer_bytes (&in),
-      aooct_geometry_buffer_bytes (&out), disp_between, path, cpu, gpu);
+      aooct_geometry_buffer_bytes (&out), disp_between, paths, cpu, gpu);
   for (k = 0; k < N; k++) {
     aooct_test_compare_exact (cpu[k], gpu[k], aooct_geometry_total_alines (&in),
         2 * in.samples, "disp while playing");
@@ -130,6 +144,9 @@ GST_START_TEST (test_disp_playing)
   aooct_test_free_all (gpu, N);
   g_unlink (path);
   g_free (path);
+  g_unlink (camera_path);
+  g_free (camera_path);
+  g_free (camera);
   g_free (missing);
   g_free (phases);
   g_rand_free (rand);

@@ -8,6 +8,7 @@
 #include "aooct-test-util.h"
 #include "aooct-cuda-test-util.h"
 #include "aooct-caps.h"
+#include "aooct-ref64.h"
 
 /* aooctdisp works on k-linear spectra. */
 static void
@@ -267,6 +268,119 @@ GST_START_TEST (test_errors)
 
 GST_END_TEST;
 
+/* The float64 reference's weights (tests/reference) for @p on @g's grid. */
+static void
+ref_weights (const AooctGeometry * g, AooctRefParams * p, gdouble * re,
+    gdouble * im)
+{
+  AooctRefGrid grid;
+  gdouble *w = g_new (gdouble, 2 * g->samples);
+  gint i;
+
+  p->pad_factor = g->pad_factor;
+  p->pad_size = g->pad_size;
+  fail_unless (aooct_ref_grid (p, &grid, NULL));
+  fail_unless_equals_int (grid.p2, g->samples);
+  aooct_ref_disp_weights (p, &grid, w);
+  for (i = 0; i < g->samples; i++) {
+    re[i] = w[2 * i];
+    im[i] = w[2 * i + 1];
+  }
+  g_free (w);
+}
+
+/* a2 .. a5 (spec section 5, extended by u^4 and u^5) and a phase file of
+ * N records on the camera pixels, interpolated onto two different padded
+ * grids (the same file for both), against the float64 reference; a4 and
+ * a5 tuned while PLAYING; estimate=true refuses a4/a5 it cannot measure. */
+GST_START_TEST (test_higher_orders_and_camera_grid)
+{
+  GRand *rand = aooct_test_rand_new ();
+  const gint n = 700;
+  AooctRefParams p;
+  AooctGeometry g;
+  gdouble *re, *im, *phases = g_new (gdouble, n), c[3];
+  GString *text = g_string_new ("# phase per camera pixel, wrapped\n");
+  gchar *path;
+  gfloat *x;
+  gint round, i, factor;
+
+  for (factor = 1; factor <= 4; factor *= 4) {
+    GstHarness *h = aooct_test_harness_new ("aooctdisp");
+
+    make_geometry (&g, n, 5, 2, factor);
+    re = g_new (gdouble, g.samples);
+    im = g_new (gdouble, g.samples);
+    gst_harness_set_src_caps (h, aooct_geometry_to_caps (&g));
+    for (round = 0; round < 2; round++) {
+      aooct_ref_params_init (&p, n, 5, 2);
+      p.disp = AOOCT_REF_DISP_COEFFS;
+      p.a2 = g_rand_double_range (rand, -40, 40);
+      p.a3 = g_rand_double_range (rand, -20, 20);
+      p.a4 = g_rand_double_range (rand, -20, 20);
+      p.a5 = g_rand_double_range (rand, -10, 10);
+      g_object_set (disp_of (h), "a2", p.a2, "a3", p.a3, "a4", p.a4, "a5",
+          p.a5, NULL);
+      ref_weights (&g, &p, re, im);
+      x = random_spectra (rand, &g);
+      push_and_check (h, &g, x, re, im);
+      g_free (x);
+    }
+    /* a camera-grid file: a smooth random phase of some 80 rad, written
+     * wrapped into (-pi, pi] */
+    for (i = 0; i < 3; i++)
+      c[i] = g_rand_double_range (rand, -30, 30);
+    g_string_truncate (text, 0);
+    for (i = 0; i < n; i++) {
+      gdouble u = 2.0 * i / (n - 1) - 1;
+
+      phases[i] = c[0] * u + c[1] * u * u + c[2] * u * u * u;
+      g_string_append_printf (text, "%.17g\n", remainder (phases[i], 2 * G_PI));
+    }
+    path = aooct_test_write_temp (text->str);
+    g_object_set (disp_of (h), "a2", 0.0, "a3", 0.0, "a4", 0.0, "a5", 0.0,
+        "phase-file", path, NULL);
+    aooct_ref_params_init (&p, n, 5, 2);
+    p.disp = AOOCT_REF_DISP_CAMERA;
+    p.camera_phases = phases;
+    ref_weights (&g, &p, re, im);
+    x = random_spectra (rand, &g);
+    push_and_check (h, &g, x, re, im);
+    /* said explicitly: the same */
+    gst_util_set_object_arg (disp_of (h), "phase-file-grid", "camera");
+    push_and_check (h, &g, x, re, im);
+    /* N records read as P2 (factor 4: they differ): an error naming both */
+    if (factor > 1) {
+      gst_util_set_object_arg (disp_of (h), "phase-file-grid", "padded");
+      fail_unless (gst_harness_push (h, aooct_test_buffer_new (x,
+                  aooct_geometry_buffer_bytes (&g))) != GST_FLOW_OK);
+      aooct_test_assert_error (h, "phase-file-grid=padded", path, NULL);
+    }
+    g_free (x);
+    gst_harness_teardown (h);
+    g_unlink (path);
+    g_free (path);
+    g_free (re);
+    g_free (im);
+  }
+
+  /* estimate=true with a4/a5 set: refused, naming them */
+  {
+    GstHarness *h = aooct_test_harness_new ("aooctdisp");
+
+    make_geometry (&g, 256, 64, 1, 2);
+    g_object_set (disp_of (h), "a4", 2.0, "estimate", TRUE, NULL);
+    aooct_test_push_expect_error (h, aooct_geometry_to_caps (&g),
+        aooct_geometry_buffer_bytes (&g), "estimate", "a4=2", NULL);
+    gst_harness_teardown (h);
+  }
+  g_free (phases);
+  g_string_free (text, TRUE);
+  g_rand_free (rand);
+}
+
+GST_END_TEST;
+
 static Suite *
 disp_suite (void)
 {
@@ -277,6 +391,7 @@ disp_suite (void)
   tcase_add_test (tc, test_coefficients_and_change_while_playing);
   tcase_add_test (tc, test_phase_file_mixed_records);
   tcase_add_test (tc, test_errors);
+  tcase_add_test (tc, test_higher_orders_and_camera_grid);
   /* CUDA against the CPU: test-disp-cuda.c */
   if (cuda) {
     aooct_test_add_cuda_tests (cuda);

@@ -305,8 +305,9 @@ GST_START_TEST (test_bad_properties)
     {"aooctkmap wavelength-coeffs=800,nan", "not finite"},
     {"aooctkmap wavelength-coeffs=800,1,2,3,4", "coefficients"},
     /* found by fuzz/fuzz-coeffs.c: accepted analytically, but the k grid
-     * cancels to inf (t = inf, NaN A-lines) */
-    {"aooctkmap wavelength-coeffs=785e-50,11,-2e-04", "too wide",
+     * cancels to inf (t = inf, NaN A-lines); lambda(0) = 7.85e-48 nm is
+     * now refused before, as no light source's */
+    {"aooctkmap wavelength-coeffs=785e-50,11,-2e-04", "coefficients are in nm",
         AOOCT_CAPS (4096, 8, 1, 833, 607, 2, 2048)},
     {"aooctdisp a2=1 phase-file=/nonexistent", "phase-file"},
     {"aooctnorm crop-start=40 crop-end=20", "crop"},

@@ -245,8 +245,15 @@ aooct_ref_check (const AooctRefParams * p, GError ** error)
     return FALSE;
   }
   if (p->disp == AOOCT_REF_DISP_COEFFS && (!isfinite (p->a2)
-          || !isfinite (p->a3))) {
-    REF_ERROR (error, "a2/a3 not finite");
+          || !isfinite (p->a3) || !isfinite (p->a4) || !isfinite (p->a5))) {
+    REF_ERROR (error, "a2 .. a5 not finite");
+    return FALSE;
+  }
+  if (p->disp == AOOCT_REF_DISP_CAMERA && (p->camera_phases == NULL
+          || (p->kmap != AOOCT_REF_KMAP_SKIP
+              && (p->interp == AOOCT_REF_INTERP_NUDFT
+                  || p->interp == AOOCT_REF_INTERP_NUFFT)))) {
+    REF_ERROR (error, "camera phases missing, or with nudft");
     return FALSE;
   }
   if (!aooct_ref_crop (p, &g, &s, &e, error))
@@ -524,7 +531,8 @@ aooct_ref_nudft_bins (const AooctRefParams * p, const AooctRefGrid * g,
     double zi = complex_z ? z[2 * (g->j0 + j) + 1] : 0;
 
     if (p->disp == AOOCT_REF_DISP_COEFFS) {
-      double phi = p->a2 * u * u + p->a3 * u * u * u;
+      double phi = p->a2 * pow (u, 2) + p->a3 * pow (u, 3) +
+          p->a4 * pow (u, 4) + p->a5 * pow (u, 5);
       wr = cos (phi);
       wi = sin (phi);
     }
@@ -614,7 +622,26 @@ aooct_ref_disp_weights (const AooctRefParams * p, const AooctRefGrid * g,
       w[2 * i + 1] = p->weights[2 * i + 1];
     } else if (p->disp == AOOCT_REF_DISP_COEFFS) {
       double u = 2.0 * (i - g->j0) / (g->j1 - g->j0) - 1.0;
-      double phi = p->a2 * u * u + p->a3 * u * u * u;
+      double phi = p->a2 * pow (u, 2) + p->a3 * pow (u, 3) +
+          p->a4 * pow (u, 4) + p->a5 * pow (u, 5);
+      w[2 * i] = cos (phi);
+      w[2 * i + 1] = sin (phi);
+    } else if (p->disp == AOOCT_REF_DISP_CAMERA) {
+      /* sample i at camera position (i - j0) / f (clamped to the data
+       * region); between pixels the phase moves along the shorter arc */
+      int ii = i < g->j0 ? g->j0 : (i > g->j1 ? g->j1 : i);
+      double pos = (double) (ii - g->j0) / g->f, phi;
+      int k = (int) floor (pos);
+      double t = pos - k;
+
+      if (k >= g->n - 1) {
+        phi = p->camera_phases[g->n - 1];
+      } else {
+        double d = p->camera_phases[k + 1] - p->camera_phases[k];
+
+        d -= 2 * G_PI * floor (d / (2 * G_PI) + 0.5);
+        phi = p->camera_phases[k] + t * d;
+      }
       w[2 * i] = cos (phi);
       w[2 * i + 1] = sin (phi);
     } else {

@@ -57,7 +57,10 @@ typedef enum
 {
   AOOCT_REF_DISP_NONE,          /* no aooctdisp, or w = 1 */
   AOOCT_REF_DISP_WEIGHTS,       /* weights[2 * P2] (re, im), e.g. a file */
-  AOOCT_REF_DISP_COEFFS         /* a2, a3 */
+  AOOCT_REF_DISP_COEFFS,        /* a2 .. a5 */
+  AOOCT_REF_DISP_CAMERA         /* camera_phases[N]: one phase per camera
+                                 * pixel, on the P2 grid by linear
+                                 * interpolation along the shorter arc */
 } AooctRefDispMode;
 
 typedef enum
@@ -98,6 +101,8 @@ typedef struct
   AooctRefDispMode disp;
   const double *weights;        /* 2 * P2 doubles (re, im), DISP_WEIGHTS */
   double a2, a3;                /* radians, DISP_COEFFS */
+  double a4, a5;                /* radians, DISP_COEFFS (0 by default) */
+  const double *camera_phases;  /* N phases (rad), DISP_CAMERA */
 
   /* aooctfft */
   AooctRefWindow window;
