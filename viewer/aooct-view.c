@@ -21,6 +21,7 @@
  *   aooct-view --settings FILE                 a saved state
  *   aooct-view --script FILE                   scripted actions (tests) */
 #include "view-app.h"
+#include "view-aooct.h"
 #include "view-layout.h"
 #include "view-source.h"
 #include "view-controls.h"
@@ -82,8 +83,9 @@ on_control_changed (GtkWidget * control, const gchar * group,
     set_control_quietly (app, group, other, "");
   }
   update_launch (app);
-  if (g_str_equal (group, VIEW_VIEWS))
-    view_app_start (app);       /* the views' branches in or out */
+  if (g_str_equal (group, VIEW_VIEWS)
+      || g_str_equal (group, VIEW_REGISTRATION))
+    view_app_start (app);       /* branches or aooctregister in or out */
   else if (view_layout_is_deferred (group, key))
     view_app_status ("source changed: press Open to use it", FALSE, app);
   else if (view_pipeline_set_property (app->pipeline, group, key, value) ==
@@ -203,6 +205,8 @@ view_app_status (const gchar * message, gboolean is_error, gpointer data)
 GtkWidget *
 view_app_page (ViewApp * app, ViewKind kind)
 {
+  if (kind == VIEW_ORG)
+    return app->org_page;
   return kind == VIEW_DOPPLER || kind == VIEW_ANGIO ? app->flow_page :
       app->view_pages[kind];
 }
@@ -251,6 +255,7 @@ view_app_start (ViewApp * app)
   gchar *desc;
 
   stop_recordings (app);
+  view_aooct_clear (app);
   if (!view_pipeline_build (app->pipeline, app->settings, &err)) {
     place_views (app);
     view_app_status (err->message, TRUE, app);
@@ -606,6 +611,9 @@ build_window (ViewApp * app)
   add_section (app, column, "Averaging and filter", view_averaging_specs);
   add_section (app, column, "En-face and volume views", view_views_specs);
   add_section (app, column, "Flow: Doppler and angiography", view_flow_specs);
+  add_section (app, column, "Registration (eye motion)",
+      view_registration_specs);
+  add_section (app, column, "Optoretinography (ORG tab)", view_org_specs);
   box = add_section (app, column, "Source", view_source_specs);
   add_button (app, box, "open", "Open", FALSE, G_CALLBACK (on_open));
   box = add_section (app, column, "Record", view_record_specs);
@@ -642,6 +650,8 @@ build_window (ViewApp * app)
     /* the views of elements that are installed */
     if (f && !view_have_factory (f))
       g_object_ref_sink (app->view_pages[i]);
+    else if (i == VIEW_ORG)
+      continue;                 /* in the ORG tab, view_aooct_add_pages */
     else if (i == VIEW_DOPPLER || i == VIEW_ANGIO) {
       gtk_box_pack_start (GTK_BOX (app->flow_page), app->view_pages[i], TRUE,
           TRUE, 0);
@@ -655,6 +665,7 @@ build_window (ViewApp * app)
         gtk_label_new ("Flow"));
   else
     g_object_ref_sink (app->flow_page);
+  view_aooct_add_pages (app);
   bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_container_set_border_width (GTK_CONTAINER (bar), 4);
   app->status = gtk_label_new (NULL);
@@ -817,6 +828,7 @@ main (int argc, char **argv)
   app.controls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   app.buttons = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   app.pipeline = view_pipeline_new (app.sink, view_app_status, &app);
+  view_pipeline_set_message_func (app.pipeline, view_aooct_message);
   app.gtk = gtk_application_new ("org.aooct.View", G_APPLICATION_NON_UNIQUE);
   g_signal_connect (app.gtk, "activate", G_CALLBACK (on_activate), &app);
   g_signal_connect (app.gtk, "shutdown", G_CALLBACK (on_shutdown), &app);

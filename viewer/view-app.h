@@ -14,6 +14,10 @@ typedef struct
   GtkWidget *window, *views, *status, *stats, *launch;
   GtkWidget *view_pages[VIEW_N_VIEWS];
   GtkWidget *flow_page;         /* the Doppler and angiogram panes */
+  /* the AO-OCT tabs (view-aooct.c): pages, plots, their text lines */
+  GtkWidget *reg_page, *reg_plot, *reg_label;
+  GtkWidget *org_page, *org_plot, *org_label;
+  guint reg_rejected;
   GKeyFile *settings;
   ViewPipeline *pipeline;
   GHashTable *controls;         /* "group/key" -> control row */

@@ -137,6 +137,48 @@ const ViewControlSpec view_flow_specs[] = {
   {NULL}
 };
 
+/* AO-OCT (spec section 13; docs/aooct.md): registration against eye
+ * motion, then the optoretinogram of the ORG tab */
+const ViewControlSpec view_registration_specs[] = {
+  {VIEW_REGISTRATION, "enabled", "Register B-scans (eye motion)", 0, 0, 0,
+      0},
+  {"aooctregister", "reference", "Reference B-scan", 0, 0, 0, 0},
+  {"aooctregister", "upsample", "Sub-pixel steps per pixel", 1, 1000, 1, 0},
+  {"aooctregister", "max-shift-depth", "Largest depth shift (bins)", -1,
+      65536, 1, 0},
+  {"aooctregister", "max-shift-alines", "Largest lateral shift (A-lines)",
+      -1, 65536, 1, 0},
+  {"aooctregister", "min-correlation", "Reject below correlation", 0, 1,
+      0.01, 2},
+  {"aooctregister", "crop-start", "Estimate: first depth bin", 0, 65536, 1,
+      0},
+  {"aooctregister", "crop-end", "Estimate: depth end", 0, 65536, 1, 0},
+  {NULL}
+};
+
+const ViewControlSpec view_org_specs[] = {
+  {"aooctorg", "layer-search-start", "ORG: first layer search bin", 0,
+      65536, 1, 0},
+  {"aooctorg", "layer-search-end", "ORG: layer search end", 0, 65536, 1, 0},
+  {"aooctorg", "layer-range", "ORG: layer range (bins)", 0, 1024, 1, 0},
+  {"aooctorg", "layer-smooth", "ORG: layer smoothing (A-lines)", 1, 1024,
+      1, 0},
+  {"aooctorg", "second-layer-min", "ORG: second layer from (bins)", 0,
+      4096, 1, 0},
+  {"aooctorg", "second-layer-max", "ORG: second layer to (bins)", 0, 4096,
+      1, 0},
+  {"aooctorg", "depth-window", "ORG: depth window (odd)", 1, 255, 2, 0},
+  {"aooctorg", "threshold", "ORG: mask below max (dB)", 0, 100, 1, 1},
+  {"aooctorg", "baseline", "ORG: baseline (B-scans)", 1, 100000, 1, 0},
+  {"aooctorg", "center-wavelength", "ORG: wavelength (nm, 0 = rad)", 0,
+      3000, 1, 1},
+  {"aooctorg", "opl-range", "ORG: kymograph full scale", 0.001, 1e6, 10, 1},
+  {"aooctorg", "history", "ORG: kymograph rows", 1, 65536, 1, 0},
+  {"aooctorg", "crop-start", "ORG: first depth bin", 0, 65536, 1, 0},
+  {"aooctorg", "crop-end", "ORG: depth end", 0, 65536, 1, 0},
+  {NULL}
+};
+
 const ViewControlSpec view_record_specs[] = {
   {"record", "location", "B-scans to (Matroska)", 0, 0, 0, 0},
   {"record", "raw-location", "Raw frames to (optional)", 0, 0, 0, 0},
@@ -180,7 +222,19 @@ view_layout_own_pspec (const gchar * group, const gchar * key)
     g_free (id);
     return ps;
   }
-  if (g_str_equal (group, VIEW_VIEWS)) {
+  if (g_str_equal (group, VIEW_REGISTRATION)) {
+    GstElementFactory *f = gst_element_factory_find ("aooctregister");
+
+    if (!f) {
+      g_free (id);
+      return NULL;              /* nothing to switch on */
+    }
+    gst_object_unref (f);
+    ps = g_param_spec_boolean (key, key, "Register every B-scan to a "
+        "reference against eye motion (aooctregister after aooctfft; the "
+        "views and the ORG then see registered B-scans)", FALSE,
+        G_PARAM_READWRITE);
+  } else if (g_str_equal (group, VIEW_VIEWS)) {
     gint k;
 
     for (k = VIEW_BSCAN + 1; k < VIEW_N_VIEWS; k++)
@@ -217,7 +271,8 @@ gboolean
 view_layout_is_own_group (const gchar * group)
 {
   return g_str_equal (group, VIEW_SOURCE) || g_str_equal (group, "record")
-      || g_str_equal (group, VIEW_VIEWS);
+      || g_str_equal (group, VIEW_VIEWS)
+      || g_str_equal (group, VIEW_REGISTRATION);
 }
 
 /* Settings that describe the source: kept until Open is pressed. */

@@ -17,6 +17,8 @@ extern const ViewControlSpec view_averaging_specs[];
 extern const ViewControlSpec view_spectrum_specs[];
 extern const ViewControlSpec view_views_specs[];
 extern const ViewControlSpec view_flow_specs[];
+extern const ViewControlSpec view_registration_specs[];
+extern const ViewControlSpec view_org_specs[];
 extern const ViewControlSpec view_record_specs[];
 
 GParamSpec *view_layout_own_pspec (const gchar * group, const gchar * key);

@@ -8,6 +8,12 @@
  *   tee(depth) ! queue ! aooctrender ! videoconvert ! gtksink  (if installed)
  *   tee(depth) ! queue ! aooctdoppler ! RGBA ! videoconvert ! gtksink  (the
  *   tee(depth) ! queue ! aooctangio ! videoconvert ! gtksink    Flow view)
+ *   tee(depth) ! queue ! aooctorg ! videoconvert ! gtksink  (the ORG tab)
+ *
+ * With [registration] enabled, aooctregister sits after aooctfft, before
+ * the depth tee: every view then works on registered B-scans.  The element
+ * messages of the AO-OCT elements (the shifts, the ORG trace) go to the
+ * window's plots (view-aooct.c).
  *
  * SOURCE (aooctsrc; aooctfilesrc; aravissrc ! capsfilter) is built from
  * element objects with the settings the printed gst-launch-1.0 line starts
@@ -34,6 +40,7 @@ struct _ViewPipeline
 {
   gchar *sink_factory;
   ViewStatusFunc status;
+  ViewMessageFunc message;
   gpointer user_data;
 
   GstElement *pipeline;
@@ -68,6 +75,12 @@ view_pipeline_new (const gchar * sink_factory, ViewStatusFunc status,
   vp->elements = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_mutex_init (&vp->lock);
   return vp;
+}
+
+void
+view_pipeline_set_message_func (ViewPipeline * vp, ViewMessageFunc func)
+{
+  vp->message = func;
 }
 
 void
@@ -136,6 +149,8 @@ on_bus (GstBus * bus, GstMessage * msg, gpointer data)
       g_free (text);
       break;
     case GST_MESSAGE_ELEMENT:
+      if (vp->message && gst_message_get_structure (msg))
+        vp->message (gst_message_get_structure (msg), vp->user_data);
       /* aooctdoppler's velocity scale, once line rate and wavelength are
        * known (spec section 12) */
       if (gst_message_has_name (msg, "aooct-doppler")) {
@@ -337,6 +352,8 @@ static const struct
   /* the phase in colour: red one way, blue the other */
   {"doppler", "aooctdoppler", "video/x-raw,format=RGBA"},
   {"angio", "aooctangio", NULL},
+  /* the optoretinogram's kymograph (spec section 13) */
+  {"org", "aooctorg", NULL},
 };
 
 const gchar *
@@ -458,6 +475,8 @@ view_pipeline_build (ViewPipeline * vp, GKeyFile * kf, GError ** error)
       || g_key_file_get_boolean (kf, VIEW_VIEWS, "enabled", NULL))
       && have_depth_views ();
   for (i = 0; view_chain_factories[i]; i++) {
+    if (!view_settings_in_chain (kf, view_chain_factories[i]))
+      continue;
     if (!(e = add (vp, view_chain_factories[i], error)))
       goto fail;
     view_settings_apply (kf, view_chain_factories[i], e);
@@ -475,7 +494,8 @@ view_pipeline_build (ViewPipeline * vp, GKeyFile * kf, GError ** error)
       goto fail;
     }
     prev = e;
-    if (views && g_str_equal (view_chain_factories[i], "aooctfft")) {
+    /* the views after the last step of the depth-domain stream */
+    if (views && view_settings_depth_end (kf, view_chain_factories[i])) {
       if (!(depth_tee = add (vp, "tee", error)))
         goto fail;
       gst_element_link (prev, depth_tee);

@@ -15,11 +15,12 @@ typedef enum
   VIEW_VOLUME,
   VIEW_DOPPLER,                 /* the Flow view's two panes */
   VIEW_ANGIO,
+  VIEW_ORG,                     /* the ORG tab's kymograph (aooctorg) */
   VIEW_N_VIEWS
 } ViewKind;
 
 /* A view's name in messages and scripts ("bscan", "enface", "volume",
- * "doppler", "angio"), and its element (NULL for the B-scan). */
+ * "doppler", "angio", "org"), and its element (NULL for the B-scan). */
 const gchar *view_kind_name (ViewKind kind);
 const gchar *view_kind_factory (ViewKind kind);
 
@@ -31,6 +32,10 @@ typedef void (*ViewStatusFunc) (const gchar * message, gboolean is_error,
 
 ViewPipeline *view_pipeline_new (const gchar * sink_factory,
     ViewStatusFunc status, gpointer user_data);
+/* Called on the main thread with the structure of every element message
+ * of the aooct elements (aooct-registration, aooct-org, ...). */
+typedef void (*ViewMessageFunc) (const GstStructure * s, gpointer user_data);
+void view_pipeline_set_message_func (ViewPipeline * vp, ViewMessageFunc func);
 void view_pipeline_free (ViewPipeline * vp);
 
 gboolean view_pipeline_build (ViewPipeline * vp, GKeyFile * settings,

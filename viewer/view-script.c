@@ -10,7 +10,7 @@
  *   wait-ms N
  *   dump-frame FILE          the newest B-scan as PGM; prints its number
  *   save FILE / load FILE    the settings, as the Save/Load buttons do
- *   show bscan|enface|volume|flow   switch to that view's tab
+ *   show bscan|enface|volume|flow|registration|org   switch to that tab
  *   screenshot FILE          the window as PNG; fails if the video shown
  *                            (the current tab's) is blank
  *   expect-status TEXT       the status line says TEXT within 10 s
@@ -22,11 +22,15 @@
  *   expect-choices GROUP KEY A,B,...    an enum control's choices, in order
  *   expect-view enface|volume|doppler|angio yes|no   whether that view
  *                            is there (doppler, angio: the Flow tab's panes)
+ *   expect-plot registration|org N   that tab's plot holds at least N
+ *                            points (within 20 s)
  *   quit
  *
  * Blank lines and lines starting with '#' are skipped.  The program exits
  * 1 when a step fails (and says which), 0 after quit. */
 #include "view-script.h"
+#include "view-aooct.h"
+#include "view-plot.h"
 #include "view-controls.h"
 #include "view-settings.h"
 #include "view-snapshot.h"
@@ -165,6 +169,7 @@ step (Script * s, gchar ** a, gint n, const gchar * line, gchar ** why)
 
     ARGS (2);
     page = gtk_notebook_page_num (GTK_NOTEBOOK (app->views),
+        view_aooct_page (app, a[1]) ? view_aooct_page (app, a[1]) :
         view_app_page (app, view_kind (a[1])));
     if (page < 0)
       *why = g_strdup_printf ("no %s view", a[1]);
@@ -284,6 +289,26 @@ step (Script * s, gchar ** a, gint n, const gchar * line, gchar ** why)
     if (shown != g_str_equal (a[2], "yes"))
       *why = g_strdup_printf ("the %s view is %s", a[1],
           shown ? "shown" : "not shown");
+  } else if (g_str_equal (a[0], "expect-plot")) {
+    GtkWidget *plot;
+
+    ARGS (3);
+    if (!(plot = view_aooct_plot (app, a[1]))) {
+      *why = g_strdup_printf ("no %s plot", a[1]);
+      return TRUE;
+    }
+    if (view_plot_count (plot) >= (guint) atoi (a[2])) {
+      g_print ("aooct-view script: the %s plot holds %u points\n", a[1],
+          view_plot_count (plot));
+      return TRUE;
+    }
+    if (s->deadline && now > s->deadline) {
+      *why = g_strdup_printf ("the %s plot holds %u points", a[1],
+          view_plot_count (plot));
+      return TRUE;
+    }
+    WAIT (20);
+    return FALSE;
   } else if (g_str_equal (a[0], "quit")) {
     s->pc = -1;
   } else {

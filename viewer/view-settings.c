@@ -14,8 +14,34 @@
 
 const gchar *const view_chain_factories[] = {
   "aooctdcsub", "aooctpad", "aooctkmap", "aooctdisp", "aooctfft",
-  "aooctnorm", NULL
+  "aooctregister", "aooctnorm", NULL
 };
+
+static gboolean
+registration_on (GKeyFile * kf)
+{
+  GstElementFactory *f;
+
+  if (!g_key_file_get_boolean (kf, VIEW_REGISTRATION, "enabled", NULL))
+    return FALSE;
+  if (!(f = gst_element_factory_find ("aooctregister")))
+    return FALSE;
+  gst_object_unref (f);
+  return TRUE;
+}
+
+gboolean
+view_settings_in_chain (GKeyFile * kf, const gchar * factory)
+{
+  return !g_str_equal (factory, "aooctregister") || registration_on (kf);
+}
+
+gboolean
+view_settings_depth_end (GKeyFile * kf, const gchar * factory)
+{
+  return g_str_equal (factory, registration_on (kf) ? "aooctregister" :
+      "aooctfft");
+}
 
 /* aooctsrc's own spectrometer calibration (its wavelength-coeffs default),
  * so that the synthetic camera's spectra are resampled correctly. */
@@ -453,6 +479,8 @@ view_settings_launch_line (GKeyFile * kf)
   g_string_append (s, src);
   g_free (src);
   for (i = 0; view_chain_factories[i]; i++) {
+    if (!view_settings_in_chain (kf, view_chain_factories[i]))
+      continue;
     g_string_append_printf (s, " ! %s", view_chain_factories[i]);
     append_group (s, kf, view_chain_factories[i], TRUE);
   }

@@ -12,8 +12,19 @@ G_BEGIN_DECLS
 #define VIEW_SOURCE "source"
 /* Group of the en-face / volume views' switch (enabled=true|false). */
 #define VIEW_VIEWS "views"
-/* The chain, in pipeline order, as a user writes it. */
+/* Group of the registration's switch (enabled=true|false): aooctregister
+ * after aooctfft (issue 42, spec section 13). */
+#define VIEW_REGISTRATION "registration"
+/* The chain, in pipeline order, as a user writes it; the optional steps
+ * (aooctregister) are in it where they go when switched on. */
 extern const gchar *const view_chain_factories[];
+/* Whether @factory of view_chain_factories is in the chain these settings
+ * make: every step but aooctregister, which is there when installed and
+ * [registration] enabled is true. */
+gboolean view_settings_in_chain (GKeyFile * kf, const gchar * factory);
+/* Whether the depth-domain stream ends after @factory (the views' tee goes
+ * there): aooctregister when it is in the chain, else aooctfft. */
+gboolean view_settings_depth_end (GKeyFile * kf, const gchar * factory);
 
 typedef enum
 {
