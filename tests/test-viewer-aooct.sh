@@ -35,7 +35,7 @@ cd "$out"
     printf '[%s]\nbackend=cpu\n' $e
   done
   printf '[registration]\nenabled=true\n'
-  printf '[aooctorg]\nthreshold=0\nbaseline=3\ncenter-wavelength=840\n'
+  printf "[aooctorg]\nthreshold=0\nbaseline=3\ncenter-wavelength=840\nhistory=16\n"
 } > aooct.ini
 
 nicks() {
@@ -53,10 +53,10 @@ expect-running
 show registration
 expect-plot registration 8
 screenshot registration.png
-set aooctregister min-correlation 0.2
-expect-property aooctregister min-correlation 0.2
+set aooctregister min-correlation 0.5
+expect-property aooctregister min-correlation 0.5
 show org
-expect-plot org 8
+expect-plot org 24
 wait-ms 500
 screenshot org.png
 save saved.ini

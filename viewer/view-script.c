@@ -12,7 +12,8 @@
  *   save FILE / load FILE    the settings, as the Save/Load buttons do
  *   show bscan|enface|volume|flow|registration|org   switch to that tab
  *   screenshot FILE          the window as PNG; fails if the video shown
- *                            (the current tab's) is blank
+ *                            (the current tab's) is blank (the
+ *                            Registration tab: if its plot has no curve)
  *   expect-status TEXT       the status line says TEXT within 10 s
  *   expect-property ELEMENT KEY VALUE   the running element's property
  *   expect-stats TEXT        the statistics (A-lines/s, B-scans/s, where
@@ -189,6 +190,13 @@ step (Script * s, gchar ** a, gint n, const gchar * line, gchar ** why)
                 k), a[1], &err);
         shot = TRUE;
       }
+    /* the Registration tab: its plot, not a video */
+    if (!shot && app->reg_page
+        && gtk_notebook_page_num (GTK_NOTEBOOK (app->views), app->reg_page)
+        == gtk_notebook_get_current_page (GTK_NOTEBOOK (app->views))) {
+      view_snapshot_plot (app->window, app->reg_plot, a[1], &err);
+      shot = TRUE;
+    }
     if (!shot)
       view_snapshot_window (app->window, NULL, a[1], &err);
     if (err)

@@ -113,3 +113,57 @@ view_snapshot_window (GtkWidget * window, GtkWidget * video,
   }
   return TRUE;
 }
+
+/* The window to a PNG, as view_snapshot_window; FALSE (with the reason)
+ * when @plot (a view-plot.c widget) shows no curve: fewer than 0.1 % of its
+ * pixels in colour (its background, frame and text are grey). */
+gboolean
+view_snapshot_plot (GtkWidget * window, GtkWidget * plot, const gchar * path,
+    GError ** error)
+{
+  GdkWindow *gw = gtk_widget_get_window (window);
+  GdkPixbuf *pb;
+  gint x, y, vx, vy, w, h, n, stride;
+  guint64 total = 0, coloured = 0;
+  const guint8 *px;
+  GtkAllocation a;
+
+  if (!gw || !plot || !gtk_widget_get_mapped (plot)
+      || !gtk_widget_translate_coordinates (plot, window, 0, 0, &vx, &vy)) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "no plot shown in the window");
+    return FALSE;
+  }
+  gdk_display_sync (gdk_window_get_display (gw));
+  w = gdk_window_get_width (gw);
+  h = gdk_window_get_height (gw);
+  if (!(pb = gdk_pixbuf_get_from_window (gw, 0, 0, w, h))) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "cannot read the window's pixels");
+    return FALSE;
+  }
+  if (!gdk_pixbuf_save (pb, path, "png", error, "compression", "9", NULL)) {
+    g_object_unref (pb);
+    return FALSE;
+  }
+  gtk_widget_get_allocation (plot, &a);
+  n = gdk_pixbuf_get_n_channels (pb);
+  stride = gdk_pixbuf_get_rowstride (pb);
+  px = gdk_pixbuf_read_pixels (pb);
+  for (y = MAX (vy, 0); y < MIN (vy + a.height, h); y++)
+    for (x = MAX (vx, 0); x < MIN (vx + a.width, w); x++) {
+      const guint8 *p = px + (gsize) y * stride + (gsize) x * n;
+
+      coloured += MAX (MAX (p[0], p[1]), p[2]) - MIN (MIN (p[0], p[1]),
+          p[2]) > 60;
+      total++;
+    }
+  g_object_unref (pb);
+  if (total == 0 || coloured * 1000 < total) {
+    g_set_error (error, GST_CORE_ERROR, GST_CORE_ERROR_FAILED,
+        "the plot (%d x %d) shows no curve: %" G_GUINT64_FORMAT " pixels in "
+        "colour", a.width, a.height, coloured);
+    return FALSE;
+  }
+  return TRUE;
+}

@@ -12,6 +12,8 @@ gboolean view_snapshot_frame (GstSample * sample, const gchar * path,
     GError ** error);
 gboolean view_snapshot_window (GtkWidget * window, GtkWidget * video,
     const gchar * path, GError ** error);
+gboolean view_snapshot_plot (GtkWidget * window, GtkWidget * plot,
+    const gchar * path, GError ** error);
 
 G_END_DECLS
 #endif
