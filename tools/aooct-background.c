@@ -6,7 +6,10 @@
  *
  *   aooct-background [--frames=N] --output=FILE SOURCE...
  *
- * SOURCE is a gst-launch-1.0 description that produces raw frames, as
+ * SOURCE is a gst-launch-1.0 description (its arguments taken as
+ * gst-launch-1.0 takes them: one argument, one token, so that a path
+ * with a space, quoted in the shell, stays one value) that produces raw
+ * frames, as
  * aooctdcsub takes them (video/x-raw GRAY16_LE or GRAY8, or packed 12/10-bit
  * samples in video/x-aooct-packed, docs/caps.md; width = samples per
  * A-line, height = A-lines per frame), for example a camera with the
@@ -229,7 +232,11 @@ main (int argc, char **argv)
   };
   GOptionContext *ctx;
   GError *error = NULL;
-  gchar *source, *launch;
+  static const gchar *const sink_tokens[] = { "!", "appsink",
+    "name=aooct_background_sink", "caps=\"" RAW_CAPS "\"", "sync=false",
+    "max-buffers=4", NULL
+  };
+  gchar *source;
   GstElement *pipeline;
   GstAppSink *sink;
   Mean m = { NULL, 0, 0, 0, NULL };
@@ -254,12 +261,10 @@ main (int argc, char **argv)
 
   source = g_strjoinv (" ", rest);
   /* GRAY16_LE, GRAY8 or packed frames as the source gives them; no
-   * conversion */
-  launch = g_strdup_printf ("%s ! appsink name=aooct_background_sink "
-      "caps=\"" RAW_CAPS "\" sync=false max-buffers=4", source);
-  /* a missing element is an error here even where gst_parse_launch()
-   * returns what it could build */
-  pipeline = gst_parse_launch (launch, &error);
+   * conversion.  One argument, one token, as gst-launch-1.0 takes them (a
+   * path with a space stays one value).  A missing element is an error
+   * here even where gst_parse_launchv() returns what it could build */
+  pipeline = aooct_tool_parse_launchv (rest, sink_tokens, &error);
   if (pipeline == NULL || error != NULL || !GST_IS_BIN (pipeline)) {
     g_printerr ("aooct-background: SOURCE: %s\n", error ? error->message :
         "not a pipeline description");
@@ -329,7 +334,6 @@ main (int argc, char **argv)
   gst_object_unref (pipeline);
   g_free (m.sum);
   g_free (m.format);
-  g_free (launch);
   g_free (source);
   g_strfreev (rest);
   g_free (output);
