@@ -60,7 +60,17 @@ esac
 # with a bare `python3`, and run by a Python without gi it says which
 # Python has gi and how to get it, instead of a bare ImportError.
 py=/usr/bin/python3; [ -x $py ] || py=python3
-gi_programs=$(cd "$root" && git ls-files | while read -r f; do
+# the tree's files: git's list in a checkout, else (an unpacked release
+# archive, `meson dist`) every file but hidden folders and build folders
+tree_files() {
+  if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    (cd "$root" && git ls-files "$@")
+  else
+    (cd "$root" && find "${@:-.}" -name '.?*' -prune -o -type d -exec test -e '{}/meson-private' ';' -prune \
+      -o -type f -print 2>/dev/null | sed 's|^\./||' | sort)
+  fi
+}
+gi_programs=$(tree_files | while read -r f; do
   case $f in *.py) ;; *) head -n1 "$f" 2>/dev/null | grep -q '^#!.*python' || continue ;; esac
   grep -Eq '^ *(import gi|from gi )' "$f" && echo "$f"
 done)
@@ -73,6 +83,16 @@ for f in $gi_programs; do
   rc=0; $py -S "$root/$f" --help >"$tmp/nogi" 2>&1 || rc=$?
   [ $rc != 0 ] && grep -q '/usr/bin/python3' "$tmp/nogi" && grep -q 'PyGObject' "$tmp/nogi" ||
     { cat "$tmp/nogi"; fail "$f: without gi (rc $rc) it does not say to use /usr/bin/python3 or PyGObject"; }
+done
+# Every tool's usage line names its arguments once (issue 41: "RAWFILE
+# RAWFILE", GLib printing both the context's parameter string and the
+# remaining arguments' description)
+for t in "${AOOCT_BUILD:-$root/build}"/tools/aooct-*; do
+  [ -x "$t" ] && [ -f "$t" ] || continue
+  usage=$("$t" --help 2>&1 | sed -n '/^Usage:/{n;p;q}')
+  [ -n "$usage" ] || { fail "$(basename "$t") --help: no usage line"; continue; }
+  dup=$(tr -s ' ' '\n' <<<"$usage" | grep -v '^-$' | sort | uniq -d)
+  [ -z "$dup" ] || fail "$(basename "$t") --help: '$dup' twice in its usage line: $usage"
 done
 [ $bad -eq 0 ] && echo "docs: every element and property documented, elements.md current, every pipeline described and tested"
 exit $bad

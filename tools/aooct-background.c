@@ -242,7 +242,7 @@ main (int argc, char **argv)
   Mean m = { NULL, 0, 0, 0, NULL };
   gint status = 0;
 
-  ctx = g_option_context_new ("SOURCE... - record the mean raw spectrum of N "
+  ctx = g_option_context_new ("- record the mean raw spectrum of N "
       "frames as an aooctdcsub background file");
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!aooct_tool_parse_options ("aooct-background", ctx, &argc, &argv))

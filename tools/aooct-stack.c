@@ -1080,7 +1080,7 @@ main (int argc, char **argv)
   Stack stack = { 0, };
   gboolean ok;
 
-  ctx = g_option_context_new ("PIPELINE... - one file per B-scan, named by "
+  ctx = g_option_context_new ("- one file per B-scan, named by "
       "volume and B-scan");
   g_option_context_add_main_entries (ctx, entries, NULL);
   /* (with setlocale: GLib's messages in the user's character set) */
