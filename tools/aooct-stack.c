@@ -455,8 +455,8 @@ close_tiff (Stack * stack, gboolean keep, GError ** error)
         "cannot finish %s: %s", stack->tif_path, g_strerror (e));
   if (ok && keep && g_rename (stack->tif_partial, stack->tif_path) != 0) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-        "cannot rename %s to %s: %s", stack->tif_partial, stack->tif_path,
-        g_strerror (errno));
+        "cannot finish %s (putting the written file in its place): %s",
+        stack->tif_path, g_strerror (errno));
     ok = FALSE;
   }
   if (ok && keep)

@@ -132,7 +132,7 @@ def gst_value(value):
     return '"%s"' % s.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def chain_tokens(job, with_input=True):
+def chain_tokens(job, with_input=True, with_backend=True):
     """The job's chain as a gst-launch argument list (one token per
     argument, as gst_parse_launchv and aooct-stack take it): every property
     a token of its own, values quoted (any file name works, nothing in a
@@ -147,10 +147,15 @@ def chain_tokens(job, with_input=True):
         props = dict(job["props"][factory])
         if factory == "aooctfilesrc" and with_input:
             props = {"location": job["input"], **props}
-        if job.get("backend") in ("cpu", "cuda") and factory in job["has_backend"]:
+        if with_backend and job.get("backend") in ("cpu", "cuda") and factory in job["has_backend"]:
             props.setdefault("backend", job["backend"])
         out += ["%s=%s" % (k, gst_value(v)) for k, v in props.items()]
     return out + ["!"] + job["tail"]
+
+
+def shell_join(tokens):
+    """The tokens as one shell command line (gst-launch-1.0's "!" as it is)."""
+    return " ".join(t if t == "!" else shlex.quote(t) for t in tokens)
 
 
 def run_stack(job, partial, report):
@@ -350,7 +355,7 @@ def convert(job, progress):
             "geometry": {"format": job["format"], "width": job["width"], "height": job["height"],
                          "bscans_per_volume": job["bscans_per_volume"],
                          "bscans": images, "volumes": images // job["bscans_per_volume"]},
-            "settings": {"chain": shlex.join(chain_tokens(job, False)), "elements": job["props"],
+            "settings": {"chain": shell_join(chain_tokens(job, False)), "elements": job["props"],
                          "backend": job["backend"], "location": job["location"], "tiff": job["tiff"],
                          "hdf5": job["hdf5"], "compress": job["compress"]},
             "timings": {"start": start, "seconds": round(seconds, 3),
@@ -410,28 +415,42 @@ def load_settings(path):
 _probes = {}
 
 
-def check_property(factory, key, value, origin):
-    """@key is a writable property of @factory and @value a valid value of
-    it (what gst-launch would accept), else a usage error naming @origin
-    (the option or the settings file's group)."""
+def probe(factory):
+    """An element of @factory to ask about its properties."""
     if factory not in _probes:
         Gst.init(None)
         _probes[factory] = Gst.ElementFactory.make(factory, None)
         if _probes[factory] is None:
             fail(f"no element {factory}: is the aooct plugin on GST_PLUGIN_PATH?")
-    el = _probes[factory]
+    return _probes[factory]
+
+
+def check_property(factory, key, value, origin):
+    """@key is a writable property of @factory and @value a valid value of
+    it (what gst-launch would accept), else a usage error naming @origin
+    (the option or the settings file's group)."""
+    el = probe(factory)
     spec = el.find_property(key) if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", key) else None
     if spec is None or not spec.flags & GObject.ParamFlags.WRITABLE or key == "name":
         usage_error(f"{origin}: {key!r} is not a property of {factory} that can be set "
                     f"(gst-inspect-1.0 {factory})")
     if (factory, key) == ("aooctfilesrc", "location"):
         usage_error(f"{origin}: aooctfilesrc location is each input file, set per file")
-    v = GObject.Value()
-    v.init(spec.value_type)
-    if not Gst.value_deserialize(v, str(value)):
-        usage_error(f"{origin}: {factory} {key}={value!r}: not a {GObject.type_name(spec.value_type)}")
+    # read as GStreamer reads a typed value (gst-launch, GstStructure):
+    # a string quoted, anything else a plain token of the type
+    type_name = GObject.type_name(spec.value_type)
+    text = str(value)
+    got = None
+    if spec.value_type == GObject.TYPE_STRING:
+        text = '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
+    if spec.value_type == GObject.TYPE_STRING or re.fullmatch(r"[A-Za-z0-9_.+:-]+", text):
+        try:
+            got = Gst.Structure.from_string("v, v=(%s)%s" % (type_name, text))[0].get_value("v")
+        except (TypeError, AttributeError):
+            got = None
+    if got is None:
+        usage_error(f"{origin}: {factory} {key}={value!r}: not a {type_name}")
     lo, hi = getattr(spec, "minimum", None), getattr(spec, "maximum", None)
-    got = v.get_value()
     if isinstance(got, (int, float)) and not isinstance(got, bool) and lo is not None and \
             not lo <= got <= hi:
         usage_error(f"{origin}: {factory} {key}={value}: must be {lo}..{hi}")
@@ -602,7 +621,7 @@ def make_jobs(args):
         names[name] = f
     has_backend = set()
     for factory in ELEMENTS:
-        if _probes[factory].find_property("backend"):
+        if probe(factory).find_property("backend"):
             has_backend.add(factory)
     read_files = sorted(v for f in ELEMENTS for k, v in props[f].items()
                         if (f, k) in FILE_PROPS and v)
@@ -614,7 +633,9 @@ def make_jobs(args):
              "hdf5": args.hdf5, "compress": args.compress, "stack": stack,
              "backend": args.backend} for name, f in names.items()]
     for job in jobs:
-        job["description"] = chain_tokens(job, False)
+        # (the backend is recorded, not part of the settings' hash: CPU and
+        # CUDA give the same images to the spec's tolerance)
+        job["description"] = chain_tokens(job, False, False)
     problems = outputs.collisions(jobs)
     if problems:
         usage_error("; ".join(problems) + " (nothing was done)")
@@ -676,7 +697,7 @@ def confine_local_ray(argv):
     return "token"
 
 
-def start_ray(args, use_gpu):
+def start_ray(args, use_gpu, confined):
     # the workers import this module by name (a function of __main__
     # would be pickled with the gi modules it uses, which cannot be)
     here = os.path.dirname(os.path.abspath(__file__))
@@ -690,6 +711,10 @@ def start_ray(args, use_gpu):
             kw = {"num_cpus": args.workers or os.cpu_count()} if not use_gpu else \
                 ({"num_gpus": args.workers} if args.workers else {})
             # address="local": a new Ray of its own, whatever RAY_ADDRESS says
+            if confined == "namespace":
+                # (loopback is the namespace's only interface: no probing
+                # of the network for an address)
+                kw["_node_ip_address"] = "127.0.0.1"
             ray.init(address="local", include_dashboard=False, runtime_env=env,
                      logging_level="ERROR", log_to_driver=False, **kw)
     except Exception as e:  # ConnectionError, TimeoutError, RuntimeError, ValueError ...
@@ -716,7 +741,7 @@ def main(argv):
     args = parse_args(argv)
     jobs = make_jobs(args)
     if args.print_pipeline:
-        print(shlex.join(chain_tokens(jobs[0], False)))
+        print(shell_join(chain_tokens(jobs[0], False)))
         return 0
     confined = None if args.address else confine_local_ray(argv)
     out = os.path.abspath(args.output)
@@ -755,7 +780,7 @@ def main(argv):
             shutil.rmtree(d, ignore_errors=True)
     if todo:
         use_gpu = args.backend == "cuda"
-        start_ray(args, use_gpu)
+        start_ray(args, use_gpu, confined)
         if args.backend == "auto":
             use_gpu = ray.cluster_resources().get("GPU", 0) >= 1
         for job in todo:

@@ -108,7 +108,7 @@ def list_files(folder):
         for n in names:
             full = os.path.join(top, n)
             out[os.path.relpath(full, folder)] = os.path.getsize(full)
-    return out
+    return dict(sorted(out.items()))
 
 
 def read_record(job):
@@ -127,6 +127,12 @@ def _differences(old, new, prefix=""):
     if isinstance(old, dict) and isinstance(new, dict):
         for k in sorted(set(old) | set(new)):
             out += _differences(old.get(k), new.get(k), f"{prefix}{k}.")
+    elif isinstance(old, list) and isinstance(new, list) and old != new:
+        # the chain's tokens: the ones that changed
+        gone = list(dict.fromkeys(t for t in old if t not in new))
+        came = list(dict.fromkeys(t for t in new if t not in old))
+        out.append(f"{prefix.rstrip('.')}: {' '.join(map(str, gone)) or '-'} -> "
+                   f"{' '.join(map(str, came)) or '-'}")
     elif old != new:
         out.append(f"{prefix.rstrip('.')}: {old!r} -> {new!r}")
     return out
