@@ -84,7 +84,9 @@ grep -qi 'no.*frames' "$out/log" || { cat "$out/log"; exit 1; }
 # as spaces; the header must not end its comment there), non-ASCII
 nl=$'\n'; cr=$'\r'
 cp "$out/bg.raw" "$out/bü.raw"
-for brk in "$nl" "$cr" "$cr$nl" "$nl$nl $cr$cr$nl"; do
+# (each argument one token, as gst-launch-1.0 takes them: line breaks
+# between the words of an argument, no spaces)
+for brk in "$nl" "$cr" "$cr$nl" "$nl$nl$cr$cr$nl"; do
   rm -f "$out/nl.txt"
   "$tool" -n 2 -o "$out/nl.txt" filesrc "location=\"$out/bü.raw\"" \
     ! "rawvideoparse${brk}format=gray16-le" "width=256${brk}height=50" \

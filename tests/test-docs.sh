@@ -70,7 +70,7 @@ tree_files() {
       -o -type f -print 2>/dev/null | sed 's|^\./||' | sort)
   fi
 }
-gi_programs=$(tree_files | while read -r f; do
+gi_programs=$(cd "$root" && tree_files | while read -r f; do
   case $f in *.py) ;; *) head -n1 "$f" 2>/dev/null | grep -q '^#!.*python' || continue ;; esac
   grep -Eq '^ *(import gi|from gi )' "$f" && echo "$f"
 done)
@@ -80,7 +80,8 @@ for f in $gi_programs; do
     fail "$f: run with a bare python3 above (pyenv/venv: no gi): say /usr/bin/python3"
   fi
   # -S: no site packages, so no gi
-  rc=0; $py -S "$root/$f" --help >"$tmp/nogi" 2>&1 || rc=$?
+  # (AOOCT_BATCH_REEXEC: tools/aooct-batch would find .venv by itself)
+  rc=0; AOOCT_BATCH_REEXEC=1 $py -S "$root/$f" --help >"$tmp/nogi" 2>&1 || rc=$?
   [ $rc != 0 ] && grep -q '/usr/bin/python3' "$tmp/nogi" && grep -q 'PyGObject' "$tmp/nogi" ||
     { cat "$tmp/nogi"; fail "$f: without gi (rc $rc) it does not say to use /usr/bin/python3 or PyGObject"; }
 done

@@ -121,15 +121,19 @@ rc=0
 # GLib's messages in the user's character set, not '?' for its quotes
 if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
   rc=0
-  LC_ALL=C.UTF-8 "$stack" -b 1 -l "/nonexistent-dir/x{volume}.png" \
+  # (a folder that cannot be made: a file is in its place; missing folders
+  # are made)
+  : >"$out/not-a-dir"
+  LC_ALL=C.UTF-8 "$stack" -b 1 -l "$out/not-a-dir/x{volume}.png" \
     videotestsrc num-buffers=1 ! pngenc >"$out/log" 2>&1 || rc=$?
-  [ $rc -eq 1 ] && grep -q 'nonexistent-dir' "$out/log" && ! grep -q '?' "$out/log" \
+  [ $rc -eq 1 ] && grep -q 'not-a-dir.*Not a directory' "$out/log" && ! grep -q '?' "$out/log" \
     || { cat "$out/log"; echo "write error message"; exit 1; }
 fi
 # write errors name the image's file, never a temporary one (issue 33,
 # item 18's class), for the images and the depth-scale sidecar
 mkdir "$out/w"; mkdir "$out/w/vol000.png"
-rc=0; "$stack" -b 1 -l "$out/w/vol{volume}.png" videotestsrc num-buffers=1 ! pngenc \
+# (--overwrite: else the folder in the way is refused as a file there from before)
+rc=0; "$stack" --overwrite -b 1 -l "$out/w/vol{volume}.png" videotestsrc num-buffers=1 ! pngenc \
   >"$out/log" 2>&1 || rc=$?
 [ $rc -eq 1 ] && grep -q "cannot write $out/w/vol000.png: " "$out/log" &&
   ! grep -Eq 'vol000\.png\.[A-Za-z0-9]{6}' "$out/log" && [ "$(ls "$out/w")" = vol000.png ] ||
