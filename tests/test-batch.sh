@@ -231,8 +231,20 @@ echo "re-run: 3 complete outputs skipped, an image missing and a 0-byte image re
 # --- other settings: refused, nothing done, until --overwrite -------------
 touch -d '2000-01-01' "$out"/scan*.json
 snapshot=$(cd "$out" && find . -type f ! -name .aooct-batch.lock -printf '%p %s %T@\n' | sort)
-cp "$tmp/cal.txt" "$tmp/cal2.txt"
-sed -i '0,/^[0-9]/s/^\([0-9]*\)\./\1.0/' "$tmp/cal2.txt"
+# another calibration: the first wavelength 0.5 nm longer
+python3 - "$tmp/cal.txt" "$tmp/cal2.txt" <<'PY'
+import sys
+lines, done = open(sys.argv[1]).read().split("\n"), False
+for i, l in enumerate(lines):
+    try:
+        v = float(l)
+    except ValueError:
+        continue
+    if not done:
+        lines[i], done = "%.9f" % (v + 0.5), True
+open(sys.argv[2], "w").write("\n".join(lines))
+PY
+! cmp -s "$tmp/cal.txt" "$tmp/cal2.txt" || { echo "cal2.txt is cal.txt"; exit 1; }
 for other in "--a2 0" "--wavelength-file $tmp/cal2.txt"; do
   # shellcheck disable=SC2086
   rc=0; batch $other >"$tmp/log" 2>&1 || rc=$?

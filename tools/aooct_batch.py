@@ -533,6 +533,9 @@ def element_props(args, elements, source):
     props["aooctdisp"].update(a2=0.0, a3=0.0)
     props["aooctnorm"]["dynamic-range"] = 50.0
     for factory, values in elements.items():
+        # every key of the file checked, also one an option overrides
+        for key, value in values.items():
+            check_property(factory, key, value, f"--settings {args.settings} [{factory}] {key}")
         props[factory].update(values)
     explicit = {("aooctpad", "size"): args.pad_size, ("aooctdisp", "a2"): args.a2,
                 ("aooctdisp", "a3"): args.a3, ("aooctnorm", "dynamic-range"): args.dynamic_range}
@@ -684,7 +687,10 @@ def confine_local_ray(argv):
         if probe.returncode == 0:
             script = os.path.abspath(sys.argv[0])
             # (exec keeps the pid: the child knows it is the confined one)
-            inner = 'AOOCT_BATCH_NETNS=$$ && export AOOCT_BATCH_NETNS && "$0" link set lo up && exec "$@"'
+            # (a default route through loopback: Ray's probe for this
+            # host's address finds 127.0.0.1 instead of warning)
+            inner = ('AOOCT_BATCH_NETNS=$$ && export AOOCT_BATCH_NETNS && "$0" link set lo up && '
+                     '"$0" route add default dev lo src 127.0.0.1 && exec "$@"')
             os.execv(unshare, cmd + ["--", "/bin/sh", "-c", inner, ip, sys.executable, script] + argv)
         why = (probe.stderr.strip().splitlines() or ["unshare failed"])[-1]
     import secrets
@@ -712,8 +718,7 @@ def start_ray(args, use_gpu, confined):
                 ({"num_gpus": args.workers} if args.workers else {})
             # address="local": a new Ray of its own, whatever RAY_ADDRESS says
             if confined == "namespace":
-                # (loopback is the namespace's only interface: no probing
-                # of the network for an address)
+                # (loopback is the namespace's only interface)
                 kw["_node_ip_address"] = "127.0.0.1"
             ray.init(address="local", include_dashboard=False, runtime_env=env,
                      logging_level="ERROR", log_to_driver=False, **kw)
