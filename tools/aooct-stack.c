@@ -320,8 +320,7 @@ check_not_there (const Stack * stack, const gchar * path, GError ** error)
     return TRUE;
   g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
       "%s exists (an earlier run's?): aooct-stack replaces no file unless "
-      "told: remove it, choose another --location, or give --overwrite",
-      path);
+      "told: remove it, choose another --location, or give --overwrite", path);
   return FALSE;
 }
 
@@ -1060,7 +1059,7 @@ main (int argc, char **argv)
     {"bscans-per-volume", 'b', 0, G_OPTION_ARG_INT64, &per_volume,
         "B-scans per volume (>= 1)", "B"},
     {"location", 'l', 0, G_OPTION_ARG_FILENAME, &template,
-        "File name template with {volume} and {bscan} "
+          "File name template with {volume} and {bscan} "
           "(default vol{volume}-bscan{bscan}.png); missing folders are made",
         "TEMPLATE"},
     {"overwrite", 0, 0, G_OPTION_ARG_NONE, &overwrite,
