@@ -60,16 +60,8 @@ esac
 # with a bare `python3`, and run by a Python without gi it says which
 # Python has gi and how to get it, instead of a bare ImportError.
 py=/usr/bin/python3; [ -x $py ] || py=python3
-# the tree's files: git's list in a checkout, else (an unpacked release
-# archive, `meson dist`) every file but hidden folders and build folders
-tree_files() {
-  if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    (cd "$root" && git ls-files "$@")
-  else
-    (cd "$root" && find "${@:-.}" -name '.?*' -prune -o -type d -exec test -e '{}/meson-private' ';' -prune \
-      -o -type f -print 2>/dev/null | sed 's|^\./||' | sort)
-  fi
-}
+# the tree's files, in a checkout or not (scripts/tree-files.sh)
+tree_files() { "$root/scripts/tree-files.sh" "$@"; }
 gi_programs=$(cd "$root" && tree_files | while read -r f; do
   case $f in *.py) ;; *) head -n1 "$f" 2>/dev/null | grep -q '^#!.*python' || continue ;; esac
   grep -Eq '^ *(import gi|from gi )' "$f" && echo "$f"
@@ -95,5 +87,18 @@ for t in "${AOOCT_BUILD:-$root/build}"/tools/aooct-*; do
   dup=$(tr -s ' ' '\n' <<<"$usage" | grep -v '^-$' | sort | uniq -d)
   [ -z "$dup" ] || fail "$(basename "$t") --help: '$dup' twice in its usage line: $usage"
 done
+# ... and the list is the same outside a checkout (issue 41: this test and
+# runtime-deps found nothing in an unpacked archive): the tracked files
+# copied without .git, listed again
+if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mkdir "$tmp/tree"
+  (cd "$root" && git ls-files -z | xargs -0 cp -P --parents -t "$tmp/tree")
+  AOOCT_TREE="$tmp/tree" "$root/scripts/tree-files.sh" >"$tmp/plain"
+  tree_files >"$tmp/git"
+  diff "$tmp/git" "$tmp/plain" >"$tmp/tree.diff" ||
+    { head "$tmp/tree.diff"; fail "scripts/tree-files.sh lists other files outside a git checkout"; }
+  [ "$(AOOCT_TREE="$tmp/tree" "$root/scripts/tree-files.sh" pipelines scripts | wc -l)" = \
+    "$(tree_files pipelines scripts | wc -l)" ] || fail "scripts/tree-files.sh FOLDER... differs outside a checkout"
+fi
 [ $bad -eq 0 ] && echo "docs: every element and property documented, elements.md current, every pipeline described and tested"
 exit $bad

@@ -96,15 +96,9 @@ rm -rf "${probes[0]}"
 # ... and every file that a script of ours sources, sourced by hand from a
 # shell that has arguments: none may take them for its own.  A sourced file
 # not in this list fails here until it is added.
-# (git's list in a checkout, else every file of those folders: an unpacked
-# release archive, `meson dist`)
-tree_files() {
-  if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    (cd "$root" && git ls-files "${@/%//*}")
-  else
-    (cd "$root" && find "$@" -name '.?*' -prune -o -type f -print | sort)
-  fi
-}
+# (scripts/tree-files.sh: git's list in a checkout, else the files of the
+# tree: an unpacked release archive, `meson dist`)
+tree_files() { "$root/scripts/tree-files.sh" "$@"; }
 sourced=$(tree_files pipelines scripts tests tools |
   while read -r f; do
     head -n1 "$root/$f" | grep -q '^#!.*sh' || case $f in *.sh) ;; *) continue ;; esac
