@@ -10,7 +10,11 @@
 # intensity in dB from the same complex data; the TIFF's ImageJ tags and
 # the same settings in its description (tifffile); and bad input: a folder that cannot be written, a full disk
 # (ulimit -f), a volume over --memory-limit, an incomplete last
-# volume, each with a clear message and no half-written file left.
+# volume (HDF5 and TIFF alike: not kept), each with a clear message and no
+# half-written file left, and the summary counting only the files kept;
+# files there from before (volumes, depth-scale.txt) never replaced without
+# --overwrite; the units/values attributes and the calibration's absolute
+# path.
 # Skipped (77) where aooct-stack was built without libhdf5 or h5dump is
 # missing; the h5py part is skipped (77, after the rest passed) where pip
 # cannot install h5py.
