@@ -38,7 +38,9 @@ cleanup() {
   rm -rf "$tmp"
 }
 trap cleanup EXIT
-in=$tmp/in out=$tmp/out
+# (the inputs' folder has a space: a path is one value all the way, in the
+# workers' elements and in aooct-stack's arguments)
+in="$tmp/in put" out=$tmp/out
 mkdir -p "$in"
 # six files of 2 volumes of 12 B-scans; the sixth cut in the middle of a B-scan
 for i in 1 2 3 4 5 6; do
@@ -49,6 +51,17 @@ head -c $((5 * 832 * 240 * 2 + 1000)) "$in/scan6.raw" >"$tmp/cut" && mv "$tmp/cu
 args=(--width 832 --height 240 --bscans-per-volume 12 --wavelength-file "$tmp/cal.txt"
   --a2 8 --a3 -2 --backend cpu --workers 2 -o "$out")
 batch() { "$py" "$root/tools/aooct-batch" "${args[@]}" "$@" "$in/*.raw"; }
+# with_input FILE: c=(the tokens of --print-pipeline's shell line in
+# $chain, with aooctfilesrc's location=FILE), for aooct-stack
+with_input() {
+  local t toks
+  eval "toks=($chain)"
+  c=()
+  for t in "${toks[@]}"; do
+    c+=("$t")
+    [ "$t" != name=src ] || c+=("location=$1")
+  done
+}
 # from a plain shell: no .venv on PATH, no GST_PLUGIN_PATH (the tool finds
 # both); a marker in its environment tells its processes (Ray's too) apart
 mark=AOOCT_TEST_BATCH=$$
@@ -112,7 +125,7 @@ printf '[aooctdisp]\na2=5.5\n' >"$tmp/a2.ini"
 "$py" "$root/tools/aooct-batch" "${nargs[@]}" --settings "$tmp/a2.ini" --print-pipeline "$in/scan1.raw" \
   >"$tmp/log" 2>&1 && grep -q ' a2=8.0 ' "$tmp/log" || { cat "$tmp/log"; echo "--print-pipeline: --a2 8 does not win"; exit 1; }
 # one file named twice (scans/f1.raw and ./scans/f1.raw) is one file
-"$py" "$root/tools/aooct-batch" "${nargs[@]}" --print-pipeline "$in/scan1.raw" "$in/../in/scan1.raw" \
+"$py" "$root/tools/aooct-batch" "${nargs[@]}" --print-pipeline "$in/scan1.raw" "$in/../in put/scan1.raw" \
   >"$tmp/log" 2>&1 || { cat "$tmp/log"; echo "one file named twice called a clash"; exit 1; }
 # --address auto without a cluster: a message, not a traceback
 if [ ! -e /tmp/ray/ray_current_cluster ] && [ -z "${RAY_ADDRESS:-}" ]; then
@@ -120,6 +133,14 @@ if [ ! -e /tmp/ray/ray_current_cluster ] && [ -z "${RAY_ADDRESS:-}" ]; then
   [ $rc = 1 ] && grep -q 'cannot start or join Ray' "$tmp/log" && ! grep -q Traceback "$tmp/log" ||
     { cat "$tmp/log"; echo "--address auto without a cluster: rc $rc"; exit 1; }
   rm -rf "$tmp/never"
+fi
+# an output folder that cannot be written: said with the system's reason
+# before Ray starts (root writes anywhere: not checked as root)
+if [ "$(id -u)" != 0 ]; then
+  mkdir "$tmp/ro"; chmod 555 "$tmp/ro"
+  rc=0; "$py" "$root/tools/aooct-batch" "${args[@]/$out/$tmp/ro/out}" "$in/scan1.raw" >"$tmp/log" 2>&1 || rc=$?
+  [ $rc = 1 ] && grep -q 'Permission denied' "$tmp/log" && ! grep -q Traceback "$tmp/log" ||
+    { cat "$tmp/log"; echo "a read-only output folder: rc $rc"; exit 1; }
 fi
 echo "usage errors: bad numbers, colliding outputs, an input in -o, settings keys and values, ray:// without its client, --address auto without a cluster"
 
@@ -171,10 +192,9 @@ grep -q '"attempts": [2-9]' "$out/$k.json" || { cat "$out/$k.json"; echo "$k: no
 # --- every output as aooct-stack writes it ---------------------------------
 chain=$("$py" "$root/tools/aooct-batch" "${args[@]}" --print-pipeline "$in/scan1.raw")
 for i in 1 2 3 4 5; do
-  c=${chain/name=src/name=src location=$in/scan$i.raw}
+  with_input "$in/scan$i.raw"
   mkdir -p "$tmp/stack$i"
-  # shellcheck disable=SC2086  # a pipeline description
-  "$stack" --bscans-per-volume=12 --location="$tmp/stack$i/vol{volume}-bscan{bscan}.png" $c >/dev/null
+  "$stack" --bscans-per-volume=12 --location="$tmp/stack$i/vol{volume}-bscan{bscan}.png" "${c[@]}" >/dev/null
   diff -r "$tmp/stack$i" "$out/scan$i" || { echo "scan$i: differs from aooct-stack's output"; exit 1; }
   [ "$(ls "$out/scan$i" | grep -c '\.png$')" = 24 ] || { echo "scan$i: not 24 images"; exit 1; }
 done
@@ -185,10 +205,9 @@ echo "5 outputs byte-identical to aooct-stack's (24 PNGs and depth-scale.txt eac
   >"$tmp/run-tiff" 2>&1 || { cat "$tmp/run-tiff"; echo "--tiff failed"; exit 1; }
 chain=$("$py" "$root/tools/aooct-batch" "${args[@]}" --tiff --print-pipeline "$in/scan1.raw")
 for i in 1 4; do
-  c=${chain/name=src/name=src location=$in/scan$i.raw}
+  with_input "$in/scan$i.raw"
   mkdir -p "$tmp/stack-tiff$i"
-  # shellcheck disable=SC2086  # a pipeline description
-  "$stack" --tiff --bscans-per-volume=12 --location="$tmp/stack-tiff$i/vol{volume}.tif" $c >/dev/null
+  "$stack" --tiff --bscans-per-volume=12 --location="$tmp/stack-tiff$i/vol{volume}.tif" "${c[@]}" >/dev/null
   diff -r "$tmp/stack-tiff$i" "$tmp/tiff/scan$i" || { echo "scan$i: TIFFs differ from aooct-stack --tiff's"; exit 1; }
   [ -f "$tmp/tiff/scan$i/vol001.tif" ] || { echo "scan$i: no vol001.tif"; exit 1; }
 done
@@ -199,10 +218,9 @@ if "$stack" --help-all | grep -q -- --hdf5; then
   "$py" "$root/tools/aooct-batch" "${args[@]/$out/$tmp/h5}" --hdf5 --compress 4 \
     "$in/scan1.raw" >"$tmp/run-h5" 2>&1 || { cat "$tmp/run-h5"; echo "--hdf5 failed"; exit 1; }
   chain=$("$py" "$root/tools/aooct-batch" "${args[@]}" --hdf5 --print-pipeline "$in/scan1.raw")
-  c=${chain/name=src/name=src location=$in/scan1.raw}
+  with_input "$in/scan1.raw"
   mkdir -p "$tmp/stack-h5"
-  # shellcheck disable=SC2086  # a pipeline description
-  "$stack" --hdf5 --compress=4 --bscans-per-volume=12 --location="$tmp/stack-h5/vol{volume}.h5" $c >/dev/null
+  "$stack" --hdf5 --compress=4 --bscans-per-volume=12 --location="$tmp/stack-h5/vol{volume}.h5" "${c[@]}" >/dev/null
   diff -r "$tmp/stack-h5" "$tmp/h5/scan1" || { echo "scan1: HDF5 files differ from aooct-stack --hdf5's"; exit 1; }
   [ -f "$tmp/h5/scan1/vol001.h5" ] || { echo "scan1: no vol001.h5"; exit 1; }
   echo "--hdf5: byte-identical to aooct-stack --hdf5's (2 volumes)"

@@ -46,6 +46,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -323,6 +324,12 @@ def convert(job, progress):
             progress.set.remote(name, alines)
 
     t0, start = time.monotonic(), time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    try:
+        # a file past `ulimit -f` is a write error to report (OSError
+        # EFBIG, named with its file), not a signal that kills the worker
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    except ValueError:  # (not the worker's main thread)
+        pass
     try:
         os.makedirs(partial)
         images = run_pipeline(job, partial, report)
