@@ -683,11 +683,16 @@ def confine_local_ray(argv):
     how Ray is confined."""
     if os.environ.get("AOOCT_BATCH_NETNS") == str(os.getpid()):
         return "namespace"
+    if os.environ.get("AOOCT_BATCH_TOKEN") == str(os.getpid()):
+        return "token"
     unshare = shutil.which("unshare")
     ip = shutil.which("ip") or next((p for p in ("/usr/sbin/ip", "/sbin/ip") if os.access(p, os.X_OK)),
                                     None)
     why = "no unshare (util-linux) or ip (iproute2)"
-    if unshare and ip and not os.environ.get("AOOCT_BATCH_NO_NETNS"):
+    if os.environ.get("AOOCT_BATCH_NO_NETNS"):
+        # (the tests' way to take the other path)
+        why = "AOOCT_BATCH_NO_NETNS is set"
+    elif unshare and ip:
         cmd = [unshare, "--net"] + ([] if os.geteuid() == 0 else ["--map-root-user"])
         probe = subprocess.run(cmd + ["--", ip, "link", "set", "lo", "up"], capture_output=True,
                                text=True, errors="replace")
@@ -701,13 +706,15 @@ def confine_local_ray(argv):
             os.execv(unshare, cmd + ["--", "/bin/sh", "-c", inner, ip, sys.executable, script] + argv)
         why = (probe.stderr.strip().splitlines() or ["unshare failed"])[-1]
     import secrets
-    os.environ["RAY_AUTH_MODE"] = "token"
-    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)
     print(f"aooct-batch: warning: no private network namespace for the local Ray ({why}): it "
           "listens on every interface, with a random token (RAY_AUTH_MODE=token); allow user "
           "namespaces (kernel.unprivileged_userns_clone, AppArmor) to keep it on loopback",
           file=sys.stderr)
-    return "token"
+    # (Ray reads its token when it is imported: run again with it set;
+    # exec keeps the pid, so the new process knows it is that one)
+    env = dict(os.environ, RAY_AUTH_MODE="token", RAY_AUTH_TOKEN=secrets.token_hex(32),
+               AOOCT_BATCH_TOKEN=str(os.getpid()))
+    os.execve(sys.executable, [sys.executable, os.path.abspath(sys.argv[0])] + argv, env)
 
 
 def start_ray(args, use_gpu, confined):
