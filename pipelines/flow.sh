@@ -78,6 +78,7 @@ if [ -n "$out" ]; then
   # '%%' in multifilesink's printf format (a folder "flow%d" is that
   # folder, not a number)
   fmt=${out//%/%%}
+  # shellcheck disable=SC2054  # caps, not an array's commas
   sink=(tee name=o
     o. ! queue ! videoconvert ! video/x-raw,format=I420
        ! x264enc speed-preset=ultrafast tune=zerolatency ! mp4mux

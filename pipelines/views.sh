@@ -48,6 +48,7 @@ if [ -n "$file" ]; then
   latency=0
   bscans=${AOOCT_BSCANS:-$((4 * volume))}
   # FILE: one argument (a space stays in the path)
+  # shellcheck disable=SC2054  # caps, not an array's commas
   sink=(videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=ultrafast
     tune=zerolatency ! mp4mux ! filesink location="$file")
 else

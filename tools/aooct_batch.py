@@ -307,7 +307,7 @@ def remove(path):
 def convert(job, progress):
     """A Ray task: one raw file to OUT/NAME and OUT/NAME.json."""
     p = outputs.owned_paths(job)
-    out, name = job["outdir"], job["name"]
+    name = job["name"]
     host = socket.gethostname()
     # this run's earlier attempts of this file (a dead worker's): the folder
     # lock keeps every other run out, and main() cleared older runs' ones
