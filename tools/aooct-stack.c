@@ -10,8 +10,8 @@
  * gst-launch-1.0 takes them (gst_parse_launchv: one argument, one token;
  * a path with a space, quoted in the shell, stays one value); aooct-stack
  * appends an appsink to it.  Image n (counting from 0) is B-scan n mod B
- * of volume n / B, written to TEMPLATE with "{volume}" and "{bscan}" replaced by
- * those numbers (zero-padded to 3 and 4 digits; "{volume:W}" and
+ * of volume n / B, written to TEMPLATE with "{volume}" and "{bscan}"
+ * replaced by those numbers (zero-padded to 3 and 4 digits; "{volume:W}" and
  * "{bscan:W}" choose the width W).  multifilesink can number files only
  * once, which is why this exists: a stack of a raw file of several volumes
  * comes out as vol000-bscan0000.png ... vol001-bscan0099.png.
