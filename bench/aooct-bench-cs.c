@@ -62,7 +62,10 @@ aooct_bench_cs_rows (GString * table, FILE * out, gint buffers)
     Timing t = time_chain (d, "video/x-raw,format=GRAY8", raw, buffers,
         on_cuda ()? FEED_PINNED : FEED_SYSTEM, FALSE);
 
-    emit (table, out, "\n");
+    /* a table of its own: emit_row's columns are the chain tables'
+     * (ms per B-scan, A-lines/s, latency), not the operators' above */
+    emit (table, out, "\n| chain | ms per B-scan | A-lines/s | latency "
+        "median / max, ms per buffer |\n|---|---:|---:|---:|\n");
     emit_row (table, out, "chain raw -> aooctdcsub -> aooctcs (nufft W = 3) "
         "-> aooctnorm GRAY8 (raw in page-locked memory on CUDA)", &t,
         &cs_shape);

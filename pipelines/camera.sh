@@ -40,8 +40,9 @@ if [ -n "${AOOCT_WAVELENGTH_FILE:-}" ]; then
 else
   kmap=(wavelength-coeffs="${AOOCT_WAVELENGTH_COEFFS:-800,0.1}")
 fi
-tap="fakesink"
-[ -z "${AOOCT_TAP:-}" ] || tap="filesink location=$AOOCT_TAP"
+# (an array: AOOCT_TAP's path is one argument, a space stays in it)
+tap=(fakesink)
+[ -z "${AOOCT_TAP:-}" ] || tap=(filesink location="$AOOCT_TAP")
 
 # shellcheck disable=SC2086
 gst-launch-1.0 -e \
@@ -52,5 +53,5 @@ gst-launch-1.0 -e \
   ! video/x-raw,format=GRAY16_LE ! tee name=t \
   t. ! queue ! videoconvert ! ${AOOCT_VIDEOSINK:-autovideosink} \
   t. ! queue ! avenc_ffv1 gop-size=1 ! matroskamux ! filesink location="$file" \
-  t. ! queue ! $tap
+  t. ! queue ! "${tap[@]}"
 echo "aooct: recorded to $file"

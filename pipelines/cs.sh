@@ -47,7 +47,7 @@ u=$(grep -vc '^#' "$out/mask.txt")
 gst-launch-1.0 -q \
   compositor name=mix background=black sink_1::xpos=$((m + 8)) \
   ! video/x-raw,format=GRAY8,width=$((2 * m + 8)),height=$((n / 2)) \
-  ! pngenc ! multifilesink location="$out/bscan-%03d.png" \
+  ! pngenc ! multifilesink location="${out//%/%%}/bscan-%03d.png" \
   aooctfilesrc location="$out/full.raw" format=gray16-le width=$n \
     height=$m framerate=10/1 \
   ! aooctdcsub ! aooctkmap wavelength-coeffs="$cal" interpolation=nudft \

@@ -31,7 +31,7 @@ gst-launch-1.0 -q -e \
   ! aooctfft \
   ! aooctnorm dynamic-range=50 \
   ! tee name=t \
-  t. ! queue ! pngenc ! multifilesink location="$out/bscan-%05d.png" \
+  t. ! queue ! pngenc ! multifilesink location="${out//%/%%}/bscan-%05d.png" \
   t. ! queue ! videoconvert ! x264enc speed-preset=veryfast pass=quant quantizer=18 \
      ! video/x-h264,profile=high ! mp4mux ! filesink location="$out/demo.mp4"
 

@@ -19,6 +19,10 @@
 #   AOOCT_VOLUMES=V            without RAWFILE: the script first records V
 #                              volumes (default 2) of aooctsrc's retina to
 #                              OUTDIR/volumes.raw, with their calibration
+#   AOOCT_OVERWRITE=1          replace the stack of an earlier run in OUTDIR
+#                              (its images are removed first); without it
+#                              an earlier run's files stop the job before
+#                              any is replaced
 #   AOOCT_SKIP_BOOTSTRAP=1     use the aooct already on GST_PLUGIN_PATH
 #                              (else: installs missing runtime packages only;
 #                              build aooct first with scripts/bootstrap.sh)
@@ -36,7 +40,11 @@ m=${AOOCT_ALINES:-240}
 b=${AOOCT_BSCANS_PER_VOLUME:-100}
 cal=${AOOCT_WAVELENGTH_FILE:-$out/calibration.txt}
 mkdir -p "$out"
-rm -f "$out"/vol*-bscan*.png
+overwrite=()
+if [ "${AOOCT_OVERWRITE:-}" = 1 ]; then
+  rm -f "$out"/vol*-bscan*.png
+  overwrite=(--overwrite)
+fi
 
 if [ -z "$raw" ]; then
   raw=$out/volumes.raw
@@ -60,7 +68,7 @@ echo "aooct: $raw: $((size / vol_bytes)) volume(s) of $b B-scans"
 
 # aooctfilesrc reads the B-scans with several threads (filesrc !
 # rawvideoparse works too, slower); framerate only sets timestamps.
-"$stack" --bscans-per-volume="$b" \
+"$stack" "${overwrite[@]}" --bscans-per-volume="$b" \
   --location="$out/vol{volume}-bscan{bscan}.png" \
   aooctfilesrc location="$raw" format=gray16-le width="$n" height="$m" \
   ! progressreport format=percent update-freq=1 \

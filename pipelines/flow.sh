@@ -3,8 +3,8 @@
 # vessels in the inner retina, their blood moving away from and towards
 # the probe, each position scanned several times in a row, shown as four
 # panes put together by compositor: the structure (aooctnorm, averaged over
-# the repeats), the Doppler phase (aooctdoppler, red away from the probe,
-# blue towards it with this camera), the angiogram (aooctangio, SSADA
+# the repeats), the Doppler phase (aooctdoppler, blue away from the probe,
+# red towards it with this camera: docs/flow.md, "Which sign is which"), the angiogram (aooctangio, SSADA
 # decorrelation) and the en-face angiogram of each volume (aooctangio !
 # aooctflowenface: the angiograms' inner-retina slab, one row per position).
 # In a window, or into OUTDIR as an H.264 MP4 and PNGs.
@@ -48,14 +48,13 @@ background=$(command -v aooct-background ||
 # Doppler between neighbours needs it), two vessels of 40 um at 220 um of
 # path (vessel-position 0.25 and 0.75), blood decorrelating fully from one
 # B-scan to the next (docs/flow.md has what each setting gives).
-camera="seed=31 speckle-width=3 vessel-count=2 vessel-velocity=$velocity \
-  repeats=$n bscans-per-volume=$v calibration-file=$cal"
+camera=(seed=31 speckle-width=3 vessel-count=2 vessel-velocity="$velocity"
+  repeats="$n" bscans-per-volume="$v" calibration-file="$cal")
 
 # Doppler is best after background subtraction (spec section 12): the
 # camera's spectrum without a sample, averaged by tools/aooct-background.
-# shellcheck disable=SC2086
 "$background" --frames=8 --output="$bg" \
-  aooctsrc num-buffers=8 reflectivity=0 $camera >/dev/null
+  aooctsrc num-buffers=8 reflectivity=0 "${camera[@]}" >/dev/null
 
 # The retina: depth bins 100 .. 560 of aooctpad's 2048 (130 .. 730 um);
 # the en-face slab: rows 40 .. 140 of those images (182 .. 312 um: the
@@ -75,31 +74,38 @@ if [ -n "$out" ]; then
   rm -f "$out"/enface-angio-*.png "$out"/flow-panes*.png
   live=false
   bscans=${AOOCT_BSCANS:-$((2 * v * n))}
-  sink="tee name=o \
-    o. ! queue ! videoconvert ! video/x-raw,format=I420 \
-       ! x264enc speed-preset=ultrafast tune=zerolatency ! mp4mux \
-       ! filesink location=$out/flow.mp4 \
-    o. ! queue ! videoconvert ! pngenc \
-       ! multifilesink max-files=1 location=$out/flow-panes-%05d.png"
-  enface_file="a. ! queue ! aooctflowenface bscans-per-volume=$v $slab \
-    ! pngenc ! multifilesink location=$out/enface-angio-%02d.png"
+  # OUTDIR's path: one argument each (a space stays in it), and '%' written
+  # '%%' in multifilesink's printf format (a folder "flow%d" is that
+  # folder, not a number)
+  fmt=${out//%/%%}
+  # shellcheck disable=SC2054  # caps, not an array's commas
+  sink=(tee name=o
+    o. ! queue ! videoconvert ! video/x-raw,format=I420
+       ! x264enc speed-preset=ultrafast tune=zerolatency ! mp4mux
+       ! filesink location="$out/flow.mp4"
+    o. ! queue ! videoconvert ! pngenc
+       ! multifilesink max-files=1 location="$fmt/flow-panes-%05d.png")
+  # shellcheck disable=SC2206  # $slab: fixed properties
+  enface_file=(a. ! queue ! aooctflowenface bscans-per-volume="$v" $slab
+    ! pngenc ! multifilesink location="$fmt/enface-angio-%02d.png")
 else
   live=true
   bscans=${AOOCT_BSCANS:--1}
-  sink="videoconvert ! ${AOOCT_VIDEOSINK:-autovideosink}"
-  enface_file=
+  # shellcheck disable=SC2206  # AOOCT_VIDEOSINK: a pipeline fragment
+  sink=(videoconvert ! ${AOOCT_VIDEOSINK:-autovideosink})
+  enface_file=()
 fi
 
 # shellcheck disable=SC2086
 gst-launch-1.0 -e \
-  aooctsrc is-live=$live num-buffers="$bscans" $camera \
+  aooctsrc is-live=$live num-buffers="$bscans" "${camera[@]}" \
   ! aooctdcsub mode=background background-file="$bg" ! aooctpad \
   ! aooctkmap wavelength-file="$cal" ! aooctdisp a2=8 a3=-2 ! aooctfft \
   ! tee name=t \
   compositor name=mix background=black \
     sink_0::xpos=0 sink_0::ypos=0 sink_1::xpos=320 sink_1::ypos=0 \
     sink_2::xpos=0 sink_2::ypos=320 sink_3::xpos=320 sink_3::ypos=320 \
-  ! video/x-raw,width=640,height=640,framerate=25/1 ! $sink \
+  ! video/x-raw,width=640,height=640,framerate=25/1 ! "${sink[@]}" \
   t. ! aooctnorm average-bscans="$n" $crop dynamic-range=45 \
      ! $bqueue ! $pane ! mix.sink_0 \
   t. ! $gqueue ! aooctdoppler $crop line-rate=24000 center-wavelength=840 \
@@ -107,7 +113,7 @@ gst-launch-1.0 -e \
   t. ! $gqueue ! aooctangio repeats="$n" $crop ! tee name=a \
   a. ! $bqueue ! $pane ! mix.sink_2 \
   a. ! queue ! aooctflowenface bscans-per-volume="$v" $slab ! $pane ! mix.sink_3 \
-  $enface_file
+  "${enface_file[@]}"
 if [ -n "$out" ]; then
   last=$(find "$out" -name 'flow-panes-*.png' | sort | tail -1)
   [ -n "$last" ] && mv "$last" "$out/flow-panes.png"

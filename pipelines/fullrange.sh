@@ -41,7 +41,7 @@ gst-launch-1.0 -q aooctsrc num-buffers="$b" seed=7 \
   compositor name=mix background=black \
     sink_0::xpos=0 sink_0::ypos=1024 sink_1::xpos=248 sink_1::ypos=0 \
   ! video/x-raw,format=GRAY8,width=488,height=2048 \
-  ! pngenc ! multifilesink location="$out/bscan-%03d.png" \
+  ! pngenc ! multifilesink location="${out//%/%%}/bscan-%03d.png" \
   t. ! queue ! aooctdcsub ! aooctpad size=2048 factor=2 \
     ! aooctkmap wavelength-file="$cal" ! aooctdisp a2=8 a3=-2 \
     ! aooctfft ! aooctnorm dynamic-range=50 ! video/x-raw,format=GRAY8 \

@@ -39,8 +39,9 @@ case ${AOOCT_LOSSLESS:-ffv1} in
   raw) format=GRAY8; lossless="identity" ;;
   *) echo "AOOCT_LOSSLESS must be ffv1 or raw" >&2; exit 1 ;;
 esac
-tap="fakesink"
-[ -z "${AOOCT_TAP:-}" ] || tap="filesink location=$AOOCT_TAP"
+# (an array: AOOCT_TAP's path is one argument, a space stays in it)
+tap=(fakesink)
+[ -z "${AOOCT_TAP:-}" ] || tap=(filesink location="$AOOCT_TAP")
 
 gst-launch-1.0 -q -e \
   aooctsrc num-buffers="$n" calibration-file="$out/calibration.txt" \
@@ -52,7 +53,7 @@ gst-launch-1.0 -q -e \
   t. ! queue ! videoconvert ! x264enc speed-preset=veryfast pass=quant quantizer=18 \
      ! video/x-h264,profile=high ! mp4mux ! filesink location="$out/bscans.mp4" \
   t. ! queue ! $lossless ! matroskamux ! filesink location="$out/bscans.mkv" \
-  t. ! queue ! $tap
+  t. ! queue ! "${tap[@]}"
 
 echo "aooct: $n B-scans recorded"
 echo "  H.264 MP4:     $out/bscans.mp4"

@@ -42,15 +42,16 @@ addr=${1:-}
 port=${2:-5600}
 out=${3:-$root/out/remote}
 [ -n "$addr" ] || { echo "usage: $0 LISTEN_ADDRESS [PORT] [OUTDIR] (the address of this host to listen on)" >&2; exit 2; }
-case $addr in
-  0.0.0.0 | 0 | :: | '[::]' | '*' | 0:0:0:0:0:0:0:0)
-    if [ "${AOOCT_LISTEN_ALL:-}" != 1 ]; then
-      echo "$0: $addr listens on every interface of this host; give the address of the one" \
-        "the sender reaches (e.g. 10.0.0.2), or set AOOCT_LISTEN_ALL=1 to listen on all" >&2
-      exit 2
-    fi
-    echo "aooct: AOOCT_LISTEN_ALL=1: listening on every interface" >&2 ;;
-esac
+# every spelling of "every interface" (0, 0.0.0.0, ::, ::0, 0:0::0, [::],
+# ::ffff:0.0.0.0, a name that resolves to one ...), parsed, not matched
+if python3 "$root/scripts/every-interface.py" "$addr"; then
+  if [ "${AOOCT_LISTEN_ALL:-}" != 1 ]; then
+    echo "$0: $addr listens on every interface of this host; give the address of the one" \
+      "the sender reaches (e.g. 10.0.0.2), or set AOOCT_LISTEN_ALL=1 to listen on all" >&2
+    exit 2
+  fi
+  echo "aooct: AOOCT_LISTEN_ALL=1: listening on every interface" >&2
+fi
 # an IPv6 address goes into a URI in brackets
 uri_host=$addr
 case $addr in *:*) case $addr in '['*) ;; *) uri_host="[$addr]" ;; esac ;; esac
@@ -90,7 +91,10 @@ else
     sink=($AOOCT_SINK)
   else
     mkdir -p "$out"
-    sink=(pngenc ! multifilesink location="$out/bscan-%05d.png")
+    # multifilesink's location is a printf format: a '%' of the folder's
+    # name is written '%%' (else "%s%n" would crash it, "%d" write
+    # elsewhere); one argument, so a space stays in the path
+    sink=(pngenc ! multifilesink location="${out//%/%%}/bscan-%05d.png")
   fi
   chain=(! queue max-size-buffers=8 ! aooctdcsub ! aooctpad ! aooctkmap "${kmap[@]}"
     ! aooctdisp a2="${AOOCT_A2:-8}" a3="${AOOCT_A3:--2}" ! aooctfft

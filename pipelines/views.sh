@@ -47,12 +47,16 @@ if [ -n "$file" ]; then
   live=false
   latency=0
   bscans=${AOOCT_BSCANS:-$((4 * volume))}
-  sink="videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=ultrafast tune=zerolatency ! mp4mux ! filesink location=$file"
+  # FILE: one argument (a space stays in the path)
+  # shellcheck disable=SC2054  # caps, not an array's commas
+  sink=(videoconvert ! video/x-raw,format=I420 ! x264enc speed-preset=ultrafast
+    tune=zerolatency ! mp4mux ! filesink location="$file")
 else
   live=true
   latency=$((volume * 10000000))
   bscans=${AOOCT_BSCANS:--1}
-  sink="videoconvert ! ${AOOCT_VIDEOSINK:-autovideosink}"
+  # shellcheck disable=SC2206  # AOOCT_VIDEOSINK: a pipeline fragment
+  sink=(videoconvert ! ${AOOCT_VIDEOSINK:-autovideosink})
 fi
 
 # shellcheck disable=SC2086
@@ -63,7 +67,7 @@ gst-launch-1.0 -e \
   ! aooctdisp a2=8 a3=-2 ! aooctfft ! tee name=t \
   compositor name=mix background=black latency=$latency \
     sink_0::xpos=0 sink_1::xpos=400 sink_2::xpos=800 \
-  ! video/x-raw,width=1200,height=400 ! $sink \
+  ! video/x-raw,width=1200,height=400 ! "${sink[@]}" \
   t. ! aooctnorm $crop dynamic-range=50 ! $bqueue ! videoconvert ! $pane ! mix.sink_0 \
   t. ! queue ! aooctenface bscans-per-volume="$volume" $crop dynamic-range=6 \
      ! videoconvert ! $pane ! mix.sink_1 \

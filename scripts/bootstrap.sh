@@ -193,12 +193,18 @@ if ! command -v gst-indent-1.0 >/dev/null && [ ! -x "$root/.venv/bin/gst-indent-
   "$root/.venv/bin/pip" install -q gst-indent || log "gst-indent not installed: style test skipped"
 fi
 
-# ray (PyPI) for tools/aooct-batch: a large wheel, installed once;
-# AOOCT_NO_RAY=1 leaves it out (aooct-batch and its test then say so)
+# ray (PyPI) for tools/aooct-batch: a large wheel, installed once, with
+# its client (ray[client]: grpcio), which `--address ray://HOST:PORT` needs;
+# AOOCT_NO_RAY=1 leaves it out (aooct-batch and its test then say so).  A
+# .venv whose ray came without the client is told how to add it (not
+# changed here: another checkout may share it).
 if [ -z "${AOOCT_NO_RAY:-}" ] && ! "$root/.venv/bin/python" -c 'import ray' 2>/dev/null; then
-  log "installing ray $ray_version into $root/.venv (tools/aooct-batch)"
-  "$root/.venv/bin/pip" install -q "ray==$ray_version" ||
+  log "installing ray[client] $ray_version into $root/.venv (tools/aooct-batch)"
+  "$root/.venv/bin/pip" install -q "ray[client]==$ray_version" ||
     log "ray not installed: tools/aooct-batch and its test (aooct-batch) are unavailable"
+elif [ -z "${AOOCT_NO_RAY:-}" ] && ! "$root/.venv/bin/python" -c 'import grpc' 2>/dev/null; then
+  log "$root/.venv has ray without its client: aooct-batch --address ray://... needs" \
+    "$root/.venv/bin/pip install 'ray[client]==$ray_version' (a local Ray and --address auto work)"
 fi
 
 # --- CUDA toolkit (optional: without it only the CPU path is built) ---------

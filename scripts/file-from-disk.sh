@@ -45,26 +45,30 @@ os.close(fd)" "$f"
     echo "  resident after eviction: $(fincore -n -o RES "$f")"
   fi
 }
-chain="aooctdcsub alines-per-bscan=500 ! aooctpad size=2048 factor=2 \
-! aooctkmap wavelength-coeffs=\"785,0.125,1e-05,-2e-09\" ! aooctdisp a2=8 a3=-2 \
-! aooctfft ! aooctnorm ! video/x-raw,format=GRAY8 ! fakesink"
-ours="aooctfilesrc location=$f format=gray16-le width=2048 height=500"
-parse="filesrc location=$f ! rawvideoparse format=gray16-le width=2048 \
-height=500 framerate=100/1"
-run() {   # label, cold|warm, pipeline
-  [ "$2" = cold ] && evict
-  local r
-  r=$(eval gst-launch-1.0 "$3" 2>&1 | grep -E "Execution ended|ERROR" | head -2)
-  echo "$1 [$2]: $r"
+# the pipelines as argument lists: the file's path is one argument (a
+# space in the folder stays in it), never text that eval or gst-launch
+# would split
+chain=(! aooctdcsub alines-per-bscan=500 ! aooctpad size=2048 factor=2
+  ! aooctkmap wavelength-coeffs=785,0.125,1e-05,-2e-09 ! aooctdisp a2=8 a3=-2
+  ! aooctfft ! aooctnorm ! video/x-raw,format=GRAY8 ! fakesink)
+ours=(aooctfilesrc location="$f" format=gray16-le width=2048 height=500)
+parse=(filesrc location="$f" ! rawvideoparse format=gray16-le width=2048
+  height=500 framerate=100/1)
+run() {   # label, cold|warm, pipeline...
+  local label=$1 temp=$2 r
+  shift 2
+  [ "$temp" = cold ] && evict
+  r=$(gst-launch-1.0 "$@" 2>&1 | grep -E "Execution ended|ERROR" | head -2)
+  echo "$label [$temp]: $r"
 }
 for rep in 1 2; do
   evict
   echo "dd [cold]: $(dd if="$f" of=/dev/null bs=4M 2>&1 | tail -1)"
-  run "aooctfilesrc ! fakesink" cold "$ours ! fakesink"
-  run "aooctfilesrc ! chain" cold "$ours ! $chain"
-  run "filesrc ! rawvideoparse ! chain" cold "$parse ! $chain"
-  run "filesrc ! rawvideoparse ! fakesink" cold "$parse ! fakesink"
+  run "aooctfilesrc ! fakesink" cold "${ours[@]}" ! fakesink
+  run "aooctfilesrc ! chain" cold "${ours[@]}" "${chain[@]}"
+  run "filesrc ! rawvideoparse ! chain" cold "${parse[@]}" "${chain[@]}"
+  run "filesrc ! rawvideoparse ! fakesink" cold "${parse[@]}" ! fakesink
 done
 echo "dd [warm]: $(dd if="$f" of=/dev/null bs=4M 2>&1 | tail -1)"
-run "aooctfilesrc ! chain" warm "$ours ! $chain"
-run "filesrc ! rawvideoparse ! chain" warm "$parse ! $chain"
+run "aooctfilesrc ! chain" warm "${ours[@]}" "${chain[@]}"
+run "filesrc ! rawvideoparse ! chain" warm "${parse[@]}" "${chain[@]}"

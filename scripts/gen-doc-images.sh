@@ -55,11 +55,12 @@ AOOCT_SKIP_BOOTSTRAP=1 AOOCT_POSITIONS=60 AOOCT_BSCANS=240 \
   "$root/pipelines/flow.sh" "$out/flow" >/dev/null
 cp "$out/flow/flow-panes.png" "$root/docs/img/flow-panes.png"
 cp "$out/flow/enface-angio-00.png" "$root/docs/img/flow-enface-angio.png"
-camera="seed=31 speckle-width=3 vessel-count=2 repeats=4 calibration-file=$cal"
+# (an array: the calibration's path one argument, whatever TMPDIR holds)
+camera=(seed=31 speckle-width=3 vessel-count=2 repeats=4 calibration-file="$cal")
 "${AOOCT_BUILD:-$root/build}/tools/aooct-background" --frames=8 \
-  --output="$out/bg.txt" aooctsrc num-buffers=8 reflectivity=0 $camera >/dev/null
+  --output="$out/bg.txt" aooctsrc num-buffers=8 reflectivity=0 "${camera[@]}" >/dev/null
 for method in decorrelation speckle-variance; do
-  gst-launch-1.0 -q aooctsrc num-buffers=4 $camera \
+  gst-launch-1.0 -q aooctsrc num-buffers=4 "${camera[@]}" \
     ! aooctdcsub mode=background background-file="$out/bg.txt" ! aooctpad \
     ! aooctkmap wavelength-file="$cal" ! aooctdisp a2=8 a3=-2 ! aooctfft \
     ! aooctangio repeats=4 method=$method crop-start=100 crop-end=560 \

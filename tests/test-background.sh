@@ -84,15 +84,25 @@ grep -qi 'no.*frames' "$out/log" || { cat "$out/log"; exit 1; }
 # as spaces; the header must not end its comment there), non-ASCII
 nl=$'\n'; cr=$'\r'
 cp "$out/bg.raw" "$out/bü.raw"
-for brk in "$nl" "$cr" "$cr$nl" "$nl$nl $cr$cr$nl"; do
+# (each argument one token, as gst-launch-1.0 takes them: line breaks
+# between the words of an argument, no spaces)
+for brk in "$nl" "$cr" "$cr$nl" "$nl$nl$cr$cr$nl"; do
   rm -f "$out/nl.txt"
   "$tool" -n 2 -o "$out/nl.txt" filesrc "location=\"$out/bü.raw\"" \
-    "! rawvideoparse format=gray16-le${brk}width=256 height=50" \
+    ! "rawvideoparse${brk}format=gray16-le" "width=256${brk}height=50" \
     >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
   gst-launch-1.0 -q $src ! aooctdcsub mode=background background-file="$out/nl.txt" \
     ! fakesink >"$out/log" 2>&1 || { cat "$out/log"; echo "aooctdcsub rejected the file"; exit 1; }
   check_mean "$out/bg.raw" 2 256 $((2 * 50 * 256)) "$out/nl.txt"
 done
+
+# SOURCE's arguments are gst-launch-1.0's tokens (issue 41): a path with a
+# space, given as one argument, stays one path
+mkdir "$out/with space"
+cp "$out/bg.raw" "$out/with space/b g.raw"
+"$tool" -n 2 -o "$out/with space/b g.txt" filesrc location="$out/with space/b g.raw" \
+  ! rawvideoparse format=gray16-le width=256 height=50 >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+check_mean "$out/bg.raw" 2 256 $((2 * 50 * 256)) "$out/with space/b g.txt"
 
 # write errors name the file asked for, never a temporary file, and leave
 # nothing behind; messages in the user's character set (setlocale: GLib's

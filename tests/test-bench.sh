@@ -23,6 +23,15 @@ check_table() {
   fi
   [ "$(grep -cE '^\| .*\| [0-9.]+(e\+[0-9]+)? \|' "$t")" -ge 1 ] ||
     { echo "$what: no row with a figure"; cat "$t"; exit 1; }
+  # every row has its header's columns (a row of another table's columns
+  # under a header puts its figures under the wrong names)
+  awk -v what="$what" '
+    !/^\|/ { cols = 0; next }
+    { n = gsub(/\|/, "|") - 1 }
+    cols == 0 { cols = n; head = $0; next }
+    n != cols { printf "%s: a row of %d columns under a header of %d:\n  %s\n  %s\n",
+                what, n, cols, head, $0; bad = 1 }
+    END { exit bad }' "$t" || exit 1
 }
 
 run() {

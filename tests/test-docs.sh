@@ -60,7 +60,9 @@ esac
 # with a bare `python3`, and run by a Python without gi it says which
 # Python has gi and how to get it, instead of a bare ImportError.
 py=/usr/bin/python3; [ -x $py ] || py=python3
-gi_programs=$(cd "$root" && git ls-files | while read -r f; do
+# the tree's files, in a checkout or not (scripts/tree-files.sh)
+tree_files() { "$root/scripts/tree-files.sh" "$@"; }
+gi_programs=$(cd "$root" && tree_files | while read -r f; do
   case $f in *.py) ;; *) head -n1 "$f" 2>/dev/null | grep -q '^#!.*python' || continue ;; esac
   grep -Eq '^ *(import gi|from gi )' "$f" && echo "$f"
 done)
@@ -70,9 +72,33 @@ for f in $gi_programs; do
     fail "$f: run with a bare python3 above (pyenv/venv: no gi): say /usr/bin/python3"
   fi
   # -S: no site packages, so no gi
-  rc=0; $py -S "$root/$f" --help >"$tmp/nogi" 2>&1 || rc=$?
+  # (AOOCT_BATCH_REEXEC: tools/aooct-batch would find .venv by itself)
+  rc=0; AOOCT_BATCH_REEXEC=1 $py -S "$root/$f" --help >"$tmp/nogi" 2>&1 || rc=$?
   [ $rc != 0 ] && grep -q '/usr/bin/python3' "$tmp/nogi" && grep -q 'PyGObject' "$tmp/nogi" ||
     { cat "$tmp/nogi"; fail "$f: without gi (rc $rc) it does not say to use /usr/bin/python3 or PyGObject"; }
 done
+# Every tool's usage line names its arguments once (issue 41: "RAWFILE
+# RAWFILE", GLib printing both the context's parameter string and the
+# remaining arguments' description)
+for t in "${AOOCT_BUILD:-$root/build}"/tools/aooct-*; do
+  [ -x "$t" ] && [ -f "$t" ] || continue
+  usage=$("$t" --help 2>&1 | sed -n '/^Usage:/{n;p;q}')
+  [ -n "$usage" ] || { fail "$(basename "$t") --help: no usage line"; continue; }
+  dup=$(tr -s ' ' '\n' <<<"$usage" | grep -v '^-$' | sort | uniq -d)
+  [ -z "$dup" ] || fail "$(basename "$t") --help: '$dup' twice in its usage line: $usage"
+done
+# ... and the list is the same outside a checkout (issue 41: this test and
+# runtime-deps found nothing in an unpacked archive): the tracked files
+# copied without .git, listed again
+if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mkdir "$tmp/tree"
+  (cd "$root" && git ls-files -z | xargs -0 cp -P --parents -t "$tmp/tree")
+  AOOCT_TREE="$tmp/tree" "$root/scripts/tree-files.sh" >"$tmp/plain"
+  tree_files >"$tmp/git"
+  diff "$tmp/git" "$tmp/plain" >"$tmp/tree.diff" ||
+    { head "$tmp/tree.diff"; fail "scripts/tree-files.sh lists other files outside a git checkout"; }
+  [ "$(AOOCT_TREE="$tmp/tree" "$root/scripts/tree-files.sh" pipelines scripts | wc -l)" = \
+    "$(tree_files pipelines scripts | wc -l)" ] || fail "scripts/tree-files.sh FOLDER... differs outside a checkout"
+fi
 [ $bad -eq 0 ] && echo "docs: every element and property documented, elements.md current, every pipeline described and tested"
 exit $bad

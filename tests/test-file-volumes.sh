@@ -49,6 +49,21 @@ done
 ! cmp -s "$out/direct/0.png" "$out/direct/1.png" || { echo "B-scans 0 and 1 are identical"; exit 1; }
 echo "file-volumes: 2 volumes x 3 B-scans, named by volume and B-scan, identical to the direct path"
 
+# an earlier run's stack is never replaced silently (issue 41): the
+# script stops before aooct-stack writes anything; AOOCT_OVERWRITE=1
+# replaces it
+touch -d 2000-01-01 "$out/stack/vol000-bscan0000.png"
+rc=0; "$root/pipelines/file-volumes.sh" "$out/stack/volumes.raw" "$out/stack" >"$out/log" 2>&1 || rc=$?
+[ $rc -ne 0 ] && grep -q 'exists .*--overwrite' "$out/log" &&
+  [ "$(stat -c %Y "$out/stack/vol000-bscan0000.png")" = "$(date -d 2000-01-01 +%s)" ] ||
+  { cat "$out/log"; echo "file-volumes.sh replaced an earlier run's stack (rc $rc)"; exit 1; }
+AOOCT_OVERWRITE=1 AOOCT_WAVELENGTH_FILE="$out/stack/calibration.txt" \
+  "$root/pipelines/file-volumes.sh" "$out/stack/volumes.raw" "$out/stack" >"$out/log" 2>&1 ||
+  { cat "$out/log"; echo "AOOCT_OVERWRITE=1 refused"; exit 1; }
+cmp -s "$out/stack/vol000-bscan0000.png" "$out/direct/0.png" ||
+  { echo "AOOCT_OVERWRITE=1: not the same stack again"; exit 1; }
+echo "file-volumes: an earlier run's stack refused, AOOCT_OVERWRITE=1 replaces it"
+
 # a file that is not whole volumes is refused before any work
 head -c $((5 * 832 * 240 * 2)) "$out/stack/volumes.raw" >"$out/short.raw"
 if AOOCT_WAVELENGTH_FILE="$out/stack/calibration.txt" \
@@ -106,15 +121,19 @@ rc=0
 # GLib's messages in the user's character set, not '?' for its quotes
 if locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$'; then
   rc=0
-  LC_ALL=C.UTF-8 "$stack" -b 1 -l "/nonexistent-dir/x{volume}.png" \
+  # (a folder that cannot be made: a file is in its place; missing folders
+  # are made)
+  : >"$out/not-a-dir"
+  LC_ALL=C.UTF-8 "$stack" -b 1 -l "$out/not-a-dir/x{volume}.png" \
     videotestsrc num-buffers=1 ! pngenc >"$out/log" 2>&1 || rc=$?
-  [ $rc -eq 1 ] && grep -q 'nonexistent-dir' "$out/log" && ! grep -q '?' "$out/log" \
+  [ $rc -eq 1 ] && grep -q 'not-a-dir.*Not a directory' "$out/log" && ! grep -q '?' "$out/log" \
     || { cat "$out/log"; echo "write error message"; exit 1; }
 fi
 # write errors name the image's file, never a temporary one (issue 33,
 # item 18's class), for the images and the depth-scale sidecar
 mkdir "$out/w"; mkdir "$out/w/vol000.png"
-rc=0; "$stack" -b 1 -l "$out/w/vol{volume}.png" videotestsrc num-buffers=1 ! pngenc \
+# (--overwrite: else the folder in the way is refused as a file there from before)
+rc=0; "$stack" --overwrite -b 1 -l "$out/w/vol{volume}.png" videotestsrc num-buffers=1 ! pngenc \
   >"$out/log" 2>&1 || rc=$?
 [ $rc -eq 1 ] && grep -q "cannot write $out/w/vol000.png: " "$out/log" &&
   ! grep -Eq 'vol000\.png\.[A-Za-z0-9]{6}' "$out/log" && [ "$(ls "$out/w")" = vol000.png ] ||
@@ -134,6 +153,40 @@ rc=0
 [ $rc -eq 0 ] && grep -q 'warning: aooctdcsub0: background-file=.* is ignored' "$out/log" ||
   { cat "$out/log"; echo "aooct-stack: no warning for background-file without mode=background"; exit 1; }
 echo "aooct-stack: failures while starting are errors with their reason"
+
+# files there from before are never replaced (issue 41): the first one (or
+# depth-scale.txt) before anything runs, exit 2; a later one when its turn
+# comes, exit 1, the images before it written and the old file as it was;
+# --overwrite replaces them.  Folders of the template are made; a path with
+# a space given as one argument stays one path (gst-launch's tokens)
+mkdir -p "$out/old space"
+cp "$out/stack/volumes.raw" "$out/old space/in put.raw"
+pipe=(aooctfilesrc location="$out/old space/in put.raw" format=gray16-le width=832 height=240
+  ! aooctdcsub ! aooctpad size=2048 ! aooctkmap wavelength-file="$out/stack/calibration.txt"
+  ! aooctfft ! aooctnorm ! pngenc)
+"$stack" -b 3 -l "$out/old space/new/dir/v{volume}-{bscan}.png" "${pipe[@]}" >"$out/log" 2>&1 ||
+  { cat "$out/log"; echo "a path with a space, a template with new folders"; exit 1; }
+[ "$(ls "$out/old space/new/dir" | wc -l)" = 7 ] || { ls "$out/old space/new/dir"; exit 1; }
+echo old >"$out/keep.png"
+for case in "v000-0000.png|2" "depth-scale.txt|2" "v001-0001.png|1"; do
+  f=${case%|*} want=${case#*|}
+  rm -rf "$out/again"; mkdir "$out/again"
+  cp "$out/keep.png" "$out/again/$f"
+  rc=0; "$stack" -b 3 -l "$out/again/v{volume}-{bscan}.png" "${pipe[@]}" >"$out/log" 2>&1 || rc=$?
+  [ $rc = "$want" ] && grep -q "again/$f exists .*--overwrite" "$out/log" && cmp -s "$out/keep.png" "$out/again/$f" ||
+    { cat "$out/log"; echo "$f there from before: rc $rc, expected $want"; exit 1; }
+  if [ "$want" = 1 ]; then
+    # the images before it are written, and counted
+    [ "$(ls "$out/again" | grep -c '^v')" = 5 ] && grep -q '^aooct-stack: 4 images' "$out/log" ||
+      { cat "$out/log"; ls "$out/again"; exit 1; }
+  else
+    [ "$(ls "$out/again")" = "$f" ] || { ls "$out/again"; echo "files written after a refusal"; exit 1; }
+  fi
+  "$stack" --overwrite -b 3 -l "$out/again/v{volume}-{bscan}.png" "${pipe[@]}" >"$out/log" 2>&1 ||
+    { cat "$out/log"; echo "--overwrite over $f"; exit 1; }
+  cmp -s "$out/again/v000-0000.png" "$out/old space/new/dir/v000-0000.png" || { echo "--overwrite: wrong image"; exit 1; }
+done
+echo "aooct-stack: images and depth-scale.txt there from before refused (before the run, or in it), --overwrite replaces; a path with a space, new folders"
 
 # a camera wider than 2048 pixels (issue 19, item 2): aooctpad picks its
 # size from the width

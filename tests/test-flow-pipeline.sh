@@ -14,13 +14,16 @@ export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_POSITIONS=8 AOOCT_REPEATS=4
 gst-inspect-1.0 x264enc >/dev/null 2>&1 || { echo "x264enc missing (gstreamer1.0-plugins-ugly): skipped"; exit 77; }
 gst-inspect-1.0 avdec_h264 >/dev/null 2>&1 || { echo "avdec_h264 missing (gst-libav): skipped"; exit 77; }
 
-# 2 volumes of 8 positions x 4 repeats
-"$root/pipelines/flow.sh" "$out/flow" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
-gst-launch-1.0 -q filesrc location="$out/flow/flow.mp4" ! qtdemux ! avdec_h264 \
+# 2 volumes of 8 positions x 4 repeats, into a folder whose name is no
+# format and no two words (issue 41: '%d' wrote outside it, a space broke it)
+fo="$out/flow %d%s dir"
+"$root/pipelines/flow.sh" "$fo" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+[ "$(ls "$out" | grep -v '^log$')" = "flow %d%s dir" ] || { ls -la "$out"; echo "flow.sh wrote outside its folder"; exit 1; }
+gst-launch-1.0 -q filesrc location="$fo/flow.mp4" ! qtdemux ! avdec_h264 \
   ! videoconvert ! video/x-raw,format=RGB,width=640,height=640 ! filesink location="$out/dec" \
   || { echo "flow.mp4 does not decode to 640x640 frames"; exit 1; }
-ls "$out"/flow/enface-angio-00.png "$out"/flow/enface-angio-01.png "$out/flow/flow-panes.png" >/dev/null
-gst-launch-1.0 -q filesrc location="$out/flow/enface-angio-01.png" ! pngdec \
+ls "$fo"/enface-angio-00.png "$fo"/enface-angio-01.png "$fo/flow-panes.png" >/dev/null
+gst-launch-1.0 -q filesrc location="$fo/enface-angio-01.png" ! pngdec \
   ! videoconvert ! video/x-raw,format=GRAY8,width=240,height=8 ! filesink location="$out/enface" \
   || { echo "enface-angio-01.png is not a 240 x 8 image"; exit 1; }
 

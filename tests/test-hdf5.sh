@@ -10,7 +10,11 @@
 # intensity in dB from the same complex data; the TIFF's ImageJ tags and
 # the same settings in its description (tifffile); and bad input: a folder that cannot be written, a full disk
 # (ulimit -f), a volume over --memory-limit, an incomplete last
-# volume, each with a clear message and no half-written file left.
+# volume (HDF5 and TIFF alike: not kept), each with a clear message and no
+# half-written file left, and the summary counting only the files kept;
+# files there from before (volumes, depth-scale.txt) never replaced without
+# --overwrite; the units/values attributes and the calibration's absolute
+# path.
 # Skipped (77) where aooct-stack was built without libhdf5 or h5dump is
 # missing; the h5py part is skipped (77, after the rest passed) where pip
 # cannot install h5py.
@@ -131,9 +135,10 @@ expect_fail "cannot write .*/full/v000.h5 (.* bytes): File too large" \
   bash -c 'ulimit -f 100; exec "$@"' _ "$stack" --hdf5 -b 2 -l "$out/full/v{volume}.h5" $small
 # (depth-scale.txt, written whole before the volume, stays)
 [ "$(ls -A "$out/full")" = depth-scale.txt ] || { ls -a "$out/full"; fail "a full disk left files"; }
+# (--overwrite: the depth-scale.txt of the run above is there)
 # shellcheck disable=SC2086
 expect_fail "cannot .*/full/v000.tif: File too large" \
-  bash -c 'ulimit -f 100; exec "$@"' _ "$stack" --tiff -b 2 -l "$out/full/v{volume}.tif" $small
+  bash -c 'ulimit -f 100; exec "$@"' _ "$stack" --overwrite --tiff -b 2 -l "$out/full/v{volume}.tif" $small
 [ "$(ls -A "$out/full")" = depth-scale.txt ] || { ls -a "$out/full"; fail "a full disk left TIFF files"; }
 # a volume over the limit: refused before anything of it is written
 mkdir "$out/big"
@@ -142,7 +147,7 @@ expect_fail "volume 0 would be 2 B-scans x 1024 x 48 pixels x 2 bytes = 196608 b
   "$stack" --hdf5 --memory-limit=100K -b 2 -l "$out/big/v{volume}.h5" $small
 [ "$(ls -A "$out/big")" = depth-scale.txt ] || { ls -a "$out/big"; fail "an oversized volume left files"; }
 # shellcheck disable=SC2086
-"$stack" --hdf5 --memory-limit=192K -b 2 -l "$out/big/v{volume}.h5" $small >"$out/log" 2>&1 ||
+"$stack" --overwrite --hdf5 --memory-limit=192K -b 2 -l "$out/big/v{volume}.h5" $small >"$out/log" 2>&1 ||
   { cat "$out/log"; fail "a volume of exactly the limit refused"; }
 # an incomplete last volume: its HDF5 file is not kept (its missing B-scans
 # would read as zeros)
@@ -158,8 +163,82 @@ rc=0; "$stack" --hdf5 -b 2 -l "v{volume}.tif" fakesrc >"$out/log" 2>&1 || rc=$?
 [ $rc -eq 2 ] && grep -q 'must end in .h5' "$out/log" || { cat "$out/log"; fail ".tif for --hdf5"; }
 # shellcheck disable=SC2086
 expect_fail "--db needs the depth-domain complex data of aooctfft" \
-  "$stack" --hdf5 --db -b 2 -l "$out/big/x{volume}.h5" $small
-echo "hdf5: unwritable folder, full disk (HDF5 and TIFF), --memory-limit, incomplete volume: refused, nothing half-written"
+  "$stack" --hdf5 --db -b 2 -l "$out/dbbad/x{volume}.h5" $small
+# an incomplete last volume as TIFF: the same rule, no file (issue 41)
+mkdir "$out/short-tif"
+# shellcheck disable=SC2086
+expect_fail "last volume is incomplete: 1 of 3.*volume file is not kept" \
+  "$stack" --tiff -b 3 -l "$out/short-tif/v{volume}.tif" $small
+[ "$(cd "$out/short-tif" && ls -A | tr '\n' ' ')" = "depth-scale.txt v000.tif " ] ||
+  { ls -a "$out/short-tif"; fail "incomplete TIFF volume kept"; }
+grep -q '^aooct-stack: 3 images, 1 whole volume(s) of 3 B-scans$' "$out/log" ||
+  { cat "$out/log"; fail "the summary counts what was not kept"; }
+# --compress out of range with --hdf5 says the range, not "needs --hdf5"
+rc=0; "$stack" --hdf5 --compress=10 -b 2 fakesrc >"$out/log" 2>&1 || rc=$?
+[ $rc -eq 2 ] && grep -q -- '--compress=10: the deflate level must be 0..9' "$out/log" ||
+  { cat "$out/log"; fail "--hdf5 --compress=10"; }
+# a write error after whole volumes: the summary counts the files kept, not
+# the volume given up (the second volume's file cannot take its name: a
+# folder with a file in it is in the way)
+for kind in hdf5:h5 tiff:tif; do
+  k=${kind%%:*} x=${kind#*:}
+  mkdir -p "$out/count-$k/v001.$x/x"
+  # shellcheck disable=SC2086
+  expect_fail "cannot .*/count-$k/v001.$x" \
+    "$stack" --overwrite --$k -b 2 -l "$out/count-$k/v{volume}.$x" $small
+  grep -q '^aooct-stack: 2 images, 1 whole volume(s) of 2 B-scans$' "$out/log" && [ -f "$out/count-$k/v000.$x" ] ||
+    { cat "$out/log"; ls -a "$out/count-$k"; fail "--$k: summary after a write error"; }
+done
+echo "hdf5: unwritable folder, full disk (HDF5 and TIFF), --memory-limit, incomplete volume (HDF5 and TIFF): refused, nothing half-written, counted right"
+
+# --- files there from before: never replaced without --overwrite (issue 41) ---
+# every kind of file aooct-stack writes: HDF5 and TIFF volumes, the
+# depth scale; the first file before anything runs (exit 2), a later one
+# when its turn comes (exit 1, the earlier volumes written, the old file
+# as it was)
+for kind in hdf5:h5 tiff:tif; do
+  k=${kind%%:*} x=${kind#*:}
+  mkdir "$out/again-$k"
+  # shellcheck disable=SC2086
+  "$stack" --$k -b 2 -l "$out/again-$k/v{volume}.$x" $small >"$out/log" 2>&1 || { cat "$out/log"; fail "--$k"; }
+  cp "$out/again-$k/v001.$x" "$out/keep"
+  rc=0
+  # shellcheck disable=SC2086
+  "$stack" --$k -b 2 -l "$out/again-$k/v{volume}.$x" $small >"$out/log" 2>&1 || rc=$?
+  [ $rc -eq 2 ] && grep -q "v000.$x exists .*--overwrite" "$out/log" ||
+    { cat "$out/log"; fail "--$k over an earlier run: rc $rc"; }
+  rm "$out/again-$k/v000.$x" "$out/again-$k/depth-scale.txt"
+  rc=0
+  # shellcheck disable=SC2086
+  "$stack" --$k -b 2 -l "$out/again-$k/v{volume}.$x" $small >"$out/log" 2>&1 || rc=$?
+  [ $rc -eq 1 ] && grep -q "v001.$x exists" "$out/log" && [ -f "$out/again-$k/v000.$x" ] &&
+    cmp -s "$out/keep" "$out/again-$k/v001.$x" && ! ls -A "$out/again-$k" | grep -q partial ||
+    { cat "$out/log"; ls -A "$out/again-$k"; fail "--$k: a later volume there from before"; }
+  # shellcheck disable=SC2086
+  "$stack" --overwrite --$k -b 2 -l "$out/again-$k/v{volume}.$x" $small >"$out/log" 2>&1 ||
+    { cat "$out/log"; fail "--$k --overwrite"; }
+done
+mkdir "$out/again-ds"
+cp "$out/keep" "$out/again-ds/depth-scale.txt"
+rc=0
+# shellcheck disable=SC2086
+"$stack" --hdf5 -b 2 -l "$out/again-ds/v{volume}.h5" $small >"$out/log" 2>&1 || rc=$?
+[ $rc -eq 2 ] && grep -q "depth-scale.txt exists" "$out/log" && cmp -s "$out/keep" "$out/again-ds/depth-scale.txt" ||
+  { cat "$out/log"; fail "a depth-scale.txt there from before replaced"; }
+echo "hdf5: volumes and the depth scale there from before are refused (first and later files), --overwrite replaces them"
+
+# --- what the values are, and the calibration's absolute path ---------------
+h5dump -a /volume/units "$out/db/v000.h5" | grep -q '(0): "dB"' || fail "--db: no units = dB attribute"
+h5dump -a /volume/values "$out/db/v000.h5" | grep -q 'intensity in dB before normalisation' || fail "--db: values"
+h5dump -a /volume/units "$out/h5/v000.h5" | grep -q '(0): "grey level"' || fail "grey: units"
+mkdir "$out/rel"
+# shellcheck disable=SC2086
+(cd "$out" && "$stack" --hdf5 -b 2 -l "rel/v{volume}.h5" aooctsrc num-buffers=2 alines=$M seed=7 \
+  ! aooctdcsub ! aooctpad size=2048 ! aooctkmap wavelength-file=cal.txt ! aooctfft ! aooctnorm \
+  ! video/x-raw,format=GRAY16_LE) >"$out/log" 2>&1 || { cat "$out/log"; fail "relative calibration"; }
+h5dump -a /volume/wavelength_file "$out/rel/v000.h5" | grep -q "(0): \"$out/cal.txt\"" ||
+  { h5dump -a /volume/wavelength_file "$out/rel/v000.h5"; fail "the calibration's path is not absolute"; }
+echo "hdf5: units (dB, grey level) and values attributes; the calibration's path stored absolute"
 
 # --- h5py (and tifffile) from PyPI ---------------------------------------------
 venv=$build/tests/h5py-venv

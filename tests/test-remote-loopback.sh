@@ -147,9 +147,26 @@ rc=0; timeout 20 "$rcv" $addr $port "$out/png" >"$out/r.log" 2>&1 || rc=$?
   ! grep -q 'listening on' "$out/r.log" ||
   { cat "$out/r.log"; echo "port taken: rc $rc, or said listening"; exit 1; }
 kill_tree $rpid
-for a in 0.0.0.0 :: '[::]'; do
+# every spelling of every interface (issue 41: ::0 and 0:0::0 passed a
+# pattern), parsed as addresses
+for a in 0.0.0.0 :: '[::]' ::0 0:0::0 0 0.0 0x0 000.0.0.0 ::ffff:0.0.0.0 '*'; do
   rc=0; timeout 20 "$rcv" "$a" $port "$out/png" >"$out/r.log" 2>&1 || rc=$?
   [ $rc = 2 ] && grep -q 'every interface.*AOOCT_LISTEN_ALL=1' "$out/r.log" ||
     { cat "$out/r.log"; echo "$a accepted without AOOCT_LISTEN_ALL (rc $rc)"; exit 1; }
 done
-echo "listening: said only once bound; a foreign address and a taken port refused; 0.0.0.0 and :: need AOOCT_LISTEN_ALL=1"
+for a in 127.0.0.1 ::1 '[::1]' 10.0.0.2 localhost; do
+  ! python3 "$root/scripts/every-interface.py" "$a" || { echo "$a taken for every interface"; exit 1; }
+done
+echo "listening: said only once bound; a foreign address and a taken port refused; every spelling of every interface needs AOOCT_LISTEN_ALL=1"
+
+# --- OUTDIR is a path, never a printf format or two words (issue 41) ------
+odd="$out/odd %s%n%d dir"
+addr=127.0.0.1 port=$((port + 1))
+timeout 60 env AOOCT_RECEIVE_BSCANS=2 "$rcv" "$addr" $port "$odd" >"$out/r.log" 2>&1 &
+rpid=$!; pids+=($rpid)
+said "$out/r.log" "listening on $addr:$port"
+AOOCT_BSCANS=20 timeout 30 "$snd" $addr $port >"$out/s.log" 2>&1 || true
+wait $rpid || { cat "$out/r.log"; echo "receiver into '$odd' failed"; exit 1; }
+[ "$(ls "$odd")" = "bscan-00000.png
+bscan-00001.png" ] || { ls -la "$out" "$odd"; cat "$out/r.log"; echo "images not in '$odd'"; exit 1; }
+echo "remote-reconstruct.sh: OUTDIR '%s%n%d' with a space holds the images, nothing elsewhere"

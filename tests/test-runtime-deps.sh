@@ -96,7 +96,10 @@ rm -rf "${probes[0]}"
 # ... and every file that a script of ours sources, sourced by hand from a
 # shell that has arguments: none may take them for its own.  A sourced file
 # not in this list fails here until it is added.
-sourced=$(cd "$root" && git ls-files 'pipelines/*' 'scripts/*' 'tests/*' 'tools/*' |
+# (scripts/tree-files.sh: git's list in a checkout, else the files of the
+# tree: an unpacked release archive, `meson dist`)
+tree_files() { "$root/scripts/tree-files.sh" "$@"; }
+sourced=$(tree_files pipelines scripts tests tools |
   while read -r f; do
     head -n1 "$root/$f" | grep -q '^#!.*sh' || case $f in *.sh) ;; *) continue ;; esac
     sed -n 's/^[[:space:]]*\(\[.*\] || \)\{0,1\}\(source\|\.\) "\{0,1\}\([^" ]*\).*/\3/p' "$root/$f"

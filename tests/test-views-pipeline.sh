@@ -12,8 +12,9 @@ export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_VOLUME=20
 gst-inspect-1.0 x264enc >/dev/null 2>&1 || { echo "x264enc missing (gstreamer1.0-plugins-ugly): skipped"; exit 77; }
 gst-inspect-1.0 avdec_h264 >/dev/null 2>&1 || { echo "avdec_h264 missing (gst-libav): skipped"; exit 77; }
 
-AOOCT_BSCANS=60 "$root/pipelines/views.sh" "$out/views.mp4" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
-gst-launch-1.0 -q filesrc location="$out/views.mp4" ! qtdemux ! avdec_h264 \
+# (a path with a space: one argument all the way, issue 41)
+AOOCT_BSCANS=60 "$root/pipelines/views.sh" "$out/my views/v 1.mp4" >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
+gst-launch-1.0 -q filesrc location="$out/my views/v 1.mp4" ! qtdemux ! avdec_h264 \
   ! videoconvert ! video/x-raw,format=GRAY8,width=1200,height=400 ! filesink location="$out/dec" \
   || { echo "views.mp4 does not decode to 1200x400 frames"; exit 1; }
 frames=$(( $(stat -c %s "$out/dec") / (1200 * 400) ))

@@ -8,7 +8,10 @@
  *   aooct-background [--frames=N] --output=FILE [--samples=N --alines=M]
  *       [--format=F] [--header-bytes=B] [--frame-stride=S] RAWFILE
  *
- * SOURCE is a gst-launch-1.0 description that produces raw frames, as
+ * SOURCE is a gst-launch-1.0 description (its arguments taken as
+ * gst-launch-1.0 takes them: one argument, one token, so that a path
+ * with a space, quoted in the shell, stays one value) that produces raw
+ * frames, as
  * aooctdcsub takes them (video/x-raw GRAY16_LE or GRAY8, or packed 12/10-bit
  * samples in video/x-aooct-packed, docs/caps.md; width = samples per
  * A-line, height = A-lines per frame), for example a camera with the
@@ -252,7 +255,11 @@ main (int argc, char **argv)
   };
   GOptionContext *ctx;
   GError *error = NULL;
-  gchar *source, *launch;
+  static const gchar *const sink_tokens[] = { "!", "appsink",
+    "name=aooct_background_sink", "caps=\"" RAW_CAPS "\"", "sync=false",
+    "max-buffers=4", NULL
+  };
+  gchar *source;
   GstElement *pipeline;
   GstAppSink *sink;
   Mean m = { NULL, 0, 0, 0, NULL };
@@ -261,7 +268,7 @@ main (int argc, char **argv)
   GOptionEntry *raw_entries = aooct_tool_raw_file_entries (&rf, FALSE);
   gboolean file;
 
-  ctx = g_option_context_new ("SOURCE... - record the mean raw spectrum of N "
+  ctx = g_option_context_new ("- record the mean raw spectrum of N "
       "frames as an aooctdcsub background file");
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_main_entries (ctx, raw_entries, NULL);
@@ -289,13 +296,18 @@ main (int argc, char **argv)
     return error->domain == G_OPTION_ERROR ? 2 : 1;
   }
   /* GRAY16_LE, GRAY8, packed or float frames as the source gives them; no
-   * conversion */
-  launch = g_strdup_printf ("%s ! appsink name=aooct_background_sink "
-      "caps=\"" RAW_CAPS "\" sync=false max-buffers=4", file ?
-      "aooctfilesrc name=aooct_background_src" : source);
-  /* a missing element is an error here even where gst_parse_launch()
-   * returns what it could build */
-  pipeline = gst_parse_launch (launch, &error);
+   * conversion.  One argument, one token, as gst-launch-1.0 takes them (a
+   * path with a space stays one value).  A missing element is an error
+   * here even where gst_parse_launchv() returns what it could build */
+  if (file) {
+    gchar *filesrc[] = { (gchar *) "aooctfilesrc",
+      (gchar *) "name=aooct_background_src", NULL
+    };
+
+    pipeline = aooct_tool_parse_launchv (filesrc, sink_tokens, &error);
+  } else {
+    pipeline = aooct_tool_parse_launchv (rest, sink_tokens, &error);
+  }
   if (pipeline == NULL || error != NULL || !GST_IS_BIN (pipeline)) {
     g_printerr ("aooct-background: SOURCE: %s\n", error ? error->message :
         "not a pipeline description");
@@ -373,7 +385,6 @@ main (int argc, char **argv)
   gst_object_unref (pipeline);
   g_free (m.sum);
   g_free (m.format);
-  g_free (launch);
   g_free (source);
   g_strfreev (rest);
   g_free (output);

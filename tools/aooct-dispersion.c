@@ -272,7 +272,7 @@ main (int argc, char **argv)
   gboolean usage;
   gint status;
 
-  ctx = g_option_context_new ("RAWFILE - estimate aooctdisp's a2 and a3 from "
+  ctx = g_option_context_new ("- estimate aooctdisp's a2 and a3 from "
       "the first B-scan of a raw file");
   g_option_context_add_main_entries (ctx, raw_entries, NULL);
   g_option_context_add_main_entries (ctx, entries, NULL);

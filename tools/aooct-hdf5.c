@@ -375,7 +375,8 @@ aooct_hdf5_volume_finish (AooctHdf5Volume * v, GError ** error)
   if (ok && g_rename (v->partial, v->path) != 0) {
     e = errno;
     g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (e),
-        "cannot rename %s to %s: %s", v->partial, v->path, g_strerror (e));
+        "cannot finish %s (putting the written file in its place): %s",
+        v->path, g_strerror (e));
     ok = FALSE;
   }
   if (!ok)

@@ -6,10 +6,12 @@
  *   aooct-stack --bscans-per-volume=B [--location=TEMPLATE] PIPELINE...
  *
  * PIPELINE is a gst-launch-1.0 description whose last element produces one
- * encoded image per B-scan (pngenc, jpegenc, ...); aooct-stack appends an
- * appsink to it.  Image n (counting from 0) is B-scan n mod B of volume
- * n / B, written to TEMPLATE with "{volume}" and "{bscan}" replaced by
- * those numbers (zero-padded to 3 and 4 digits; "{volume:W}" and
+ * encoded image per B-scan (pngenc, jpegenc, ...), its arguments taken as
+ * gst-launch-1.0 takes them (gst_parse_launchv: one argument, one token;
+ * a path with a space, quoted in the shell, stays one value); aooct-stack
+ * appends an appsink to it.  Image n (counting from 0) is B-scan n mod B
+ * of volume n / B, written to TEMPLATE with "{volume}" and "{bscan}"
+ * replaced by those numbers (zero-padded to 3 and 4 digits; "{volume:W}" and
  * "{bscan:W}" choose the width W).  multifilesink can number files only
  * once, which is why this exists: a stack of a raw file of several volumes
  * comes out as vol000-bscan0000.png ... vol001-bscan0099.png.
@@ -59,6 +61,12 @@
  * folder of the first image, key=value lines: um-per-row (micrometres in
  * air per image row), first-row-um (depth of row 0), rows, crop-start.
  *
+ * No file is replaced: a file that is there from before (an earlier
+ * run's image, volume or depth-scale.txt) stops the run before it is
+ * replaced, the first file and depth-scale.txt checked before the
+ * pipeline starts (exit 2), unless --overwrite.  Folders in TEMPLATE that
+ * do not exist are made.
+ *
  * No file is written twice: TEMPLATE must tell every image apart ({volume}
  * and, with more than one B-scan per volume, {bscan}; with --tiff and
  * --hdf5 {volume}), else aooct-stack refuses it before the pipeline starts, and a
@@ -72,9 +80,11 @@
  * The exit status is 0 when the stream ended with at least one image and
  * whole volumes, 1 on a pipeline error (also one while the pipeline
  * starts), no image at all, a write error or a last volume that is
- * incomplete (the raw file is shorter than the geometry says: its images
- * are still written, its HDF5 file is not, and the message says how many
- * B-scans it has), 2 on a usage error. */
+ * incomplete (the raw file is shorter than the geometry says: its image
+ * files are still written, one per B-scan, but a volume file, TIFF or
+ * HDF5, holds a whole volume or is not kept, and the message says how
+ * many B-scans it has), 2 on a usage error or a file there from before.
+ * The summary line counts the images in files that were kept. */
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
 #include <gst/video/video.h>
@@ -101,8 +111,11 @@ typedef struct
 {
   const gchar *template;
   guint64 bscans_per_volume;
-  guint64 written;
+  guint64 written;              /* images taken from the pipeline */
+  guint64 kept;                 /* images in files that stay (summary) */
   GHashTable *paths;            /* every file written: none twice */
+  gboolean overwrite;           /* --overwrite: replace an earlier run's */
+  gboolean depth_scale_claimed; /* depth-scale.txt is this run's */
   gboolean tiff;                /* one multi-page TIFF per volume */
   gboolean hdf5;                /* one HDF5 file per volume */
   gboolean db;                  /* --hdf5 of float32 dB from complex data */
@@ -298,8 +311,38 @@ check_image_format (GstCaps * caps, const gchar * path, GError ** error)
   return FALSE;
 }
 
+/* FALSE (and @error) when @path exists and --overwrite was not given: a
+ * file an earlier run (or anyone) left is never replaced silently. */
+static gboolean
+check_not_there (const Stack * stack, const gchar * path, GError ** error)
+{
+  if (stack->overwrite || !g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_EXIST,
+      "%s exists (an earlier run's?): aooct-stack replaces no file unless "
+      "told: remove it, choose another --location, or give --overwrite", path);
+  return FALSE;
+}
+
+/* The folder of @path, made where missing (a --location of
+ * 'stack/vol{volume}/...' names folders that need not exist yet). */
+static gboolean
+make_folder_of (const gchar * path, GError ** error)
+{
+  gchar *dir = g_path_get_dirname (path);
+  gboolean ok = g_mkdir_with_parents (dir, 0777) == 0;
+
+  if (!ok)
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+        "cannot write %s: cannot make the folder %s: %s", path, dir,
+        g_strerror (errno));
+  g_free (dir);
+  return ok;
+}
+
 /* Claims @path for one file of this run; FALSE (and @error) when an
- * earlier image or volume of the run was written there. */
+ * earlier image or volume of the run was written there, or the file is
+ * there from before (without --overwrite); makes its folder. */
 static gboolean
 claim_path (Stack * stack, const gchar * path, GError ** error)
 {
@@ -310,12 +353,21 @@ claim_path (Stack * stack, const gchar * path, GError ** error)
         "(e.g. vol{volume}-bscan{bscan}.png)", stack->written, path);
     return FALSE;
   }
+  if (!check_not_there (stack, path, error) || !make_folder_of (path, error))
+    return FALSE;
   g_hash_table_add (stack->paths, g_strdup (path));
   return TRUE;
 }
 
 #if defined (HAVE_LIBTIFF) || defined (HAVE_HDF5)
 /* what the volume files share */
+
+/* the "values" attribute: what a pixel of the volume is */
+#define VALUES_GREY "aooctnorm's grey levels: display-normalised log " \
+  "intensity (its log, dynamic_range, range_min/range_max)"
+#define VALUES_DB "intensity in dB before normalisation, float32: " \
+  "10 log10 (max (re^2 + im^2, 1e-30)) of aooctfft's depth bins " \
+  "(spec section 7)"
 
 /* @info of a sample of raw GRAY16_LE or GRAY8 video, what --tiff and
  * --hdf5 (without --db) write; FALSE and @error naming the option for any
@@ -402,10 +454,12 @@ close_tiff (Stack * stack, gboolean keep, GError ** error)
         "cannot finish %s: %s", stack->tif_path, g_strerror (e));
   if (ok && keep && g_rename (stack->tif_partial, stack->tif_path) != 0) {
     g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-        "cannot rename %s to %s: %s", stack->tif_partial, stack->tif_path,
-        g_strerror (errno));
+        "cannot finish %s (putting the written file in its place): %s",
+        stack->tif_path, g_strerror (errno));
     ok = FALSE;
   }
+  if (ok && keep)
+    stack->kept += stack->bscans_per_volume;
   if (!ok || !keep)
     g_unlink (stack->tif_partial);
   g_clear_pointer (&stack->tif_path, g_free);
@@ -426,7 +480,7 @@ set_imagej_tags (Stack * stack)
   gboolean known = aooct_volume_meta_describe_norm (stack->pipeline, &geom,
       &start, &end, &um);
   GPtrArray *meta = aooct_volume_meta_collect (stack->pipeline,
-      known ? &geom : NULL, start, end, um);
+      known ? &geom : NULL, start, end, um, VALUES_GREY, "grey level");
   gchar *lines = aooct_volume_meta_to_text (meta);
   gchar *desc;
 
@@ -534,8 +588,12 @@ close_hdf5 (Stack * stack, gboolean keep, GError ** error)
   AooctHdf5Volume *v = stack->h5;
 
   stack->h5 = NULL;
-  if (v && keep)
-    return aooct_hdf5_volume_finish (v, error);
+  if (v && keep) {
+    if (!aooct_hdf5_volume_finish (v, error))
+      return FALSE;
+    stack->kept += stack->bscans_per_volume;
+    return TRUE;
+  }
   aooct_hdf5_volume_abort (v);
   return TRUE;
 }
@@ -548,7 +606,8 @@ write_hdf5_meta (Stack * stack, const AooctGeometry * geom, gint start,
     gint end, gdouble um, GError ** error)
 {
   GPtrArray *meta = aooct_volume_meta_collect (stack->pipeline, geom, start,
-      end, um);
+      end, um, stack->db ? VALUES_DB : VALUES_GREY, stack->db ? "dB" :
+      "grey level");
   gchar *file = aooct_volume_meta_calibration_file (stack->pipeline);
   gchar *text = NULL;
   gsize len = 0;
@@ -809,8 +868,10 @@ write_sample (Stack * stack, GstSample * sample, GError ** error)
   ok = aooct_file_replace (path, (const gchar *) map.data, map.size, error);
   gst_buffer_unmap (buf, &map);
   g_free (path);
-  if (ok)
+  if (ok) {
     stack->written++;
+    stack->kept++;
+  }
   return ok;
 }
 
@@ -862,6 +923,16 @@ write_depth_scale (Stack * stack, const GstStructure * s, GError ** error)
     return FALSE;
   dir = g_path_get_dirname (first_image);
   path = g_build_filename (dir, "depth-scale.txt", NULL);
+  /* an earlier run's is not replaced (a chain may send it again: this
+   * run's own is) */
+  if (!stack->depth_scale_claimed && (!check_not_there (stack, path, error)
+          || !make_folder_of (path, error))) {
+    g_free (path);
+    g_free (dir);
+    g_free (first_image);
+    return FALSE;
+  }
+  stack->depth_scale_claimed = TRUE;
   text = g_strdup_printf ("# aooct depth scale of the images (aooctnorm): "
       "depth of image row r = first-row-um + r * um-per-row, micrometres in "
       "air\num-per-row=%s\nfirst-row-um=%s\nrows=%d\ncrop-start=%d\n",
@@ -959,7 +1030,7 @@ main (int argc, char **argv)
   gint64 per_volume = 0;
   gchar *template = NULL;
   gchar **description = NULL;
-  gboolean tiff = FALSE, hdf5 = FALSE, db = FALSE;
+  gboolean tiff = FALSE, hdf5 = FALSE, db = FALSE, overwrite = FALSE;
   gint deflate = 0, crop_start = 0, crop_end = 0;
   gchar *max_bytes = NULL;
   GOptionEntry entries[] = {
@@ -988,8 +1059,12 @@ main (int argc, char **argv)
     {"bscans-per-volume", 'b', 0, G_OPTION_ARG_INT64, &per_volume,
         "B-scans per volume (>= 1)", "B"},
     {"location", 'l', 0, G_OPTION_ARG_FILENAME, &template,
-        "File name template with {volume} and {bscan} "
-          "(default vol{volume}-bscan{bscan}.png)", "TEMPLATE"},
+          "File name template with {volume} and {bscan} "
+          "(default vol{volume}-bscan{bscan}.png); missing folders are made",
+        "TEMPLATE"},
+    {"overwrite", 0, 0, G_OPTION_ARG_NONE, &overwrite,
+        "Replace files that are there from before (default: refuse, and "
+          "stop before replacing any)", NULL},
     {G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &description, NULL,
         "PIPELINE..."},
     {NULL}
@@ -997,11 +1072,14 @@ main (int argc, char **argv)
   GOptionContext *ctx;
   GError *error = NULL;
   GstElement *pipeline, *sink;
-  gchar *joined, *launch, *probe;
+  static const gchar *const sink_tokens[] = { "!", "appsink",
+    "name=aooct_stack_sink", "sync=false", "max-buffers=8", NULL
+  };
+  gchar *probe, *depth_scale;
   Stack stack = { 0, };
   gboolean ok;
 
-  ctx = g_option_context_new ("PIPELINE... - one file per B-scan, named by "
+  ctx = g_option_context_new ("- one file per B-scan, named by "
       "volume and B-scan");
   g_option_context_add_main_entries (ctx, entries, NULL);
   /* (with setlocale: GLib's messages in the user's character set) */
@@ -1013,13 +1091,27 @@ main (int argc, char **argv)
         ": must be >= 1\n", per_volume);
     return 2;
   }
-  if ((tiff && hdf5) || (db && !hdf5) || (!db && (crop_start || crop_end))
-      || (!hdf5 && deflate) || deflate < 0 || deflate > 9) {
-    g_printerr ("aooct-stack: %s\n", tiff && hdf5 ? "--tiff and --hdf5: "
-        "choose one" : db && !hdf5 ? "--db needs --hdf5" : !db ?
-        (crop_start || crop_end ? "--crop-start/--crop-end go with --db "
-            "(otherwise aooctnorm crops)" : "--compress needs --hdf5") :
-        "--compress: the deflate level must be 0..9");
+  /* (each message names the rule that was broken, in this order) */
+  if (tiff && hdf5) {
+    g_printerr ("aooct-stack: --tiff and --hdf5: choose one\n");
+    return 2;
+  }
+  if (db && !hdf5) {
+    g_printerr ("aooct-stack: --db needs --hdf5\n");
+    return 2;
+  }
+  if (!db && (crop_start || crop_end)) {
+    g_printerr ("aooct-stack: --crop-start/--crop-end go with --db "
+        "(otherwise aooctnorm crops)\n");
+    return 2;
+  }
+  if (deflate < 0 || deflate > 9) {
+    g_printerr ("aooct-stack: --compress=%d: the deflate level must be "
+        "0..9\n", deflate);
+    return 2;
+  }
+  if (deflate && !hdf5) {
+    g_printerr ("aooct-stack: --compress needs --hdf5\n");
     return 2;
   }
   if (max_bytes && !parse_size (max_bytes, &stack.max_volume_bytes)) {
@@ -1052,6 +1144,7 @@ main (int argc, char **argv)
   stack.deflate = deflate;
   stack.crop_start = crop_start;
   stack.crop_end = crop_end;
+  stack.overwrite = overwrite;
   stack.template = template ? template : tiff ? "vol{volume}.tif" :
       hdf5 ? "vol{volume}.h5" : "vol{volume}-bscan{bscan}.png";
   stack.bscans_per_volume = (guint64) per_volume;
@@ -1073,6 +1166,21 @@ main (int argc, char **argv)
         "must end in .h5 or .hdf5\n", stack.template);
     return 2;
   }
+  /* an earlier run's files are not replaced: the first file and the
+   * depth scale beside it checked before anything runs (every later file
+   * when it is claimed) */
+  {
+    gchar *dir = g_path_get_dirname (probe);
+
+    depth_scale = g_build_filename (dir, "depth-scale.txt", NULL);
+    g_free (dir);
+  }
+  if (!check_not_there (&stack, probe, &error)
+      || !check_not_there (&stack, depth_scale, &error)) {
+    g_printerr ("aooct-stack: %s\n", error->message);
+    return 2;
+  }
+  g_free (depth_scale);
   g_free (probe);
   /* a file past `ulimit -f` is a write error to report, not a signal that
    * kills the tool with a half-written file */
@@ -1084,12 +1192,9 @@ main (int argc, char **argv)
     TIFFSetErrorHandler (NULL);
 #endif
 
-  joined = g_strjoinv (" ", description);
-  launch = g_strdup_printf ("%s ! appsink name=aooct_stack_sink sync=false "
-      "max-buffers=8", joined);
-  pipeline = gst_parse_launch (launch, &error);
-  g_free (joined);
-  g_free (launch);
+  /* one argument, one token, as gst-launch-1.0 takes them: a path with a
+   * space in location=... stays one value */
+  pipeline = aooct_tool_parse_launchv (description, sink_tokens, &error);
   if (!pipeline || error) {
     /* a recoverable parse error (an unknown property, a missing element
      * in a bin) still returns a pipeline: it is not what the user asked
@@ -1122,11 +1227,13 @@ main (int argc, char **argv)
     ok = run (pipeline, GST_APP_SINK (sink), &stack);
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
-  /* the last volume's file: kept when the run went well (a TIFF of an
-   * incomplete last volume too, its pages being whole images; an HDF5
-   * volume's unwritten B-scans would read as zeros: removed) */
+  /* the last volume's file: kept when the run went well and the volume is
+   * whole; a volume file (TIFF or HDF5) of an incomplete last volume is
+   * removed, one rule for both (an HDF5 volume's missing B-scans would
+   * read as zeros, a short TIFF as a whole volume) */
 #ifdef HAVE_LIBTIFF
-  if (!close_tiff (&stack, ok, &error)) {
+  if (!close_tiff (&stack, ok
+          && stack.written % stack.bscans_per_volume == 0, &error)) {
     g_printerr ("aooct-stack: %s\n", error->message);
     g_clear_error (&error);
     ok = FALSE;
@@ -1153,15 +1260,18 @@ main (int argc, char **argv)
         G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " B-scans (is the raw file "
         "shorter than volumes x B-scans x A-lines x samples x 2 bytes?)%s\n",
         stack.written % stack.bscans_per_volume, stack.bscans_per_volume,
-        stack.hdf5 ? "; its HDF5 file is not kept (the missing B-scans would "
-        "read as zeros)" : "");
+        stack.hdf5 || stack.tiff ? "; its volume file is not kept (a volume "
+        "file holds a whole volume)" : "");
     ok = FALSE;
   }
-  if (ok || stack.written > 0)
+  /* what is on disk: images in files that were kept (not those of a
+   * volume file given up after an error) */
+  if (ok || stack.kept > 0)
     g_print ("aooct-stack: %" G_GUINT64_FORMAT " images, %" G_GUINT64_FORMAT
-        " volume(s) of %" G_GUINT64_FORMAT " B-scans\n", stack.written,
-        (stack.written + stack.bscans_per_volume - 1) / stack.bscans_per_volume,
-        stack.bscans_per_volume);
+        " whole volume(s) of %" G_GUINT64_FORMAT " B-scans%s\n", stack.kept,
+        stack.kept / stack.bscans_per_volume, stack.bscans_per_volume,
+        stack.kept % stack.bscans_per_volume ? " and the images of an "
+        "incomplete one" : "");
 
   gst_object_unref (sink);
   gst_object_unref (pipeline);

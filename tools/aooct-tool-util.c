@@ -170,3 +170,19 @@ aooct_tool_raw_file_apply (const AooctToolRawFile * rf, GstElement * filesrc,
           aooct_raw_format_nick (format));
   }
 }
+
+GstElement *
+aooct_tool_parse_launchv (gchar ** args, const gchar * const *tail,
+  GPtrArray *argv = g_ptr_array_new ();
+  GstElement *pipeline;
+  guint i;
+
+  for (i = 0; args && args[i]; i++)
+    g_ptr_array_add (argv, args[i]);
+  for (i = 0; tail && tail[i]; i++)
+    g_ptr_array_add (argv, (gpointer) tail[i]);
+  g_ptr_array_add (argv, NULL);
+  pipeline = gst_parse_launchv ((const gchar **) argv->pdata, error);
+  g_ptr_array_unref (argv);
+  return pipeline;
+}

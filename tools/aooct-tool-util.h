@@ -67,6 +67,14 @@ gboolean aooct_tool_raw_file_check (const AooctToolRawFile * rf,
 /* Sets @filesrc (an aooctfilesrc) to read @path as @rf says. */
 void aooct_tool_raw_file_apply (const AooctToolRawFile * rf,
     GstElement * filesrc, const gchar * path);
+/* The pipeline of @args, the user's gst-launch-1.0 description as its
+ * arguments came (one argument, one token: a value with a space, such as
+ * location=/data/scan 1.raw, stays one value), followed by @tail (the
+ * tool's own tokens, e.g. "!", "appsink", "name=..."; NULL-terminated).
+ * gst_parse_launchv(), as gst-launch-1.0 itself: the arguments are never
+ * joined into one string that the parser would split again. */
+GstElement *aooct_tool_parse_launchv (gchar ** args,
+    const gchar * const *tail, GError ** error);
 
 G_END_DECLS
 #endif /* __AOOCT_TOOL_UTIL_H__ */

@@ -131,8 +131,18 @@ add_property (GPtrArray * meta, const gchar * name, GObject * obj,
 
     add_string (meta, name, e ? e->value_nick : "");
   } else if (t == G_TYPE_STRING) {
-    if (g_value_get_string (&value))
-      add_string (meta, name, g_value_get_string (&value));
+    const gchar *v = g_value_get_string (&value);
+
+    /* a file the chain read, as an absolute path: the volume is read
+     * elsewhere, later, from another folder */
+    if (v && v[0] && g_str_has_suffix (spec->name, "-file")) {
+      gchar *abs = g_canonicalize_filename (v, NULL);
+
+      add_string (meta, name, abs);
+      g_free (abs);
+    } else if (v) {
+      add_string (meta, name, v);
+    }
   } else if (t == G_TYPE_DOUBLE) {
     add_double (meta, name, g_value_get_double (&value));
   } else if (t == G_TYPE_BOOLEAN) {
@@ -145,7 +155,8 @@ add_property (GPtrArray * meta, const gchar * name, GObject * obj,
 
 GPtrArray *
 aooct_volume_meta_collect (GstElement * pipeline, const AooctGeometry * geom,
-    gint crop_start, gint crop_end, gdouble um_per_row)
+    gint crop_start, gint crop_end, gdouble um_per_row, const gchar * values,
+    const gchar * units)
 {
   GstPlugin *plugin = gst_registry_find_plugin (gst_registry_get (), "aooct");
   GPtrArray *meta = g_ptr_array_new_with_free_func (free_item);
@@ -153,6 +164,8 @@ aooct_volume_meta_collect (GstElement * pipeline, const AooctGeometry * geom,
 
   add_string (meta, "dimensions",
       "bscan, depth, aline (C order; MATLAB h5read: aline, depth, bscan)");
+  add_string (meta, "values", values);
+  add_string (meta, "units", units);
   if (geom) {
     add_int (meta, "raw_samples", geom->raw_samples);
     add_int (meta, "pad_size", geom->pad_size);

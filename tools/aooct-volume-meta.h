@@ -28,16 +28,17 @@ GstElement *aooct_volume_meta_find (GstElement * pipeline,
 gboolean aooct_volume_meta_describe_norm (GstElement * pipeline,
     AooctGeometry * geom, gint * start, gint * end, gdouble * um);
 
-/* The items: the sample grid of @geom (raw_samples N, pad_size P1,
+/* The items: what the values are (@values, a sentence) and their
+ * @units ("dB", "grey level"), the sample grid of @geom (raw_samples N, pad_size P1,
  * samples P2, pad_factor f, pad_offset, alines, full_range; NULL: left
  * out) and the crop [@crop_start, @crop_end) in depth bins,
  * depth_um_per_pixel @um_per_row (0: unknown) and first_row_um, the
  * settings of the aooct elements in @pipeline (calibration, dispersion,
- * window, interpolation, DC subtraction, display range) and the plugin's
- * version.  Free with g_ptr_array_unref(). */
+ * window, interpolation, DC subtraction, display range; files as absolute
+ * paths) and the plugin's version.  Free with g_ptr_array_unref(). */
 GPtrArray *aooct_volume_meta_collect (GstElement * pipeline,
     const AooctGeometry * geom, gint crop_start, gint crop_end,
-    gdouble um_per_row);
+    gdouble um_per_row, const gchar * values, const gchar * units);
 
 /* The items as "aooct_NAME=VALUE\n" lines (numbers in the C locale, line
  * breaks in strings as spaces), for an ImageJ description. */
