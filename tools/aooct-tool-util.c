@@ -173,6 +173,8 @@ aooct_tool_raw_file_apply (const AooctToolRawFile * rf, GstElement * filesrc,
 
 GstElement *
 aooct_tool_parse_launchv (gchar ** args, const gchar * const *tail,
+    GError ** error)
+{
   GPtrArray *argv = g_ptr_array_new ();
   GstElement *pipeline;
   guint i;
