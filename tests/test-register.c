@@ -636,6 +636,11 @@ GST_START_TEST (test_errors)
   aooct_test_expect_pipeline_error (launch, "shifts-file",
       "/nonexistent/dir/shifts.txt", NULL);
   g_free (launch);
+  /* aooctsrc: lateral motion needs the beam's width */
+  aooct_test_expect_pipeline_error ("aooctsrc num-buffers=1 "
+      "motion-lateral=3 ! fakesink", "motion-lateral=3", "speckle-width", NULL);
+  aooct_test_expect_pipeline_error ("aooctsrc num-buffers=1 phantom=mirror "
+      "motion-axial=3 ! fakesink", "motion-axial=3", "phantom=retina", NULL);
   /* min-correlation outside 0 .. 1: refused by GObject */
   {
     GstElement *e = gst_element_factory_make ("aooctregister", NULL);
