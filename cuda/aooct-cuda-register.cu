@@ -482,8 +482,17 @@ plan2d_make (Plan2d * pl, int n0, int n1, int batch, const gchar * what,
 static void
 plan2d_destroy (Plan2d * pl)
 {
-  if (pl->valid)
-    cufftDestroy (pl->h);
+  cufftResult res;
+
+  if (!pl->valid)
+    return;
+  res = cufftDestroy (pl->h);
+  /* as aooct_cufft_plan_destroy: quiet where a device fault lost the
+   * context */
+  if (res != CUFFT_SUCCESS
+      && !aooct_cuda_error_is_sticky (cudaPeekAtLastError ()))
+    g_warning ("aooctregister: cufftDestroy failed: %s",
+        aooct_cufft_result_name (res));
   pl->valid = FALSE;
 }
 
