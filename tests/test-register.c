@@ -401,6 +401,11 @@ check_run (const Run * run, const gchar * shifts_file)
       memcpy (gotd, x, sizeof (gdouble) * bscan_doubles ());
     else
       aooct_ref_register_apply (&rp, x, gotd, qz, qx);
+    /* reference=previous: the next estimate against what the element
+     * itself had as its reference (its own shift, applied in float64),
+     * so that one fine-grid step chosen apart does not carry on */
+    if (run->previous && !r->rejected && b > 0)
+      aooct_ref_register_set_reference (ref, gotd);
     ref_image (&s, gotd, want);
     img += (gsize) (b % run->bscans) * rows * M;
     for (k = 0; k < rows * M; k++)
