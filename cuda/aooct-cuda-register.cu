@@ -13,8 +13,10 @@
 #define SLOTS 8
 /* blocks per B-scan of the integer peak search, at most */
 #define PEAK_BLOCKS 64
-/* blocks per B-scan of the cross-power kernel, at most */
-#define CROSS_BLOCKS 128
+/* blocks of the cross-power kernel over all B-scans of a launch, at most
+ * (at least CROSS_BLOCKS_MIN per B-scan) */
+#define CROSS_BLOCKS 4096
+#define CROSS_BLOCKS_MIN 64
 
 #define AOOCT_CUBLAS_CHECK(call, error, what) G_STMT_START {           \
     cublasStatus_t _aooct_s = (call);                                  \
@@ -153,9 +155,10 @@ block_add_double (double v, double *target)
 }
 
 /* cross = conj (R^) A^ with the DC bins 0 (the means), energy[b] +=
- * |A^|^2; grid (min (ceil (crop / THREADS), CROSS_BLOCKS), B), each block
- * striding over the crop (a few hundred atomic adds per B-scan instead of
- * one per THREADS bins) */
+ * |A^|^2; grid (min (ceil (crop / THREADS), max
+ * (CROSS_BLOCKS / B, CROSS_BLOCKS_MIN)), B), each block striding over the
+ * crop (a few hundred atomic adds per B-scan instead of one per THREADS
+ * bins where there are many B-scans) */
 static __global__ void
 cross_power (const float2 * amp, const float2 * ref, const int *ref_slot,
     float2 * cross, double *energy, size_t crop)
@@ -238,17 +241,28 @@ integer_peak (const float2 * corr, Cand * partial, AooctRegisterParams p,
     partial[b * nblk + blockIdx.x] = best;
 }
 
-/* the integer peak of each B-scan from its blocks' candidates; grid (B),
- * one warp */
+/* the integer peak of each B-scan from its blocks' candidates: each lane
+ * reads every 32nd (loads side by side rather than one thread's chain of
+ * dependent loads), then the warp's shuffles; the order of the picks does
+ * not matter (cand_pick is the spec's total order).  grid (B), one warp */
 static __global__ void
 peak_reduce (const Cand * partial, int nblk, int *peak)
 {
-  if (threadIdx.x == 0) {
-    const int b = blockIdx.x;
-    Cand best = partial[b * nblk];
+  const int b = blockIdx.x;
+  Cand best = { 0, 0, 0, 0 };
 
-    for (int i = 1; i < nblk; i++)
-      best = cand_pick (best, partial[b * nblk + i]);
+  for (int i = threadIdx.x; i < nblk; i += 32)
+    best = cand_pick (best, partial[b * nblk + i]);
+  for (int o = 16; o > 0; o >>= 1) {
+    Cand other;
+
+    other.c = __shfl_down_sync (0xffffffffu, best.c, o);
+    other.qz = __shfl_down_sync (0xffffffffu, best.qz, o);
+    other.qx = __shfl_down_sync (0xffffffffu, best.qx, o);
+    other.valid = __shfl_down_sync (0xffffffffu, best.valid, o);
+    best = cand_pick (best, other);
+  }
+  if (threadIdx.x == 0) {
     peak[2 * b] = best.qz;
     peak[2 * b + 1] = best.qx;
   }
@@ -783,8 +797,8 @@ register_view (AooctCudaRegisterPlan * r, View * v, float min_correlation,
           error) || !crop_spectrum (r, v->in, v, stream, error))
     return FALSE;
   cross_power <<< dim3 ((unsigned) MIN ((r->crop + THREADS - 1) / THREADS,
-          CROSS_BLOCKS), n), THREADS, 0, stream >>> (v->amp, r->ref,
-      r->ref_slot, v->cross, v->energy, r->crop);
+          MAX (CROSS_BLOCKS / n, CROSS_BLOCKS_MIN)), n), THREADS, 0,
+      stream >>> (v->amp, r->ref, r->ref_slot, v->cross, v->energy, r->crop);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: cross-power kernel");
   /* out of place: cuFFT's C2C leaves its input as it was (only C2R may
    * not), so cross stays for the upsampled DFT */
