@@ -123,13 +123,18 @@ twiddle (long long f, long long q, long long d)
   return make_float2 (c, s);
 }
 
-/* amp[b][m][r] = |X[b][m][bin (r)]| as a complex value; grid (rows, M, B) */
+/* amp[b][m][r] = |X[b][m][bin (r)]| as a complex value, and energy[b] =
+ * 0, where cross_power's sums start (a memset launch less); grid (rows,
+ * M, B) */
 static __global__ void
-crop_amplitude (const float2 * in, float2 * amp, AooctRegisterParams p)
+crop_amplitude (const float2 * in, float2 * amp, double *energy,
+    AooctRegisterParams p)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   const int m = blockIdx.y, b = blockIdx.z;
 
+  if (r == 0 && m == 0)
+    energy[b] = 0;
   if (r >= p.rows)
     return;
   const float2 v = in[((size_t) b * p.alines + m) * p.samples +
@@ -201,18 +206,14 @@ make_reference (const float2 * amp, float2 * ref, double *ref_energy,
   block_add_double (e, &ref_energy[slot]);
 }
 
-/* one thread: before make_reference into the other slot (clear its
- * energy) or after it (make it the reference), unless rejected */
+/* one thread: after make_reference into the other slot, that slot is the
+ * reference, unless rejected (fine_pick cleared its energy before) */
 static __global__ void
-reference_step (double *ref_energy, int *ref_slot, const Shift * shift,
-    int flip)
+reference_flip (int *ref_slot, const Shift * shift)
 {
   if (shift->flags & SHIFT_REJECTED)
     return;
-  if (flip)
-    ref_slot[0] = 1 - ref_slot[0];
-  else
-    ref_energy[1 - ref_slot[0]] = 0;
+  ref_slot[0] = 1 - ref_slot[0];
 }
 
 /* The best integer shift of c (corr = C M c) over |dz| <= max_dz, |dx| <=
@@ -322,12 +323,14 @@ apply_factor (Shift sh, int idx, float2 * hm, float2 * hz,
 /* The fine peak within the shift limits, rho, rejected; B-scan @ref_b (or
  * none, -1) is the reference itself: 0, 0, 1, copied.  Then the apply's
  * factors of that shift into hm[b] (M) and hz[b] (P2) (one launch less
- * than a kernel of their own).  grid (B) */
+ * than a kernel of their own).  With @next_ref (reference=previous, one
+ * B-scan), unless rejected, the energy of the reference slot that
+ * make_reference fills next is cleared (a launch less).  grid (B) */
 static __global__ void
 fine_pick (const float2 * cfine, const int *peak, const double *energy,
-    const double *ref_energy, const int *ref_slot, Shift * shift,
+    double *ref_energy, const int *ref_slot, Shift * shift,
     float2 * hm, float2 * hz, AooctRegisterParams p, int ni,
-    float min_correlation, int ref_b)
+    float min_correlation, int ref_b, int next_ref)
 {
   __shared__ Cand s[THREADS];
   __shared__ Shift picked;
@@ -366,6 +369,8 @@ fine_pick (const float2 * cfine, const int *peak, const double *energy,
     }
     shift[b] = sh;
     picked = sh;
+    if (next_ref && !(sh.flags & SHIFT_REJECTED))
+      ref_energy[1 - ref_slot[0]] = 0;
   }
   __syncthreads ();
   for (int idx = threadIdx.x; idx < p.alines + p.samples; idx += THREADS)
@@ -622,8 +627,15 @@ aooct_cuda_register_plan_free (AooctCudaRegisterPlan * r)
     g_warning ("aooctregister: the last shifts are lost: %s", error->message);
     g_clear_error (&error);
   }
-  if (r->blas)
-    cublasDestroy (r->blas);
+  if (r->blas) {
+    cublasStatus_t st = cublasDestroy (r->blas);
+
+    /* quiet where a device fault lost the context, as plan2d_destroy */
+    if (st != CUBLAS_STATUS_SUCCESS
+        && !aooct_cuda_error_is_sticky (cudaPeekAtLastError ()))
+      g_warning ("aooctregister: cublasDestroy failed: %s",
+          cublasGetStatusString (st));
+  }
   plan2d_destroy (&r->amp_b);
   plan2d_destroy (&r->corr_b);
   plan2d_destroy (&r->bscan_b);
@@ -720,7 +732,7 @@ crop_spectrum (AooctCudaRegisterPlan * r, const float2 * x, View * v,
   const AooctRegisterParams *p = &r->p;
 
   crop_amplitude <<< dim3 ((p->rows + THREADS - 1) / THREADS, p->alines,
-      v->n), THREADS, 0, stream >>> (x, v->amp, *p);
+      v->n), THREADS, 0, stream >>> (x, v->amp, v->energy, *p);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: crop amplitude kernel");
   return plan2d_run (v->amp_fft, v->amp, v->amp, CUFFT_FORWARD, stream,
       "aooctregister crop DFT", error);
@@ -793,8 +805,7 @@ register_view (AooctCudaRegisterPlan * r, View * v, float min_correlation,
   const AooctRegisterParams *p = &r->p;
   const int n = v->n, ni = r->ni;
 
-  if (!aooct_cuda_memset_async (v->energy, 0, n * sizeof (double), stream,
-          error) || !crop_spectrum (r, v->in, v, stream, error))
+  if (!crop_spectrum (r, v->in, v, stream, error))
     return FALSE;
   cross_power <<< dim3 ((unsigned) MIN ((r->crop + THREADS - 1) / THREADS,
           MAX (CROSS_BLOCKS / n, CROSS_BLOCKS_MIN)), n), THREADS, 0,
@@ -818,7 +829,8 @@ register_view (AooctCudaRegisterPlan * r, View * v, float min_correlation,
     return FALSE;
   fine_pick <<< n, THREADS, 0, stream >>> (v->cfine, v->peak, v->energy,
       r->ref_energy, r->ref_slot, v->shift, v->hm, v->hz, *p, ni,
-      min_correlation, ref_b);
+      min_correlation, ref_b,
+      p->reference == AOOCT_REGISTER_REFERENCE_PREVIOUS);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: pick kernel");
 
   /* the apply: the B-scans' 2-D DFT from the input into the output (out
@@ -847,16 +859,12 @@ next_reference (AooctCudaRegisterPlan * r, View * v, AooctCudaStream stream,
 {
   const unsigned blocks = (unsigned) ((r->crop + THREADS - 1) / THREADS);
 
-  reference_step <<< 1, 1, 0, stream >>> (r->ref_energy, r->ref_slot,
-      v->shift, 0);
-  AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: reference kernel");
   if (!crop_spectrum (r, v->out, v, stream, error))
     return FALSE;
   make_reference <<< blocks, THREADS, 0, stream >>> (v->amp, r->ref,
       r->ref_energy, r->ref_slot, -1, v->shift, r->crop);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: reference kernel");
-  reference_step <<< 1, 1, 0, stream >>> (r->ref_energy, r->ref_slot,
-      v->shift, 1);
+  reference_flip <<< 1, 1, 0, stream >>> (r->ref_slot, v->shift);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: reference kernel");
   return TRUE;
 }
