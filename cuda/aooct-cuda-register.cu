@@ -2,19 +2,31 @@
 /* aooct CUDA core: aooctregister (see aooct-cuda-register.h). */
 #include <math.h>
 #include <stdint.h>
+#include <cublas_v2.h>
 
 #include "aooct-cuda-register.h"
 #include "aooct-cuda-check.h"
 #include "aooct-register-pick.h"
 
 #define THREADS 256
-/* spatial-frequency rows of the cross-power spectrum per block of the
- * first matrix product: each twiddle read serves that many rows */
-#define FINE_ROWS 8
 /* buffers whose shifts may be on their way to the host at once */
 #define SLOTS 8
 /* blocks per B-scan of the integer peak search, at most */
 #define PEAK_BLOCKS 64
+/* blocks of the cross-power kernel over all B-scans of a launch, at most
+ * (at least CROSS_BLOCKS_MIN per B-scan) */
+#define CROSS_BLOCKS 4096
+#define CROSS_BLOCKS_MIN 64
+
+#define AOOCT_CUBLAS_CHECK(call, error, what) G_STMT_START {           \
+    cublasStatus_t _aooct_s = (call);                                  \
+    if (G_UNLIKELY (_aooct_s != CUBLAS_STATUS_SUCCESS)) {              \
+      g_set_error ((error), AOOCT_ERROR, AOOCT_ERROR_FAILED,           \
+          "%s failed: %s (%d)", (what),                                \
+          cublasGetStatusString (_aooct_s), (int) _aooct_s);           \
+      return FALSE;                                                    \
+    }                                                                  \
+  } G_STMT_END
 
 /* One B-scan's shift as the device decides it */
 typedef struct
@@ -63,7 +75,8 @@ struct _AooctCudaRegisterPlan
   Cand *partial;                /* bscans x nblk */
   int *peak;                    /* bscans x 2 */
   float2 *ez, *ex, *t;          /* bscans x ni x C, x ni x M, x ni x M */
-  float *cfine;                 /* bscans x ni x ni */
+  float2 *cfine;                /* bscans x ni x ni, times C M */
+  cublasHandle_t blas;          /* the upsampled DFT's two matrix products */
   Shift *shift;                 /* bscans */
   float2 *hm, *hz;              /* bscans x M, bscans x P2: apply factors */
   gpointer work;                /* the cuFFT plans' work area */
@@ -110,13 +123,18 @@ twiddle (long long f, long long q, long long d)
   return make_float2 (c, s);
 }
 
-/* amp[b][m][r] = |X[b][m][bin (r)]| as a complex value; grid (rows, M, B) */
+/* amp[b][m][r] = |X[b][m][bin (r)]| as a complex value, and energy[b] =
+ * 0, where cross_power's sums start (a memset launch less); grid (rows,
+ * M, B) */
 static __global__ void
-crop_amplitude (const float2 * in, float2 * amp, AooctRegisterParams p)
+crop_amplitude (const float2 * in, float2 * amp, double *energy,
+    AooctRegisterParams p)
 {
   const int r = blockIdx.x * blockDim.x + threadIdx.x;
   const int m = blockIdx.y, b = blockIdx.z;
 
+  if (r == 0 && m == 0)
+    energy[b] = 0;
   if (r >= p.rows)
     return;
   const float2 v = in[((size_t) b * p.alines + m) * p.samples +
@@ -141,24 +159,27 @@ block_add_double (double v, double *target)
     atomicAdd (target, s[0]);
 }
 
-/* cross = corr = conj (R^) A^ with the DC bins 0 (the means), energy[b]
- * += |A^|^2; grid (ceil (crop / THREADS), B) */
+/* cross = conj (R^) A^ with the DC bins 0 (the means), energy[b] +=
+ * |A^|^2; grid (min (ceil (crop / THREADS), max
+ * (CROSS_BLOCKS / B, CROSS_BLOCKS_MIN)), B), each block striding over the
+ * crop (a few hundred atomic adds per B-scan instead of one per THREADS
+ * bins where there are many B-scans) */
 static __global__ void
 cross_power (const float2 * amp, const float2 * ref, const int *ref_slot,
-    float2 * cross, float2 * corr, double *energy, size_t crop)
+    float2 * cross, double *energy, size_t crop)
 {
-  const size_t k = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
   const int b = blockIdx.y;
+  const float2 *rs = ref + (size_t) ref_slot[0] * crop;
   double e = 0;
 
-  if (k < crop) {
+  for (size_t k = (size_t) blockIdx.x * blockDim.x + threadIdx.x; k < crop;
+      k += (size_t) gridDim.x * blockDim.x) {
     const float2 a = k == 0 ? make_float2 (0, 0) : amp[b * crop + k];
-    const float2 r = ref[(size_t) ref_slot[0] * crop + k];
+    const float2 r = rs[k];
     const float2 g = make_float2 (r.x * a.x + r.y * a.y, r.x * a.y - r.y * a.x);
 
     cross[b * crop + k] = g;
-    corr[b * crop + k] = g;
-    e = (double) a.x * a.x + (double) a.y * a.y;
+    e += (double) a.x * a.x + (double) a.y * a.y;
   }
   block_add_double (e, &energy[b]);
 }
@@ -185,18 +206,14 @@ make_reference (const float2 * amp, float2 * ref, double *ref_energy,
   block_add_double (e, &ref_energy[slot]);
 }
 
-/* one thread: before make_reference into the other slot (clear its
- * energy) or after it (make it the reference), unless rejected */
+/* one thread: after make_reference into the other slot, that slot is the
+ * reference, unless rejected (fine_pick cleared its energy before) */
 static __global__ void
-reference_step (double *ref_energy, int *ref_slot, const Shift * shift,
-    int flip)
+reference_flip (int *ref_slot, const Shift * shift)
 {
   if (shift->flags & SHIFT_REJECTED)
     return;
-  if (flip)
-    ref_slot[0] = 1 - ref_slot[0];
-  else
-    ref_energy[1 - ref_slot[0]] = 0;
+  ref_slot[0] = 1 - ref_slot[0];
 }
 
 /* The best integer shift of c (corr = C M c) over |dz| <= max_dz, |dx| <=
@@ -225,17 +242,28 @@ integer_peak (const float2 * corr, Cand * partial, AooctRegisterParams p,
     partial[b * nblk + blockIdx.x] = best;
 }
 
-/* the integer peak of each B-scan from its blocks' candidates; grid (B),
- * one warp */
+/* the integer peak of each B-scan from its blocks' candidates: each lane
+ * reads every 32nd (loads side by side rather than one thread's chain of
+ * dependent loads), then the warp's shuffles; the order of the picks does
+ * not matter (cand_pick is the spec's total order).  grid (B), one warp */
 static __global__ void
 peak_reduce (const Cand * partial, int nblk, int *peak)
 {
-  if (threadIdx.x == 0) {
-    const int b = blockIdx.x;
-    Cand best = partial[b * nblk];
+  const int b = blockIdx.x;
+  Cand best = { 0, 0, 0, 0 };
 
-    for (int i = 1; i < nblk; i++)
-      best = cand_pick (best, partial[b * nblk + i]);
+  for (int i = threadIdx.x; i < nblk; i += 32)
+    best = cand_pick (best, partial[b * nblk + i]);
+  for (int o = 16; o > 0; o >>= 1) {
+    Cand other;
+
+    other.c = __shfl_down_sync (0xffffffffu, best.c, o);
+    other.qz = __shfl_down_sync (0xffffffffu, best.qz, o);
+    other.qx = __shfl_down_sync (0xffffffffu, best.qx, o);
+    other.valid = __shfl_down_sync (0xffffffffu, best.valid, o);
+    best = cand_pick (best, other);
+  }
+  if (threadIdx.x == 0) {
     peak[2 * b] = best.qz;
     peak[2 * b + 1] = best.qx;
   }
@@ -268,93 +296,52 @@ fine_twiddles (const int *peak, float2 * ez, float2 * ex,
   }
 }
 
-/* t[b][i][km] = sum_kz cross[b][km][kz] ez[b][i][kz]: FINE_ROWS rows km
- * per block, one warp per fine point i at a time, lanes over kz; grid
- * (ceil (M / FINE_ROWS), B), 128 threads */
-static __global__ void
-fine_rows (const float2 * cross, const float2 * ez, float2 * t,
-    AooctRegisterParams p, int ni)
+/* The apply's factor @idx of one B-scan's shift @sh: idx < M: hm[idx] =
+ * exp (2 pi j km dx / M) (signed km), else hz[q = idx - M] = exp (-2 pi j
+ * dz i / P2) with i = -q mod P2 (the unsigned frequency of the spectral
+ * sample), each scaled by 1 / sqrt (M P2) */
+static __device__ void
+apply_factor (Shift sh, int idx, float2 * hm, float2 * hz,
+    const AooctRegisterParams & p)
 {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int warps = blockDim.x >> 5, b = blockIdx.y;
-  const int km0 = blockIdx.x * FINE_ROWS;
-  const int rows = min (FINE_ROWS, p.alines - km0);
-  const float2 *g = cross + ((size_t) b * p.alines + km0) * p.rows;
-  const float2 *e = ez + (size_t) b * ni * p.rows;
+  const int U = p.upsample;
+  const float scale = (float) (1.0 / sqrt ((double) p.alines * p.samples));
+  float2 w;
 
-  for (int i = warp; i < ni; i += warps) {
-    float sr[FINE_ROWS], si[FINE_ROWS];
+  if (idx < p.alines) {
+    w = twiddle (aooct_register_freq (idx, p.alines), sh.qx,
+        (long long) U * p.alines);
+    hm[idx] = make_float2 (w.x * scale, w.y * scale);
+  } else if (idx < p.alines + p.samples) {
+    const int q = idx - p.alines, i = q == 0 ? 0 : p.samples - q;
 
-    for (int r = 0; r < FINE_ROWS; r++)
-      sr[r] = si[r] = 0.0f;
-    for (int kz = lane; kz < p.rows; kz += 32) {
-      const float2 w = e[(size_t) i * p.rows + kz];
-
-#pragma unroll
-      for (int r = 0; r < FINE_ROWS; r++)
-        if (r < rows) {
-          const float2 v = g[(size_t) r * p.rows + kz];
-
-          sr[r] += v.x * w.x - v.y * w.y;
-          si[r] += v.x * w.y + v.y * w.x;
-        }
-    }
-#pragma unroll
-    for (int r = 0; r < FINE_ROWS; r++) {
-      for (int o = 16; o > 0; o >>= 1) {
-        sr[r] += __shfl_down_sync (0xffffffffu, sr[r], o);
-        si[r] += __shfl_down_sync (0xffffffffu, si[r], o);
-      }
-      if (lane == 0 && r < rows)
-        t[((size_t) b * ni + i) * p.alines + km0 + r] =
-            make_float2 (sr[r], si[r]);
-    }
-  }
-}
-
-/* cfine[b][i][j] = Re sum_km t[b][i][km] ex[b][j][km] / (C M); grid (ni,
- * B), one warp per j at a time */
-static __global__ void
-fine_cols (const float2 * t, const float2 * ex, float *cfine,
-    AooctRegisterParams p, int ni)
-{
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int warps = blockDim.x >> 5, i = blockIdx.x, b = blockIdx.y;
-  const float2 *ti = t + ((size_t) b * ni + i) * p.alines;
-  const float norm = (float) (1.0 / ((double) p.rows * p.alines));
-
-  for (int j = warp; j < ni; j += warps) {
-    const float2 *e = ex + ((size_t) b * ni + j) * p.alines;
-    float s = 0.0f;
-
-    for (int km = lane; km < p.alines; km += 32) {
-      const float2 a = ti[km], w = e[km];
-
-      s += a.x * w.x - a.y * w.y;
-    }
-    for (int o = 16; o > 0; o >>= 1)
-      s += __shfl_down_sync (0xffffffffu, s, o);
-    if (lane == 0)
-      cfine[((size_t) b * ni + i) * ni + j] = s * norm;
+    w = twiddle (-(long long) sh.qz, i, (long long) U * p.samples);
+    hz[q] = make_float2 (w.x * scale, w.y * scale);
   }
 }
 
 /* The fine peak within the shift limits, rho, rejected; B-scan @ref_b (or
- * none, -1) is the reference itself: 0, 0, 1, copied.  Also the apply's
- * factors come from it (apply_factors).  grid (B) */
+ * none, -1) is the reference itself: 0, 0, 1, copied.  Then the apply's
+ * factors of that shift into hm[b] (M) and hz[b] (P2) (one launch less
+ * than a kernel of their own).  With @next_ref (reference=previous, one
+ * B-scan), unless rejected, the energy of the reference slot that
+ * make_reference fills next is cleared (a launch less).  grid (B) */
 static __global__ void
-fine_pick (const float *cfine, const int *peak, const double *energy,
-    const double *ref_energy, const int *ref_slot, Shift * shift,
-    AooctRegisterParams p, int ni, float min_correlation, int ref_b)
+fine_pick (const float2 * cfine, const int *peak, const double *energy,
+    double *ref_energy, const int *ref_slot, Shift * shift,
+    float2 * hm, float2 * hz, AooctRegisterParams p, int ni,
+    float min_correlation, int ref_b, int next_ref)
 {
   __shared__ Cand s[THREADS];
+  __shared__ Shift picked;
   const int b = blockIdx.x, U = p.upsample;
   const int dz0 = peak[2 * b], dx0 = peak[2 * b + 1];
+  const float norm = (float) (1.0 / ((double) p.rows * p.alines));
   Cand best = { 0, 0, 0, 0 };
 
   for (int k = threadIdx.x; k < ni * ni; k += THREADS) {
     const int i = k / ni, j = k % ni;
-    Cand c = { cfine[(size_t) b * ni * ni + k], dz0 * U + i - U,
+    Cand c = { cfine[(size_t) b * ni * ni + k].x * norm, dz0 * U + i - U,
       dx0 * U + j - U, 1
     };
 
@@ -381,7 +368,14 @@ fine_pick (const float *cfine, const int *peak, const double *energy,
       sh.flags = sh.rho < min_correlation ? SHIFT_REJECTED | SHIFT_COPY : 0;
     }
     shift[b] = sh;
+    picked = sh;
+    if (next_ref && !(sh.flags & SHIFT_REJECTED))
+      ref_energy[1 - ref_slot[0]] = 0;
   }
+  __syncthreads ();
+  for (int idx = threadIdx.x; idx < p.alines + p.samples; idx += THREADS)
+    apply_factor (picked, idx, hm + (size_t) b * p.alines,
+        hz + (size_t) b * p.samples, p);
 }
 
 /* the reference pass's result alone (no estimate ran); one thread */
@@ -391,32 +385,6 @@ reference_result (Shift * shift)
   shift->qz = shift->qx = 0;
   shift->rho = 1.0f;
   shift->flags = SHIFT_COPY;
-}
-
-/* hm[b][km] = exp (2 pi j km dx / M) (signed km), hz[b][q] = exp (-2 pi j
- * dz i / P2) with i = -q mod P2 (the unsigned frequency of the spectral
- * sample), each scaled by 1 / sqrt (M P2); grid (ceil ((M + P2) /
- * THREADS), B) */
-static __global__ void
-apply_factors (const Shift * shift, float2 * hm, float2 * hz,
-    AooctRegisterParams p)
-{
-  const int idx = blockIdx.x * THREADS + threadIdx.x, b = blockIdx.y;
-  const int U = p.upsample;
-  const Shift sh = shift[b];
-  const float scale = (float) (1.0 / sqrt ((double) p.alines * p.samples));
-  float2 w;
-
-  if (idx < p.alines) {
-    w = twiddle (aooct_register_freq (idx, p.alines), sh.qx,
-        (long long) U * p.alines);
-    hm[(size_t) b * p.alines + idx] = make_float2 (w.x * scale, w.y * scale);
-  } else if (idx < p.alines + p.samples) {
-    const int q = idx - p.alines, i = q == 0 ? 0 : p.samples - q;
-
-    w = twiddle (-(long long) sh.qz, i, (long long) U * p.samples);
-    hz[(size_t) b * p.samples + q] = make_float2 (w.x * scale, w.y * scale);
-  }
 }
 
 /* the 2-D spectrum of each B-scan times hm[km] hz[q]; grid (P2, M, B) */
@@ -482,8 +450,17 @@ plan2d_make (Plan2d * pl, int n0, int n1, int batch, const gchar * what,
 static void
 plan2d_destroy (Plan2d * pl)
 {
-  if (pl->valid)
-    cufftDestroy (pl->h);
+  cufftResult res;
+
+  if (!pl->valid)
+    return;
+  res = cufftDestroy (pl->h);
+  /* as aooct_cufft_plan_destroy: quiet where a device fault lost the
+   * context */
+  if (res != CUFFT_SUCCESS
+      && !aooct_cuda_error_is_sticky (cudaPeekAtLastError ()))
+    g_warning ("aooctregister: cufftDestroy failed: %s",
+        aooct_cufft_result_name (res));
   pl->valid = FALSE;
 }
 
@@ -495,6 +472,18 @@ plan2d_run (Plan2d * pl, float2 * in, float2 * out, int dir,
       "cufftSetStream for %s", what);
   AOOCT_CUFFT_CHECK (cufftExecC2C (pl->h, (cufftComplex *) in,
           (cufftComplex *) out, dir), error, "cufftExecC2C for %s", what);
+  return TRUE;
+}
+
+/* plain float32 products (no TF32 tensor-core shortcut, whose 10-bit
+ * mantissa would move the fine peak) */
+static gboolean
+blas_new (AooctCudaRegisterPlan * r, GError ** error)
+{
+  AOOCT_CUBLAS_CHECK (cublasCreate (&r->blas), error,
+      "cublasCreate for aooctregister");
+  AOOCT_CUBLAS_CHECK (cublasSetMathMode (r->blas, CUBLAS_PEDANTIC_MATH),
+      error, "cublasSetMathMode for aooctregister");
   return TRUE;
 }
 
@@ -538,7 +527,7 @@ aooct_cuda_register_plan_new (const AooctRegisterParams * p, GError ** error)
       && alloc (B * r->ni * p->rows * sizeof (float2), &r->ez, error)
       && alloc (B * r->ni * p->alines * sizeof (float2), &r->ex, error)
       && alloc (B * r->ni * p->alines * sizeof (float2), &r->t, error)
-      && alloc (B * r->ni * r->ni * sizeof (float), &r->cfine, error)
+      && alloc (B * r->ni * r->ni * sizeof (float2), &r->cfine, error)
       && alloc (B * sizeof (Shift), &r->shift, error)
       && alloc (B * p->alines * sizeof (float2), &r->hm, error)
       && alloc (B * p->samples * sizeof (float2), &r->hz, error)
@@ -571,6 +560,8 @@ aooct_cuda_register_plan_new (const AooctRegisterParams * p, GError ** error)
               "cufftSetWorkArea for aooctregister");
       }
   }
+  if (ok)
+    ok = blas_new (r, error);
   for (i = 0; ok && i < SLOTS; i++)
     ok = aooct_cuda_malloc_host (B * sizeof (Shift),
         (gpointer *) & r->slots[i].host, error)
@@ -636,6 +627,15 @@ aooct_cuda_register_plan_free (AooctCudaRegisterPlan * r)
     g_warning ("aooctregister: the last shifts are lost: %s", error->message);
     g_clear_error (&error);
   }
+  if (r->blas) {
+    cublasStatus_t st = cublasDestroy (r->blas);
+
+    /* quiet where a device fault lost the context, as plan2d_destroy */
+    if (st != CUBLAS_STATUS_SUCCESS
+        && !aooct_cuda_error_is_sticky (cudaPeekAtLastError ()))
+      g_warning ("aooctregister: cublasDestroy failed: %s",
+          cublasGetStatusString (st));
+  }
   plan2d_destroy (&r->amp_b);
   plan2d_destroy (&r->corr_b);
   plan2d_destroy (&r->bscan_b);
@@ -682,7 +682,7 @@ typedef struct
   const float2 *in;
   float2 *out;
   float2 *amp, *cross, *corr, *ez, *ex, *t, *hm, *hz;
-  float *cfine;
+  float2 *cfine;
   double *energy;
   Cand *partial;
   int *peak;
@@ -732,7 +732,7 @@ crop_spectrum (AooctCudaRegisterPlan * r, const float2 * x, View * v,
   const AooctRegisterParams *p = &r->p;
 
   crop_amplitude <<< dim3 ((p->rows + THREADS - 1) / THREADS, p->alines,
-      v->n), THREADS, 0, stream >>> (x, v->amp, *p);
+      v->n), THREADS, 0, stream >>> (x, v->amp, v->energy, *p);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: crop amplitude kernel");
   return plan2d_run (v->amp_fft, v->amp, v->amp, CUFFT_FORWARD, stream,
       "aooctregister crop DFT", error);
@@ -762,6 +762,40 @@ reference_pass (AooctCudaRegisterPlan * r, const float2 * in, float2 * out,
   return TRUE;
 }
 
+/* The upsampled DFT as two matrix products per B-scan (Guizar-Sicairos):
+ * t[b][i][km] = sum_kz cross[b][km][kz] ez[b][i][kz], then cfine[b][i][j]
+ * = sum_km t[b][i][km] ex[b][j][km] (its real part over C M is c).  In
+ * cuBLAS's column-major terms, with every array read as stored: cross[b]
+ * is rows x M (ld rows), ez[b] rows x ni (ld rows), t[b] M x ni (ld M) =
+ * cross^T ez; ex[b] is M x ni (ld M), cfine[b] ni(j) x ni(i) (ld ni) =
+ * ex^T t. */
+static gboolean
+fine_products (AooctCudaRegisterPlan * r, View * v, AooctCudaStream stream,
+    GError ** error)
+{
+  const AooctRegisterParams *p = &r->p;
+  const int ni = r->ni;
+  const cuComplex one = { 1.0f, 0.0f }, zero = { 0.0f, 0.0f };
+
+  AOOCT_CUBLAS_CHECK (cublasSetStream (r->blas, (cudaStream_t) stream),
+      error, "cublasSetStream for aooctregister");
+  AOOCT_CUBLAS_CHECK (cublasCgemmStridedBatched (r->blas, CUBLAS_OP_T,
+          CUBLAS_OP_N, p->alines, ni, p->rows, &one,
+          (const cuComplex *) v->cross, p->rows, (long long) r->crop,
+          (const cuComplex *) v->ez, p->rows, (long long) ni * p->rows,
+          &zero, (cuComplex *) v->t, p->alines, (long long) ni * p->alines,
+          v->n), error, "aooctregister: cublasCgemmStridedBatched (upsampled "
+      "DFT over depth)");
+  AOOCT_CUBLAS_CHECK (cublasCgemmStridedBatched (r->blas, CUBLAS_OP_T,
+          CUBLAS_OP_N, ni, ni, p->alines, &one, (const cuComplex *) v->ex,
+          p->alines, (long long) ni * p->alines, (const cuComplex *) v->t,
+          p->alines, (long long) ni * p->alines, &zero,
+          (cuComplex *) v->cfine, ni, (long long) ni * ni, v->n), error,
+      "aooctregister: cublasCgemmStridedBatched (upsampled DFT over "
+      "A-lines)");
+  return TRUE;
+}
+
 /* Estimate and apply for v's B-scans; @ref_b: the one among them that is
  * the reference itself (its spectrum already made), or -1. */
 static gboolean
@@ -771,14 +805,15 @@ register_view (AooctCudaRegisterPlan * r, View * v, float min_correlation,
   const AooctRegisterParams *p = &r->p;
   const int n = v->n, ni = r->ni;
 
-  if (!aooct_cuda_memset_async (v->energy, 0, n * sizeof (double), stream,
-          error) || !crop_spectrum (r, v->in, v, stream, error))
+  if (!crop_spectrum (r, v->in, v, stream, error))
     return FALSE;
-  cross_power <<< dim3 ((unsigned) ((r->crop + THREADS - 1) / THREADS), n),
-      THREADS, 0, stream >>> (v->amp, r->ref, r->ref_slot, v->cross, v->corr,
-      v->energy, r->crop);
+  cross_power <<< dim3 ((unsigned) MIN ((r->crop + THREADS - 1) / THREADS,
+          MAX (CROSS_BLOCKS / n, CROSS_BLOCKS_MIN)), n), THREADS, 0,
+      stream >>> (v->amp, r->ref, r->ref_slot, v->cross, v->energy, r->crop);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: cross-power kernel");
-  if (!plan2d_run (v->corr_fft, v->corr, v->corr, CUFFT_INVERSE, stream,
+  /* out of place: cuFFT's C2C leaves its input as it was (only C2R may
+   * not), so cross stays for the upsampled DFT */
+  if (!plan2d_run (v->corr_fft, v->cross, v->corr, CUFFT_INVERSE, stream,
           "aooctregister correlation", error))
     return FALSE;
   integer_peak <<< dim3 (r->nblk, n), THREADS, 0, stream >>> (v->corr,
@@ -790,26 +825,20 @@ register_view (AooctCudaRegisterPlan * r, View * v, float min_correlation,
               THREADS - 1) / THREADS), n), THREADS, 0, stream >>> (v->peak,
       v->ez, v->ex, *p, ni);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: twiddle kernel");
-  fine_rows <<< dim3 ((p->alines + FINE_ROWS - 1) / FINE_ROWS, n), 128, 0,
-      stream >>> (v->cross, v->ez, v->t, *p, ni);
-  AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: upsampled DFT kernel");
-  fine_cols <<< dim3 (ni, n), 128, 0, stream >>> (v->t, v->ex, v->cfine,
-      *p, ni);
-  AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: upsampled DFT kernel");
+  if (!fine_products (r, v, stream, error))
+    return FALSE;
   fine_pick <<< n, THREADS, 0, stream >>> (v->cfine, v->peak, v->energy,
-      r->ref_energy, r->ref_slot, v->shift, *p, ni, min_correlation, ref_b);
+      r->ref_energy, r->ref_slot, v->shift, v->hm, v->hz, *p, ni,
+      min_correlation, ref_b,
+      p->reference == AOOCT_REGISTER_REFERENCE_PREVIOUS);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: pick kernel");
 
-  /* the apply: the B-scans' 2-D DFT in the output, the ramps, back */
-  AOOCT_CUDA_CHECK (cudaMemcpyAsync (v->out, v->in,
-          (gsize) n * r->full * sizeof (float2), cudaMemcpyDeviceToDevice,
-          stream), error, "aooctregister: copying the input");
-  if (!plan2d_run (v->bscan_fft, v->out, v->out, CUFFT_FORWARD, stream,
-          "aooctregister B-scan DFT", error))
+  /* the apply: the B-scans' 2-D DFT from the input into the output (out
+   * of place, no copy first: C2C keeps its input, which apply_finish's
+   * copies read), the ramps, back */
+  if (!plan2d_run (v->bscan_fft, (float2 *) v->in, v->out, CUFFT_FORWARD,
+          stream, "aooctregister B-scan DFT", error))
     return FALSE;
-  apply_factors <<< dim3 ((p->alines + p->samples + THREADS - 1) / THREADS,
-      n), THREADS, 0, stream >>> (v->shift, v->hm, v->hz, *p);
-  AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: factors kernel");
   apply_ramp <<< dim3 ((p->samples + THREADS - 1) / THREADS, p->alines, n),
       THREADS, 0, stream >>> (v->out, v->hm, v->hz, *p);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: ramp kernel");
@@ -830,16 +859,12 @@ next_reference (AooctCudaRegisterPlan * r, View * v, AooctCudaStream stream,
 {
   const unsigned blocks = (unsigned) ((r->crop + THREADS - 1) / THREADS);
 
-  reference_step <<< 1, 1, 0, stream >>> (r->ref_energy, r->ref_slot,
-      v->shift, 0);
-  AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: reference kernel");
   if (!crop_spectrum (r, v->out, v, stream, error))
     return FALSE;
   make_reference <<< blocks, THREADS, 0, stream >>> (v->amp, r->ref,
       r->ref_energy, r->ref_slot, -1, v->shift, r->crop);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: reference kernel");
-  reference_step <<< 1, 1, 0, stream >>> (r->ref_energy, r->ref_slot,
-      v->shift, 1);
+  reference_flip <<< 1, 1, 0, stream >>> (r->ref_slot, v->shift);
   AOOCT_CUDA_CHECK_LAUNCH (error, "aooctregister: reference kernel");
   return TRUE;
 }

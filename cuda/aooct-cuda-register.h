@@ -6,9 +6,9 @@
  * cuFFT over the B-scans of a buffer), the cross-power spectrum, the
  * integer peak (a block reduction with the spec's tie rule), the
  * upsampled DFT (exact twiddle tables per B-scan, then two small matrix
- * products: rows of 8 spatial frequencies per block, one warp per fine
- * point), the pick and rho, and the apply (batched 2-D cuFFT of the whole
- * B-scans, the phase ramps from per-B-scan row and column factors, the
+ * products, cuBLAS strided-batched cgemm in plain float32), the pick and
+ * rho, and the apply (batched 2-D cuFFT of the whole B-scans, out of place
+ * from the input into the output, the phase ramps from per-B-scan row and column factors, the
  * inverse, the A-lines whose source lies outside set to 0, rejected
  * B-scans and the reference copied) all read the shift from device
  * memory: the host never waits.  With reference=first the B-scans of a

@@ -401,6 +401,11 @@ check_run (const Run * run, const gchar * shifts_file)
       memcpy (gotd, x, sizeof (gdouble) * bscan_doubles ());
     else
       aooct_ref_register_apply (&rp, x, gotd, qz, qx);
+    /* reference=previous: the next estimate against what the element
+     * itself had as its reference (its own shift, applied in float64),
+     * so that one fine-grid step chosen apart does not carry on */
+    if (run->previous && !r->rejected && b > 0)
+      aooct_ref_register_set_reference (ref, gotd);
     ref_image (&s, gotd, want);
     img += (gsize) (b % run->bscans) * rows * M;
     for (k = 0; k < rows * M; k++)
@@ -636,12 +641,133 @@ GST_START_TEST (test_errors)
   aooct_test_expect_pipeline_error (launch, "shifts-file",
       "/nonexistent/dir/shifts.txt", NULL);
   g_free (launch);
+  /* aooctsrc: lateral motion needs the beam's width */
+  aooct_test_expect_pipeline_error ("aooctsrc num-buffers=1 "
+      "motion-lateral=3 ! fakesink", "motion-lateral=3", "speckle-width", NULL);
+  aooct_test_expect_pipeline_error ("aooctsrc num-buffers=1 phantom=mirror "
+      "motion-axial=3 ! fakesink", "motion-axial=3", "phantom=retina", NULL);
   /* min-correlation outside 0 .. 1: refused by GObject */
   {
     GstElement *e = gst_element_factory_make ("aooctregister", NULL);
     AOOCT_ASSERT_REFUSED (g_object_set (e, "min-correlation", 1.5, NULL));
     gst_object_unref (e);
   }
+}
+
+GST_END_TEST;
+
+static GArray *read_shifts (const gchar * path);
+
+/* post-messages=false: no message, the file still written; min-correlation
+ * changed while playing applies from the next buffer */
+GST_START_TEST (test_live_settings)
+{
+  Data s;
+  GstHarness *h;
+  GArray *reports;
+  gchar *path = g_build_filename (g_get_tmp_dir (), "aooct-shifts-XXXXXX",
+      NULL);
+  gchar *props;
+  GArray *lines;
+  gint fd = g_mkstemp (path), i;
+
+  close (fd);
+  data_init (&s, 1, 4, FALSE, NULL, 0);
+  props = g_strdup_printf ("post-messages=false shifts-file=%s", path);
+  h = harness (&s, props);
+  gst_harness_set_src_caps (h, data_caps (&s, 1));
+  for (i = 0; i < 4; i++) {
+    if (i == 2)
+      g_object_set (aooct_test_element (h, "aooctregister"),
+          "min-correlation", 1.0, NULL);
+    fail_unless_equals_int (gst_harness_push (h, data_buffer (&s, i, 1)),
+        GST_FLOW_OK);
+    gst_buffer_unref (gst_harness_pull (h));
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  reports = pop_reports (h);
+  fail_unless_equals_int (reports->len, 0);
+  g_array_unref (reports);
+  gst_harness_teardown (h);
+  /* the file: B-scan 1 registered, 2 and 3 rejected (rho < 1) */
+  lines = read_shifts (path);
+  fail_unless_equals_int (lines->len, 4);
+  fail_unless (!g_array_index (lines, Report, 1).rejected);
+  fail_unless (g_array_index (lines, Report, 2).rejected);
+  fail_unless (g_array_index (lines, Report, 3).rejected);
+  g_array_unref (lines);
+  g_unlink (path);
+  g_free (path);
+  g_free (props);
+  data_clear (&s);
+}
+
+GST_END_TEST;
+
+/* CUDA: the same B-scans on both backends give the same shifts (within
+ * 1/U) and images (within 1 grey level) */
+GST_START_TEST (test_backends_agree)
+{
+  Data s;
+  GArray *rep[2];
+  GPtrArray *img[2];
+  const gchar *bk[2] = { "cpu", "cuda" };
+  const gint rows = CROP_END - CROP_START;
+  gint k, b, i;
+
+  data_init (&s, 4, 3, FALSE, NULL, 0);
+  for (k = 0; k < 2; k++) {
+    /* reference=first: with previous, a fine-grid step chosen apart on
+     * one B-scan would move every later reference apart too */
+    gchar *launch = g_strdup_printf ("aooctregister backend=%s "
+        "crop-start=%d crop-end=%d ! aooctnorm "
+        "backend=%s crop-start=%d crop-end=%d", bk[k], CROP_START, CROP_END,
+        bk[k], CROP_START, CROP_END);
+    GstHarness *h = aooct_test_harness_new (launch);
+
+    img[k] = g_ptr_array_new_with_free_func (g_free);
+    gst_harness_set_src_caps (h, data_caps (&s, 4));
+    for (i = 0; i < 3; i++) {
+      GstBuffer *out;
+      GstMapInfo map;
+
+      fail_unless_equals_int (gst_harness_push (h, data_buffer (&s, 4 * i,
+                  4)), GST_FLOW_OK);
+      out = gst_harness_pull (h);
+      fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
+      g_ptr_array_add (img[k], g_memdup2 (map.data, map.size));
+      gst_buffer_unmap (out, &map);
+      gst_buffer_unref (out);
+    }
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    rep[k] = pop_reports (h);
+    fail_unless_equals_int (rep[k]->len, 12);
+    gst_harness_teardown (h);
+    g_free (launch);
+  }
+  for (b = 0; b < 12; b++) {
+    const Report *a = &g_array_index (rep[0], Report, b);
+    const Report *c = &g_array_index (rep[1], Report, b);
+    const guint8 *ia = (const guint8 *) g_ptr_array_index (img[0], b / 4) +
+        (gsize) (b % 4) * rows * M;
+    const guint8 *ic = (const guint8 *) g_ptr_array_index (img[1], b / 4) +
+        (gsize) (b % 4) * rows * M;
+
+    fail_unless (fabs (a->dz - c->dz) <= 0.05 + 1e-9
+        && fabs (a->dx - c->dx) <= 0.05 + 1e-9, "B-scan %d: cpu %g %g, cuda "
+        "%g %g", b, a->dz, a->dx, c->dz, c->dx);
+    fail_unless (fabs (a->rho - c->rho) < 1e-3);
+    /* the same shift: the same image within a grey level */
+    if (a->dz == c->dz && a->dx == c->dx)
+      for (i = 0; i < rows * M; i++)
+        fail_unless (ABS (ia[i] - ic[i]) <= 1, "B-scan %d pixel %d: cpu %d, "
+            "cuda %d", b, i, ia[i], ic[i]);
+  }
+  for (k = 0; k < 2; k++) {
+    g_array_unref (rep[k]);
+    g_ptr_array_unref (img[k]);
+  }
+  data_clear (&s);
 }
 
 GST_END_TEST;
@@ -828,6 +954,9 @@ add_register_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_flush_restarts);
   tcase_add_test (tc, test_caps_restart);
   tcase_add_test (tc, test_errors);
+  tcase_add_test (tc, test_live_settings);
+  if (cuda)
+    tcase_add_test (tc, test_backends_agree);
 }
 
 static Suite *

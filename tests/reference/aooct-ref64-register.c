@@ -292,6 +292,13 @@ aooct_ref_register_apply (const AooctRefRegisterParams * p, const double *x,
 }
 
 void
+aooct_ref_register_set_reference (AooctRefRegister * r, const double *x)
+{
+  r->ref_energy = centred_amplitudes (&r->p, x, r->ref);
+  r->have_ref = TRUE;
+}
+
+void
 aooct_ref_register_bscan (AooctRefRegister * r, double min_correlation,
     const double *x, double *out, AooctRefRegisterEstimate * e)
 {

@@ -42,6 +42,13 @@ void aooct_ref_register_reset (AooctRefRegister * r);
 void aooct_ref_register_bscan (AooctRefRegister * r, double min_correlation,
     const double *x, double *out, AooctRefRegisterEstimate * e);
 
+/* Makes @x (M x P2 complex doubles) the reference, as the reference pass
+ * or reference=previous would (for a test that checks each estimate
+ * against the reference the element itself had: the float64 apply of
+ * its own last shift). */
+void aooct_ref_register_set_reference (AooctRefRegister * r,
+    const double *x);
+
 /* The apply alone: @x moved back by (qz, qx) / upsample */
 void aooct_ref_register_apply (const AooctRefRegisterParams * p,
     const double *x, double *out, int qz, int qx);
