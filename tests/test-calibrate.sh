@@ -19,7 +19,8 @@
 #     bins, the mirrors' 2.5), sharper than without the calibration and
 #     than with the other side's signs;
 #  5. aooct-dispersion on a mirror recording: with the B-scan mean it
-#     refuses (sharpness 0, names why, exits 1); with the background it
+#     refuses (sharpness 0, names why, exits 1), and so it does when the
+#     spectra overflow (not finite); with the background it
 #     gives a finite answer near aooct-calibrate's; --bscans;
 #  6. usage errors.
 set -euo pipefail
@@ -277,6 +278,12 @@ echo "aooct-dispersion on mirror 1: $(cat "$out/dstdout") (aooct-calibrate, mirr
 awk -v a2="$a2" -v a3="$a3" '{ split($2, x, "="); split($3, y, "=");
   d2 = x[2] + a2; d3 = y[2] + a3; if (d2 < 0) d2 = -d2; if (d3 < 0) d3 = -d3;
   exit !(d2 < 1.5 && d3 < 2.5) }' "$out/dstdout" || { echo "aooct-dispersion far from aooct-calibrate"; exit 1; }
+# spectra that overflow (a background of 3e38): refused as not finite
+printf '3.0e38\n%.0s' $(seq 1024) >"$out/huge-bg.txt"
+rc=0; "$disp" -n 1024 -m 64 -w "$out/pdms-wl.txt" -b "$out/huge-bg.txt" "$out/mirror1.raw" \
+  >"$out/dhuge" 2>"$out/dstderr" || rc=$?
+[ $rc = 1 ] && [ ! -s "$out/dhuge" ] && grep -q 'not finite' "$out/dstderr" ||
+  { cat "$out/dstderr"; echo "overflowing spectra: rc $rc"; exit 1; }
 # several B-scans: three in the file, the median printed
 cat "$out/mirror1.raw" "$out/mirror1.raw" "$out/mirror1.raw" >"$out/mirror3x.raw"
 "$disp" -n 1024 -m 64 -w "$out/pdms-wl.txt" -b "$out/mirror1-bg.txt" --bscans=3 "$out/mirror3x.raw" \
