@@ -46,6 +46,8 @@
  * asks for a new estimate from the next buffer (whatever estimate is).
  * The search runs on the host, on 64 evenly spaced A-lines of the B-scan;
  * on the CUDA backend the B-scan is read back from the GPU once for it.
+ * It varies a2 and a3 only: with a4 or a5 set it is an error (they would
+ * be applied but never measured).
  *
  * ## Example launch line
  * |[
