@@ -730,10 +730,11 @@ gst_aooct_disp_finalize (GObject * object)
 static void
 gst_aooct_disp_class_init (GstAooctDispClass * klass)
 {
-  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_DISP_GRID, 0);
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_DISP_GRID, 0);
 
   gobject_class->set_property = gst_aooct_disp_set_property;
   gobject_class->get_property = gst_aooct_disp_get_property;
