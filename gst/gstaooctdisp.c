@@ -46,6 +46,8 @@
  * asks for a new estimate from the next buffer (whatever estimate is).
  * The search runs on the host, on 64 evenly spaced A-lines of the B-scan;
  * on the CUDA backend the B-scan is read back from the GPU once for it.
+ * It varies a2 and a3 only: with a4 or a5 set it is an error (they would
+ * be applied but never measured).
  *
  * ## Example launch line
  * |[
@@ -728,10 +730,11 @@ gst_aooct_disp_finalize (GObject * object)
 static void
 gst_aooct_disp_class_init (GstAooctDispClass * klass)
 {
-  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_DISP_GRID, 0);
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstAooctFilterClass *filter_class = GST_AOOCT_FILTER_CLASS (klass);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_DISP_GRID, 0);
 
   gobject_class->set_property = gst_aooct_disp_set_property;
   gobject_class->get_property = gst_aooct_disp_get_property;

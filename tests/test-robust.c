@@ -304,6 +304,9 @@ GST_START_TEST (test_bad_properties)
     {"aooctkmap wavelength-coeffs=800,1,-0.1", "monotonic"},
     {"aooctkmap wavelength-coeffs=800,nan", "not finite"},
     {"aooctkmap wavelength-coeffs=800,1,2,3,4", "coefficients"},
+    /* issue 40: metres, and numpy.polyval's order */
+    {"aooctkmap wavelength-coeffs=8.68e-7,1.2e-10", "metres"},
+    {"aooctkmap wavelength-coeffs=2e-9,-1e-5,0.1,800", "descending order"},
     /* found by fuzz/fuzz-coeffs.c: accepted analytically, but the k grid
      * cancels to inf (t = inf, NaN A-lines); lambda(0) = 7.85e-48 nm is
      * now refused before, as no light source's */

@@ -188,11 +188,16 @@ run (GstElement * pipeline, const gchar * path, gint samples, gint alines,
               "sharpness %.4g (uncompensated %.4g), %.0f ms\n", got,
               a2[got], a3[got], sharp, none, ms);
           /* a maximum of nothing is no estimate: refuse it, saying why */
-          if (!isfinite (sharp) || !isfinite (none) || !isfinite (a2[got])
-              || !isfinite (a3[got])) {
+          if (!isfinite (sharp) || !isfinite (none)) {
             g_printerr ("aooct-dispersion: B-scan %d: the sharpness is not "
-                "finite (samples that are not numbers, or a background "
-                "that is): no result\n", got);
+                "finite (%g): the spectra overflow or are not numbers (a "
+                "background of the wrong scale?): no result\n", got, sharp);
+            failed = done = TRUE;
+          } else if (!isfinite (a2[got]) || !isfinite (a3[got])) {
+            g_printerr ("aooct-dispersion: B-scan %d: the estimate a2=%g "
+                "a3=%g is not finite: the spectra overflow or are not "
+                "numbers (a background of the wrong scale?): no result\n",
+                got, a2[got], a3[got]);
             failed = done = TRUE;
           } else if (sharp <= 0.0) {
             g_printerr ("aooct-dispersion: B-scan %d: the sharpness is 0: "

@@ -36,10 +36,12 @@ typedef struct
   gdouble *envelope;            /* N: |analytic signal| */
 } AooctKcalFringe;
 
-/* The fringe of @x (N values, background already subtracted): the
- * strongest DFT bin in [@min_bin, N/2 - 1], a band of +-max(4, peak/2)
- * bins around it, the analytic signal of that band, its unwrapped phase
- * (from the pixel of the largest envelope outward).  FALSE with @error
+/* The fringe of @x (N values, background already subtracted), less its
+ * mean and tapered (Tukey window, alpha 0.5): the strongest DFT bin in
+ * [@min_bin, N/2 - 1], the band around it down to -30 dB, at least
+ * +-peak/2 (within peak/4 .. 2 peak), the
+ * analytic signal of that band (its envelope includes the taper), its
+ * unwrapped phase (from the pixel of the largest envelope outward).  FALSE with @error
  * when there is no fringe there (a peak below @min_bin). */
 gboolean aooct_kcal_fringe (const gdouble * x, gint n, gint min_bin,
     AooctKcalFringe * fr, GError ** error);
