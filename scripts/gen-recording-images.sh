@@ -20,15 +20,12 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
   --center-wavelength 930 --bandwidth 124 --sample-side 2 -o "$out/wl.txt" >"$out/frag"
 disp=$(sed -n 2p "$out/frag")
 echo "$disp"
-# the B-scan the owners reconstruct: rows 0..1023 after the header
-python3 - "$data/pdms_LP01.raw" "$out/pdms.raw" <<'PY'
-import sys
-d = open(sys.argv[1], "rb").read()
-open(sys.argv[2], "wb").write(d[552:552 + 1024 * 2048])
-PY
+# the B-scan the owners reconstruct: rows 0..1023 after the 552-byte
+# header, the other 25 rows of the 1049 left out by the stride
 picture() {   # NAME STEPS...
   local name=$1; shift
-  gst-launch-1.0 -q aooctfilesrc location="$out/pdms.raw" width=1024 height=1024 num-buffers=1 \
+  gst-launch-1.0 -q aooctfilesrc location="$data/pdms_LP01.raw" header-bytes=552 \
+    width=1024 height=1024 frame-stride=2148352 num-buffers=1 \
     ! aooctdcsub ! aooctpad "$@" ! aooctfft ! aooctnorm dynamic-range=50 crop-end=512 \
     ! videoscale ! video/x-raw,width=512,height=256 \
     ! pngenc compression-level=9 ! filesink location="$root/docs/img/pdms-$name.png"
