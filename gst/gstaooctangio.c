@@ -350,6 +350,8 @@ gst_aooct_angio_class_init (GstAooctAngioClass * klass)
   filter_class->cuda_ops = ANGIO_CUDA;
   group_class->group_size = GST_DEBUG_FUNCPTR (gst_aooct_angio_group_size);
   group_class->emit_partial = FALSE;
+  group_class->group_property = "repeats";
+  group_class->realign_after_seek = TRUE;
 }
 
 static void

@@ -56,6 +56,7 @@
 #include <string.h>
 
 #include "gstaooctbin.h"
+#include "gstaooctfilter.h"
 #include "gstaooctdcsub.h"
 #include "gstaooctpad.h"
 #include "gstaooctkmap.h"
@@ -94,6 +95,8 @@ struct _GstAooctBin
   GstElement *split, *merge;    /* with more than one chain */
   GstPad *sinkpad, *srcpad;     /* ghost pads */
   gchar *gpus;
+  gchar *gpus_error;            /* a gpus value that was not a list of
+                                 * devices: the error at start */
   /* property values sent down the branches that branch0 has not applied
    * yet (name -> GValue): what the bin reads back meanwhile */
   GMutex live_lock;
@@ -540,9 +543,13 @@ gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
       break;
     d = g_ascii_strtoll (t, &end, 10);
     if (*t == '\0' || *end != '\0' || d < 0 || d > 63) {
-      g_warning ("aooctbin: gpus=\"%s\": \"%s\" is not a CUDA device "
-          "number (0 to 63); expected a comma-separated list such as 0,1",
-          gpus, t);
+      /* refused when the pipeline starts (an element error: the bus may
+       * not be there yet), not run as one chain */
+      g_free (self->gpus_error);
+      self->gpus_error = g_strdup_printf ("gpus=\"%s\": \"%s\" is not a "
+          "CUDA device number (0 to 63); expected a comma-separated list "
+          "such as 0,1, or nothing for one chain", gpus, t);
+      GST_WARNING_OBJECT (self, "%s", self->gpus_error);
       g_strfreev (parts);
       g_array_unref (devices);
       return;
@@ -554,6 +561,7 @@ gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
     }
   }
   g_strfreev (parts);
+  g_clear_pointer (&self->gpus_error, g_free);
   if (self->split) {
     gst_bin_remove_many (GST_BIN (self), self->split, self->merge, NULL);
     self->split = self->merge = NULL;
@@ -629,11 +637,53 @@ apply_pending (GstAooctBin * self)
   g_hash_table_unref (pending);
 }
 
+/* With several branches, a setting that makes an image depend on the
+ * B-scans before it would give other images than one chain (each branch
+ * sees every n-th buffer): refused before anything runs.  The elements
+ * themselves refuse such a buffer too (a change while playing). */
+static gboolean
+check_branchable (GstAooctBin * self)
+{
+  gint i;
+
+  if (self->n_chains < 2)
+    return TRUE;
+  for (i = 0; i < N_STEPS; i++) {
+    GstAooctFilter *step = GST_AOOCT_FILTER (self->chains[0].step[i]);
+    GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (step);
+    gchar *setting = klass->in_order_setting ?
+        klass->in_order_setting (step) : NULL;
+
+    if (setting) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s makes each image "
+              "depend on the B-scans before it, which gpus=%s cannot give "
+              "as one chain does: each of its %u branches would see every "
+              "%u-th buffer.  Use one chain (no gpus), or aooctsplit ... aooctmerge with aooct%s after "
+              "aooctmerge (docs/scale-out.md)", setting,
+              self->gpus, self->n_chains, self->n_chains, step_names[i]),
+          (NULL));
+      g_free (setting);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 static GstStateChangeReturn
 gst_aooct_bin_change_state (GstElement * element, GstStateChange transition)
 {
-  GstStateChangeReturn ret =
-      GST_ELEMENT_CLASS (gst_aooct_bin_parent_class)->change_state (element,
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_NULL_TO_READY
+      && GST_AOOCT_BIN (element)->gpus_error) {
+    GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS, ("%s",
+            GST_AOOCT_BIN (element)->gpus_error), (NULL));
+    return GST_STATE_CHANGE_FAILURE;
+  }
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED
+      && !check_branchable (GST_AOOCT_BIN (element)))
+    return GST_STATE_CHANGE_FAILURE;
+  ret = GST_ELEMENT_CLASS (gst_aooct_bin_parent_class)->change_state (element,
       transition);
 
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
@@ -649,6 +699,7 @@ gst_aooct_bin_finalize (GObject * object)
 
   g_free (self->chains);
   g_free (self->gpus);
+  g_free (self->gpus_error);
   g_hash_table_unref (self->live);
   g_mutex_clear (&self->live_lock);
   G_OBJECT_CLASS (gst_aooct_bin_parent_class)->finalize (object);
@@ -706,7 +757,9 @@ gst_aooct_bin_class_init (GstAooctBinClass * klass)
           "CUDA devices to spread the buffers over, comma-separated (e.g. "
           "0,1): one branch of the chain per entry, each on its device, the "
           "images merged back into the input order (docs/scale-out.md); "
-          "empty: one chain, on cuda-device-id", NULL,
+          "empty: one chain, on cuda-device-id.  Set while the pipeline is "
+          "stopped (NULL); a value that is not such a list stops the start "
+          "with an error", NULL,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
 
   first = g_type_class_peek (step_type (0));

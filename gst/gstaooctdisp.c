@@ -665,6 +665,19 @@ gst_aooct_disp_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
+/* estimate=true finds a2 and a3 on the first B-scan and holds them */
+static gchar *
+gst_aooct_disp_in_order_setting (GstAooctFilter * filter)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (filter);
+  gboolean estimate;
+
+  GST_OBJECT_LOCK (self);
+  estimate = self->estimate;
+  GST_OBJECT_UNLOCK (self);
+  return estimate ? g_strdup ("estimate=true") : NULL;
+}
+
 static void
 gst_aooct_disp_class_init (GstAooctDispClass * klass)
 {
@@ -766,6 +779,8 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_disp_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_disp_setup);
+  filter_class->in_order_setting =
+      GST_DEBUG_FUNCPTR (gst_aooct_disp_in_order_setting);
   filter_class->cuda_stage = 1;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_disp_live);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_disp_teardown);

@@ -58,9 +58,12 @@ struct _GstAooctSplit
   GPtrArray *srcpads;           /* GstPad, in the order requested */
   guint next_pad;               /* index of the next number in srcpads */
   guint pad_counter;            /* for the names of new pads */
-  guint chunk;                  /* buffers-per-branch */
+  guint chunk;                  /* buffers-per-branch in use */
+  guint chunk_set;              /* buffers-per-branch as set: in use from
+                                 * the start of the next run */
   guint in_chunk;               /* of them handed to srcpads[next_pad] */
   guint64 next_seq;
+  guint64 origin;               /* next_seq at the last new caps */
   guint32 seek_seqnum;          /* the last seek sent upstream */
   gboolean seek_result;
 };
@@ -88,9 +91,11 @@ gst_aooct_split_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstAooctSplit *self = GST_AOOCT_SPLIT (parent);
   GstPad *out = NULL;
-  guint64 seq = 0;
+  guint64 seq = 0, origin = 0;
 
   GST_OBJECT_LOCK (self);
+  if (self->in_chunk == 0)
+    self->chunk = self->chunk_set;
   if (self->srcpads->len > 0) {
     out = gst_object_ref (g_ptr_array_index (self->srcpads,
             self->next_pad % self->srcpads->len));
@@ -99,6 +104,7 @@ gst_aooct_split_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
       self->in_chunk = 0;
     }
     seq = self->next_seq++;
+    origin = self->origin;
   }
   GST_OBJECT_UNLOCK (self);
   if (out == NULL) {
@@ -110,7 +116,7 @@ gst_aooct_split_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   /* a new GstBuffer only where somebody else holds this one: the memory
    * (a page-locked pool's) is shared, not copied */
   buf = gst_buffer_make_writable (buf);
-  aooct_seq_meta_set (buf, seq);
+  aooct_seq_meta_set (buf, seq, seq - origin);
   GST_LOG_OBJECT (self, "buffer %" G_GUINT64_FORMAT " to %s:%s", seq,
       GST_DEBUG_PAD_NAME (out));
   {
@@ -130,9 +136,27 @@ gst_aooct_split_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     GST_OBJECT_LOCK (self);
     self->next_seq = 0;
+    self->origin = 0;
     self->next_pad = 0;
     self->in_chunk = 0;
     GST_OBJECT_UNLOCK (self);
+  } else if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    GstCaps *caps, *cur = gst_pad_get_current_caps (pad);
+
+    gst_event_parse_caps (event, &caps);
+    /* new caps start the elements' counts over (a group, a volume, a
+     * rolling mean): positions count from here, and a branch's run of
+     * buffers-per-branch starts here, so that a volume stays whole */
+    if (cur == NULL || !gst_caps_is_equal (caps, cur)) {
+      GST_OBJECT_LOCK (self);
+      self->origin = self->next_seq;
+      if (self->in_chunk > 0 && self->srcpads->len > 0) {
+        self->next_pad = (self->next_pad + 1) % self->srcpads->len;
+        self->in_chunk = 0;
+      }
+      GST_OBJECT_UNLOCK (self);
+    }
+    gst_clear_caps (&cur);
   }
   /* to every branch (the default goes to all our src pads) */
   return gst_pad_event_default (pad, parent, event);
@@ -332,6 +356,7 @@ gst_aooct_split_change_state (GstElement * element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
     GST_OBJECT_LOCK (self);
     self->next_seq = 0;
+    self->origin = 0;
     self->next_pad = 0;
     self->in_chunk = 0;
     self->seek_seqnum = GST_SEQNUM_INVALID;
@@ -349,8 +374,12 @@ gst_aooct_split_set_property (GObject * object, guint prop_id,
 
   switch (prop_id) {
     case PROP_BUFFERS_PER_BRANCH:
+      /* while running, from the next run on: a run cut short would split
+       * a volume between two branches */
       GST_OBJECT_LOCK (self);
-      self->chunk = g_value_get_uint (value);
+      self->chunk_set = g_value_get_uint (value);
+      if (self->in_chunk == 0)
+        self->chunk = self->chunk_set;
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -368,7 +397,7 @@ gst_aooct_split_get_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_BUFFERS_PER_BRANCH:
       GST_OBJECT_LOCK (self);
-      g_value_set_uint (value, self->chunk);
+      g_value_set_uint (value, self->chunk_set);
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -400,10 +429,12 @@ gst_aooct_split_class_init (GstAooctSplitClass * klass)
       g_param_spec_uint ("buffers-per-branch", "Buffers per branch",
           "Consecutive buffers handed to one branch before the next: 1 "
           "spreads buffers; the buffers of a volume (bscans-per-volume / "
-          "B-scans per buffer) keep each volume whole on one branch, for "
-          "the volume views inside the branches", 1, G_MAXUINT, 1,
+          "B-scans per buffer, or repeats / B-scans per buffer for "
+          "aooctangio) keep each volume or group whole on one branch, for "
+          "those elements inside the branches.  Changed while playing: "
+          "from the next branch's run on", 1, G_MAXUINT, 1,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   element_class->request_new_pad =
       GST_DEBUG_FUNCPTR (gst_aooct_split_request_new_pad);
   element_class->release_pad = GST_DEBUG_FUNCPTR (gst_aooct_split_release_pad);
@@ -421,7 +452,7 @@ static void
 gst_aooct_split_init (GstAooctSplit * self)
 {
   self->srcpads = g_ptr_array_new_with_free_func (gst_object_unref);
-  self->chunk = 1;
+  self->chunk = self->chunk_set = 1;
   self->seek_seqnum = GST_SEQNUM_INVALID;
   self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
   gst_pad_set_chain_function (self->sinkpad,

@@ -5,6 +5,8 @@
  * one branch; what upstream is told of the branches' allocation. */
 #include <string.h>
 
+#include <gst/app/gstappsink.h>
+
 #include "aooct-test-util.h"
 
 #define N_BUFFERS 10000
@@ -458,6 +460,105 @@ GST_START_TEST (test_unnumbered)
 
 GST_END_TEST;
 
+/* A branch that passes nothing holds the others for ever (their queues
+ * fill, the source blocks): aooctmerge stops with an error naming it
+ * once stall-timeout has passed without the stream moving, with either
+ * kind of silent branch: one that drops everything, EOS and caps
+ * included (valve drop=true), and one that drops every buffer but lets
+ * the events pass (identity drop-probability=1), from an endless source. */
+static void
+check_silent_branch (const gchar * silent)
+{
+  gchar *launch = g_strdup_printf ("videotestsrc ! video/x-raw,width=16,"
+      "height=8,framerate=1000/1 ! aooctsplit name=s aooctmerge name=m "
+      "stall-timeout=300 ! fakesink sync=false  s. ! queue ! identity ! m.  "
+      "s. ! queue ! %s ! m.", silent);
+  gint64 t0 = g_get_monotonic_time ();
+  gchar *err = aooct_test_run_pipeline (launch, 60);
+  gint64 ms = (g_get_monotonic_time () - t0) / 1000;
+
+  fail_unless (err != NULL, "%s: ran to EOS", launch);
+  fail_unless (strstr (err, "branch sink_1") != NULL, "%s", err);
+  fail_unless (strstr (err, "delivered nothing") != NULL, "%s", err);
+  fail_unless (strstr (err, "sink_0") != NULL, "%s", err);
+  /* the bound, with room for a slow machine */
+  fail_unless (ms < 20000, "%s: the error came after %" G_GINT64_FORMAT
+      " ms", launch, ms);
+  GST_INFO ("%s: %" G_GINT64_FORMAT " ms: %s", silent, ms, err);
+  g_free (err);
+  g_free (launch);
+}
+
+GST_START_TEST (test_silent_branch_drops_all)
+{
+  check_silent_branch ("valve drop=true");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_silent_branch_drops_buffers)
+{
+  check_silent_branch ("identity drop-probability=1.0");
+}
+
+GST_END_TEST;
+
+/* Branches whose outputs have different caps cannot make one stream: an
+ * element error naming both, not a merged stream of mixed formats. */
+GST_START_TEST (test_branch_caps_differ)
+{
+  const gchar *launch = "videotestsrc num-buffers=20 ! video/x-raw,"
+      "format=GRAY8,width=16,height=8 ! aooctsplit name=s aooctmerge name=m "
+      "! fakesink  s. ! queue ! videoconvert ! video/x-raw,format=GRAY8 ! m. "
+      " s. ! queue ! videoconvert ! video/x-raw,format=GRAY16_LE ! m.";
+  gchar *err = aooct_test_run_pipeline (launch, 30);
+
+  fail_unless (err != NULL, "branches of GRAY8 and GRAY16_LE were merged");
+  fail_unless (strstr (err, "different caps") != NULL, "%s", err);
+  fail_unless (strstr (err, "GRAY8") && strstr (err, "GRAY16_LE"), "%s", err);
+  g_free (err);
+}
+
+GST_END_TEST;
+
+/* A flushing seek through the pair while the application holds a sample
+ * from appsink, many times: no GStreamer-CRITICAL (gst-check fails the
+ * test on any), and every pull after the seek gets a sample. */
+GST_START_TEST (test_seek_held_sample)
+{
+  const gchar *launch = "videotestsrc ! video/x-raw,width=16,height=8,"
+      "framerate=1000/1 ! aooctsplit name=s aooctmerge name=m ! appsink "
+      "name=out sync=false max-buffers=4  s. ! queue ! identity ! m.  "
+      "s. ! queue ! identity ! m.";
+  GstElement *p = gst_parse_launch (launch, NULL);
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (p), "out");
+  gint i, k;
+
+  fail_unless (p != NULL);
+  fail_unless (gst_element_set_state (p, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  for (i = 0; i < 60; i++) {
+    GstSample *held = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+
+    fail_unless (held != NULL);
+    fail_unless (gst_element_seek_simple (p, GST_FORMAT_TIME,
+            GST_SEEK_FLAG_FLUSH, (i % 5) * 10 * GST_MSECOND));
+    for (k = 0; k < 3; k++) {
+      GstSample *s = gst_app_sink_pull_sample (GST_APP_SINK (sink));
+
+      fail_unless (s != NULL, "no sample after seek %d", i);
+      fail_unless (gst_sample_get_caps (s) != NULL);
+      gst_sample_unref (s);
+    }
+    gst_sample_unref (held);
+  }
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (sink);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
 static Suite *
 merge_suite (void)
 {
@@ -473,6 +574,10 @@ merge_suite (void)
   tcase_add_test (tc, test_branch_error);
   tcase_add_test (tc, test_allocation);
   tcase_add_test (tc, test_unnumbered);
+  tcase_add_test (tc, test_silent_branch_drops_all);
+  tcase_add_test (tc, test_silent_branch_drops_buffers);
+  tcase_add_test (tc, test_branch_caps_differ);
+  tcase_add_test (tc, test_seek_held_sample);
   return s;
 }
 
