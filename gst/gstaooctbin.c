@@ -495,12 +495,16 @@ build (GstAooctBin * self, const gint * devices, guint n)
       chain_copy_settings (&old[0], &self->chains[k]);
     for (k = 0; k < n_old; k++) {
       if (old[k].branch) {
+        /* out of the bin in READY (gpus may change there): stopped */
+        gst_element_set_state (old[k].branch, GST_STATE_NULL);
         gst_object_unref (old[k].branch);
       } else {
         gint i;
 
-        for (i = 0; i < N_STEPS; i++)
+        for (i = 0; i < N_STEPS; i++) {
+          gst_element_set_state (old[k].step[i], GST_STATE_NULL);
           gst_object_unref (old[k].step[i]);
+        }
       }
     }
     g_free (old);
@@ -515,8 +519,8 @@ build (GstAooctBin * self, const gint * devices, guint n)
   gst_object_unref (out);
 }
 
-/* gpus: "0,1" -> one branch per device.  Only while stopped (the property
- * is not mutable in READY and up). */
+/* gpus: "0,1" -> one branch per device.  Only while stopped (NULL or
+ * READY: no pad is active; the new elements follow the bin up). */
 static void
 gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
 {
@@ -524,10 +528,10 @@ gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
   GArray *devices;
   guint k;
 
-  if (GST_STATE (self) != GST_STATE_NULL
+  if (GST_STATE (self) > GST_STATE_READY
       || GST_STATE_PENDING (self) != GST_STATE_VOID_PENDING) {
     GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("gpus can change only "
-            "while the pipeline is stopped (NULL state): kept gpus=%s, "
+            "while the pipeline is stopped (NULL or READY state): kept gpus=%s, "
             "ignored gpus=%s", self->gpus ? self->gpus : "", gpus ? gpus :
             ""), (NULL));
     return;
@@ -563,6 +567,8 @@ gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
   g_strfreev (parts);
   g_clear_pointer (&self->gpus_error, g_free);
   if (self->split) {
+    gst_element_set_state (self->split, GST_STATE_NULL);
+    gst_element_set_state (self->merge, GST_STATE_NULL);
     gst_bin_remove_many (GST_BIN (self), self->split, self->merge, NULL);
     self->split = self->merge = NULL;
   }
@@ -674,7 +680,8 @@ gst_aooct_bin_change_state (GstElement * element, GstStateChange transition)
 {
   GstStateChangeReturn ret;
 
-  if (transition == GST_STATE_CHANGE_NULL_TO_READY
+  if ((transition == GST_STATE_CHANGE_NULL_TO_READY
+          || transition == GST_STATE_CHANGE_READY_TO_PAUSED)
       && GST_AOOCT_BIN (element)->gpus_error) {
     GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS, ("%s",
             GST_AOOCT_BIN (element)->gpus_error), (NULL));
@@ -757,10 +764,10 @@ gst_aooct_bin_class_init (GstAooctBinClass * klass)
           "CUDA devices to spread the buffers over, comma-separated (e.g. "
           "0,1): one branch of the chain per entry, each on its device, the "
           "images merged back into the input order (docs/scale-out.md); "
-          "empty: one chain, on cuda-device-id.  Set while the pipeline is "
-          "stopped (NULL); a value that is not such a list stops the start "
-          "with an error", NULL,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          "empty: one chain, on cuda-device-id.  A value that is not such "
+          "a list stops the start with an error", NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   first = g_type_class_peek (step_type (0));
   last = g_type_class_peek (step_type (N_STEPS - 1));

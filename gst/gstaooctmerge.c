@@ -12,17 +12,22 @@
  * Each branch must run on its own streaming thread (a queue at its start):
  * the thread of a branch whose output is not next waits here for its turn.
  *
- * The rule: the buffer numbered next goes at once; and where every other
- * branch has a buffer waiting (or has ended, or waits at an event), the
- * lowest number goes, so that a buffer a branch did not give back (an
- * element's QoS) cannot stop the stream.  Each event that comes between
- * buffers (caps, segment, EOS, custom) is pushed once, when every branch
- * has reached it, after all buffers before it and before any after it.  A
- * flush is pushed once: the flush-start of the first branch, the
- * flush-stop of the last (numbers start over from 0, as aooctsplit's).
- * GAP events stop here (a volume view in a branch sends them while it
- * holds its image back; their place among the other branches' buffers
- * is unknown).  A
+ * The rule: the buffer numbered next goes at once (an image of a group
+ * of B-scans stands for all its inputs: the number after its last goes
+ * next); and where every other branch has a buffer waiting (or has
+ * ended, or waits at an event), the lowest number goes, so that a buffer
+ * a branch did not give back now and then (an element's QoS) cannot stop
+ * the stream.  A branch that stops delivering altogether (it drops every
+ * buffer, or EOS too) is an element error naming it once a branch has
+ * waited stall-timeout with the stream not moving.  Each event that comes
+ * between buffers (caps, segment, EOS, custom) is pushed once, when every
+ * branch has reached it, after all buffers before it and before any after
+ * it; caps that differ between branches are an element error.  A flush
+ * is pushed once: the flush-start of the first branch, the flush-stop of
+ * the last (numbers start over from 0, as aooctsplit's).  A GAP event of
+ * a branch (an element holding its image back, aooct-gap.h) carries the
+ * number of that image and is pushed once the image is next; an
+ * unnumbered one (from upstream, through every branch) stops here.  A
  * flow error downstream (not-linked, an error, EOS) is returned to every
  * branch.  An error inside a branch stops that branch; its element posts
  * the error, and the others are released when the pipeline stops.
@@ -31,8 +36,9 @@
  * downstream with the pool taken out of the answer, so that each branch
  * makes its own (on its own GPU).
  *
- * The volume views (aooctenface, aooctrender) come after aooctmerge: they
- * need every B-scan of a volume, in order.
+ * The volume views (aooctenface, aooctrender) and aooctangio come after
+ * aooctmerge, or inside the branches with aooctsplit buffers-per-branch
+ * handing each branch whole volumes or groups (docs/scale-out.md).
  *
  * ## Example launch line
  * |[

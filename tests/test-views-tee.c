@@ -282,6 +282,51 @@ GST_START_TEST (test_tee_file_enface_render)
 
 GST_END_TEST;
 
+/* The "distribute by volume" of docs/scale-out.md behind the tee:
+ * aooctsplit buffers-per-branch=VOLUME hands whole volumes to two
+ * branches of aooctenface, aooctmerge puts the images back in order.
+ * The views' GAP events cross aooctmerge (each once the image it stands
+ * for is next), so appsink e prerolls while the first volume fills: the
+ * same EOS, B-scans and images as with one aooctenface (issue 41: the
+ * merge dropped them, and the pipeline never left preroll). */
+GST_START_TEST (test_tee_file_enface_branches)
+{
+  Files f;
+  gchar *src, *plain, *launch;
+  GstElement *p;
+  GList *b, *e;
+
+  files_make (&f);
+  src = file_src (&f);
+  plain = g_strdup_printf ("%s ! aooctdcsub ! aooctkmap wavelength-file=%s "
+      "! aooctdisp a2=8 a3=-2 ! aooctfft ! tee name=t "
+      "t. ! queue ! aooctnorm ! appsink name=b " SINK
+      "t. ! queue ! aooctsplit name=s buffers-per-branch=%d "
+      "aooctmerge name=m ! appsink name=e " SINK
+      "s. ! queue ! aooctenface backend=%s bscans-per-volume=%d ! m. "
+      "s. ! queue ! aooctenface backend=%s bscans-per-volume=%d ! m. ",
+      src, f.cal, VOLUME, aooct_test_backend, VOLUME, aooct_test_backend,
+      VOLUME);
+  launch = aooct_test_with_backend (plain, aooct_test_backend);
+  p = parse (launch);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  wait_eos (p, launch);
+  b = aooct_test_pull_all (p, "b");
+  e = aooct_test_pull_all (p, "e");
+  fail_unless_equals_int (g_list_length (b), BSCANS);
+  fail_unless_equals_int (g_list_length (e), 3);
+  check_views (b, e, TRUE);
+  g_list_free_full (b, (GDestroyNotify) gst_sample_unref);
+  g_list_free_full (e, (GDestroyNotify) gst_sample_unref);
+  stop_and_free (p);
+  g_free (launch);
+  g_free (plain);
+  g_free (src);
+  files_clear (&f);
+}
+
+GST_END_TEST;
+
 static GstPadProbeReturn
 count_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
@@ -553,6 +598,7 @@ add_tee_tests (TCase * tc, gboolean cuda)
 {
   tcase_add_test (tc, test_tee_file_enface);
   tcase_add_test (tc, test_tee_file_enface_render);
+  tcase_add_test (tc, test_tee_file_enface_branches);
   tcase_add_test (tc, test_tee_live);
   tcase_add_test (tc, test_tee_start_stop);
   tcase_add_test (tc, test_tee_compositor);
