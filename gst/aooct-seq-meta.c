@@ -113,7 +113,9 @@ aooct_seq_meta_follows (GstBuffer * buffer, gboolean needed, gboolean * have,
     return TRUE;
   *have = TRUE;
   *next = *pos + 1;
-  return !needed || *pos == expected;
+  /* position 0: the first since a start, a flush or new caps at
+   * aooctsplit, which start every state over */
+  return !needed || *pos == expected || *pos == 0;
 }
 
 gboolean

@@ -62,7 +62,9 @@ gboolean aooct_seq_meta_get_pos (GstBuffer * buffer, guint64 * pos);
  * where @buffer came through a branch of aooctsplit, whether it is the
  * stream's next buffer after the one this element saw last (*@next, with
  * *@have FALSE after a reset: the stream's first), so that the element
- * sees what one chain would.  Updates *@have and *@next.  TRUE where the
+ * sees what one chain would; position 0 (the first buffer since a
+ * start, a flush or new caps at aooctsplit) always.  Updates *@have and
+ * *@next.  TRUE where the
  * buffer has no number (no aooctsplit upstream) and with @needed FALSE
  * (the element keeps no state now; the position is still tracked). */
 gboolean aooct_seq_meta_follows (GstBuffer * buffer, gboolean needed,

@@ -528,8 +528,9 @@ gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
   GArray *devices;
   guint k;
 
+  /* (a failed start leaves READY pending: stopped still) */
   if (GST_STATE (self) > GST_STATE_READY
-      || GST_STATE_PENDING (self) != GST_STATE_VOID_PENDING) {
+      || GST_STATE_PENDING (self) > GST_STATE_READY) {
     GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("gpus can change only "
             "while the pipeline is stopped (NULL or READY state): kept gpus=%s, "
             "ignored gpus=%s", self->gpus ? self->gpus : "", gpus ? gpus :
@@ -664,7 +665,8 @@ check_branchable (GstAooctBin * self)
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s makes each image "
               "depend on the B-scans before it, which gpus=%s cannot give "
               "as one chain does: each of its %u branches would see every "
-              "%u-th buffer.  Use one chain (no gpus), or aooctsplit ... aooctmerge with aooct%s after "
+              "%u-th buffer.  Use one chain (no gpus), or aooctsplit and "
+              "aooctmerge around the steps before it and aooct%s after "
               "aooctmerge (docs/scale-out.md)", setting,
               self->gpus, self->n_chains, self->n_chains, step_names[i]),
           (NULL));

@@ -103,7 +103,6 @@ void
 gst_aooct_filter_settings_consistent (GstAooctFilter * self)
 {
   self->priv->inconsistent = 0;
-  self->priv->have_pos = FALSE;
 }
 
 /* An error that was recovered from (a buffer went through again, or a
@@ -195,8 +194,6 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
   self->in_geom = in;
   self->out_geom = out;
   self->in_cuda_memory = aooct_filter_caps_are_cuda (incaps);
-  /* new caps: the stream's positions count from here */
-  self->priv->have_pos = FALSE;
   self->out_cuda_memory = aooct_filter_caps_are_cuda (outcaps);
   if (!aooct_filter_subclass_setup (self, &error))
     goto failed;
@@ -252,7 +249,9 @@ check_in_order (GstAooctFilter * self, GstBuffer * inbuf, GError ** error)
   expected = first ? 0 : priv->next_pos;
   priv->have_pos = TRUE;
   priv->next_pos = pos + 1;
-  if (pos == expected)
+  /* position 0: the stream's first buffer since a start, a flush or new
+   * caps upstream of aooctsplit, which start every state over */
+  if (pos == expected || pos == 0)
     return TRUE;
   setting = klass->in_order_setting (self);
   if (setting == NULL)
@@ -509,6 +508,7 @@ gst_aooct_filter_start (GstBaseTransform * bt)
   }
   memset (&self->priv->stats, 0, sizeof (self->priv->stats));
   self->priv->inconsistent = 0;
+  self->priv->have_pos = FALSE;
 #ifdef HAVE_CUDA
   GST_OBJECT_LOCK (self);
   aooct_cuda_element_set_timing (self->priv->cuda, self->priv->gpu_timing);

@@ -9,9 +9,14 @@
  * one of the request pads src_%u in turn (buffers-per-branch of them in a
  * row: a whole volume per branch where the volume views run in the
  * branches), with its position in the stream
- * (a sequence number, from 0 after start and after each flush) in a meta
- * that the aooct elements carry over onto their outputs; aooctmerge puts
- * the branches' outputs back into that order.  Each branch starts with a
+ * (a sequence number, from 0 after start and after each flush, and the
+ * position since the last new caps) in a meta that the aooct elements
+ * carry over onto their outputs; aooctmerge puts the branches' outputs
+ * back into that order.  An element that needs the stream in order (a
+ * rolling mean, an average over B-scans) or whole groups (aooctangio,
+ * the volume views) checks the position and refuses, naming its setting,
+ * what would give other images than one chain (docs/scale-out.md).  New
+ * caps start the positions and the runs of buffers-per-branch over.  Each branch starts with a
  * queue (its own streaming thread) and pins its elements to a GPU with
  * cuda-device-id.  aooctbin gpus=0,1 builds the same pair around the six
  * elements of the chain.

@@ -734,8 +734,7 @@ GST_START_TEST (test_branches_groups)
   /* the volume views: bscans-per-volume=6 */
   check_in_branches (SMALL_DEPTH " ! aooctenface bscans-per-volume=6", 4,
       "bscans-per-volume=6");
-  check_in_branches (SMALL_DEPTH " ! aooctenface bscans-per-volume=6", 6,
-      NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctenface bscans-per-volume=6", 6, NULL);
   check_in_branches (SMALL_DEPTH " ! aooctrender bscans-per-volume=6", 3,
       "bscans-per-volume=6");
   check_in_branches (SMALL_DEPTH " ! aooctrender bscans-per-volume=6", 12,
