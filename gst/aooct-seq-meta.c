@@ -58,6 +58,12 @@ aooct_seq_meta_get_info (void)
   return info;
 }
 
+static AooctSeqMeta *
+meta_of (GstBuffer * buffer)
+{
+  return (AooctSeqMeta *) gst_buffer_get_meta (buffer, AOOCT_SEQ_META_API_TYPE);
+}
+
 void
 aooct_seq_meta_set (GstBuffer * buffer, guint64 seq, guint64 pos)
 {
@@ -68,8 +74,7 @@ void
 aooct_seq_meta_set_span (GstBuffer * buffer, guint64 seq, guint64 seq_end,
     guint64 pos)
 {
-  AooctSeqMeta *m = (AooctSeqMeta *) gst_buffer_get_meta (buffer,
-      AOOCT_SEQ_META_API_TYPE);
+  AooctSeqMeta *m = meta_of (buffer);
 
   if (m == NULL)
     m = (AooctSeqMeta *) gst_buffer_add_meta (buffer, AOOCT_SEQ_META_INFO,
@@ -82,25 +87,19 @@ aooct_seq_meta_set_span (GstBuffer * buffer, guint64 seq, guint64 seq_end,
 gboolean
 aooct_seq_meta_get (GstBuffer * buffer, guint64 * seq)
 {
-  AooctSeqMeta *m = (AooctSeqMeta *) gst_buffer_get_meta (buffer,
-      AOOCT_SEQ_META_API_TYPE);
+  guint64 end;
 
-  if (m == NULL)
-    return FALSE;
-  *seq = m->seq;
-  return TRUE;
+  return aooct_seq_meta_get_span (buffer, seq, &end);
 }
 
 gboolean
 aooct_seq_meta_get_pos (GstBuffer * buffer, guint64 * pos)
 {
-  AooctSeqMeta *m = (AooctSeqMeta *) gst_buffer_get_meta (buffer,
-      AOOCT_SEQ_META_API_TYPE);
+  AooctSeqMeta *m = meta_of (buffer);
 
-  if (m == NULL)
-    return FALSE;
-  *pos = m->pos;
-  return TRUE;
+  if (m)
+    *pos = m->pos;
+  return m != NULL;
 }
 
 gboolean
@@ -121,12 +120,11 @@ aooct_seq_meta_follows (GstBuffer * buffer, gboolean needed, gboolean * have,
 gboolean
 aooct_seq_meta_get_span (GstBuffer * buffer, guint64 * seq, guint64 * seq_end)
 {
-  AooctSeqMeta *m = (AooctSeqMeta *) gst_buffer_get_meta (buffer,
-      AOOCT_SEQ_META_API_TYPE);
+  AooctSeqMeta *m = meta_of (buffer);
 
-  if (m == NULL)
-    return FALSE;
-  *seq = m->seq;
-  *seq_end = m->seq_end;
-  return TRUE;
+  if (m) {
+    *seq = m->seq;
+    *seq_end = m->seq_end;
+  }
+  return m != NULL;
 }

@@ -239,19 +239,12 @@ check_in_order (GstAooctFilter * self, GstBuffer * inbuf, GError ** error)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   GstAooctFilterPrivate *priv = self->priv;
-  gboolean first;
-  guint64 expected, pos;
+  gboolean first = !priv->have_pos;
+  guint64 expected = first ? 0 : priv->next_pos, pos;
   gchar *setting;
 
-  if (klass->in_order_setting == NULL || !aooct_seq_meta_get_pos (inbuf, &pos))
-    return TRUE;
-  first = !priv->have_pos;
-  expected = first ? 0 : priv->next_pos;
-  priv->have_pos = TRUE;
-  priv->next_pos = pos + 1;
-  /* position 0: the stream's first buffer since a start, a flush or new
-   * caps upstream of aooctsplit, which start every state over */
-  if (pos == expected || pos == 0)
+  if (klass->in_order_setting == NULL || aooct_seq_meta_follows (inbuf, TRUE,
+          &priv->have_pos, &priv->next_pos, &pos))
     return TRUE;
   setting = klass->in_order_setting (self);
   if (setting == NULL)

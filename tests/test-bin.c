@@ -632,6 +632,18 @@ GST_END_TEST;
 #define SMALL_DEPTH "aooctdcsub ! aooctkmap wavelength-coeffs=780,1 ! " \
   "aooctdisp a2=8 ! aooctfft"
 
+/* @one and @two give the same images, at least one */
+static void
+assert_same_runs (const gchar * one, const gchar * two, const gchar * what)
+{
+  GList *a = images_of (one), *b = images_of (two);
+
+  fail_unless (g_list_length (a) > 0, "%s", one);
+  assert_same_images (a, b, what);
+  g_list_free_full (a, (GDestroyNotify) g_bytes_unref);
+  g_list_free_full (b, (GDestroyNotify) g_bytes_unref);
+}
+
 /* SMALL_SRC ! @chain ! appsink, and the same with @chain in two branches
  * of aooctsplit buffers-per-branch=@bpb: with @error NULL, the same
  * images (at least one); else the pair stops with an error containing
@@ -648,12 +660,7 @@ check_in_branches (const gchar * chain, guint bpb, const gchar * error)
       c);
 
   if (error == NULL) {
-    GList *a = images_of (one), *b = images_of (two);
-
-    fail_unless (g_list_length (a) > 0, "%s", one);
-    assert_same_images (a, b, chain);
-    g_list_free_full (a, (GDestroyNotify) g_bytes_unref);
-    g_list_free_full (b, (GDestroyNotify) g_bytes_unref);
+    assert_same_runs (one, two, chain);
   } else {
     gchar *err = aooct_test_run_pipeline (two, 60);
 
@@ -666,14 +673,7 @@ check_in_branches (const gchar * chain, guint bpb, const gchar * error)
     two = g_strdup_printf (SMALL_SRC " ! aooctsplit name=s aooctmerge "
         "name=m ! appsink name=out sync=false wait-on-eos=false  s. ! queue "
         "! %s ! m.", c);
-    {
-      GList *a = images_of (one), *b = images_of (two);
-
-      fail_unless (g_list_length (a) > 0, "%s", one);
-      assert_same_images (a, b, "one branch");
-      g_list_free_full (a, (GDestroyNotify) g_bytes_unref);
-      g_list_free_full (b, (GDestroyNotify) g_bytes_unref);
-    }
+    assert_same_runs (one, two, "one branch");
   }
   g_free (c);
   g_free (one);

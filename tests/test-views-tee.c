@@ -233,19 +233,14 @@ check_views (GList * bscans, GList * views, gboolean enface)
   }
 }
 
-/* The file through the tee to EOS: every B-scan and every volume out. */
+/* @launch (taken) on the file of @f to EOS: every B-scan and every volume
+ * out, of aooctenface (appsink e) and with @render of aooctrender (r). */
 static void
-check_file (gboolean render)
+check_tee_run (gchar * launch, gboolean render)
 {
-  Files f;
-  gchar *src, *launch;
-  GstElement *p;
+  GstElement *p = parse (launch);
   GList *b, *e, *r = NULL;
 
-  files_make (&f);
-  src = file_src (&f);
-  launch = tee_launch (&f, src, render);
-  p = parse (launch);
   gst_element_set_state (p, GST_STATE_PLAYING);
   wait_eos (p, launch);
   b = aooct_test_pull_all (p, "b");
@@ -264,6 +259,18 @@ check_file (gboolean render)
   g_list_free_full (r, (GDestroyNotify) gst_sample_unref);
   stop_and_free (p);
   g_free (launch);
+}
+
+/* The file through the tee to EOS: every B-scan and every volume out. */
+static void
+check_file (gboolean render)
+{
+  Files f;
+  gchar *src;
+
+  files_make (&f);
+  src = file_src (&f);
+  check_tee_run (tee_launch (&f, src, render), render);
   g_free (src);
   files_clear (&f);
 }
@@ -292,9 +299,7 @@ GST_END_TEST;
 GST_START_TEST (test_tee_file_enface_branches)
 {
   Files f;
-  gchar *src, *plain, *launch;
-  GstElement *p;
-  GList *b, *e;
+  gchar *src, *plain;
 
   files_make (&f);
   src = file_src (&f);
@@ -307,19 +312,7 @@ GST_START_TEST (test_tee_file_enface_branches)
       "s. ! queue ! aooctenface backend=%s bscans-per-volume=%d ! m. ",
       src, f.cal, VOLUME, aooct_test_backend, VOLUME, aooct_test_backend,
       VOLUME);
-  launch = aooct_test_with_backend (plain, aooct_test_backend);
-  p = parse (launch);
-  gst_element_set_state (p, GST_STATE_PLAYING);
-  wait_eos (p, launch);
-  b = aooct_test_pull_all (p, "b");
-  e = aooct_test_pull_all (p, "e");
-  fail_unless_equals_int (g_list_length (b), BSCANS);
-  fail_unless_equals_int (g_list_length (e), 3);
-  check_views (b, e, TRUE);
-  g_list_free_full (b, (GDestroyNotify) gst_sample_unref);
-  g_list_free_full (e, (GDestroyNotify) gst_sample_unref);
-  stop_and_free (p);
-  g_free (launch);
+  check_tee_run (aooct_test_with_backend (plain, aooct_test_backend), FALSE);
   g_free (plain);
   g_free (src);
   files_clear (&f);
