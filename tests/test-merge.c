@@ -565,6 +565,66 @@ GST_START_TEST (test_seek_between_pulls)
 
 GST_END_TEST;
 
+/* Which branch each id went to (a probe on each branch's identity). */
+static GstPadProbeReturn
+branch_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GArray *ids = user_data;
+  guint32 id = 0;
+
+  gst_buffer_extract (GST_PAD_PROBE_INFO_BUFFER (info), 0, &id, ID_SIZE);
+  g_array_append_val (ids, id);
+  return GST_PAD_PROBE_OK;
+}
+
+/* buffers-per-branch changed while playing applies from the next run of
+ * buffers on: the run under way is not cut short (a volume in it would
+ * be split between two branches). */
+GST_START_TEST (test_buffers_per_branch_live)
+{
+  Record r;
+  GstHarness *h = branches_new (2, NULL, &r);
+  GstElement *split = gst_bin_get_by_name (GST_BIN (h->element), "s");
+  GArray *ids[2];
+  const guint32 want0[] = { 0, 1, 4, 5, 6, 7 }, want1[] = { 2, 3, 8, 9, 10,
+    11
+  };
+  gint k;
+
+  for (k = 0; k < 2; k++) {
+    gchar *name = g_strdup_printf ("d%d", k);
+    GstElement *d = gst_bin_get_by_name (GST_BIN (h->element), name);
+    GstPad *pad = gst_element_get_static_pad (d, "sink");
+
+    ids[k] = g_array_new (FALSE, FALSE, sizeof (guint32));
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, branch_probe, ids[k],
+        NULL);
+    gst_object_unref (pad);
+    gst_object_unref (d);
+    g_free (name);
+  }
+  g_object_set (split, "buffers-per-branch", 2, NULL);
+  /* 0 1 to branch 0, 2 to branch 1: a run of 2 under way */
+  push_ids (h, 0, 3);
+  g_object_set (split, "buffers-per-branch", 4, NULL);
+  push_ids (h, 3, 9);
+  finish (h, &r);
+  assert_in_order (&r, 0, 12);
+  fail_unless_equals_int (ids[0]->len, G_N_ELEMENTS (want0));
+  fail_unless_equals_int (ids[1]->len, G_N_ELEMENTS (want1));
+  for (k = 0; k < (gint) G_N_ELEMENTS (want0); k++) {
+    fail_unless_equals_int (g_array_index (ids[0], guint32, k), want0[k]);
+    fail_unless_equals_int (g_array_index (ids[1], guint32, k), want1[k]);
+  }
+  for (k = 0; k < 2; k++)
+    g_array_unref (ids[k]);
+  gst_object_unref (split);
+  gst_harness_teardown (h);
+  record_clear (&r);
+}
+
+GST_END_TEST;
+
 static Suite *
 merge_suite (void)
 {
@@ -584,6 +644,7 @@ merge_suite (void)
   tcase_add_test (tc, test_silent_branch_drops_buffers);
   tcase_add_test (tc, test_branch_caps_differ);
   tcase_add_test (tc, test_seek_between_pulls);
+  tcase_add_test (tc, test_buffers_per_branch_live);
   return s;
 }
 
