@@ -335,6 +335,36 @@ GST_START_TEST (test_gpus_property)
 
 GST_END_TEST;
 
+/* gpus may change in READY too (nothing runs yet): the new branches
+ * follow the pipeline up and the stream runs through them to EOS. */
+GST_START_TEST (test_gpus_in_ready)
+{
+  GstElement *p = gst_parse_launch ("aooctsrc num-buffers=4 samples=128 "
+      "alines=64 wavelength-coeffs=780,1 ! aooctbin name=b backend=cpu "
+      "wavelength-coeffs=780,1 ! fakesink", NULL);
+  GstElement *bin = gst_bin_get_by_name (GST_BIN (p), "b");
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+
+  fail_unless_equals_int (gst_element_set_state (p, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_set (bin, "gpus", "0,0", NULL);
+  fail_unless (gst_child_proxy_lookup (GST_CHILD_PROXY (bin),
+          "branch1::disp::a2", NULL, NULL));
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "no EOS through branches made in READY");
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (bin);
+  gst_object_unref (p);
+}
+
+GST_END_TEST;
+
 /* gpus changes only while stopped: running, a change is a warning and
  * the branches stay. */
 GST_START_TEST (test_gpus_while_running)
@@ -784,6 +814,7 @@ add_tests (TCase * tc, gboolean cuda)
     tcase_add_test (tc, test_gpus_property);
     tcase_add_test (tc, test_gpus_while_running);
     tcase_add_test (tc, test_gpus_invalid);
+    tcase_add_test (tc, test_gpus_in_ready);
   }
   tcase_add_test (tc, test_same_as_chain);
   tcase_add_test (tc, test_error_from_step);
