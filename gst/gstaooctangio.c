@@ -21,7 +21,12 @@
  * image are black.
  *
  * A partial group at EOS makes no image (a warning says how many B-scans
- * were dropped), nor does one before new caps or a flush.  The structure
+ * were dropped), nor does one before new caps or a flush.  After a
+ * flushing seek the groups start where they start in the stream: the
+ * first group begins at the first B-scan whose index (its stream time
+ * over a B-scan's duration) is a multiple of N, the B-scans before it
+ * skipped with a warning; without timestamps a warning says that the
+ * images may mix two positions.  The structure
  * image of the same group is aooctnorm average-bscans=N on the group's
  * last B-scan: `tee` before aooctangio.  Every property but `repeats` and
  * the crop may be changed while playing (from the next image on).
