@@ -517,6 +517,8 @@ barrier (GstAooctMerge * self, AooctMergePad * mp, GstEvent * event)
       self->pushing = FALSE;
       moved (self);
       g_cond_broadcast (&self->cond);
+      /* a GAP that came while this event went */
+      push_due_gaps (self);
       break;
     }
     wait_turn (self);
