@@ -682,12 +682,18 @@ gst_aooct_dcsub_in_order_setting (GstAooctFilter * filter)
 {
   GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
   gchar *setting = NULL;
+  gint k;
 
+  /* the setting in use once negotiated (a change takes effect at the
+   * next negotiation), the properties before */
   GST_OBJECT_LOCK (self);
-  if (self->mode == AOOCT_DC_ROLLING_MEAN && self->rolling_bscans > 1)
-    setting = g_strdup_printf ("mode=rolling-mean rolling-bscans=%d",
-        self->rolling_bscans);
+  if (filter->configured)
+    k = self->rolling ? self->rolling->k : 1;
+  else
+    k = self->mode == AOOCT_DC_ROLLING_MEAN ? self->rolling_bscans : 1;
   GST_OBJECT_UNLOCK (self);
+  if (k > 1)
+    setting = g_strdup_printf ("mode=rolling-mean rolling-bscans=%d", k);
   return setting;
 }
 

@@ -317,10 +317,10 @@ push_due_gaps (GstAooctMerge * self)
       gst_event_unref (gap);
       gap = plain;
     }
-    self->pushing = TRUE;
-    g_mutex_unlock (&self->lock);
     GST_LOG_OBJECT (self, "%s's GAP at %" GST_TIME_FORMAT, GST_PAD_NAME (o),
         GST_TIME_ARGS (ts));
+    self->pushing = TRUE;
+    g_mutex_unlock (&self->lock);
     gst_pad_push_event (self->srcpad, gap);
     g_mutex_lock (&self->lock);
     self->pushing = FALSE;

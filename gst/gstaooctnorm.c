@@ -636,8 +636,11 @@ gst_aooct_norm_in_order_setting (GstAooctFilter * filter)
   GstAooctNorm *self = GST_AOOCT_NORM (filter);
   gint k;
 
+  /* the setting in use once negotiated (a change takes effect at the
+   * next negotiation), the property before */
   GST_OBJECT_LOCK (self);
-  k = self->average_bscans;
+  k = !filter->configured ? self->average_bscans :
+      self->step_settings.extra ? self->step_settings.x.avg_bscans : 1;
   GST_OBJECT_UNLOCK (self);
   return k > 1 ? g_strdup_printf ("average-bscans=%d", k) : NULL;
 }
