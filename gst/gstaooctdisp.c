@@ -90,6 +90,7 @@ struct _GstAooctDisp
   gboolean dirty;
   gboolean estimate;            /* property */
   gboolean estimate_pending;    /* estimate from the next buffer */
+  gboolean estimated;           /* a2/a3 are an estimate's (re-estimate) */
 
   /* streaming thread only */
   GBytes *weights;              /* 2 * P2 floats, re/im interleaved */
@@ -529,6 +530,7 @@ gst_aooct_disp_estimate (GstAooctDisp * self, GstBuffer * inbuf,
   GST_OBJECT_LOCK (self);
   self->a2 = est.a2;
   self->a3 = est.a3;
+  self->estimated = TRUE;
   self->dirty = TRUE;
   GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "estimated a2=%.3f a3=%.3f (sharpness %.4g, "
@@ -606,9 +608,11 @@ gst_aooct_disp_set_property (GObject * object, guint prop_id,
       break;
     case PROP_A2:
       self->a2 = g_value_get_double (value);
+      self->estimated = FALSE;
       break;
     case PROP_A3:
       self->a3 = g_value_get_double (value);
+      self->estimated = FALSE;
       break;
     case PROP_ESTIMATE:{
       gboolean on = g_value_get_boolean (value);
@@ -665,17 +669,20 @@ gst_aooct_disp_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-/* estimate=true finds a2 and a3 on the first B-scan and holds them */
+/* estimate=true (or the re-estimate signal) finds a2 and a3 on one
+ * B-scan and holds them: each branch would find its own */
 static gchar *
 gst_aooct_disp_in_order_setting (GstAooctFilter * filter)
 {
   GstAooctDisp *self = GST_AOOCT_DISP (filter);
-  gboolean estimate;
+  gboolean estimate, estimated;
 
   GST_OBJECT_LOCK (self);
   estimate = self->estimate;
+  estimated = self->estimated;
   GST_OBJECT_UNLOCK (self);
-  return estimate ? g_strdup ("estimate=true") : NULL;
+  return estimate ? g_strdup ("estimate=true") : estimated ?
+      g_strdup ("re-estimate (a2 and a3 estimated on one B-scan)") : NULL;
 }
 
 static void

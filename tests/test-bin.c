@@ -749,6 +749,58 @@ GST_START_TEST (test_branches_refuse_history)
 
 GST_END_TEST;
 
+/* The re-estimate signal (estimate=false) holds a2/a3 from one B-scan
+ * too: in branches, each would estimate on its own; refused. */
+GST_START_TEST (test_branches_refuse_re_estimate)
+{
+  gchar *chain = aooct_test_with_backend ("aooctdcsub ! aooctkmap "
+      "wavelength-coeffs=780,1 ! aooctdisp name=dK ! aooctfft ! aooctnorm",
+      aooct_test_backend);
+  GString *launch = g_string_new (SMALL_SRC " ! aooctsplit name=s "
+      "aooctmerge name=m ! fakesink ");
+  GstElement *p;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+  gint k;
+
+  for (k = 0; k < 2; k++) {
+    gchar *c = g_strdup (chain), *d = strstr (c, "name=dK");
+
+    d[6] = '0' + k;
+    g_string_append_printf (launch, " s. ! queue ! %s ! m.", c);
+    g_free (c);
+  }
+  p = gst_parse_launch (launch->str, NULL);
+  fail_unless (p != NULL, "%s", launch->str);
+  for (k = 0; k < 2; k++) {
+    gchar *name = g_strdup_printf ("d%d", k);
+    GstElement *d = gst_bin_get_by_name (GST_BIN (p), name);
+
+    g_signal_emit_by_name (d, "re-estimate");
+    gst_object_unref (d);
+    g_free (name);
+  }
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+      "re-estimate in branches accepted");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "re-estimate") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  g_string_free (launch, TRUE);
+  g_free (chain);
+}
+
+GST_END_TEST;
+
 /* The elements that make one image of a group of B-scans: a group split
  * over branches is refused naming its property; groups handed whole to
  * a branch (buffers-per-branch a multiple of the group) give the images
@@ -826,6 +878,7 @@ add_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_error_from_branch);
   tcase_add_test (tc, test_branches_refuse_history);
   tcase_add_test (tc, test_branches_groups);
+  tcase_add_test (tc, test_branches_refuse_re_estimate);
 }
 
 static Suite *
