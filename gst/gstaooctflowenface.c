@@ -50,6 +50,7 @@
 #include "gstaooctflowenface.h"
 #include "aooct-gap.h"
 #include "aooct-seq-meta.h"
+#include "aooct-group-query.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_flow_enface_debug);
 #define GST_CAT_DEFAULT gst_aooct_flow_enface_debug
@@ -409,6 +410,12 @@ gst_aooct_flow_enface_sink_query (GstPad * pad, GstObject * parent,
 {
   GstAooctFlowEnface *self = GST_AOOCT_FLOW_ENFACE (parent);
 
+  /* aooctsplit's question (aooct-group-query.h): volumes of images */
+  if (GST_QUERY_TYPE (query) == AOOCT_GROUP_QUERY) {
+    gst_pad_peer_query (self->srcpad, query);
+    aooct_group_query_answer (query, volume_setting (self), 1);
+    return TRUE;
+  }
   if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
     GstCaps *filter, *caps;
 

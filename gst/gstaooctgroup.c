@@ -17,6 +17,7 @@
 #include "gstaooctgroup.h"
 #include "aooct-gap.h"
 #include "aooct-seq-meta.h"
+#include "aooct-group-query.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_group_debug);
 #define GST_CAT_DEFAULT gst_aooct_group_debug
@@ -394,6 +395,24 @@ gst_aooct_group_sink_event (GstBaseTransform * bt, GstEvent * event)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 
+/* aooctsplit's question (aooct-group-query.h): the run of input buffers
+ * that holds whole groups, for downstream's run of our images */
+static gboolean
+gst_aooct_group_query (GstBaseTransform * bt, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstAooctFilter *filter = GST_AOOCT_FILTER (bt);
+
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == AOOCT_GROUP_QUERY) {
+    gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (bt), query);
+    if (filter->configured)
+      aooct_group_query_answer (query, group_size (GST_AOOCT_GROUP (bt)),
+          filter->in_geom.bscans);
+    return TRUE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
+}
+
 static gboolean
 gst_aooct_group_start (GstBaseTransform * bt)
 {
@@ -417,6 +436,7 @@ gst_aooct_group_class_init (GstAooctGroupClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_group_generate_output);
   bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_group_sink_event);
   bt_class->start = GST_DEBUG_FUNCPTR (gst_aooct_group_start);
+  bt_class->query = GST_DEBUG_FUNCPTR (gst_aooct_group_query);
   GST_AOOCT_FILTER_CLASS (klass)->src_is_video = TRUE;
 }
 

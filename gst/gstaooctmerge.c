@@ -55,6 +55,7 @@
 #include "gstaooctmerge.h"
 #include "aooct-seq-meta.h"
 #include "aooct-gap.h"
+#include "aooct-group-query.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_merge_debug);
 #define GST_CAT_DEFAULT gst_aooct_merge_debug
@@ -615,6 +616,9 @@ gst_aooct_merge_sink_query (GstPad * pad, GstObject * parent, GstQuery * query)
   gboolean res;
   guint n;
 
+  /* aooctsplit's question ends here: nothing after us needs a run */
+  if (GST_QUERY_TYPE (query) == AOOCT_GROUP_QUERY)
+    return TRUE;
   if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
     return gst_pad_query_default (pad, parent, query);
   res = gst_pad_peer_query (self->srcpad, query);

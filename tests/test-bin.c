@@ -736,6 +736,7 @@ GST_START_TEST (test_branches_refuse_history)
     gchar *err;
 
     check_in_branches (cases[i].chain, 1, cases[i].named);
+    check_in_branches (cases[i].chain, 0, cases[i].named);
     /* with whole volumes per branch too: the state spans them */
     check_in_branches (cases[i].chain, 6, cases[i].named);
     err = aooct_test_run_pipeline (launch, 60);
@@ -826,7 +827,15 @@ GST_START_TEST (test_branches_groups)
       "bscans-per-volume=3", 2, "bscans-per-volume=3");
   check_in_branches (SMALL_DEPTH " ! aooctangio repeats=2 ! aooctflowenface "
       "bscans-per-volume=3", 6, NULL);
+  /* buffers-per-branch=0 (the default): aooctsplit asks the branches and
+   * hands each whole groups */
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=4", 0, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctenface bscans-per-volume=6", 0, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctrender bscans-per-volume=6", 0, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=2 ! aooctflowenface "
+      "bscans-per-volume=3", 0, NULL);
   /* per B-scan */
+  check_in_branches (SMALL_DEPTH " ! aooctdoppler", 0, NULL);
   check_in_branches (SMALL_DEPTH " ! aooctdoppler", 1, NULL);
   check_in_branches (SMALL_DEPTH " ! aooctnorm", 1, NULL);
 }

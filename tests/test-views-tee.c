@@ -290,8 +290,9 @@ GST_START_TEST (test_tee_file_enface_render)
 GST_END_TEST;
 
 /* The "distribute by volume" of docs/scale-out.md behind the tee:
- * aooctsplit buffers-per-branch=VOLUME hands whole volumes to two
- * branches of aooctenface, aooctmerge puts the images back in order.
+ * aooctsplit (buffers-per-branch=0, the default, asks the branches) hands
+ * whole volumes to two branches of aooctenface, aooctmerge puts the
+ * images back in order.
  * The views' GAP events cross aooctmerge (each once the image it stands
  * for is next), so appsink e prerolls while the first volume fills: the
  * same EOS, B-scans and images as with one aooctenface (issue 41: the
@@ -306,12 +307,10 @@ GST_START_TEST (test_tee_file_enface_branches)
   plain = g_strdup_printf ("%s ! aooctdcsub ! aooctkmap wavelength-file=%s "
       "! aooctdisp a2=8 a3=-2 ! aooctfft ! tee name=t "
       "t. ! queue ! aooctnorm ! appsink name=b " SINK
-      "t. ! queue ! aooctsplit name=s buffers-per-branch=%d "
-      "aooctmerge name=m ! appsink name=e " SINK
-      "s. ! queue ! aooctenface backend=%s bscans-per-volume=%d ! m. "
+      "t. ! queue ! aooctsplit name=s aooctmerge name=m ! appsink name=e "
+      SINK "s. ! queue ! aooctenface backend=%s bscans-per-volume=%d ! m. "
       "s. ! queue ! aooctenface backend=%s bscans-per-volume=%d ! m. ",
-      src, f.cal, VOLUME, aooct_test_backend, VOLUME, aooct_test_backend,
-      VOLUME);
+      src, f.cal, aooct_test_backend, VOLUME, aooct_test_backend, VOLUME);
   check_tee_run (aooct_test_with_backend (plain, aooct_test_backend), FALSE);
   g_free (plain);
   g_free (src);
