@@ -99,6 +99,10 @@ struct _GstAooctFilterPrivate
   gint fault;                   /* AooctCudaFault to make (tests only) */
   guint64 fault_at;             /* ... after this buffer (1 = the first) */
 #endif
+  /* in a branch of aooctsplit (aooct-seq-meta.h): the position of the
+   * buffer expected next (streaming thread), for in_order_setting */
+  gboolean have_pos;
+  guint64 next_pos;
 };
 
 /* CUDA memory can flow through this element's aooct pads: it started on

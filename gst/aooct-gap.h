@@ -35,7 +35,14 @@
 G_BEGIN_DECLS typedef struct
 {
   GstClockTime start;           /* timestamp of the pending output, or NONE */
+  gboolean has_seq;             /* in a branch of aooctsplit: the number */
+  guint64 seq;                  /* the pending output will carry */
 } AooctGap;
+
+/* The field of a GAP event that says, in a branch of aooctsplit, which
+ * output it stands for (the number of aooct-seq-meta.h, guint64):
+ * aooctmerge passes the GAP on when that output is the next in order. */
+#define AOOCT_GAP_SEQ_FIELD "aooct-seq"
 
 /* Nothing pending: at start, at a flush and once the output is pushed. */
 void aooct_gap_reset (AooctGap * gap);
@@ -43,6 +50,10 @@ void aooct_gap_reset (AooctGap * gap);
 /* An input went into the pending output; @pts is the output's timestamp
  * (taken when nothing was pending: the output's first input). */
 void aooct_gap_take (AooctGap * gap, GstClockTime pts);
+
+/* In a branch of aooctsplit: the pending output will carry number @seq
+ * (its first input's); the GAP events say so (AOOCT_GAP_SEQ_FIELD). */
+void aooct_gap_number (AooctGap * gap, guint64 seq);
 
 /* GAP (start, 0) when an output is pending with a valid timestamp, for
  * the element to push after whatever it has still in flight; else NULL.

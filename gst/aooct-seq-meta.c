@@ -11,6 +11,8 @@ static gboolean
 seq_meta_init (GstMeta * meta, gpointer params, GstBuffer * buffer)
 {
   ((AooctSeqMeta *) meta)->seq = 0;
+  ((AooctSeqMeta *) meta)->seq_end = 0;
+  ((AooctSeqMeta *) meta)->pos = 0;
   return TRUE;
 }
 
@@ -20,7 +22,9 @@ static gboolean
 seq_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer,
     GQuark type, gpointer data)
 {
-  aooct_seq_meta_set (dest, ((AooctSeqMeta *) meta)->seq);
+  AooctSeqMeta *m = (AooctSeqMeta *) meta;
+
+  aooct_seq_meta_set_span (dest, m->seq, m->seq_end, m->pos);
   return TRUE;
 }
 
@@ -54,26 +58,73 @@ aooct_seq_meta_get_info (void)
   return info;
 }
 
-void
-aooct_seq_meta_set (GstBuffer * buffer, guint64 seq)
+static AooctSeqMeta *
+meta_of (GstBuffer * buffer)
 {
-  AooctSeqMeta *m = (AooctSeqMeta *) gst_buffer_get_meta (buffer,
-      AOOCT_SEQ_META_API_TYPE);
+  return (AooctSeqMeta *) gst_buffer_get_meta (buffer, AOOCT_SEQ_META_API_TYPE);
+}
+
+void
+aooct_seq_meta_set (GstBuffer * buffer, guint64 seq, guint64 pos)
+{
+  aooct_seq_meta_set_span (buffer, seq, seq, pos);
+}
+
+void
+aooct_seq_meta_set_span (GstBuffer * buffer, guint64 seq, guint64 seq_end,
+    guint64 pos)
+{
+  AooctSeqMeta *m = meta_of (buffer);
 
   if (m == NULL)
     m = (AooctSeqMeta *) gst_buffer_add_meta (buffer, AOOCT_SEQ_META_INFO,
         NULL);
   m->seq = seq;
+  m->seq_end = MAX (seq, seq_end);
+  m->pos = pos;
 }
 
 gboolean
 aooct_seq_meta_get (GstBuffer * buffer, guint64 * seq)
 {
-  AooctSeqMeta *m = (AooctSeqMeta *) gst_buffer_get_meta (buffer,
-      AOOCT_SEQ_META_API_TYPE);
+  guint64 end;
 
-  if (m == NULL)
-    return FALSE;
-  *seq = m->seq;
-  return TRUE;
+  return aooct_seq_meta_get_span (buffer, seq, &end);
+}
+
+gboolean
+aooct_seq_meta_get_pos (GstBuffer * buffer, guint64 * pos)
+{
+  AooctSeqMeta *m = meta_of (buffer);
+
+  if (m)
+    *pos = m->pos;
+  return m != NULL;
+}
+
+gboolean
+aooct_seq_meta_follows (GstBuffer * buffer, gboolean needed, gboolean * have,
+    guint64 * next, guint64 * pos)
+{
+  guint64 expected = *have ? *next : 0;
+
+  if (!aooct_seq_meta_get_pos (buffer, pos))
+    return TRUE;
+  *have = TRUE;
+  *next = *pos + 1;
+  /* position 0: the first since a start, a flush or new caps at
+   * aooctsplit, which start every state over */
+  return !needed || *pos == expected || *pos == 0;
+}
+
+gboolean
+aooct_seq_meta_get_span (GstBuffer * buffer, guint64 * seq, guint64 * seq_end)
+{
+  AooctSeqMeta *m = meta_of (buffer);
+
+  if (m) {
+    *seq = m->seq;
+    *seq_end = m->seq_end;
+  }
+  return m != NULL;
 }

@@ -87,3 +87,20 @@ aooct_src_frame_time (gint fps_n, gint fps_d, guint64 n)
     return n == 0 ? 0 : GST_CLOCK_TIME_NONE;
   return gst_util_uint64_scale (n, (guint64) fps_d * GST_SECOND, fps_n);
 }
+
+GstStateChangeReturn
+aooct_src_change_state (GstElement * element, GstStateChange transition,
+    GstElementClass * parent_class, gboolean (*open) (GstBaseSrc * src),
+    void (*close) (GstBaseSrc * src))
+{
+  GstStateChangeReturn ret;
+
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED
+      && !open (GST_BASE_SRC (element)))
+    return GST_STATE_CHANGE_FAILURE;
+  ret = parent_class->change_state (element, transition);
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED
+      && ret == GST_STATE_CHANGE_FAILURE)
+    close (GST_BASE_SRC (element));
+  return ret;
+}

@@ -41,6 +41,17 @@ gboolean aooct_src_set_video_caps (GstBaseSrc * src, GstVideoInfo * info,
  * 0: 0 for the first frame, none after). */
 GstClockTime aooct_src_frame_time (gint fps_n, gint fps_d, guint64 n);
 
+/* change_state() of a source whose start() can fail.  GstBaseSrc posts
+ * "state change failed and some element failed to post a proper error
+ * message" whenever start() returns FALSE, even after the element posted
+ * the reason: so the source opens (@open: what its start() would do,
+ * posting its own error) here, at READY_TO_PAUSED before GstBaseSrc, and
+ * fails the state change itself; its start() then finds it open.  After
+ * a failed state change up, @close undoes @open. */
+GstStateChangeReturn aooct_src_change_state (GstElement * element,
+    GstStateChange transition, GstElementClass * parent_class,
+    gboolean (*open) (GstBaseSrc * src), void (*close) (GstBaseSrc * src));
+
 G_END_DECLS
 
 #endif /* __AOOCT_SRC_UTIL_H__ */

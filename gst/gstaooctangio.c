@@ -21,7 +21,12 @@
  * image are black.
  *
  * A partial group at EOS makes no image (a warning says how many B-scans
- * were dropped), nor does one before new caps or a flush.  The structure
+ * were dropped), nor does one before new caps or a flush.  After a
+ * flushing seek the groups start where they start in the stream: the
+ * first group begins at the first B-scan whose index (its stream time
+ * over a B-scan's duration) is a multiple of N, the B-scans before it
+ * skipped with a warning; without timestamps a warning says that the
+ * images may mix two positions.  The structure
  * image of the same group is aooctnorm average-bscans=N on the group's
  * last B-scan: `tee` before aooctangio.  Every property but `repeats` and
  * the crop may be changed while playing (from the next image on).
@@ -350,6 +355,8 @@ gst_aooct_angio_class_init (GstAooctAngioClass * klass)
   filter_class->cuda_ops = ANGIO_CUDA;
   group_class->group_size = GST_DEBUG_FUNCPTR (gst_aooct_angio_group_size);
   group_class->emit_partial = FALSE;
+  group_class->group_property = "repeats";
+  group_class->realign_after_seek = TRUE;
 }
 
 static void

@@ -57,6 +57,7 @@
 #include <string.h>
 
 #include "gstaooctbin.h"
+#include "gstaooctfilter.h"
 #include "gstaooctdcsub.h"
 #include "gstaooctpad.h"
 #include "gstaooctkmap.h"
@@ -95,6 +96,8 @@ struct _GstAooctBin
   GstElement *split, *merge;    /* with more than one chain */
   GstPad *sinkpad, *srcpad;     /* ghost pads */
   gchar *gpus;
+  gchar *gpus_error;            /* a gpus value that was not a list of
+                                 * devices: the error at start */
   /* property values sent down the branches that branch0 has not applied
    * yet (name -> GValue): what the bin reads back meanwhile */
   GMutex live_lock;
@@ -493,12 +496,16 @@ build (GstAooctBin * self, const gint * devices, guint n)
       chain_copy_settings (&old[0], &self->chains[k]);
     for (k = 0; k < n_old; k++) {
       if (old[k].branch) {
+        /* out of the bin in READY (gpus may change there): stopped */
+        gst_element_set_state (old[k].branch, GST_STATE_NULL);
         gst_object_unref (old[k].branch);
       } else {
         gint i;
 
-        for (i = 0; i < N_STEPS; i++)
+        for (i = 0; i < N_STEPS; i++) {
+          gst_element_set_state (old[k].step[i], GST_STATE_NULL);
           gst_object_unref (old[k].step[i]);
+        }
       }
     }
     g_free (old);
@@ -513,8 +520,8 @@ build (GstAooctBin * self, const gint * devices, guint n)
   gst_object_unref (out);
 }
 
-/* gpus: "0,1" -> one branch per device.  Only while stopped (the property
- * is not mutable in READY and up). */
+/* gpus: "0,1" -> one branch per device.  Only while stopped (NULL or
+ * READY: no pad is active; the new elements follow the bin up). */
 static void
 gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
 {
@@ -522,10 +529,11 @@ gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
   GArray *devices;
   guint k;
 
-  if (GST_STATE (self) != GST_STATE_NULL
-      || GST_STATE_PENDING (self) != GST_STATE_VOID_PENDING) {
+  /* (a failed start leaves READY pending: stopped still) */
+  if (GST_STATE (self) > GST_STATE_READY
+      || GST_STATE_PENDING (self) > GST_STATE_READY) {
     GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS, ("gpus can change only "
-            "while the pipeline is stopped (NULL state): kept gpus=%s, "
+            "while the pipeline is stopped (NULL or READY state): kept gpus=%s, "
             "ignored gpus=%s", self->gpus ? self->gpus : "", gpus ? gpus :
             ""), (NULL));
     return;
@@ -541,9 +549,13 @@ gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
       break;
     d = g_ascii_strtoll (t, &end, 10);
     if (*t == '\0' || *end != '\0' || d < 0 || d > 63) {
-      g_warning ("aooctbin: gpus=\"%s\": \"%s\" is not a CUDA device "
-          "number (0 to 63); expected a comma-separated list such as 0,1",
-          gpus, t);
+      /* refused when the pipeline starts (an element error: the bus may
+       * not be there yet), not run as one chain */
+      g_free (self->gpus_error);
+      self->gpus_error = g_strdup_printf ("gpus=\"%s\": \"%s\" is not a "
+          "CUDA device number (0 to 63); expected a comma-separated list "
+          "such as 0,1, or nothing for one chain", gpus, t);
+      GST_WARNING_OBJECT (self, "%s", self->gpus_error);
       g_strfreev (parts);
       g_array_unref (devices);
       return;
@@ -555,7 +567,10 @@ gst_aooct_bin_set_gpus (GstAooctBin * self, const gchar * gpus)
     }
   }
   g_strfreev (parts);
+  g_clear_pointer (&self->gpus_error, g_free);
   if (self->split) {
+    gst_element_set_state (self->split, GST_STATE_NULL);
+    gst_element_set_state (self->merge, GST_STATE_NULL);
     gst_bin_remove_many (GST_BIN (self), self->split, self->merge, NULL);
     self->split = self->merge = NULL;
   }
@@ -630,11 +645,55 @@ apply_pending (GstAooctBin * self)
   g_hash_table_unref (pending);
 }
 
+/* With several branches, a setting that makes an image depend on the
+ * B-scans before it would give other images than one chain (each branch
+ * sees every n-th buffer): refused before anything runs.  The elements
+ * themselves refuse such a buffer too (a change while playing). */
+static gboolean
+check_branchable (GstAooctBin * self)
+{
+  gint i;
+
+  if (self->n_chains < 2)
+    return TRUE;
+  for (i = 0; i < N_STEPS; i++) {
+    GstAooctFilter *step = GST_AOOCT_FILTER (self->chains[0].step[i]);
+    GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (step);
+    gchar *setting = klass->in_order_setting ?
+        klass->in_order_setting (step) : NULL;
+
+    if (setting) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s makes each image "
+              "depend on the B-scans before it, which gpus=%s cannot give "
+              "as one chain does: each of its %u branches would see every "
+              "%u-th buffer.  Use one chain (no gpus), or aooctsplit and "
+              "aooctmerge around the steps before it and aooct%s after "
+              "aooctmerge (docs/scale-out.md)", setting,
+              self->gpus, self->n_chains, self->n_chains, step_names[i]),
+          (NULL));
+      g_free (setting);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 static GstStateChangeReturn
 gst_aooct_bin_change_state (GstElement * element, GstStateChange transition)
 {
-  GstStateChangeReturn ret =
-      GST_ELEMENT_CLASS (gst_aooct_bin_parent_class)->change_state (element,
+  GstStateChangeReturn ret;
+
+  if ((transition == GST_STATE_CHANGE_NULL_TO_READY
+          || transition == GST_STATE_CHANGE_READY_TO_PAUSED)
+      && GST_AOOCT_BIN (element)->gpus_error) {
+    GST_ELEMENT_ERROR (element, RESOURCE, SETTINGS, ("%s",
+            GST_AOOCT_BIN (element)->gpus_error), (NULL));
+    return GST_STATE_CHANGE_FAILURE;
+  }
+  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED
+      && !check_branchable (GST_AOOCT_BIN (element)))
+    return GST_STATE_CHANGE_FAILURE;
+  ret = GST_ELEMENT_CLASS (gst_aooct_bin_parent_class)->change_state (element,
       transition);
 
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
@@ -650,6 +709,7 @@ gst_aooct_bin_finalize (GObject * object)
 
   g_free (self->chains);
   g_free (self->gpus);
+  g_free (self->gpus_error);
   g_hash_table_unref (self->live);
   g_mutex_clear (&self->live_lock);
   G_OBJECT_CLASS (gst_aooct_bin_parent_class)->finalize (object);
@@ -707,8 +767,10 @@ gst_aooct_bin_class_init (GstAooctBinClass * klass)
           "CUDA devices to spread the buffers over, comma-separated (e.g. "
           "0,1): one branch of the chain per entry, each on its device, the "
           "images merged back into the input order (docs/scale-out.md); "
-          "empty: one chain, on cuda-device-id", NULL,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS));
+          "empty: one chain, on cuda-device-id.  A value that is not such "
+          "a list stops the start with an error", NULL,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   first = g_type_class_peek (step_type (0));
   last = g_type_class_peek (step_type (N_STEPS - 1));

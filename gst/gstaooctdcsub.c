@@ -726,6 +726,27 @@ gst_aooct_dcsub_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
+/* mode=rolling-mean subtracts the mean of the B-scans before */
+static gchar *
+gst_aooct_dcsub_in_order_setting (GstAooctFilter * filter)
+{
+  GstAooctDcsub *self = GST_AOOCT_DCSUB (filter);
+  gchar *setting = NULL;
+  gint k;
+
+  /* the setting in use once negotiated (a change takes effect at the
+   * next negotiation), the properties before */
+  GST_OBJECT_LOCK (self);
+  if (filter->configured)
+    k = self->rolling ? self->rolling->k : 1;
+  else
+    k = self->mode == AOOCT_DC_ROLLING_MEAN ? self->rolling_bscans : 1;
+  GST_OBJECT_UNLOCK (self);
+  if (k > 1)
+    setting = g_strdup_printf ("mode=rolling-mean rolling-bscans=%d", k);
+  return setting;
+}
+
 static void
 gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
 {
@@ -837,6 +858,8 @@ gst_aooct_dcsub_class_init (GstAooctDcsubClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_dcsub_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_setup);
+  filter_class->in_order_setting =
+      GST_DEBUG_FUNCPTR (gst_aooct_dcsub_in_order_setting);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_dcsub_teardown);
   filter_class->cpu_ops = &dcsub_cpu;
   filter_class->cuda_ops = DCSUB_CUDA;

@@ -107,6 +107,7 @@ struct _GstAooctDisp
   gboolean dirty;
   gboolean estimate;            /* property */
   gboolean estimate_pending;    /* estimate from the next buffer */
+  gboolean estimated;           /* a2/a3 are an estimate's (re-estimate) */
 
   /* streaming thread only */
   GBytes *weights;              /* 2 * P2 floats, re/im interleaved */
@@ -585,6 +586,7 @@ gst_aooct_disp_estimate (GstAooctDisp * self, GstBuffer * inbuf,
   GST_OBJECT_LOCK (self);
   self->a[0] = est.a2;
   self->a[1] = est.a3;
+  self->estimated = TRUE;
   self->dirty = TRUE;
   GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "estimated a2=%.3f a3=%.3f (sharpness %.4g, "
@@ -668,6 +670,7 @@ gst_aooct_disp_set_property (GObject * object, guint prop_id,
     case PROP_A4:
     case PROP_A5:
       self->a[prop_id - PROP_A2] = g_value_get_double (value);
+      self->estimated = FALSE;
       break;
     case PROP_ESTIMATE:{
       gboolean on = g_value_get_boolean (value);
@@ -725,6 +728,22 @@ gst_aooct_disp_finalize (GObject * object)
   if (self->weights)
     g_bytes_unref (self->weights);
   G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* estimate=true (or the re-estimate signal) finds a2 and a3 on one
+ * B-scan and holds them: each branch would find its own */
+static gchar *
+gst_aooct_disp_in_order_setting (GstAooctFilter * filter)
+{
+  GstAooctDisp *self = GST_AOOCT_DISP (filter);
+  gboolean estimate, estimated;
+
+  GST_OBJECT_LOCK (self);
+  estimate = self->estimate;
+  estimated = self->estimated;
+  GST_OBJECT_UNLOCK (self);
+  return estimate ? g_strdup ("estimate=true") : estimated ?
+      g_strdup ("re-estimate (a2 and a3 estimated on one B-scan)") : NULL;
 }
 
 static void
@@ -878,6 +897,8 @@ gst_aooct_disp_class_init (GstAooctDispClass * klass)
   filter_class->derive_output =
       GST_DEBUG_FUNCPTR (gst_aooct_disp_derive_output);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_disp_setup);
+  filter_class->in_order_setting =
+      GST_DEBUG_FUNCPTR (gst_aooct_disp_in_order_setting);
   filter_class->cuda_stage = 1;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_disp_live);
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_disp_teardown);

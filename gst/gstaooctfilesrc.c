@@ -134,6 +134,7 @@ struct _GstAooctFileSrc
   gsize row_bytes;              /* one A-line in the file */
   gsize read_bytes;             /* one buffer's worth of the file */
   guint64 n_buffers;            /* whole buffers in the file */
+  guint open_bscans;            /* bscans-per-buffer when it was opened */
   guint64 next;                 /* index of the buffer create() returns */
   gchar *path;                  /* location at start */
   /* the buffers fetched ahead (made at the first create(), once the pool
@@ -480,8 +481,11 @@ gst_aooct_file_src_query (GstBaseSrc * src, GstQuery * query)
 
 /* ---- streaming ---------------------------------------------------------- */
 
+/* Opens the file and checks it against the properties (an element error
+ * and FALSE where it does not fit); at READY_TO_PAUSED
+ * (aooct_src_change_state), or from start() after a stop. */
 static gboolean
-gst_aooct_file_src_start (GstBaseSrc * src)
+open_file (GstBaseSrc * src)
 {
   GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
   GError *err = NULL;
@@ -662,6 +666,7 @@ gst_aooct_file_src_start (GstBaseSrc * src)
   self->file_width = width;
   self->file_height = height;
   GST_OBJECT_UNLOCK (self);
+  self->open_bscans = bscans;
   if (!aooct_raw_format_is_video (format))
     aooct_raw_packed_video_info (&self->vinfo, format, width,
         height * bscans, 0, 1);
@@ -684,6 +689,23 @@ failed:
   self->reader = NULL;
   g_free (location);
   return FALSE;
+}
+
+static gboolean
+gst_aooct_file_src_start (GstBaseSrc * src)
+{
+  GstAooctFileSrc *self = GST_AOOCT_FILE_SRC (src);
+
+  if (self->reader == NULL && !open_file (src))
+    return FALSE;
+  /* for the duration and percent queries basesrc answers (it sets the
+   * duration itself only in bytes) */
+  GST_OBJECT_LOCK (self);
+  src->segment.duration = frame_time (self, self->n_buffers *
+      self->open_bscans);
+  GST_OBJECT_UNLOCK (self);
+  self->next = 0;
+  return TRUE;
 }
 
 static gboolean
@@ -873,6 +895,20 @@ gst_aooct_file_src_create (GstPushSrc * psrc, GstBuffer ** out)
 }
 
 /* ---- class -------------------------------------------------------------- */
+
+static void
+close_file (GstBaseSrc * src)
+{
+  gst_aooct_file_src_stop (src);
+}
+
+static GstStateChangeReturn
+gst_aooct_file_src_change_state (GstElement * element,
+    GstStateChange transition)
+{
+  return aooct_src_change_state (element, transition,
+      GST_ELEMENT_CLASS (parent_class), open_file, close_file);
+}
 
 static void
 gst_aooct_file_src_finalize (GObject * object)
@@ -1066,6 +1102,7 @@ gst_aooct_file_src_class_init (GstAooctFileSrcClass * klass)
   basesrc_class->do_seek = gst_aooct_file_src_do_seek;
   basesrc_class->query = gst_aooct_file_src_query;
   basesrc_class->start = gst_aooct_file_src_start;
+  element_class->change_state = gst_aooct_file_src_change_state;
   basesrc_class->stop = gst_aooct_file_src_stop;
   basesrc_class->unlock = gst_aooct_file_src_unlock;
   basesrc_class->unlock_stop = gst_aooct_file_src_unlock_stop;

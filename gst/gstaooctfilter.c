@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "aooct-filter-private.h"
+#include "aooct-seq-meta.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
 #include "aooct-late-property.h"
@@ -230,6 +231,37 @@ gst_aooct_filter_before_transform (GstBaseTransform * bt, GstBuffer * buf)
   gst_aooct_filter_sync_values (GST_AOOCT_FILTER (bt), buf);
 }
 
+/* In a branch of aooctsplit, an element whose output depends on the
+ * buffers before it gets the stream's buffers in order, or refuses
+ * (in_order_setting in gstaooctfilter.h). */
+static gboolean
+check_in_order (GstAooctFilter * self, GstBuffer * inbuf, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  GstAooctFilterPrivate *priv = self->priv;
+  gboolean first = !priv->have_pos;
+  guint64 expected = first ? 0 : priv->next_pos, pos;
+  gchar *setting;
+
+  if (klass->in_order_setting == NULL || aooct_seq_meta_follows (inbuf, TRUE,
+          &priv->have_pos, &priv->next_pos, &pos))
+    return TRUE;
+  setting = klass->in_order_setting (self);
+  if (setting == NULL)
+    return TRUE;
+  g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_SETTINGS, "%s makes each "
+      "image depend on the B-scans before it, so %s needs the whole stream "
+      "in order, but inside a branch of aooctsplit (aooctbin gpus=...) it "
+      "got buffer %" G_GUINT64_FORMAT " of the stream %s %" G_GUINT64_FORMAT
+      ": the images would differ from one chain's.  Put %s after "
+      "aooctmerge (or use one chain), or leave %s at its default in the "
+      "branches (docs/scale-out.md)", setting, GST_OBJECT_NAME (self), pos,
+      first ? "first instead of buffer" : "after", first ? 0 : expected - 1,
+      GST_OBJECT_NAME (self), setting);
+  g_free (setting);
+  return FALSE;
+}
+
 /* One buffer's way, top-down: its size against the caps and the layout
  * of its rows (the buffer layer, aooct-filter-buffers.h), the steps
  * deferred to it, the live properties, then one backend -- the step
@@ -264,6 +296,8 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
   aooct_filter_output_desc (self, &out);
   if (inbuf && !aooct_filter_check_input_size (&in, inbuf, &priv->in_layout,
           &error))
+    goto error;
+  if (inbuf && !check_in_order (self, inbuf, &error))
     goto error;
   if (inbuf)
     priv->stats.buffers++;
@@ -366,6 +400,7 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
 
   /* a flushing seek starts the stream over, the step's rings included */
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
+    self->priv->have_pos = FALSE;
     aooct_filter_forget_last_error (self);
     aooct_step_reset (&self->priv->step);
   }
@@ -479,6 +514,7 @@ gst_aooct_filter_start (GstBaseTransform * bt)
   }
   memset (&self->priv->stats, 0, sizeof (self->priv->stats));
   self->priv->inconsistent = 0;
+  self->priv->have_pos = FALSE;
 #ifdef HAVE_CUDA
   GST_OBJECT_LOCK (self);
   aooct_cuda_element_set_timing (self->priv->cuda, self->priv->gpu_timing);

@@ -214,6 +214,17 @@ struct _GstAooctFilterClass
    * (aooctpad: its scale and margins). */
   gboolean leaves_pending;
 
+  /* Optional: where the output of a buffer depends on the buffers before
+   * it (a rolling mean, an average over B-scans, a2/a3 estimated once and
+   * held), the setting that makes it so, as the user wrote it (e.g.
+   * "average-bscans=4"), newly allocated; NULL where it does not now.  In
+   * a branch of aooctsplit (docs/scale-out.md) the base class then needs
+   * the stream's buffers in order, from the first since start, flush or
+   * new caps, as one chain gets them, and refuses any other buffer with
+   * an element error naming the setting: spread over branches, such an
+   * element would see every other buffer and give other images. */
+  gchar *(*in_order_setting) (GstAooctFilter * self);
+
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);
 

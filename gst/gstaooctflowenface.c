@@ -49,6 +49,8 @@
 
 #include "gstaooctflowenface.h"
 #include "aooct-gap.h"
+#include "aooct-seq-meta.h"
+#include "aooct-group-query.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_flow_enface_debug);
 #define GST_CAT_DEFAULT gst_aooct_flow_enface_debug
@@ -83,6 +85,10 @@ struct _GstAooctFlowEnface
   gint filled, rows_from, rows_to;
   FlowEnfaceProjection active_projection;
   GstClockTime first_pts, end_time;
+  /* in a branch of aooctsplit (aooct-seq-meta.h): the volume's first
+   * image's number and position, the position expected next */
+  gboolean has_seq, have_pos;
+  guint64 first_seq, last_seq, first_pos, next_pos;
   AooctGap gap;                 /* the span the pending volume covers */
 };
 
@@ -190,6 +196,10 @@ push_volume (GstAooctFlowEnface * self)
     GST_INFO_OBJECT (self, "partial volume: %d of %d images", self->filled,
         self->out_info.height);
   self->filled = 0;
+  /* in a branch: the image goes where its volume began */
+  if (self->has_seq)
+    aooct_seq_meta_set_span (buf, self->first_seq, self->last_seq,
+        self->first_pos / self->out_info.height);
   GST_BUFFER_PTS (buf) = self->first_pts;
   GST_BUFFER_DURATION (buf) = GST_CLOCK_TIME_IS_VALID (self->first_pts) &&
       GST_CLOCK_TIME_IS_VALID (self->end_time) && self->end_time >=
@@ -279,6 +289,22 @@ begin_volume (GstAooctFlowEnface * self)
   return TRUE;
 }
 
+/* A volume split between branches of aooctsplit: its image would differ
+ * from one chain's (@why says how). */
+static GstFlowReturn
+refuse_split (GstAooctFlowEnface * self, GstBuffer * inbuf, const gchar * why)
+{
+  gst_buffer_unref (inbuf);
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("bscans-per-volume=%d inside a "
+          "branch of aooctsplit needs each volume's %d images whole, in "
+          "order, on one branch, but %s: set aooctsplit buffers-per-branch "
+          "to the buffers of a volume (the scanner's B-scans per volume / "
+          "B-scans per buffer), or put %s after aooctmerge "
+          "(docs/scale-out.md)", self->out_info.height,
+          self->out_info.height, why, GST_OBJECT_NAME (self)), (NULL));
+  return GST_FLOW_ERROR;
+}
+
 static GstFlowReturn
 gst_aooct_flow_enface_chain (GstPad * pad, GstObject * parent,
     GstBuffer * inbuf)
@@ -287,6 +313,7 @@ gst_aooct_flow_enface_chain (GstPad * pad, GstObject * parent,
   GstVideoFrame in, out;
   GstFlowReturn ret = GST_FLOW_OK;
   GstEvent *gap;
+  guint64 pos = 0;
 
   if (!self->have_caps) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("an image came before its "
@@ -294,12 +321,30 @@ gst_aooct_flow_enface_chain (GstPad * pad, GstObject * parent,
     gst_buffer_unref (inbuf);
     return GST_FLOW_NOT_NEGOTIATED;
   }
+  /* in a branch of aooctsplit, a volume must be the stream's images in
+   * order, from a volume's start, as one chain makes it */
+  if (!aooct_seq_meta_follows (inbuf, self->image != NULL, &self->have_pos,
+          &self->next_pos, &pos))
+    return refuse_split (self, inbuf, "the rest of a volume came from "
+        "another branch");
   if (self->image == NULL) {
     if (!begin_volume (self)) {
       gst_buffer_unref (inbuf);
       return GST_FLOW_ERROR;
     }
     self->first_pts = GST_BUFFER_PTS (inbuf);
+    self->has_seq = aooct_seq_meta_get (inbuf, &self->first_seq);
+    if (self->has_seq)
+      aooct_gap_number (&self->gap, self->first_seq);
+    self->first_pos = pos;
+    if (self->has_seq && pos % self->out_info.height != 0)
+      return refuse_split (self, inbuf, "a volume would start in the middle "
+          "of one");
+  }
+  if (self->has_seq) {
+    guint64 first;
+
+    aooct_seq_meta_get_span (inbuf, &first, &self->last_seq);
   }
   if (!gst_video_frame_map (&in, &self->in_info, inbuf, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("an image of %" G_GSIZE_FORMAT
@@ -365,6 +410,12 @@ gst_aooct_flow_enface_sink_query (GstPad * pad, GstObject * parent,
 {
   GstAooctFlowEnface *self = GST_AOOCT_FLOW_ENFACE (parent);
 
+  /* aooctsplit's question (aooct-group-query.h): volumes of images */
+  if (GST_QUERY_TYPE (query) == AOOCT_GROUP_QUERY) {
+    gst_pad_peer_query (self->srcpad, query);
+    aooct_group_query_answer (query, volume_setting (self), 1);
+    return TRUE;
+  }
   if (GST_QUERY_TYPE (query) == GST_QUERY_CAPS) {
     GstCaps *filter, *caps;
 
@@ -406,9 +457,11 @@ gst_aooct_flow_enface_sink_event (GstPad * pad, GstObject * parent,
         return FALSE;
       }
       /* the volume so far belongs to the old caps */
-      if (self->have_caps && !gst_video_info_is_equal (&info, &self->in_info)
-          && self->image)
-        push_volume (self);
+      if (self->have_caps && !gst_video_info_is_equal (&info, &self->in_info)) {
+        if (self->image)
+          push_volume (self);
+        self->have_pos = FALSE;
+      }
       self->in_info = info;
       self->have_caps = TRUE;
       gst_event_unref (event);
@@ -422,6 +475,7 @@ gst_aooct_flow_enface_sink_event (GstPad * pad, GstObject * parent,
       break;
     case GST_EVENT_FLUSH_STOP:
       drop_volume (self);
+      self->have_pos = FALSE;
       break;
     case GST_EVENT_GAP:
       /* upstream's GAP (aooctangio's while a group fills) */
@@ -444,6 +498,7 @@ gst_aooct_flow_enface_change_state (GstElement * element,
   ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
   if (transition == GST_STATE_CHANGE_PAUSED_TO_READY) {
     drop_volume (self);
+    self->have_pos = FALSE;
     self->have_caps = FALSE;
     self->out_caps_sent = FALSE;
   }

@@ -17,6 +17,7 @@
 #include "gstaooctgroup.h"
 #include "aooct-gap.h"
 #include "aooct-seq-meta.h"
+#include "aooct-group-query.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_group_debug);
 #define GST_CAT_DEFAULT gst_aooct_group_debug
@@ -27,7 +28,15 @@ typedef struct
   gint filled;                  /* B-scans collected */
   GstClockTime first_pts;       /* of its first B-scan */
   gboolean has_seq;             /* its first B-scan's buffer came from */
-  guint64 first_seq;            /* aooctsplit, numbered so */
+  guint64 first_seq;            /* aooctsplit, numbered so, */
+  guint64 last_seq;             /* ... and its last B-scan's so far */
+  guint64 first_index;          /* the stream's B-scan of that number */
+  gboolean after_seek;          /* a flush since the last group began */
+  gboolean by_time;             /* groups placed by timestamps (a flush
+                                 * with realign_after_seek, until new caps) */
+  gint skipped;                 /* B-scans skipped to realign since */
+  gboolean have_pos;            /* the position (aooct-seq-meta.h) of */
+  guint64 next_pos;             /* the buffer expected next, after one */
   GstClockTime bscan_duration;  /* of one B-scan, or NONE */
   guint64 groups;               /* images made since start */
   AooctGap gap;                 /* where the pending image will start */
@@ -133,7 +142,8 @@ emit_group (GstAooctGroup * self)
   GST_BUFFER_DTS (out) = GST_CLOCK_TIME_NONE;
   /* in a branch of aooctsplit: the image goes where its group began */
   if (priv->has_seq)
-    aooct_seq_meta_set (out, priv->first_seq);
+    aooct_seq_meta_set_span (out, priv->first_seq, priv->last_seq,
+        priv->first_index / group_size (self));
   GST_BUFFER_DURATION (out) = GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
       priv->bscan_duration * group_size (self) : GST_CLOCK_TIME_NONE;
   GST_BUFFER_OFFSET (out) = priv->groups;
@@ -172,6 +182,45 @@ end_partial_group (GstAooctGroup * self, gboolean eos)
   aooct_gap_reset (&priv->gap);
 }
 
+/* The index of B-scan @b of a buffer at @pts in the stream (from its
+ * start: stream time over a B-scan's duration), or -1 where the
+ * timestamps do not tell. */
+static gint64
+stream_bscan (GstAooctGroup * self, GstClockTime pts, gint b)
+{
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
+  GstAooctGroupPrivate *priv = PRIV (self);
+  GstClockTime t;
+
+  if (!GST_CLOCK_TIME_IS_VALID (pts) || bt->segment.format != GST_FORMAT_TIME
+      || !GST_CLOCK_TIME_IS_VALID (priv->bscan_duration)
+      || priv->bscan_duration == 0)
+    return -1;
+  t = gst_segment_to_stream_time (&bt->segment, GST_FORMAT_TIME, pts);
+  if (!GST_CLOCK_TIME_IS_VALID (t))
+    return -1;
+  return (gint64) ((t + priv->bscan_duration / 2) / priv->bscan_duration) + b;
+}
+
+/* A group split between branches of aooctsplit (its B-scans on two
+ * branches, or a branch starting in the middle of one): the images
+ * would differ from one chain's, so none is made.  @why says which. */
+static GstFlowReturn
+group_refused (GstAooctGroup * self, gint n, gint bscans, const gchar * why)
+{
+  const gchar *prop = GST_AOOCT_GROUP_GET_CLASS (self)->group_property;
+
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s=%d inside a branch of "
+          "aooctsplit needs each group of %d B-scans whole, in order, on "
+          "one branch, but %s: set aooctsplit buffers-per-branch to a "
+          "multiple of %d / %d B-scan(s) per buffer (with %d B-scans per "
+          "buffer a group must not straddle two buffers of different "
+          "branches), or put %s after aooctmerge "
+          "(docs/scale-out.md)", prop ? prop : "group size", n, n, why, n,
+          bscans, bscans, GST_OBJECT_NAME (self)), (NULL));
+  return GST_FLOW_ERROR;
+}
+
 /* Every B-scan of the input into the group; an image whenever a group is
  * complete (pushed here: one input may end one group and start the next,
  * or end several).  *outbuf stays NULL.  An input that leaves a group
@@ -189,6 +238,8 @@ gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   GstFlowReturn ret = GST_FLOW_OK;
   GstClockTime pts, dur;
   gint b = 0, bscans, n;
+  guint64 pos = 0;
+  gboolean numbered, in_order;
 
   *outbuf = NULL;
   if (inbuf == NULL)
@@ -207,17 +258,74 @@ gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   dur = GST_BUFFER_DURATION (inbuf);
   priv->bscan_duration = GST_CLOCK_TIME_IS_VALID (dur) ? dur / bscans :
       GST_CLOCK_TIME_NONE;
+  /* in a branch of aooctsplit: a group continued from the last buffer
+   * must go on with the stream's next one */
+  in_order = aooct_seq_meta_follows (inbuf, priv->filled > 0,
+      &priv->have_pos, &priv->next_pos, &pos);
+  numbered = aooct_seq_meta_get_pos (inbuf, &pos);
+  if (!in_order) {
+    gst_buffer_unref (inbuf);
+    return group_refused (self, n, bscans, "the rest of a group came "
+        "from another branch");
+  }
   while (b < bscans && ret == GST_FLOW_OK) {
     gint take = MIN (bscans - b, n - priv->filled);
+    gint64 index;
 
+    /* after a seek, the groups start where they start in the stream:
+     * placed by their timestamps (aooctangio, realign_after_seek) */
+    index = priv->filled == 0 && priv->by_time ? stream_bscan (self, pts, b)
+        : -1;
+    if (index >= 0 && index % n != 0) {
+      if (numbered && !priv->after_seek) {
+        gst_buffer_unref (inbuf);
+        return group_refused (self, n, bscans, "a group would start in "
+            "the middle of one");
+      }
+      priv->skipped++;
+      b++;
+      continue;
+    }
+    if (priv->filled == 0 && priv->after_seek) {
+      if (index < 0)
+        GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("after a seek, groups "
+                "of %s=%d count from the first B-scan after it: where that "
+                "is not a group's first, each image mixes two positions (the "
+                "B-scans carry no timestamps that would place them); seek to "
+                "a multiple of %d B-scans", klass->group_property, n, n),
+            (NULL));
+      else if (priv->skipped > 0)
+        GST_ELEMENT_WARNING (self, STREAM, FORMAT, ("a seek into the "
+                "middle of a group of %s=%d: the %d B-scan(s) before B-scan %"
+                G_GINT64_FORMAT " of the stream (the next group's first) "
+                "were skipped, so that each image is made of one group, as "
+                "without the seek", klass->group_property, n, priv->skipped,
+                index), (NULL));
+      priv->after_seek = FALSE;
+    }
     if (priv->filled == 0) {
       /* the group's timestamp: its first B-scan's */
       priv->first_pts = !GST_CLOCK_TIME_IS_VALID (pts) ? pts :
           GST_CLOCK_TIME_IS_VALID (priv->bscan_duration) ?
           pts + b * priv->bscan_duration : pts;
       priv->has_seq = aooct_seq_meta_get (inbuf, &priv->first_seq);
+      if (priv->has_seq)
+        aooct_gap_number (&priv->gap, priv->first_seq);
+      /* ... and a group starts where one chain would start it (after a
+       * realignment: where it did) */
+      priv->first_index = pos * bscans + b;
+      if (numbered && index < 0 && priv->first_index % n != 0) {
+        gst_buffer_unref (inbuf);
+        return group_refused (self, n, bscans, "a group would start in "
+            "the middle of one");
+      }
       if (klass->group_start)
         klass->group_start (self);
+    }
+    if (priv->has_seq) {
+      guint64 first;
+
+      aooct_seq_meta_get_span (inbuf, &first, &priv->last_seq);
     }
     priv->call.first = priv->filled;
     priv->call.count = take;
@@ -260,13 +368,20 @@ gst_aooct_group_sink_event (GstBaseTransform * bt, GstEvent * event)
             gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (bt));
 
         gst_event_parse_caps (event, &caps);
-        if (cur == NULL || !gst_caps_is_equal (caps, cur))
+        if (cur == NULL || !gst_caps_is_equal (caps, cur)) {
           end_partial_group (self, FALSE);
+          priv->have_pos = FALSE;
+          priv->by_time = FALSE;
+        }
         gst_clear_caps (&cur);
       }
       break;
     case GST_EVENT_FLUSH_STOP:
       priv->filled = 0;
+      priv->have_pos = FALSE;
+      priv->after_seek = GST_AOOCT_GROUP_GET_CLASS (self)->realign_after_seek;
+      priv->by_time = priv->after_seek;
+      priv->skipped = 0;
       aooct_gap_reset (&priv->gap);
       break;
     case GST_EVENT_GAP:
@@ -280,6 +395,24 @@ gst_aooct_group_sink_event (GstBaseTransform * bt, GstEvent * event)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 
+/* aooctsplit's question (aooct-group-query.h): the run of input buffers
+ * that holds whole groups, for downstream's run of our images */
+static gboolean
+gst_aooct_group_query (GstBaseTransform * bt, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstAooctFilter *filter = GST_AOOCT_FILTER (bt);
+
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == AOOCT_GROUP_QUERY) {
+    gst_pad_peer_query (GST_BASE_TRANSFORM_SRC_PAD (bt), query);
+    if (filter->configured)
+      aooct_group_query_answer (query, group_size (GST_AOOCT_GROUP (bt)),
+          filter->in_geom.bscans);
+    return TRUE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
+}
+
 static gboolean
 gst_aooct_group_start (GstBaseTransform * bt)
 {
@@ -287,6 +420,9 @@ gst_aooct_group_start (GstBaseTransform * bt)
 
   priv->filled = 0;
   priv->groups = 0;
+  priv->have_pos = FALSE;
+  priv->after_seek = priv->by_time = FALSE;
+  priv->skipped = 0;
   aooct_gap_reset (&priv->gap);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->start (bt);
 }
@@ -300,6 +436,7 @@ gst_aooct_group_class_init (GstAooctGroupClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_group_generate_output);
   bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_group_sink_event);
   bt_class->start = GST_DEBUG_FUNCPTR (gst_aooct_group_start);
+  bt_class->query = GST_DEBUG_FUNCPTR (gst_aooct_group_query);
   GST_AOOCT_FILTER_CLASS (klass)->src_is_video = TRUE;
 }
 

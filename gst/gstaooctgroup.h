@@ -62,6 +62,18 @@ struct _GstAooctGroupClass
   /* TRUE: a partial group at EOS or before new caps makes an image of
    * the B-scans it has; FALSE: it is dropped (at EOS with a warning). */
   gboolean emit_partial;
+
+  /* The property that sets group_size (for messages): "repeats",
+   * "bscans-per-volume". */
+  const gchar *group_property;
+
+  /* TRUE: after a flush (a seek), the first group starts at the first
+   * B-scan whose index in the stream (from the timestamps) is a multiple
+   * of the group size, with a warning saying how many were skipped; a
+   * warning where the timestamps do not tell (aooctangio: a group is the
+   * repeats of one position).  FALSE: groups count from the first B-scan
+   * after the flush (the views: a volume of the B-scans that come). */
+  gboolean realign_after_seek;
 };
 
 /* For live(): what the coming execute() call is asked for. */

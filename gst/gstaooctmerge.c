@@ -12,17 +12,22 @@
  * Each branch must run on its own streaming thread (a queue at its start):
  * the thread of a branch whose output is not next waits here for its turn.
  *
- * The rule: the buffer numbered next goes at once; and where every other
- * branch has a buffer waiting (or has ended, or waits at an event), the
- * lowest number goes, so that a buffer a branch did not give back (an
- * element's QoS) cannot stop the stream.  Each event that comes between
- * buffers (caps, segment, EOS, custom) is pushed once, when every branch
- * has reached it, after all buffers before it and before any after it.  A
- * flush is pushed once: the flush-start of the first branch, the
- * flush-stop of the last (numbers start over from 0, as aooctsplit's).
- * GAP events stop here (a volume view in a branch sends them while it
- * holds its image back; their place among the other branches' buffers
- * is unknown).  A
+ * The rule: the buffer numbered next goes at once (an image of a group
+ * of B-scans stands for all its inputs: the number after its last goes
+ * next); and where every other branch has a buffer waiting (or has
+ * ended, or waits at an event), the lowest number goes, so that a buffer
+ * a branch did not give back now and then (an element's QoS) cannot stop
+ * the stream.  A branch that stops delivering altogether (it drops every
+ * buffer, or EOS too) is an element error naming it once a branch has
+ * waited stall-timeout with the stream not moving.  Each event that comes
+ * between buffers (caps, segment, EOS, custom) is pushed once, when every
+ * branch has reached it, after all buffers before it and before any after
+ * it; caps that differ between branches are an element error.  A flush
+ * is pushed once: the flush-start of the first branch, the flush-stop of
+ * the last (numbers start over from 0, as aooctsplit's).  A GAP event of
+ * a branch (an element holding its image back, aooct-gap.h) carries the
+ * number of that image and is pushed once the image is next; an
+ * unnumbered one (from upstream, through every branch) stops here.  A
  * flow error downstream (not-linked, an error, EOS) is returned to every
  * branch.  An error inside a branch stops that branch; its element posts
  * the error, and the others are released when the pipeline stops.
@@ -31,8 +36,9 @@
  * downstream with the pool taken out of the answer, so that each branch
  * makes its own (on its own GPU).
  *
- * The volume views (aooctenface, aooctrender) come after aooctmerge: they
- * need every B-scan of a volume, in order.
+ * The volume views (aooctenface, aooctrender) and aooctangio come after
+ * aooctmerge, or inside the branches with aooctsplit buffers-per-branch
+ * handing each branch whole volumes or groups (docs/scale-out.md).
  *
  * ## Example launch line
  * |[
@@ -48,6 +54,8 @@
 
 #include "gstaooctmerge.h"
 #include "aooct-seq-meta.h"
+#include "aooct-gap.h"
+#include "aooct-group-query.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_merge_debug);
 #define GST_CAT_DEFAULT gst_aooct_merge_debug
@@ -66,6 +74,8 @@ struct _AooctMergePad
   GstEvent *barrier;            /* an event waits for the other branches */
   gboolean eos;                 /* the branch has ended */
   gboolean flushing;            /* between flush-start and flush-stop */
+  GstEvent *gap;                /* a numbered GAP, until its number is next */
+  guint64 gap_seq;              /* its number */
 };
 
 G_DEFINE_TYPE (AooctMergePad, aooct_merge_pad, GST_TYPE_PAD);
@@ -74,6 +84,7 @@ static void
 aooct_merge_pad_finalize (GObject * object)
 {
   gst_clear_event (&AOOCT_MERGE_PAD (object)->barrier);
+  gst_clear_event (&AOOCT_MERGE_PAD (object)->gap);
   G_OBJECT_CLASS (aooct_merge_pad_parent_class)->finalize (object);
 }
 
@@ -103,7 +114,18 @@ struct _GstAooctMerge
   gboolean flushing;            /* a branch flushes, or the element stops */
   guint64 barrier_gen;          /* events pushed after a barrier */
   GstFlowReturn flow;           /* downstream's refusal, for every branch */
+  gint64 progress;              /* monotonic time the stream last moved */
+  gboolean failed;              /* a stall or caps that differ: stopped */
+  guint stall_timeout;          /* property, ms; 0: wait for ever */
 };
+
+enum
+{
+  PROP_0,
+  PROP_STALL_TIMEOUT
+};
+
+#define DEFAULT_STALL_TIMEOUT 10000
 
 G_DEFINE_TYPE (GstAooctMerge, gst_aooct_merge, GST_TYPE_ELEMENT);
 
@@ -167,15 +189,157 @@ all_at_barrier (GstAooctMerge * self)
   return TRUE;
 }
 
+/* Something arrived or left: the stream moves (under the lock). */
+static void
+moved (GstAooctMerge * self)
+{
+  self->progress = g_get_monotonic_time ();
+}
+
+/* The element a branch's pad is fed by, for messages (free it). */
+static gchar *
+branch_name (AooctMergePad * p)
+{
+  GstPad *peer = gst_pad_get_peer (GST_PAD (p));
+  GstObject *parent = peer ? gst_pad_get_parent (peer) : NULL;
+  gchar *path = parent ? gst_object_get_path_string (parent) : NULL;
+  gchar *name = g_strdup_printf ("%s (after %s)", GST_PAD_NAME (p),
+      path ? path : "nothing");
+
+  g_free (path);
+  gst_clear_object (&parent);
+  gst_clear_object (&peer);
+  return name;
+}
+
+/* stall-timeout has passed without the stream moving while a branch
+ * waits for its turn: the branches that hold nothing and have not ended
+ * dropped what the others wait for (an element that drops buffers, or
+ * EOS: valve drop=true).  The stream cannot go on in order; an element
+ * error names them (called with the lock, which it lets go meanwhile). */
+static void
+report_stall (GstAooctMerge * self)
+{
+  GString *silent = g_string_new (NULL);
+  gchar *waiting = NULL;
+  guint i;
+
+  for (i = 0; i < self->sinkpads->len; i++) {
+    AooctMergePad *o = g_ptr_array_index (self->sinkpads, i);
+    gchar *name;
+
+    if (!pad_active (o) || o->flushing)
+      continue;
+    name = branch_name (o);
+    if (!o->eos && !o->has_head && !o->barrier)
+      g_string_append_printf (silent, "%s%s", silent->len ? ", " : "", name);
+    else if (waiting == NULL)
+      waiting = o->has_head ? g_strdup_printf ("%s waits with buffer %"
+          G_GUINT64_FORMAT, name, o->head) : g_strdup_printf ("%s waits at "
+          "%s", name, o->barrier ? GST_EVENT_TYPE_NAME (o->barrier) : "EOS");
+    g_free (name);
+  }
+  if (silent->len == 0) {
+    /* everybody holds something: nothing to name, wait on */
+    g_string_free (silent, TRUE);
+    g_free (waiting);
+    moved (self);
+    return;
+  }
+  self->flow = GST_FLOW_ERROR;
+  self->failed = TRUE;
+  g_cond_broadcast (&self->cond);
+  g_mutex_unlock (&self->lock);
+  GST_ELEMENT_ERROR (self, STREAM, FAILED, ("branch %s delivered nothing "
+          "for %u ms while %s (buffer %" G_GUINT64_FORMAT " of the stream "
+          "is next): an element of that branch drops buffers or EOS "
+          "(valve drop=true, identity drop-probability, qos=true dropping "
+          "many in a row), so the stream cannot be put back in order.  "
+          "Every branch must give one output per input or per group "
+          "(docs/scale-out.md); stall-timeout sets the wait",
+          silent->str, self->stall_timeout, waiting ? waiting :
+          "another branch waits", self->next), (NULL));
+  g_mutex_lock (&self->lock);
+  g_string_free (silent, TRUE);
+  g_free (waiting);
+}
+
+/* One wait for the others (under the lock), bounded by stall-timeout
+ * where the stream does not move. */
+static void
+wait_turn (GstAooctMerge * self)
+{
+  gint64 deadline;
+
+  if (self->stall_timeout == 0) {
+    g_cond_wait (&self->cond, &self->lock);
+    return;
+  }
+  deadline = self->progress + (gint64) self->stall_timeout * 1000;
+  if (g_cond_wait_until (&self->cond, &self->lock, deadline))
+    return;
+  /* downstream holds the stream (a paused sink): not a branch's doing */
+  if (self->pushing || self->flushing || self->flow != GST_FLOW_OK)
+    return;
+  if (g_get_monotonic_time () >= self->progress +
+      (gint64) self->stall_timeout * 1000)
+    report_stall (self);
+}
+
+/* A numbered GAP of a branch goes downstream once the output it stands
+ * for is the next in order: nothing still to come lies before its
+ * timestamp (aooct-gap.h).  Pushed by whichever thread finds it due
+ * (under the lock, which it lets go meanwhile). */
+static void
+push_due_gaps (GstAooctMerge * self)
+{
+  guint i;
+
+  for (i = 0; i < self->sinkpads->len && !self->pushing; i++) {
+    AooctMergePad *o = g_ptr_array_index (self->sinkpads, i);
+    GstEvent *gap;
+    GstClockTime ts, dur;
+
+    if (o->gap == NULL || o->flushing || o->gap_seq > self->next)
+      continue;
+    gap = o->gap;
+    o->gap = NULL;
+    if (o->gap_seq < self->next) {
+      /* its output went already */
+      gst_event_unref (gap);
+      continue;
+    }
+    /* downstream gets a plain GAP, as from one chain */
+    gst_event_parse_gap (gap, &ts, &dur);
+    {
+      GstEvent *plain = gst_event_new_gap (ts, dur);
+
+      gst_event_set_seqnum (plain, gst_event_get_seqnum (gap));
+      gst_event_unref (gap);
+      gap = plain;
+    }
+    GST_LOG_OBJECT (self, "%s's GAP at %" GST_TIME_FORMAT, GST_PAD_NAME (o),
+        GST_TIME_ARGS (ts));
+    self->pushing = TRUE;
+    g_mutex_unlock (&self->lock);
+    gst_pad_push_event (self->srcpad, gap);
+    g_mutex_lock (&self->lock);
+    self->pushing = FALSE;
+    moved (self);
+    g_cond_broadcast (&self->cond);
+    i = (guint) - 1;            /* from the start: others may be due now */
+  }
+}
+
 static GstFlowReturn
 gst_aooct_merge_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstAooctMerge *self = GST_AOOCT_MERGE (parent);
   AooctMergePad *mp = MERGE_PAD (pad);
   GstFlowReturn ret;
-  guint64 seq;
+  guint64 seq, seq_end;
 
-  if (!aooct_seq_meta_get (buf, &seq)) {
+  if (!aooct_seq_meta_get_span (buf, &seq, &seq_end)) {
     gst_buffer_unref (buf);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("%s got a buffer without the "
             "number aooctsplit puts on each buffer: each branch must come "
@@ -197,6 +361,10 @@ gst_aooct_merge_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   }
   mp->has_head = TRUE;
   mp->head = seq;
+  moved (self);
+  /* the output a GAP of this branch stood for is here */
+  if (mp->gap && seq >= mp->gap_seq)
+    gst_clear_event (&mp->gap);
   g_cond_broadcast (&self->cond);
   while (!may_push (self, mp)) {
     if (mp->flushing || self->flow != GST_FLOW_OK) {
@@ -207,9 +375,9 @@ gst_aooct_merge_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
       gst_buffer_unref (buf);
       return ret;
     }
-    g_cond_wait (&self->cond, &self->lock);
+    wait_turn (self);
   }
-  if (seq < self->next)
+  if (seq_end < self->next)
     GST_WARNING_OBJECT (self, "buffer %" G_GUINT64_FORMAT " after %"
         G_GUINT64_FORMAT ": a branch gave its outputs out of order", seq,
         self->next - 1);
@@ -228,14 +396,61 @@ gst_aooct_merge_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 
   g_mutex_lock (&self->lock);
   self->pushing = FALSE;
-  if (seq >= self->next)
-    self->next = seq + 1;
+  /* an image of a group stands for every input of it */
+  if (seq_end >= self->next)
+    self->next = seq_end + 1;
   if (ret != GST_FLOW_OK && ret != GST_FLOW_FLUSHING
       && self->flow == GST_FLOW_OK)
     self->flow = ret;
+  moved (self);
   g_cond_broadcast (&self->cond);
+  if (ret == GST_FLOW_OK)
+    push_due_gaps (self);
   g_mutex_unlock (&self->lock);
   return ret;
+}
+
+/* Whether every branch at a caps event has the caps of @event (@mp's);
+ * else an element error naming two that differ, and the stream stops
+ * (under the lock, which it lets go to post). */
+static gboolean
+same_caps (GstAooctMerge * self, AooctMergePad * mp, GstEvent * event)
+{
+  GstCaps *caps;
+  guint i;
+
+  gst_event_parse_caps (event, &caps);
+  for (i = 0; i < self->sinkpads->len; i++) {
+    AooctMergePad *o = g_ptr_array_index (self->sinkpads, i);
+    GstCaps *other;
+    gchar *a, *b, *na, *nb;
+
+    if (o == mp || o->barrier == NULL
+        || GST_EVENT_TYPE (o->barrier) != GST_EVENT_CAPS)
+      continue;
+    gst_event_parse_caps (o->barrier, &other);
+    if (gst_caps_is_equal (caps, other))
+      continue;
+    a = gst_caps_to_string (caps);
+    b = gst_caps_to_string (other);
+    na = branch_name (mp);
+    nb = branch_name (o);
+    self->flow = GST_FLOW_NOT_NEGOTIATED;
+    self->failed = TRUE;
+    g_cond_broadcast (&self->cond);
+    g_mutex_unlock (&self->lock);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("the branches give "
+            "different caps, which cannot be one stream: %s gives %s, %s "
+            "gives %s.  Give every branch the same elements and settings "
+            "(docs/scale-out.md)", na, a, nb, b), (NULL));
+    g_free (a);
+    g_free (b);
+    g_free (na);
+    g_free (nb);
+    g_mutex_lock (&self->lock);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /* A serialized event of @pad's branch: pushed by the last branch to
@@ -257,17 +472,28 @@ barrier (GstAooctMerge * self, AooctMergePad * mp, GstEvent * event)
   if (GST_EVENT_TYPE (event) == GST_EVENT_STREAM_START)
     mp->eos = FALSE;
   gst_clear_event (&mp->barrier);
+  gst_clear_event (&mp->gap);
   mp->barrier = event;
   gen = self->barrier_gen;
+  moved (self);
   g_cond_broadcast (&self->cond);
   while (self->barrier_gen == gen) {
-    if (mp->flushing) {
+    if (mp->flushing || self->failed) {
       gst_clear_event (&mp->barrier);
       g_cond_broadcast (&self->cond);
       g_mutex_unlock (&self->lock);
       return FALSE;
     }
     if (!self->pushing && all_at_barrier (self)) {
+      /* branches that give different caps cannot be merged into one
+       * stream */
+      if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS
+          && !same_caps (self, mp, event)) {
+        gst_clear_event (&mp->barrier);
+        g_cond_broadcast (&self->cond);
+        g_mutex_unlock (&self->lock);
+        return FALSE;
+      }
       /* ours to push; the others' copies go */
       for (i = 0; i < self->sinkpads->len; i++) {
         AooctMergePad *o = g_ptr_array_index (self->sinkpads, i);
@@ -290,10 +516,13 @@ barrier (GstAooctMerge * self, AooctMergePad * mp, GstEvent * event)
       res = gst_pad_push_event (self->srcpad, event);
       g_mutex_lock (&self->lock);
       self->pushing = FALSE;
+      moved (self);
       g_cond_broadcast (&self->cond);
+      /* a GAP that came while this event went */
+      push_due_gaps (self);
       break;
     }
-    g_cond_wait (&self->cond, &self->lock);
+    wait_turn (self);
   }
   g_mutex_unlock (&self->lock);
   return res;
@@ -322,6 +551,8 @@ gst_aooct_merge_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
       mp->eos = FALSE;
       mp->has_head = FALSE;
       gst_clear_event (&mp->barrier);
+      gst_clear_event (&mp->gap);
+      moved (self);
       forward = TRUE;
       for (i = 0; i < self->sinkpads->len; i++)
         if (MERGE_PAD (g_ptr_array_index (self->sinkpads, i))->flushing)
@@ -332,17 +563,39 @@ gst_aooct_merge_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
         self->flushing = FALSE;
         self->next = 0;
         self->flow = GST_FLOW_OK;
+        self->failed = FALSE;
       }
       g_cond_broadcast (&self->cond);
       g_mutex_unlock (&self->lock);
       break;
-    case GST_EVENT_GAP:
-      /* a branch's own (a volume view holding its image back): where it
-       * falls among the other branches' buffers is unknown, and pushed
-       * out of order it would tell downstream that time has passed that
-       * an earlier image has yet to fill */
-      GST_LOG_OBJECT (self, "dropping %" GST_PTR_FORMAT, event);
-      break;
+    case GST_EVENT_GAP:{
+      guint64 seq;
+
+      /* a branch's own (an element holding its image back, aooct-gap.h),
+       * numbered as the image it stands for: downstream gets it once
+       * that image is next, when nothing still to come lies before it.
+       * An unnumbered one (upstream's, through every branch) has no
+       * place among the branches' outputs: pushed out of order it would
+       * tell downstream that time has passed that an earlier image has
+       * yet to fill */
+      if (!gst_structure_get_uint64 (gst_event_get_structure (event),
+              AOOCT_GAP_SEQ_FIELD, &seq)) {
+        GST_LOG_OBJECT (self, "dropping %" GST_PTR_FORMAT, event);
+        break;
+      }
+      g_mutex_lock (&self->lock);
+      moved (self);
+      if (!mp->flushing && seq >= self->next) {
+        gst_clear_event (&mp->gap);
+        mp->gap = event;
+        mp->gap_seq = seq;
+        event = NULL;
+        push_due_gaps (self);
+      }
+      g_mutex_unlock (&self->lock);
+      gst_clear_event (&event);
+      return TRUE;
+    }
     default:
       if (GST_EVENT_IS_SERIALIZED (event))
         return barrier (self, mp, event);
@@ -363,6 +616,9 @@ gst_aooct_merge_sink_query (GstPad * pad, GstObject * parent, GstQuery * query)
   gboolean res;
   guint n;
 
+  /* aooctsplit's question ends here: nothing after us needs a run */
+  if (GST_QUERY_TYPE (query) == AOOCT_GROUP_QUERY)
+    return TRUE;
   if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
     return gst_pad_query_default (pad, parent, query);
   res = gst_pad_peer_query (self->srcpad, query);
@@ -450,6 +706,7 @@ gst_aooct_merge_release_pad (GstElement * element, GstPad * pad)
 
   g_mutex_lock (&self->lock);
   ours = g_ptr_array_remove (self->sinkpads, pad);
+  moved (self);
   /* the others no longer wait for it */
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
@@ -475,12 +732,15 @@ set_flushing (GstAooctMerge * self, gboolean flushing)
     if (!flushing) {
       o->eos = o->has_head = FALSE;
       gst_clear_event (&o->barrier);
+      gst_clear_event (&o->gap);
     }
   }
   if (!flushing) {
+    moved (self);
     self->next = 0;
     self->pushing = FALSE;
     self->flow = GST_FLOW_OK;
+    self->failed = FALSE;
   }
   g_cond_broadcast (&self->cond);
   g_mutex_unlock (&self->lock);
@@ -501,6 +761,43 @@ gst_aooct_merge_change_state (GstElement * element, GstStateChange transition)
 }
 
 static void
+gst_aooct_merge_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstAooctMerge *self = GST_AOOCT_MERGE (object);
+
+  switch (prop_id) {
+    case PROP_STALL_TIMEOUT:
+      g_mutex_lock (&self->lock);
+      self->stall_timeout = g_value_get_uint (value);
+      g_cond_broadcast (&self->cond);
+      g_mutex_unlock (&self->lock);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
+gst_aooct_merge_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstAooctMerge *self = GST_AOOCT_MERGE (object);
+
+  switch (prop_id) {
+    case PROP_STALL_TIMEOUT:
+      g_mutex_lock (&self->lock);
+      g_value_set_uint (value, self->stall_timeout);
+      g_mutex_unlock (&self->lock);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+}
+
+static void
 gst_aooct_merge_finalize (GObject * object)
 {
   GstAooctMerge *self = GST_AOOCT_MERGE (object);
@@ -518,6 +815,17 @@ gst_aooct_merge_class_init (GstAooctMergeClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
 
   gobject_class->finalize = gst_aooct_merge_finalize;
+  gobject_class->set_property = gst_aooct_merge_set_property;
+  gobject_class->get_property = gst_aooct_merge_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_STALL_TIMEOUT,
+      g_param_spec_uint ("stall-timeout", "Stall timeout",
+          "Milliseconds a branch may hold back the output the others wait "
+          "for (the stream not moving meanwhile) before aooctmerge stops "
+          "with an error naming it (a branch that drops buffers or EOS); "
+          "0 waits for ever", 0, G_MAXUINT, DEFAULT_STALL_TIMEOUT,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
   element_class->request_new_pad =
       GST_DEBUG_FUNCPTR (gst_aooct_merge_request_new_pad);
   element_class->release_pad = GST_DEBUG_FUNCPTR (gst_aooct_merge_release_pad);
@@ -538,6 +846,8 @@ gst_aooct_merge_init (GstAooctMerge * self)
   g_mutex_init (&self->lock);
   g_cond_init (&self->cond);
   self->sinkpads = g_ptr_array_new_with_free_func (gst_object_unref);
+  self->stall_timeout = DEFAULT_STALL_TIMEOUT;
+  self->progress = g_get_monotonic_time ();
   self->srcpad = gst_pad_new_from_static_template (&src_template, "src");
   gst_pad_set_event_function (self->srcpad,
       GST_DEBUG_FUNCPTR (gst_aooct_merge_src_event));

@@ -629,6 +629,22 @@ gst_aooct_norm_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* average-bscans mixes each B-scan with the ones before it */
+static gchar *
+gst_aooct_norm_in_order_setting (GstAooctFilter * filter)
+{
+  GstAooctNorm *self = GST_AOOCT_NORM (filter);
+  gint k;
+
+  /* the setting in use once negotiated (a change takes effect at the
+   * next negotiation), the property before */
+  GST_OBJECT_LOCK (self);
+  k = !filter->configured ? self->average_bscans :
+      self->step_settings.extra ? self->step_settings.x.avg_bscans : 1;
+  GST_OBJECT_UNLOCK (self);
+  return k > 1 ? g_strdup_printf ("average-bscans=%d", k) : NULL;
+}
+
 static void
 gst_aooct_norm_class_init (GstAooctNormClass * klass)
 {
@@ -751,6 +767,8 @@ gst_aooct_norm_class_init (GstAooctNormClass * klass)
       GST_DEBUG_FUNCPTR (gst_aooct_norm_derive_output);
   filter_class->output_caps = GST_DEBUG_FUNCPTR (gst_aooct_norm_output_caps);
   filter_class->setup = GST_DEBUG_FUNCPTR (gst_aooct_norm_setup);
+  filter_class->in_order_setting =
+      GST_DEBUG_FUNCPTR (gst_aooct_norm_in_order_setting);
   filter_class->cuda_stage = 3;
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_norm_live);
   filter_class->cpu_ops = &norm_cpu;

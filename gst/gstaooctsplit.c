@@ -6,12 +6,20 @@
  *
  * The first half of a pair around any aooct chain that runs it on several
  * GPUs of one host (docs/scale-out.md): each input buffer goes whole to
- * one of the request pads src_%u in turn (buffers-per-branch of them in a
- * row: a whole volume per branch where the volume views run in the
- * branches), with its position in the stream
- * (a sequence number, from 0 after start and after each flush) in a meta
- * that the aooct elements carry over onto their outputs; aooctmerge puts
- * the branches' outputs back into that order.  Each branch starts with a
+ * one of the request pads src_%u in turn, with its position in the
+ * stream (a sequence number, from 0 after start and after each flush,
+ * and the position since the last new caps) in a meta that the aooct
+ * elements carry over onto their outputs; aooctmerge puts the branches'
+ * outputs back into that order.  Each branch gets buffers-per-branch
+ * buffers in a row; by default (0) as many as hold whole groups of the
+ * elements that make one image of several B-scans in the branches
+ * (aooctangio, the volume views, aooctflowenface), asked of the branches
+ * with a serialized query at the start, after a flush and at new caps
+ * (aooct-group-query.h), else 1.  An element that needs the stream in
+ * order (a rolling mean, an average over B-scans) or whole groups checks
+ * the position and refuses, naming its setting, what would give other
+ * images than one chain (docs/scale-out.md).  New caps start the
+ * positions and the runs over.  Each branch starts with a
  * queue (its own streaming thread) and pins its elements to a GPU with
  * cuda-device-id.  aooctbin gpus=0,1 builds the same pair around the six
  * elements of the chain.
@@ -45,6 +53,7 @@
 
 #include "gstaooctsplit.h"
 #include "aooct-seq-meta.h"
+#include "aooct-group-query.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_split_debug);
 #define GST_CAT_DEFAULT gst_aooct_split_debug
@@ -58,9 +67,14 @@ struct _GstAooctSplit
   GPtrArray *srcpads;           /* GstPad, in the order requested */
   guint next_pad;               /* index of the next number in srcpads */
   guint pad_counter;            /* for the names of new pads */
-  guint chunk;                  /* buffers-per-branch */
+  guint chunk;                  /* buffers-per-branch in use */
+  guint chunk_set;              /* buffers-per-branch as set: in use from
+                                 * the start of the next run; 0: auto */
+  guint chunk_auto;             /* the branches' answer (auto) */
+  gboolean ask;                 /* ask the branches before the next buffer */
   guint in_chunk;               /* of them handed to srcpads[next_pad] */
   guint64 next_seq;
+  guint64 origin;               /* next_seq at the last new caps */
   guint32 seek_seqnum;          /* the last seek sent upstream */
   gboolean seek_result;
 };
@@ -83,14 +97,59 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src_%u",
     GST_PAD_SRC, GST_PAD_REQUEST, GST_STATIC_CAPS_ANY);
 
+/* buffers-per-branch=0: the run every branch needs for whole groups
+ * (aooct-group-query.h), the least common multiple of their answers. */
+static guint
+ask_branches (GstAooctSplit * self)
+{
+  GPtrArray *pads = g_ptr_array_new_with_free_func (gst_object_unref);
+  guint64 run = 1;
+  guint i;
+
+  GST_OBJECT_LOCK (self);
+  for (i = 0; i < self->srcpads->len; i++)
+    g_ptr_array_add (pads, gst_object_ref (g_ptr_array_index (self->srcpads,
+                i)));
+  GST_OBJECT_UNLOCK (self);
+  for (i = 0; i < pads->len; i++) {
+    GstQuery *q = aooct_group_query_new ();
+    guint64 k = gst_pad_peer_query (g_ptr_array_index (pads, i), q) ?
+        aooct_group_query_buffers (q) : 1, a = run, b = k;
+
+    while (b) {
+      guint64 t = a % b;
+
+      a = b;
+      b = t;
+    }
+    run = MIN (run / a * k, G_MAXUINT);
+    gst_query_unref (q);
+  }
+  g_ptr_array_unref (pads);
+  GST_DEBUG_OBJECT (self, "the branches need runs of %" G_GUINT64_FORMAT
+      " buffer(s)", run);
+  return (guint) run;
+}
+
 static GstFlowReturn
 gst_aooct_split_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
 {
   GstAooctSplit *self = GST_AOOCT_SPLIT (parent);
   GstPad *out = NULL;
-  guint64 seq = 0;
+  guint64 seq = 0, origin = 0;
 
   GST_OBJECT_LOCK (self);
+  if (self->chunk_set == 0 && self->ask) {
+    guint run;
+
+    self->ask = FALSE;
+    GST_OBJECT_UNLOCK (self);
+    run = ask_branches (self);
+    GST_OBJECT_LOCK (self);
+    self->chunk_auto = run;
+  }
+  if (self->in_chunk == 0)
+    self->chunk = self->chunk_set ? self->chunk_set : self->chunk_auto;
   if (self->srcpads->len > 0) {
     out = gst_object_ref (g_ptr_array_index (self->srcpads,
             self->next_pad % self->srcpads->len));
@@ -99,6 +158,7 @@ gst_aooct_split_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
       self->in_chunk = 0;
     }
     seq = self->next_seq++;
+    origin = self->origin;
   }
   GST_OBJECT_UNLOCK (self);
   if (out == NULL) {
@@ -110,7 +170,7 @@ gst_aooct_split_chain (GstPad * pad, GstObject * parent, GstBuffer * buf)
   /* a new GstBuffer only where somebody else holds this one: the memory
    * (a page-locked pool's) is shared, not copied */
   buf = gst_buffer_make_writable (buf);
-  aooct_seq_meta_set (buf, seq);
+  aooct_seq_meta_set (buf, seq, seq - origin);
   GST_LOG_OBJECT (self, "buffer %" G_GUINT64_FORMAT " to %s:%s", seq,
       GST_DEBUG_PAD_NAME (out));
   {
@@ -130,9 +190,29 @@ gst_aooct_split_sink_event (GstPad * pad, GstObject * parent, GstEvent * event)
   if (GST_EVENT_TYPE (event) == GST_EVENT_FLUSH_STOP) {
     GST_OBJECT_LOCK (self);
     self->next_seq = 0;
+    self->origin = 0;
     self->next_pad = 0;
     self->in_chunk = 0;
+    self->ask = TRUE;
     GST_OBJECT_UNLOCK (self);
+  } else if (GST_EVENT_TYPE (event) == GST_EVENT_CAPS) {
+    GstCaps *caps, *cur = gst_pad_get_current_caps (pad);
+
+    gst_event_parse_caps (event, &caps);
+    /* new caps start the elements' counts over (a group, a volume, a
+     * rolling mean): positions count from here, and a branch's run of
+     * buffers-per-branch starts here, so that a volume stays whole */
+    if (cur == NULL || !gst_caps_is_equal (caps, cur)) {
+      GST_OBJECT_LOCK (self);
+      self->origin = self->next_seq;
+      self->ask = TRUE;
+      if (self->in_chunk > 0 && self->srcpads->len > 0) {
+        self->next_pad = (self->next_pad + 1) % self->srcpads->len;
+        self->in_chunk = 0;
+      }
+      GST_OBJECT_UNLOCK (self);
+    }
+    gst_clear_caps (&cur);
   }
   /* to every branch (the default goes to all our src pads) */
   return gst_pad_event_default (pad, parent, event);
@@ -332,8 +412,11 @@ gst_aooct_split_change_state (GstElement * element, GstStateChange transition)
   if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
     GST_OBJECT_LOCK (self);
     self->next_seq = 0;
+    self->origin = 0;
     self->next_pad = 0;
     self->in_chunk = 0;
+    self->ask = TRUE;
+    self->chunk_auto = 1;
     self->seek_seqnum = GST_SEQNUM_INVALID;
     GST_OBJECT_UNLOCK (self);
   }
@@ -349,8 +432,14 @@ gst_aooct_split_set_property (GObject * object, guint prop_id,
 
   switch (prop_id) {
     case PROP_BUFFERS_PER_BRANCH:
+      /* while running, from the next run on: a run cut short would split
+       * a volume between two branches */
       GST_OBJECT_LOCK (self);
-      self->chunk = g_value_get_uint (value);
+      self->chunk_set = g_value_get_uint (value);
+      if (self->chunk_set == 0)
+        self->ask = TRUE;
+      if (self->in_chunk == 0)
+        self->chunk = self->chunk_set ? self->chunk_set : self->chunk_auto;
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -368,7 +457,7 @@ gst_aooct_split_get_property (GObject * object, guint prop_id,
   switch (prop_id) {
     case PROP_BUFFERS_PER_BRANCH:
       GST_OBJECT_LOCK (self);
-      g_value_set_uint (value, self->chunk);
+      g_value_set_uint (value, self->chunk_set);
       GST_OBJECT_UNLOCK (self);
       break;
     default:
@@ -398,12 +487,15 @@ gst_aooct_split_class_init (GstAooctSplitClass * klass)
 
   g_object_class_install_property (gobject_class, PROP_BUFFERS_PER_BRANCH,
       g_param_spec_uint ("buffers-per-branch", "Buffers per branch",
-          "Consecutive buffers handed to one branch before the next: 1 "
-          "spreads buffers; the buffers of a volume (bscans-per-volume / "
-          "B-scans per buffer) keep each volume whole on one branch, for "
-          "the volume views inside the branches", 1, G_MAXUINT, 1,
+          "Consecutive buffers handed to one branch before the next: 0 "
+          "(default) asks the branches at the start and at new caps: 1 "
+          "buffer, or the buffers of a whole group where aooctangio, "
+          "aooctenface, aooctrender or aooctflowenface runs in the "
+          "branches (repeats or bscans-per-volume B-scans); N hands N "
+          "(a multiple of the groups, or the elements refuse).  Changed "
+          "while playing: from the next branch's run on", 0, G_MAXUINT, 0,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+          GST_PARAM_MUTABLE_PLAYING));
   element_class->request_new_pad =
       GST_DEBUG_FUNCPTR (gst_aooct_split_request_new_pad);
   element_class->release_pad = GST_DEBUG_FUNCPTR (gst_aooct_split_release_pad);
@@ -421,7 +513,9 @@ static void
 gst_aooct_split_init (GstAooctSplit * self)
 {
   self->srcpads = g_ptr_array_new_with_free_func (gst_object_unref);
-  self->chunk = 1;
+  self->chunk = self->chunk_auto = 1;
+  self->chunk_set = 0;
+  self->ask = TRUE;
   self->seek_seqnum = GST_SEQNUM_INVALID;
   self->sinkpad = gst_pad_new_from_static_template (&sink_template, "sink");
   gst_pad_set_chain_function (self->sinkpad,

@@ -542,8 +542,11 @@ line_rate (GstAooctSrc * self, gint alines)
   return (gdouble) self->fps_n * alines / self->fps_d;
 }
 
+/* Checks the properties and builds the synthesiser (an element error and
+ * FALSE where they do not fit); at READY_TO_PAUSED
+ * (aooct_src_change_state), or from start() after a stop. */
 static gboolean
-gst_aooct_src_start (GstBaseSrc * src)
+open_synth (GstBaseSrc * src)
 {
   GstAooctSrc *self = GST_AOOCT_SRC (src);
   AooctSynthParams p;
@@ -588,6 +591,17 @@ failed:
 }
 
 static gboolean
+gst_aooct_src_start (GstBaseSrc * src)
+{
+  GstAooctSrc *self = GST_AOOCT_SRC (src);
+
+  if (self->synth == NULL && !open_synth (src))
+    return FALSE;
+  self->n_frames = 0;
+  return TRUE;
+}
+
+static gboolean
 gst_aooct_src_stop (GstBaseSrc * src)
 {
   GstAooctSrc *self = GST_AOOCT_SRC (src);
@@ -595,6 +609,19 @@ gst_aooct_src_stop (GstBaseSrc * src)
   free_synth (self->synth);
   self->synth = NULL;
   return TRUE;
+}
+
+static void
+close_synth (GstBaseSrc * src)
+{
+  gst_aooct_src_stop (src);
+}
+
+static GstStateChangeReturn
+gst_aooct_src_change_state (GstElement * element, GstStateChange transition)
+{
+  return aooct_src_change_state (element, transition,
+      GST_ELEMENT_CLASS (parent_class), open_synth, close_synth);
 }
 
 /* The physical properties may change while playing: take them over at the
@@ -1188,6 +1215,7 @@ gst_aooct_src_class_init (GstAooctSrcClass * klass)
   basesrc_class->query = gst_aooct_src_query;
   basesrc_class->get_times = gst_aooct_src_get_times;
   basesrc_class->start = gst_aooct_src_start;
+  element_class->change_state = gst_aooct_src_change_state;
   basesrc_class->stop = gst_aooct_src_stop;
   pushsrc_class->fill = gst_aooct_src_fill;
 

@@ -341,6 +341,7 @@ gst_aooct_view_class_init (GstAooctViewClass * klass)
   group_class->group_size = GST_DEBUG_FUNCPTR (gst_aooct_view_group_size);
   group_class->group_start = GST_DEBUG_FUNCPTR (gst_aooct_view_group_start);
   group_class->emit_partial = TRUE;
+  group_class->group_property = "bscans-per-volume";
 
   filter_class->cuda_video_formats = cuda_video_formats;
   filter_class->derive_output =

@@ -152,6 +152,17 @@ aooct_test_run_pipeline (const gchar * launch, gint timeout_s)
     g_clear_error (&err);
   }
   gst_message_unref (msg);
+  /* an element that posted its reason is not followed by GStreamer's
+   * generic "... failed to post a proper error message" (GstBaseSrc posts
+   * it whenever start() returns FALSE: aooct_src_change_state) */
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR))) {
+    gst_message_parse_error (msg, &err, NULL);
+    fail_if (text && strstr (err->message, "failed to post a proper error "
+            "message"), "'%s': %s is followed by %s: %s", launch, text,
+        GST_OBJECT_NAME (msg->src), err->message);
+    g_clear_error (&err);
+    gst_message_unref (msg);
+  }
   fail_unless (gst_element_set_state (pipeline, GST_STATE_NULL) ==
       GST_STATE_CHANGE_SUCCESS);
   gst_object_unref (bus);

@@ -265,7 +265,7 @@ GST_END_TEST;
 
 /* gpus=0,1: a branch per entry (branch0, branch1), each pinned to its
  * device; what was set on the bin before is kept, what is set after goes
- * to every branch; a bad list is refused with a warning. */
+ * to every branch; a bad list makes the start fail. */
 GST_START_TEST (test_gpus_property)
 {
   GstElement *bin = gst_element_factory_make ("aooctbin", NULL);
@@ -318,11 +318,49 @@ GST_START_TEST (test_gpus_property)
     fail_unless (a2 == 3.25);
     fail_unless_equals_int (GST_BIN_NUMCHILDREN (bin), 6);
   }
-  AOOCT_ASSERT_REFUSED (g_object_set (bin, "gpus", "0,one", NULL));
+  /* a bad list: the chains stay, and the start fails (test_gpus_invalid) */
+  g_object_set (bin, "gpus", "0,one", NULL);
   g_object_get (bin, "gpus", &gpus, NULL);
   fail_unless_equals_string (gpus, "1");
   g_free (gpus);
+  fail_unless_equals_int (gst_element_set_state (bin, GST_STATE_READY),
+      GST_STATE_CHANGE_FAILURE);
+  /* a good one again: it starts */
+  g_object_set (bin, "gpus", "1", NULL);
+  fail_unless_equals_int (gst_element_set_state (bin, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_state (bin, GST_STATE_NULL);
   gst_object_unref (bin);
+}
+
+GST_END_TEST;
+
+/* gpus may change in READY too (nothing runs yet): the new branches
+ * follow the pipeline up and the stream runs through them to EOS. */
+GST_START_TEST (test_gpus_in_ready)
+{
+  GstElement *p = gst_parse_launch ("aooctsrc num-buffers=4 samples=128 "
+      "alines=64 wavelength-coeffs=780,1 ! aooctbin name=b backend=cpu "
+      "wavelength-coeffs=780,1 ! fakesink", NULL);
+  GstElement *bin = gst_bin_get_by_name (GST_BIN (p), "b");
+  GstBus *bus = gst_element_get_bus (p);
+  GstMessage *msg;
+
+  fail_unless_equals_int (gst_element_set_state (p, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_set (bin, "gpus", "0,0", NULL);
+  fail_unless (gst_child_proxy_lookup (GST_CHILD_PROXY (bin),
+          "branch1::disp::a2", NULL, NULL));
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS,
+      "no EOS through branches made in READY");
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (bin);
+  gst_object_unref (p);
 }
 
 GST_END_TEST;
@@ -612,6 +650,222 @@ GST_START_TEST (test_error_from_branch)
 
 GST_END_TEST;
 
+/* ---- stateful settings in branches (issue 41) ---------------------------
+ * Every setting that makes an element's output depend on more than the
+ * buffer in hand, inside the branches of a pair: either the images of
+ * one chain (groups and volumes handed whole to a branch), or an element
+ * error naming the setting; never other images, silently. */
+
+/* a small camera: 128 samples from 780 nm, 1 nm apart; 24 B-scans */
+#define SMALL_SRC "aooctsrc samples=128 alines=64 seed=7 " \
+  "wavelength-coeffs=780,1 num-buffers=24"
+#define SMALL_DEPTH "aooctdcsub ! aooctkmap wavelength-coeffs=780,1 ! " \
+  "aooctdisp a2=8 ! aooctfft"
+
+/* @one and @two give the same images, at least one */
+static void
+assert_same_runs (const gchar * one, const gchar * two, const gchar * what)
+{
+  GList *a = images_of (one), *b = images_of (two);
+
+  fail_unless (g_list_length (a) > 0, "%s", one);
+  assert_same_images (a, b, what);
+  g_list_free_full (a, (GDestroyNotify) g_bytes_unref);
+  g_list_free_full (b, (GDestroyNotify) g_bytes_unref);
+}
+
+/* SMALL_SRC ! @chain ! appsink, and the same with @chain in two branches
+ * of aooctsplit buffers-per-branch=@bpb: with @error NULL, the same
+ * images (at least one); else the pair stops with an error containing
+ * @error and the name of @what. */
+static void
+check_in_branches (const gchar * chain, guint bpb, const gchar * error)
+{
+  gchar *c = aooct_test_with_backend (chain, aooct_test_backend);
+  gchar *one = g_strdup_printf (SMALL_SRC " ! %s ! appsink name=out "
+      "sync=false wait-on-eos=false", c);
+  gchar *two = g_strdup_printf (SMALL_SRC " ! aooctsplit name=s "
+      "buffers-per-branch=%u aooctmerge name=m ! appsink name=out sync=false "
+      "wait-on-eos=false  s. ! queue ! %s ! m.  s. ! queue ! %s ! m.", bpb, c,
+      c);
+
+  if (error == NULL) {
+    assert_same_runs (one, two, chain);
+  } else {
+    gchar *err = aooct_test_run_pipeline (two, 60);
+
+    fail_unless (err != NULL, "%s: accepted in branches: %s", chain, two);
+    fail_unless (strstr (err, error) != NULL, "%s: %s", chain, err);
+    fail_unless (strstr (err, "aooctsplit") != NULL, "%s: %s", chain, err);
+    g_free (err);
+    /* one branch of a pair is one chain: accepted */
+    g_free (two);
+    two = g_strdup_printf (SMALL_SRC " ! aooctsplit name=s aooctmerge "
+        "name=m ! appsink name=out sync=false wait-on-eos=false  s. ! queue "
+        "! %s ! m.", c);
+    assert_same_runs (one, two, "one branch");
+  }
+  g_free (c);
+  g_free (one);
+  g_free (two);
+}
+
+/* The settings that need every B-scan in order: refused in branches, by
+ * the element (a bare pair) and by aooctbin gpus= before it starts. */
+GST_START_TEST (test_branches_refuse_history)
+{
+  static const struct
+  {
+    const gchar *chain, *bin, *named;
+  } cases[] = {
+    {"aooctdcsub mode=rolling-mean rolling-bscans=4 ! aooctkmap "
+          "wavelength-coeffs=780,1 ! aooctdisp a2=8 ! aooctfft ! aooctnorm",
+        "mode=rolling-mean rolling-bscans=4", "rolling-mean"},
+    {SMALL_DEPTH " ! aooctnorm average-bscans=3", "average-bscans=3",
+        "average-bscans=3"},
+    {"aooctdcsub ! aooctkmap wavelength-coeffs=780,1 ! aooctdisp "
+          "estimate=true ! aooctfft ! aooctnorm", "estimate=true",
+        "estimate=true"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gchar *launch = g_strdup_printf (SMALL_SRC " ! aooctbin backend=%s "
+        "gpus=0,0 wavelength-coeffs=780,1 %s ! fakesink", aooct_test_backend,
+        cases[i].bin);
+    gchar *err;
+
+    check_in_branches (cases[i].chain, 1, cases[i].named);
+    check_in_branches (cases[i].chain, 0, cases[i].named);
+    /* with whole volumes per branch too: the state spans them */
+    check_in_branches (cases[i].chain, 6, cases[i].named);
+    err = aooct_test_run_pipeline (launch, 60);
+    fail_unless (err != NULL, "accepted: %s", launch);
+    fail_unless (strstr (err, cases[i].named) != NULL, "%s", err);
+    fail_unless (strstr (err, "gpus=0,0") != NULL, "%s", err);
+    g_free (err);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
+/* The re-estimate signal (estimate=false) holds a2/a3 from one B-scan
+ * too: in branches, each would estimate on its own; refused. */
+GST_START_TEST (test_branches_refuse_re_estimate)
+{
+  gchar *chain = aooct_test_with_backend ("aooctdcsub ! aooctkmap "
+      "wavelength-coeffs=780,1 ! aooctdisp name=dK ! aooctfft ! aooctnorm",
+      aooct_test_backend);
+  GString *launch = g_string_new (SMALL_SRC " ! aooctsplit name=s "
+      "aooctmerge name=m ! fakesink ");
+  GstElement *p;
+  GstBus *bus;
+  GstMessage *msg;
+  GError *err = NULL;
+  gint k;
+
+  for (k = 0; k < 2; k++) {
+    gchar *c = g_strdup (chain), *d = strstr (c, "name=dK");
+
+    d[6] = '0' + k;
+    g_string_append_printf (launch, " s. ! queue ! %s ! m.", c);
+    g_free (c);
+  }
+  p = gst_parse_launch (launch->str, NULL);
+  fail_unless (p != NULL, "%s", launch->str);
+  for (k = 0; k < 2; k++) {
+    gchar *name = g_strdup_printf ("d%d", k);
+    GstElement *d = gst_bin_get_by_name (GST_BIN (p), name);
+
+    g_signal_emit_by_name (d, "re-estimate");
+    gst_object_unref (d);
+    g_free (name);
+  }
+  bus = gst_element_get_bus (p);
+  gst_element_set_state (p, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS |
+      GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+      "re-estimate in branches accepted");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (strstr (err->message, "re-estimate") != NULL, "%s",
+      err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+  gst_element_set_state (p, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (p);
+  g_string_free (launch, TRUE);
+  g_free (chain);
+}
+
+GST_END_TEST;
+
+/* The elements that make one image of a group of B-scans: a group split
+ * over branches is refused naming its property; groups handed whole to
+ * a branch (buffers-per-branch a multiple of the group) give the images
+ * of one chain.  aooctdoppler and the default aooctnorm work per B-scan:
+ * any split gives one chain's images. */
+GST_START_TEST (test_branches_groups)
+{
+  /* aooctangio: repeats=4 */
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=4", 1, "repeats=4");
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=4", 2, "repeats=4");
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=4", 4, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=4", 8, NULL);
+  /* the volume views: bscans-per-volume=6 */
+  check_in_branches (SMALL_DEPTH " ! aooctenface bscans-per-volume=6", 4,
+      "bscans-per-volume=6");
+  check_in_branches (SMALL_DEPTH " ! aooctenface bscans-per-volume=6", 6, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctrender bscans-per-volume=6", 3,
+      "bscans-per-volume=6");
+  check_in_branches (SMALL_DEPTH " ! aooctrender bscans-per-volume=6", 12,
+      NULL);
+  /* aooctflowenface: volumes of 3 angiograms of 2 repeats (6 B-scans) */
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=2 ! aooctflowenface "
+      "bscans-per-volume=3", 2, "bscans-per-volume=3");
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=2 ! aooctflowenface "
+      "bscans-per-volume=3", 6, NULL);
+  /* buffers-per-branch=0 (the default): aooctsplit asks the branches and
+   * hands each whole groups */
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=4", 0, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctenface bscans-per-volume=6", 0, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctrender bscans-per-volume=6", 0, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctangio repeats=2 ! aooctflowenface "
+      "bscans-per-volume=3", 0, NULL);
+  /* per B-scan */
+  check_in_branches (SMALL_DEPTH " ! aooctdoppler", 0, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctdoppler", 1, NULL);
+  check_in_branches (SMALL_DEPTH " ! aooctnorm", 1, NULL);
+}
+
+GST_END_TEST;
+
+/* gpus that is not a list of device numbers: the start fails with an
+ * error naming the entry, not one chain run as if nothing were wrong. */
+GST_START_TEST (test_gpus_invalid)
+{
+  const gchar *bad[] = { "abc", "0,,1", "1,x", "99999999999999999999", "-1",
+    "64"
+  };
+  const gchar *token[] = { "\"abc\"", "\"\"", "\"x\"",
+    "\"99999999999999999999\"", "\"-1\"", "\"64\""
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (bad); i++) {
+    gchar *launch = g_strdup_printf ("aooctsrc num-buffers=2 ! aooctbin "
+        "backend=cpu gpus=%s ! fakesink", bad[i]);
+
+    aooct_test_expect_pipeline_error (launch, "gpus=", token[i],
+        "not a CUDA device number", NULL);
+    g_free (launch);
+  }
+}
+
+GST_END_TEST;
+
 static void
 add_tests (TCase * tc, gboolean cuda)
 {
@@ -620,6 +874,8 @@ add_tests (TCase * tc, gboolean cuda)
     tcase_add_test (tc, test_properties_forwarded);
     tcase_add_test (tc, test_gpus_property);
     tcase_add_test (tc, test_gpus_while_running);
+    tcase_add_test (tc, test_gpus_invalid);
+    tcase_add_test (tc, test_gpus_in_ready);
   }
   tcase_add_test (tc, test_same_as_chain);
   tcase_add_test (tc, test_error_from_step);
@@ -629,6 +885,9 @@ add_tests (TCase * tc, gboolean cuda)
   tcase_add_test (tc, test_branches_seek);
   tcase_add_test (tc, test_branches_live_change);
   tcase_add_test (tc, test_error_from_branch);
+  tcase_add_test (tc, test_branches_refuse_history);
+  tcase_add_test (tc, test_branches_groups);
+  tcase_add_test (tc, test_branches_refuse_re_estimate);
 }
 
 static Suite *

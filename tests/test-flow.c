@@ -566,7 +566,11 @@ GST_START_TEST (test_angio_full_range)
 
 GST_END_TEST;
 
-/* a flush in the middle of a group drops it; counting starts over */
+/* a flush in the middle of a group drops it; after it (a seek into the
+ * middle of a group, B-scan 2 of repeats=4), the groups start where they
+ * start in the stream, placed by the timestamps: B-scans 2 and 3 are
+ * skipped with a warning, the next image is the group of B-scans 4 .. 7,
+ * never one that mixes two positions (issue 41) */
 GST_START_TEST (test_angio_flush)
 {
   const AngioProps d = { 4, FALSE, 3, 3, 20, 0.25, 30 };
@@ -578,7 +582,7 @@ GST_START_TEST (test_angio_flush)
   guint8 *want, *und, *img;
   gint i, width, height, bpp;
 
-  flow_init (&f, 24, 128, 2, 3, FALSE, 0);
+  flow_init (&f, 24, 128, 2, 5, FALSE, 0);
   ref_image (&p, &f, 8);
   want = g_malloc (24 * 32);
   und = g_malloc (24 * 32);
@@ -591,20 +595,24 @@ GST_START_TEST (test_angio_flush)
   gst_segment_init (&seg, GST_FORMAT_TIME);
   fail_unless (gst_harness_push_event (h, gst_event_new_segment (&seg)));
   fail_unless (gst_harness_try_pull (h) == NULL);
-  for (i = 1; i < 3; i++)
+  for (i = 1; i < 5; i++)
     fail_unless_equals_int (gst_harness_push (h, flow_buffer (&f, i)),
         GST_FLOW_OK);
-  /* the group of B-scans 2 .. 5, stamped with B-scan 2's time */
+  aooct_test_assert_warning (h, "seek into the middle", "repeats=4",
+      "2 B-scan(s)", NULL);
+  /* the group of B-scans 4 .. 7, stamped with B-scan 4's time */
   out = gst_harness_pull (h);
   img = aooct_test_image_of (h, out, &width, &height, &bpp);
   aooct_ref_flow_angio (&p, d.repeats, d.sv, d.wm, d.wz, d.threshold, d.dmax,
-      d.vmax, flow_bscan (&f, 2), want, 24, und);
+      d.vmax, flow_bscan (&f, 4), want, 24, und);
   compare ("aooctangio after a flush", img, want, und, 24 * 32, 1, 1);
-  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 100 * GST_MSECOND);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 200 * GST_MSECOND);
   gst_buffer_unref (out);
   g_free (img);
+  /* B-scans 8 and 9: a partial group, dropped at EOS */
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   fail_unless (gst_harness_try_pull (h) == NULL);
+  aooct_test_assert_warning (h, "2 B-scan", "dropped", NULL);
   gst_harness_teardown (h);
   g_free (want);
   g_free (und);
