@@ -18,7 +18,7 @@ import sys
 
 FORMATS = re.compile(r"\bGST_(PTR|SEGMENT)_FORMAT\b")
 # Calls whose format goes through GStreamer's printf (gst/gstinfo.h,
-# gst/gstelement.h) and this project's wrapper of it (gst/aooct-caps.h).
+# gst/gstelement.h) and this project's wrapper of it (gst/support/aooct-caps.h).
 GST_PRINTF = re.compile(
     r"^(GST_(CAT_)?(ERROR|WARNING|FIXME|INFO|DEBUG|LOG|TRACE|MEMDUMP)"
     r"(_OBJECT|_ID)?"

@@ -29,8 +29,9 @@
  * execute() runs it on one buffer, plan_free() frees it.  The element
  * names its two ops in class_init (GstAooctFilterClass's cpu_ops,
  * cuda_ops); the base class picks one when the element starts and calls
- * it without knowing which (gst/aooct-filter-subclass.c makes it,
- * gst/aooct-filter-buffers.c and gst/aooct-cuda-buffer.c run it), so
+ * it without knowing which (gst/filter/aooct-filter-subclass.c makes it,
+ * gst/backend/aooct-filter-buffers.c and gst/backend/aooct-cuda-buffer.c
+ * run it), so
  * nothing in an element's step branches on the backend.
  *
  * The CPU ops get host pointers and a run whose CUDA fields are NULL /
@@ -44,12 +45,29 @@
 
 #include <glib.h>
 
-#include "gstaooctfilter.h"
-#include "aooct-pending-meta.h"
+#include "aooct-geometry.h"
 
 G_BEGIN_DECLS
+/* No GStreamer here (the cores' side of the house knows none): what the
+ * GStreamer side hands a step through the contract is named, not
+ * included.  The steps an upstream element deferred to this one are an
+ * AooctPendingMeta (gst/support/aooct-pending-meta.h), the image of a
+ * video output a GstVideoInfo; an element that reads them includes their
+ * headers.  The CUDA stream is a CUstream (cudaStream_t). */
+typedef struct _AooctPendingMeta AooctPendingMeta;
+struct _GstVideoInfo;
+struct CUstream_st;
+
+/* One mapped buffer as a step sees it: A-line (or image row) r starts at
+ * data + r * stride (host memory on the CPU, device memory on CUDA). */
+typedef struct
+{
+  guint8 *data;
+  gsize stride;
+} AooctPlane;
+
 /* What one buffer's execute() gets besides its planes. */
-    typedef struct
+typedef struct
 {
   /* CUDA: the stream to enqueue on (CUstream); CPU: NULL */
   struct CUstream_st *stream;
@@ -77,7 +95,8 @@ typedef struct _AooctStepOps AooctStepOps;
 typedef struct
 {
   const AooctGeometry *in, *out;
-  const GstVideoInfo *out_vinfo;        /* the image of a video output */
+  /* the image of a video output */
+  const struct _GstVideoInfo *out_vinfo;
   const gdouble *in_positions;  /* sample positions of uneven k, or NULL */
 } AooctStepShape;
 
@@ -145,13 +164,6 @@ gboolean aooct_step_plan_new (AooctStep * step, const AooctStepOps * ops,
 gboolean aooct_step_execute (AooctStep * step, const AooctPlane * in,
     AooctPlane * out, const AooctStepRun * run, GError ** error);
 
-/* The key under which the CUDA graph of execute() on this buffer with
- * @run may be kept and launched again (see graph_key above): its length
- * in @key (at most AOOCT_STEP_KEY_MAX bytes), or -1 when execute() must
- * run. */
-#define AOOCT_STEP_KEY_MAX 192
-gssize aooct_step_graph_key (AooctStep * step, const AooctPlane * in,
-    const AooctPlane * out, const AooctStepRun * run, guint8 * key);
 /* Frees the plan (if any); @step then holds nothing. */
 void aooct_step_plan_free (AooctStep * step);
 

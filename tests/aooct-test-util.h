@@ -68,7 +68,7 @@ G_GNUC_PRINTF (2, 3);
 /* Sets the boolean property @name to @value on every element of @bin (at
  * any depth) that has it: the base class's defer-steps and cuda-graphs on
  * each aooct processing element of a parsed pipeline
- * (aooct_app_set_everywhere, gst/aooct-app-util.h). */
+ * (aooct_app_set_everywhere, gst/support/aooct-app-util.h). */
      void aooct_test_set_everywhere (GstElement * bin, const gchar * name,
     gboolean value);
 

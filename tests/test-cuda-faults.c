@@ -251,7 +251,8 @@ on_auto (const gchar * launch)
 }
 
 /* AOOCT_CUDA_FAULT=@spec (read by the elements of a fault-injection
- * build only, gst/gstaooctfilter.c) on a run of the thesis chain: an error from an
+ * build only, gst/filter/gstaooctfilter.c) on a run of the thesis chain:
+ * an error from an
  * aooct element containing @expect, at most the images of the buffers
  * before the faulty one, each of them correct; then, without the fault, a
  * new pipeline makes exactly the reference images.
@@ -326,7 +327,7 @@ GST_START_TEST (test_fault_launch)
 {
   /* aooctdcsub: a launch error surfaces at once, in the element itself
    * (not aooctkmap: on CUDA it leaves its step to aooctdisp and launches
-   * nothing; gst/aooct-pending-meta.h) */
+   * nothing; gst/support/aooct-pending-meta.h) */
   /* (4096 threads per block: cudaErrorInvalidValue on CUDA 13,
    * cudaErrorInvalidConfiguration on older runtimes) */
   check_fault ("aooctdcsub:launch:" G_STRINGIFY (FAULT_AT),

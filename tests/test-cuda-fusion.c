@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct tests: steps deferred between elements on CUDA (see
- * gst/aooct-pending-meta.h).  On CUDA, aooctkmap leaves its resampling to
+ * gst/support/aooct-pending-meta.h).  On CUDA, aooctkmap leaves its
+ * resampling to
  * an aooctdisp or aooctfft after it, and aooctdisp its weights to an
  * aooctfft, which apply them fused with their own pass.  The fused chain
  * must give the same bytes as the separate steps (defer-steps=false on

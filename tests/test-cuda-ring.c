@@ -2,7 +2,7 @@
 /* aooct tests: on CUDA, outputs that leave the GPU (aooctnorm's GRAY8
  * images) are pushed by the element's src task once their download has
  * completed, while the streaming thread already enqueues the next B-scans
- * (see gst/gstaooctfilter.c, the output ring).  This checks that the
+ * (see gst/filter/gstaooctfilter.c, the output ring).  This checks that the
  * pipelining keeps exactly one image per B-scan, in input order, with the
  * input's timestamps, duration and offsets; that EOS leaves only after
  * every image; and that a flush (as a flushing seek sends) drops what was

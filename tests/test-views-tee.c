@@ -4,7 +4,7 @@
  * async=true, like a display), on each backend: tcases "cpu" (meson test
  * views-tee) and "cuda" (views-tee-cuda, exit 77 without a CUDA device).
  *
- * Before the views sent GAP events (gst/aooct-gap.h) these pipelines
+ * Before the views sent GAP events (gst/elements/aooct-gap.h) these pipelines
  * never left preroll: the B-scan sink prerolled and blocked, its queue
  * filled, the tee blocked, and the views never got the 200 B-scans of
  * their first image.  Here: a raw file of 450 B-scans through the tee

@@ -85,6 +85,71 @@ count_graph (AooctCudaElement * ce, gboolean captured)
   g_mutex_unlock (&ce->stats_lock);
 }
 
+/* The key under which the CUDA graph of the step's execute() on this
+ * buffer with @run may be kept and launched again (graph_key in
+ * aooct-step.h): its length in @key (at most KEY_MAX bytes), or -1 when
+ * execute() must run. */
+#define KEY_MAX 192
+/* What the base class keys of a buffer's CUDA work (aooct_step_graph_key):
+ * built in a zeroed struct, so that its padding compares equal too. */
+typedef struct
+{
+  guint serial;                 /* the plan's: a new plan, new graphs */
+  gboolean in_disposable, out_pending, pending, pad, kmap, disp;
+  gconstpointer in_data, out_data;
+  gsize in_stride, out_stride;
+  gfloat pad_scale;
+  gint pad_j0, pad_j1, kmap_j0, kmap_j1, kmap_taps;
+  guint kmap_serial, disp_serial;
+} BaseKey;
+
+G_STATIC_ASSERT (sizeof (BaseKey) + AOOCT_STEP_GRAPH_KEY <= KEY_MAX);
+
+static gssize
+step_graph_key (AooctStep * step, const AooctPlane * in,
+    const AooctPlane * out, const AooctStepRun * run, guint8 * key)
+{
+  const AooctPendingMeta *p = run->pending;
+  BaseKey b;
+  gssize n;
+
+  if (step->ops->graph_key == NULL)
+    return -1;
+  memset (&b, 0, sizeof (b));
+  b.serial = step->serial;
+  b.in_disposable = run->in_disposable;
+  b.out_pending = run->out_pending != NULL;
+  b.in_data = in->data;
+  b.in_stride = in->stride;
+  b.out_data = out->data;
+  b.out_stride = out->stride;
+  if (p) {
+    b.pending = TRUE;
+    b.pad = p->pad;
+    if (p->pad) {
+      b.pad_scale = p->pad_scale;
+      b.pad_j0 = p->pad_j0;
+      b.pad_j1 = p->pad_j1;
+    }
+    b.kmap = p->kmap.data != NULL;
+    if (b.kmap) {
+      b.kmap_serial = p->kmap.serial;
+      b.kmap_j0 = p->kmap_j0;
+      b.kmap_j1 = p->kmap_j1;
+      b.kmap_taps = p->kmap_taps;
+    }
+    b.disp = p->disp.data != NULL;
+    if (b.disp)
+      b.disp_serial = p->disp.serial;
+  }
+  n = step->ops->graph_key (step->plan, run, key + sizeof (b));
+  if (n < 0)
+    return -1;
+  g_assert (n <= AOOCT_STEP_GRAPH_KEY);
+  memcpy (key, &b, sizeof (b));
+  return (gssize) sizeof (b) + n;
+}
+
 /* captures that may fail in a row before an element stops trying */
 #define GRAPH_MAX_FAILURES 3
 
@@ -101,7 +166,7 @@ process_step (AooctCudaElement * ce, const AooctCudaBuffer * b,
     GError ** error)
 {
   AooctStep *step = b->step;
-  guint8 key[AOOCT_STEP_KEY_MAX];
+  guint8 key[KEY_MAX];
   gssize klen;
   GError *err = NULL;
   gboolean ok;
@@ -109,7 +174,7 @@ process_step (AooctCudaElement * ce, const AooctCudaBuffer * b,
   if (!ce->graphs || !b->graphs || ce->graph_failures >= GRAPH_MAX_FAILURES)
     return aooct_step_execute (step, in, out, run, error);
   /* the same work as a buffer before: its graph again, nothing captured */
-  klen = aooct_step_graph_key (step, in, out, run, key);
+  klen = step_graph_key (step, in, out, run, key);
   if (klen > 0) {
     gboolean hit;
 

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "aooct-output-ring.h"
-#include "aooct-cuda-element.h"
 #include "aooct-copy-rows.h"
 
 struct _AooctOutputRing

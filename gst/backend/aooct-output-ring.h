@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: the output ring of a CUDA-backend element (the CUDA backend,
- * aooct-cuda-element.h: filled by gst/aooct-cuda-buffer.c, emptied by the
- * src task of gst/aooct-filter-cuda.c).
+ * aooct-cuda-element.h: filled by gst/backend/aooct-cuda-buffer.c, emptied
+ * by the src task of gst/filter/aooct-filter-cuda.c).
  *
  * The host waits for the GPU only where data leaves it.  The streaming
  * thread enqueues a buffer's GPU work, then arms the ring's tail: with the
@@ -22,7 +22,7 @@
 #include <gst/gst.h>
 
 #include "aooct-cuda.h"
-#include "gstaooctfilter.h"
+#include "aooct-step.h"
 
 G_BEGIN_DECLS
 /* Outputs whose GPU work may still be running when the element returns
@@ -86,8 +86,7 @@ void aooct_output_ring_add (AooctOutputRing * ring, GstBuffer * buf);
 gboolean aooct_output_ring_wait_output (AooctOutputRing * ring);
 /* Src task: the head output was pushed with @ret (kept if not OK, for
  * the streaming thread's next wait_space). */
-void aooct_output_ring_output_done (AooctOutputRing * ring,
-    GstFlowReturn ret);
+void aooct_output_ring_output_done (AooctOutputRing * ring, GstFlowReturn ret);
 /* The oldest output (one is in the ring), once its GPU work is complete
  * (context current); *@staging: its staged image, or NULL. */
 gboolean aooct_output_ring_wait_head (AooctOutputRing * ring,
@@ -103,8 +102,7 @@ void aooct_output_ring_drop_head (AooctOutputRing * ring);
  * query, new caps), the ring flushes or a push failed. */
 void aooct_output_ring_drain (AooctOutputRing * ring);
 /* Flushing wakes and stops every wait; leaving it forgets a failed push. */
-void aooct_output_ring_set_flushing (AooctOutputRing * ring,
-    gboolean flushing);
+void aooct_output_ring_set_flushing (AooctOutputRing * ring, gboolean flushing);
 /* Drops every output (flush, stop; the src task paused or stopped, the
  * stream idle). */
 void aooct_output_ring_discard (AooctOutputRing * ring);

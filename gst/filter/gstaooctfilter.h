@@ -53,6 +53,7 @@
 #include "aooct-geometry.h"
 #include "aooct-raw-format.h"
 #include "aooct-pending-meta.h"
+#include "aooct-step.h"
 
 G_BEGIN_DECLS
 #define GST_TYPE_AOOCT_FILTER            (gst_aooct_filter_get_type())
@@ -78,14 +79,6 @@ typedef enum
 
 #define GST_TYPE_AOOCT_BACKEND (gst_aooct_backend_get_type ())
 GType gst_aooct_backend_get_type (void);
-
-/* One mapped buffer as a process function sees it: A-line (or image row)
- * r starts at data + r * stride. */
-typedef struct
-{
-  guint8 *data;
-  gsize stride;
-} AooctPlane;
 
 struct _GstAooctFilter
 {

@@ -69,8 +69,8 @@
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_file_src_debug);
 #define GST_CAT_DEFAULT gst_aooct_file_src_debug
 
-/* gst/aooct-cuda-pool.h (a CUDA build only): the option of the page-locked
- * pool aooctdcsub proposes */
+/* gst/backend/aooct-cuda-pool.h (a CUDA build only): the option of the
+ * page-locked pool aooctdcsub proposes */
 #define PAGE_LOCKED_OPTION "AooctBufferPoolOptionPageLocked"
 
 #define DEFAULT_FORMAT AOOCT_RAW_GRAY16_LE
