@@ -382,30 +382,23 @@ gst_aooct_cs_live (GstAooctFilter * filter, gconstpointer * live,
   return TRUE;
 }
 
-static GstStateChangeReturn
-gst_aooct_cs_change_state (GstElement * element, GstStateChange transition)
+/* The start-time properties as they are when the element starts, kept
+ * until it starts again (or is finalized): a change while it runs waits
+ * for the next start, whatever caps come meanwhile. */
+static gboolean
+gst_aooct_cs_start (GstAooctFilter * filter, GError ** error)
 {
-  GstAooctCs *self = GST_AOOCT_CS (element);
-  GstStateChangeReturn ret;
+  GstAooctCs *self = GST_AOOCT_CS (filter);
+  AooctCsSettings *set = g_new0 (AooctCsSettings, 1);
 
-  if (transition == GST_STATE_CHANGE_READY_TO_PAUSED) {
-    AooctCsSettings *set = g_new0 (AooctCsSettings, 1);
-
-    read_settings (self, set);
-    GST_OBJECT_LOCK (self);
-    g_clear_pointer (&self->frozen, frozen_free);
-    self->frozen = set;
-    GST_OBJECT_UNLOCK (self);
-  }
-  ret = GST_ELEMENT_CLASS (parent_class)->change_state (element, transition);
-  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY
-      || (transition == GST_STATE_CHANGE_READY_TO_PAUSED
-          && ret == GST_STATE_CHANGE_FAILURE)) {
-    GST_OBJECT_LOCK (self);
-    g_clear_pointer (&self->frozen, frozen_free);
-    GST_OBJECT_UNLOCK (self);
-  }
-  return ret;
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->frozen, frozen_free);
+  GST_OBJECT_UNLOCK (self);
+  read_settings (self, set);
+  GST_OBJECT_LOCK (self);
+  self->frozen = set;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
 }
 
 static void
@@ -550,7 +543,6 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
   gobject_class->set_property = gst_aooct_cs_set_property;
   gobject_class->get_property = gst_aooct_cs_get_property;
   gobject_class->finalize = gst_aooct_cs_finalize;
-  element_class->change_state = GST_DEBUG_FUNCPTR (gst_aooct_cs_change_state);
 
   /**
    * GstAooctCs:mask-file:
@@ -687,6 +679,7 @@ gst_aooct_cs_class_init (GstAooctCsClass * klass)
   filter_class->live = GST_DEBUG_FUNCPTR (gst_aooct_cs_live);
   filter_class->cuda_stage = 2;
   filter_class->teardown = GST_DEBUG_FUNCPTR (gst_aooct_cs_teardown);
+  filter_class->start = GST_DEBUG_FUNCPTR (gst_aooct_cs_start);
   filter_class->cpu_ops = &cs_cpu;
   filter_class->cuda_ops = CS_CUDA;
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_CS_OPERATOR, 0);

@@ -242,6 +242,13 @@ gst_aooct_group_generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   return ret;
 }
 
+/* A documented bypass of the step contract (docs/architecture.md, "The
+ * base class in layers"), as generate_output above: a group spans
+ * buffers, so the events that end or void a group (EOS: the partial group
+ * out or dropped; new caps; a flush; a GAP from upstream while a group is
+ * pending) are the group's, seen before GstBaseTransform's own handling.
+ * The step's plan knows none of it (its reset at FLUSH_STOP is the base
+ * class's). */
 static gboolean
 gst_aooct_group_sink_event (GstBaseTransform * bt, GstEvent * event)
 {
@@ -280,15 +287,16 @@ gst_aooct_group_sink_event (GstBaseTransform * bt, GstEvent * event)
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
 }
 
+/* the base class's start hook: every run counts its groups afresh */
 static gboolean
-gst_aooct_group_start (GstBaseTransform * bt)
+gst_aooct_group_start (GstAooctFilter * filter, GError ** error)
 {
-  GstAooctGroupPrivate *priv = PRIV (GST_AOOCT_GROUP (bt));
+  GstAooctGroupPrivate *priv = PRIV (GST_AOOCT_GROUP (filter));
 
   priv->filled = 0;
   priv->groups = 0;
   aooct_gap_reset (&priv->gap);
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->start (bt);
+  return TRUE;
 }
 
 static void
@@ -299,7 +307,8 @@ gst_aooct_group_class_init (GstAooctGroupClass * klass)
   bt_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_aooct_group_generate_output);
   bt_class->sink_event = GST_DEBUG_FUNCPTR (gst_aooct_group_sink_event);
-  bt_class->start = GST_DEBUG_FUNCPTR (gst_aooct_group_start);
+  GST_AOOCT_FILTER_CLASS (klass)->start =
+      GST_DEBUG_FUNCPTR (gst_aooct_group_start);
   GST_AOOCT_FILTER_CLASS (klass)->src_is_video = TRUE;
 }
 

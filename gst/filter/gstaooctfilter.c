@@ -456,10 +456,13 @@ gst_aooct_filter_start (GstBaseTransform * bt)
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
   GError *error = NULL;
 
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+
   GST_OBJECT_LOCK (self);
   g_clear_pointer (&self->priv->last_error, g_free);
   GST_OBJECT_UNLOCK (self);
-  if (!open_backend (self, &error)) {
+  if ((klass->start && !klass->start (self, &error))
+      || !open_backend (self, &error)) {
     gst_aooct_filter_post_error (self, error);
     g_clear_error (&error);
     return FALSE;

@@ -210,6 +210,14 @@ struct _GstAooctFilterClass
   /* Free what setup() built; called before a new setup() and at stop. */
   void (*teardown) (GstAooctFilter * self);
 
+  /* Optional: the element starts (READY to PAUSED, before any caps and
+   * before the backend opens): take what stays fixed while it runs
+   * (aooctcs: its start-time properties) or start counting afresh
+   * (GstAooctGroup).  FALSE with @error set: the element does not start
+   * and the base class posts the error.  A subclass of a class that has
+   * one chains up to it. */
+  gboolean (*start) (GstAooctFilter * self, GError ** error);
+
   /* The CUDA plan's execute only enqueues kernels, cuFFT executions and
    * asynchronous copies on the stream: with cuda-graphs=true the base
    * class captures them into a CUDA graph and launches that, one launch
