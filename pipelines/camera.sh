@@ -26,10 +26,10 @@
 # this inside a private network namespace).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# what running needs, no build tools (scripts/runtime-deps.sh)
+# what running needs, no build tools (scripts/setup/runtime-deps.sh)
 aooct_extra_packages=(libaravis-0.8-0 gstreamer1.0-libav)
-# shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh"
+# shellcheck source=../scripts/setup/runtime-deps.sh
+source "$root/scripts/setup/runtime-deps.sh"
 file=${1:-$root/out/camera.mkv}
 mkdir -p "$(dirname "$file")"
 

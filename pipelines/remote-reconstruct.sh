@@ -32,11 +32,11 @@
 #                              build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# what running needs, no build tools (scripts/runtime-deps.sh); gdppay,
+# what running needs, no build tools (scripts/setup/runtime-deps.sh); gdppay,
 # gdpdepay, srtsink and srtsrc are in plugins-bad
 aooct_extra_packages=(gstreamer1.0-plugins-bad)
-# shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh"
+# shellcheck source=../scripts/setup/runtime-deps.sh
+source "$root/scripts/setup/runtime-deps.sh"
 
 addr=${1:-}
 port=${2:-5600}
@@ -97,12 +97,12 @@ else
     ! aooctnorm ! "${sink[@]}")
 fi
 
-# the network's events said in words (scripts/remote-launch.sh): listening
+# the network's events said in words (scripts/setup/remote-launch.sh): listening
 # once bound, clients that leave without a stream, rejected SRT senders
 stamp=$(mktemp)
 trap 'rm -f "$stamp"' EXIT
 rc=0
-"$root/scripts/remote-launch.sh" receive "$addr" "$port" "${AOOCT_TRANSPORT:-tcp}" \
+"$root/scripts/setup/remote-launch.sh" receive "$addr" "$port" "${AOOCT_TRANSPORT:-tcp}" \
   "${src[@]}" ! gdpdepay name=depay "${stop[@]}" "${copy[@]}" "${chain[@]}" || rc=$?
 [ $rc = 0 ] || exit $rc
 # a stream that began and ended without a B-scan is not a success

@@ -4,7 +4,7 @@
 # docs/scale-out.md tell users to run it (a few buffers per figure: this
 # checks that every benchmark makes its table, not its figures): the
 # standard rows of one shape, the flow, packed, full-range and views
-# rows, and scripts/scale-out-bench.sh over two CPU branches with its
+# rows, and scripts/measure/scale-out-bench.sh over two CPU branches with its
 # thread times.  AOOCT_BUILD is the meson build folder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,7 +46,7 @@ elif [ $? -ne 2 ]; then
   echo "17 devices: exit status other than 2"; cat "$out/bad.log"; exit 1
 fi
 
-BACKEND=cpu BUFFERS=3 BUILD=$build "$root/scripts/scale-out-bench.sh" \
+BACKEND=cpu BUFFERS=3 BUILD=$build "$root/scripts/measure/scale-out-bench.sh" \
   "$out/scale" 0,0 >"$out/scale.log" 2>&1 ||
   { echo "scale-out-bench.sh failed"; cat "$out/scale.log"; exit 1; }
 rows=$(grep -cE '^\| (2048x1000-x4|cs-2048x1000|thesis-x16) \| [0-9]' \

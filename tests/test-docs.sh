@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The documentation keeps up with the code:
-#  - docs/elements.md is what scripts/gen-elements-doc.py makes from
+#  - docs/elements.md is what scripts/gen/gen-elements-doc.py makes from
 #    gst-inspect-1.0 now, and has a section for every element of the plugin
 #    and a row for every property (so an element or property added without
 #    regenerating it fails here, by name);
@@ -14,14 +14,14 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 bad=0
 fail() { echo "$*"; bad=1; }
 
-python3 "$root/scripts/gen-elements-doc.py" >"$tmp/elements.md"
+python3 "$root/scripts/gen/gen-elements-doc.py" >"$tmp/elements.md"
 doc=$root/docs/elements.md
 for e in $(gst-inspect-1.0 aooct | sed -n 's/^  \(aooct[a-z0-9]*\): .*/\1/p'); do
   # the element's section of the committed file
   awk -v h="## $e" '$0 == h {on = 1; next} /^## / {on = 0} on' "$doc" >"$tmp/section"
   [ -s "$tmp/section" ] || { fail "element $e is not documented in docs/elements.md"; continue; }
   for p in $(gst-inspect-1.0 "$e" | sed -n '/^Element Properties:/,/^[A-Z]/s/^  \([a-z][a-z0-9-]*\) *: .*/\1/p'); do
-    # as scripts/gen-elements-doc.py: GstObject's, and GstBaseSrc's
+    # as scripts/gen/gen-elements-doc.py: GstObject's, and GstBaseSrc's
     # automatic-eos, a property only from GStreamer 1.24 on
     case $p in name|parent|automatic-eos) continue ;; esac
     grep -q "^| \`$p\` |" "$tmp/section" || fail "property $e:$p is not documented in docs/elements.md"
@@ -29,7 +29,7 @@ for e in $(gst-inspect-1.0 aooct | sed -n 's/^  \(aooct[a-z0-9]*\): .*/\1/p'); d
 done
 if ! diff -u "$doc" "$tmp/elements.md" >"$tmp/diff"; then
   head -40 "$tmp/diff"
-  fail "docs/elements.md is out of date: run GST_PLUGIN_PATH_1_0=BUILD/gst scripts/gen-elements-doc.py > docs/elements.md"
+  fail "docs/elements.md is out of date: run GST_PLUGIN_PATH_1_0=BUILD/gst scripts/gen/gen-elements-doc.py > docs/elements.md"
 fi
 
 for s in "$root"/pipelines/*.sh; do

@@ -781,7 +781,7 @@ GST_END_TEST;
  * 0x7f...\aA"; the caps must come out as text.  Caps that the template
  * accepts but GstVideoInfo cannot parse (alternate fields need the
  * format:Interlaced feature) reach the base class's "cannot parse input
- * caps"; scripts/check-printf-formats.py (meson test printf-formats) finds
+ * caps"; scripts/checks/check-printf-formats.py (meson test printf-formats) finds
  * every other such use in the tree. */
 GST_START_TEST (test_caps_in_error_text)
 {

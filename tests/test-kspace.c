@@ -454,7 +454,7 @@ GST_START_TEST (test_swept_mirror)
 
       psf_measure (psf, len, &peak[mi][di], &psl[mi][di], &bin);
       if (dir) {
-        /* the PSF per mode and depth, for scripts/gen-kspace-plot.sh */
+        /* the PSF per mode and depth, for scripts/gen/gen-kspace-plot.sh */
         gchar *path = g_strdup_printf ("%s/psf-%s-%g.txt", dir, modes[mi],
             depths[di]);
         FILE *f = fopen (path, "w");

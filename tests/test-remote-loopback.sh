@@ -120,7 +120,7 @@ rc=0; AOOCT_PASSPHRASE=not-the-right-one AOOCT_BSCANS=100 timeout 30 "$snd" $add
   { cat "$out/s.log"; echo "srt, wrong passphrase: rc $rc, not said"; exit 1; }
 said "$out/r.log" 'an SRT sender was rejected: wrong passphrase'
 # a sender with no passphrase at all (gst-launch-1.0 by hand)
-rc=0; timeout 30 "$root/scripts/remote-launch.sh" send $addr $port srt aooctsrc num-buffers=20 ! gdppay \
+rc=0; timeout 30 "$root/scripts/setup/remote-launch.sh" send $addr $port srt aooctsrc num-buffers=20 ! gdppay \
   ! srtsink uri="srt://$addr:$port?mode=caller" auto-reconnect=false >"$out/s.log" 2>&1 || rc=$?
 [ $rc = 1 ] && grep -q 'rejected this sender: one side encrypts and the other does not' "$out/s.log" ||
   { cat "$out/s.log"; echo "srt, unencrypted sender: rc $rc, not said"; exit 1; }

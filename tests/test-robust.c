@@ -10,7 +10,7 @@
  * NULL cycles and a long run of small B-scans without growth in RSS.
  *
  * AOOCT_ROBUST_SCALE=k divides the cycle and B-scan counts by k and skips
- * the RSS and device-memory bounds (scripts/check-sanitizers.sh,
+ * the RSS and device-memory bounds (scripts/checks/check-sanitizers.sh,
  * check-valgrind.sh and the compute-sanitizer runs set it: there the leak
  * checkers do that job, and the tools' own bookkeeping grows host and
  * device memory: +700 MiB RSS and +216 MiB of device memory over 9,000

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# scripts/runtime-deps.sh, which pipelines/*.sh source (issue 19, item
+# scripts/setup/runtime-deps.sh, which pipelines/*.sh source (issue 19, item
 # 17): it installs only missing runtime packages (never compilers, Meson,
 # valgrind), finds the plugin in the build folder, and fails with a way
 # out when there is none; and no pipeline script but the demo runs the
@@ -33,7 +33,7 @@ run() { # run SCRIPT_TEXT: a script that sources runtime-deps.sh
 
 # nothing missing: no apt-get at all; the plugin found in the build
 : >"$STUB_LOG"
-GST_PLUGIN_PATH_1_0= run "source '$root/scripts/runtime-deps.sh'; gst-inspect-1.0 aooctdcsub >/dev/null && echo found" ||
+GST_PLUGIN_PATH_1_0= run "source '$root/scripts/setup/runtime-deps.sh'; gst-inspect-1.0 aooctdcsub >/dev/null && echo found" ||
   { cat "$tmp/out"; echo "runtime-deps.sh failed"; exit 1; }
 grep -q found "$tmp/out" || { cat "$tmp/out"; echo "plugin not found in the build"; exit 1; }
 [ ! -s "$STUB_LOG" ] || { cat "$STUB_LOG"; echo "apt-get run with nothing missing"; exit 1; }
@@ -41,7 +41,7 @@ grep -q found "$tmp/out" || { cat "$tmp/out"; echo "plugin not found in the buil
 # missing runtime packages: exactly those, and no build tools
 : >"$STUB_LOG"
 STUB_MISSING="gstreamer1.0-libav libfftw3-single3" GST_PLUGIN_PATH_1_0= \
-  run "aooct_extra_packages=(gstreamer1.0-libav); source '$root/scripts/runtime-deps.sh'" ||
+  run "aooct_extra_packages=(gstreamer1.0-libav); source '$root/scripts/setup/runtime-deps.sh'" ||
   { cat "$tmp/out"; exit 1; }
 grep -q 'install .*libfftw3-single3 gstreamer1.0-libav' "$STUB_LOG" ||
   { cat "$STUB_LOG"; echo "missing packages not installed"; exit 1; }
@@ -52,7 +52,7 @@ fi
 # no plugin anywhere: fails, saying how to get one
 rc=0
 AOOCT_BUILD="$tmp/nobuild" GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
-  run "source '$root/scripts/runtime-deps.sh'; echo went-on" || rc=$?
+  run "source '$root/scripts/setup/runtime-deps.sh'; echo went-on" || rc=$?
 [ $rc -ne 0 ] && grep -q 'scripts/bootstrap.sh' "$tmp/out" && ! grep -q went-on "$tmp/out" ||
   { cat "$tmp/out"; echo "no plugin: expected a failure naming scripts/bootstrap.sh"; exit 1; }
 
@@ -60,8 +60,8 @@ AOOCT_BUILD="$tmp/nobuild" GST_PLUGIN_PATH_1_0= GST_PLUGIN_PATH= \
 for f in "$root"/pipelines/*.sh; do
   case $(basename "$f") in
     demo.sh) grep -q 'scripts/bootstrap.sh' "$f" || { echo "demo.sh does not bootstrap"; exit 1; } ;;
-    *) grep -q 'source "$root/scripts/runtime-deps.sh"' "$f" && ! grep -q 'scripts/bootstrap.sh"' "$f" ||
-         { echo "$f: must source scripts/runtime-deps.sh, not bootstrap.sh"; exit 1; } ;;
+    *) grep -q 'source "$root/scripts/setup/runtime-deps.sh"' "$f" && ! grep -q 'scripts/bootstrap.sh"' "$f" ||
+         { echo "$f: must source scripts/setup/runtime-deps.sh, not bootstrap.sh"; exit 1; } ;;
   esac
 done
 # Issue 33, item 1: `source FILE` without arguments hands FILE the
@@ -104,7 +104,7 @@ sourced=$(cd "$root" && git ls-files 'pipelines/*' 'scripts/*' 'tests/*' 'tools/
 for s in $sourced; do
   case $s in
     .gstkit/enter.sh | .gstkit-1.26/enter.sh) continue ;; # the GPU host's kits
-    scripts/runtime-deps.sh | scripts/bootstrap.sh | tests/aooct-test-png.sh) ;;
+    scripts/setup/runtime-deps.sh | scripts/bootstrap.sh | tests/aooct-test-png.sh) ;;
     *) echo "$s is sourced but not checked here for taking its caller's arguments"; exit 1 ;;
   esac
   : >"$STUB_LOG"; : >"$STUB_QUERIES"

@@ -412,7 +412,7 @@ enface_pane_lit (GstSample * s, gint volume)
 
 /* Whether every element named (NULL-terminated) is installed; if not,
  * says that @test is skipped (the sanitizer runs of
- * scripts/check-sanitizers.sh load only a few of GStreamer's plugins). */
+ * scripts/checks/check-sanitizers.sh load only a few of GStreamer's plugins). */
 static gboolean
 have_elements (const gchar * test, const gchar * first, ...)
 {

@@ -3,7 +3,7 @@
 # GNU indent settings, from PyPI: gst-indent) would format it.  Exit 77
 # (skipped) when gst-indent-1.0 is not installed.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 indent=$(command -v gst-indent-1.0 || echo "$root/.venv/bin/gst-indent-1.0")
 [ -x "$indent" ] || { echo "gst-indent-1.0 not installed: skipped"; exit 77; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

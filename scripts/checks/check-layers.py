@@ -22,9 +22,9 @@ error when
     it into the folder of its layer (docs/architecture.md, "Where a file
     goes": an element into gst/elements/) or give its folder a rank here.
 
-  scripts/check-layers.py BUILDDIR            check (exit 1 on an error)
-  scripts/check-layers.py --graph BUILDDIR    print every arrow
-  scripts/check-layers.py --self-test         the checker on made-up rooms
+  scripts/checks/check-layers.py BUILDDIR            check (exit 1 on an error)
+  scripts/checks/check-layers.py --graph BUILDDIR    print every arrow
+  scripts/checks/check-layers.py --self-test         the checker on made-up rooms
 
 BUILDDIR is meson's build folder (its compile_commands.json names the
 object of each source); the sources are those of this script's tree.
@@ -226,7 +226,7 @@ def judge(files, includes, calls, layers, known, built=None):
                 '%s lies in no layer: move it into the folder of its layer '
                 '(docs/architecture.md, "Where a file goes": an element '
                 'into gst/elements/, a source into gst/sources/) or give '
-                'its folder a rank in LAYERS of scripts/check-layers.py'
+                'its folder a rank in LAYERS of scripts/checks/check-layers.py'
                 % f)
     rank = {room(f): rank_of(f, layers) for f in files}
     for kind, arrows in (('includes', includes), ('calls', calls)):
@@ -249,7 +249,7 @@ def judge(files, includes, calls, layers, known, built=None):
         if comp not in found:
             msgs.append('the known circle ' + ' '.join(comp) + ' is gone '
                         '(or changed): update KNOWN in '
-                        'scripts/check-layers.py')
+                        'scripts/checks/check-layers.py')
     return msgs
 
 
@@ -295,7 +295,7 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     builddir = os.path.abspath(argv[-1])
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     files = source_files(root)
     fileset = set(files)
     objs = objects(builddir, root, fileset)

@@ -113,7 +113,7 @@ def self_test(root):
 
 
 def main():
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     if sys.argv[1:] == ["--self-test"]:
         return self_test(root)
     files = sys.argv[1:]

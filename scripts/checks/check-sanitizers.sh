@@ -2,7 +2,7 @@
 # Builds aooct with AddressSanitizer + UndefinedBehaviorSanitizer (CUDA off)
 # and runs the CPU test suite under them; any sanitizer report fails.
 #
-#   scripts/check-sanitizers.sh [meson test args]   e.g. a test name
+#   scripts/checks/check-sanitizers.sh [meson test args]   e.g. a test name
 #   AOOCT_ASAN_BUILD   build folder (default: build-asan)
 #
 # The sanitized plugin cannot be loaded by gst-plugin-scanner (not built
@@ -13,7 +13,7 @@
 # one-time state, suppressed by tests/sanitizers/lsan.supp (each entry says
 # why); a leak in aooct's code is never suppressed.
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${AOOCT_ASAN_BUILD:-$root/build-asan}
 # shellcheck source=bootstrap.sh
 AOOCT_BUILD=$build AOOCT_MESON_ARGS="-Dcuda=disabled -Dfault-injection=true -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug -Doptimization=1" \

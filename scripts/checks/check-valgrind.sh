@@ -3,7 +3,7 @@
 # write, use of uninitialised memory or definitely lost block fails the
 # test that caused it.
 #
-#   scripts/check-valgrind.sh [meson test args]    e.g. dcsub robust
+#   scripts/checks/check-valgrind.sh [meson test args]    e.g. dcsub robust
 #   AOOCT_VALGRIND_BUILD   build folder (default: build-valgrind; an
 #                          ordinary build without sanitizers)
 #
@@ -15,7 +15,7 @@
 # that lives until exit, each entry justified).  test-robust runs its long
 # loops 100 times shorter here (AOOCT_ROBUST_SCALE=100).
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${AOOCT_VALGRIND_BUILD:-$root/build-valgrind}
 # shellcheck source=bootstrap.sh
 AOOCT_BUILD=$build AOOCT_MESON_ARGS="-Dcuda=disabled" \

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Two builds compute the same bytes (issue 32: a restructuring with no
-# behaviour change): the pipelines of scripts/dump-outputs.sh (every
+# behaviour change): the pipelines of scripts/checks/dump-outputs.sh (every
 # element, the chain tests' phantoms with fixed seeds, the thesis shape,
 # full range, aooctcs, each aooctkmap interpolation, the views, doppler /
 # angio, aooctbin; GRAY8 and GRAY16) with each build's plugin, one md5 per
 # output, compared line by line.  Backends: cpu, and cuda where
 # nvidia-smi sees a GPU (or as given).
 #
-#   scripts/compare-trees.sh OLD_BUILD NEW_BUILD OUTDIR [cpu|cuda ...]
+#   scripts/checks/compare-trees.sh OLD_BUILD NEW_BUILD OUTDIR [cpu|cuda ...]
 #
 # OUTDIR gets old-BACKEND.txt, new-BACKEND.txt and summary.txt; the exit
 # status is 0 only when every backend's lists are identical and nothing

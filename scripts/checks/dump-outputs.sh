@@ -5,9 +5,9 @@
 # full range, rolling DC, averaging and bilateral, the views, a manual
 # range), through gst-launch-1.0 with fixed seeds, one md5 per output.
 # Two plugins that list the same lines compute the same bytes (issue 11's
-# "nothing changed"; scripts/gpu-compare.sh runs it on both backends).
+# "nothing changed"; scripts/gpu/gpu-compare.sh runs it on both backends).
 #
-#   scripts/dump-outputs.sh PLUGIN_DIR cpu|cuda > LIST
+#   scripts/checks/dump-outputs.sh PLUGIN_DIR cpu|cuda > LIST
 plug=${1:?usage: dump-outputs.sh PLUGIN_DIR cpu|cuda}; be=${2:?backend}
 export GST_PLUGIN_PATH_1_0=$plug
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -5,13 +5,13 @@
 # repository).  Exit 0 when no target found a crash, a leak or a broken
 # promise (the targets' own checks trap).
 #
-#   scripts/fuzz.sh [SECONDS]    seconds per target (default 30); CI runs 30
+#   scripts/checks/fuzz.sh [SECONDS]    seconds per target (default 30); CI runs 30
 #   AOOCT_FUZZ_BUILD             build folder (default: build-fuzz)
 #
 # A crash leaves its input in $AOOCT_FUZZ_BUILD/artifacts/; replay it with
 #   build-fuzz/fuzz-textfile build-fuzz/artifacts/crash-...
 set -uo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 seconds=${1:-30}
 build=${AOOCT_FUZZ_BUILD:-$root/build-fuzz}
 targets=(textfile coeffs)

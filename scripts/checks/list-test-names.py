@@ -5,7 +5,7 @@ environment that picks its tcase) and every gst-check test function of
 tests/test-*.c (suite function / tcase: test), for a before/after list
 when tests move (docs/tests.md).
 
-    scripts/list-test-names.py BUILD > names.txt   (a configured build)
+    scripts/checks/list-test-names.py BUILD > names.txt   (a configured build)
 """
 import json
 import os
@@ -13,7 +13,7 @@ import re
 import subprocess
 import sys
 
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 build = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, 'build')
 meson = os.path.join(root, '.venv/bin/meson')
 if not os.path.exists(meson):

@@ -10,7 +10,7 @@
 # (rows of U samples, no padding: rawvideoparse would expect 4-byte rows
 # where U is odd)
 #
-#   scripts/aooct-undersample.py IN.raw N MASK OUT.raw
+#   scripts/gen/aooct-undersample.py IN.raw N MASK OUT.raw
 import sys
 from array import array
 

@@ -10,9 +10,9 @@
 # (docs/img/aooct-view.png), taken under Xvfb after tuning a2/a3 and the
 # crop through its controls.
 #
-#   GST_PLUGIN_PATH_1_0=BUILD/gst scripts/gen-doc-images.sh
+#   GST_PLUGIN_PATH_1_0=BUILD/gst scripts/gen/gen-doc-images.sh
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cal=$(mktemp --suffix=.txt); trap 'rm -f "$cal"' EXIT
 for v in "compensated 8 -2" "uncompensated 0 0"; do
   set -- $v

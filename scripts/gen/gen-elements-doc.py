@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes docs/elements.md, the element reference, from gst-inspect-1.0.
 
-    GST_PLUGIN_PATH=build/gst scripts/gen-elements-doc.py > docs/elements.md
+    GST_PLUGIN_PATH=build/gst scripts/gen/gen-elements-doc.py > docs/elements.md
 
 Every element of the aooct plugin gets a section with its description and
 a table of all its properties as gst-inspect-1.0 reports them: type,
@@ -120,7 +120,7 @@ def cell(s):
 def main():
     w = sys.stdout.write
     w("# Element reference\n\n")
-    w("Generated from `gst-inspect-1.0` by `scripts/gen-elements-doc.py`; "
+    w("Generated from `gst-inspect-1.0` by `scripts/gen/gen-elements-doc.py`; "
       "do not edit by hand (tests/test-docs.sh fails when this file is out "
       "of date).  Units are in each description.  *Changeable*: "
       "\"while PLAYING\" properties apply at the next buffer; the others "

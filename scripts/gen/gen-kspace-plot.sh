@@ -4,9 +4,9 @@
 # aooctpad, a strongly non-linear calibration), at 450 um and 800 um.
 # Needs a build (BUILD, default ./build) and gnuplot (Debian: gnuplot-nox).
 #
-#   scripts/gen-kspace-plot.sh [BUILD]
+#   scripts/gen/gen-kspace-plot.sh [BUILD]
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${1:-$root/build}
 command -v gnuplot >/dev/null || { echo "gnuplot is not installed" >&2; exit 1; }
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT

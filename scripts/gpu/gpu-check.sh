@@ -4,7 +4,7 @@
 # (sm_90 only, to build fast), the whole suite but the sanitizers, then
 # the benchmarks named by PARTS.  Logs and tables go to OUTDIR.
 #
-#   scripts/gpu-check.sh OUTDIR [PARTS]     (from the repository root)
+#   scripts/gpu/gpu-check.sh OUTDIR [PARTS]     (from the repository root)
 #
 # PARTS, comma-separated (default suite,packed,flow,scale):
 #   suite   meson test --no-suite sanitize
@@ -12,12 +12,12 @@
 #   memcheck  the sanitize suite's memcheck tests of the flow and packed code
 #   packed  aooct-bench --packed (1024 x 1000, 8 per buffer)
 #   flow    aooct-bench --flow (1024 x 1000 x8, 2048 x 1000)
-#   scale   scripts/scale-out-bench.sh on GPUs 0,1 (two-GPU machines)
+#   scale   scripts/measure/scale-out-bench.sh on GPUs 0,1 (two-GPU machines)
 #   base    the benchmark's standard rows (--shape all --no-files)
-#   compare the same outputs as the tree in $OLD_SRC (scripts/compare-trees.sh
+#   compare the same outputs as the tree in $OLD_SRC (scripts/checks/compare-trees.sh
 #           on CUDA), and the thesis-x16 and 2048x1000-x4 rows of both
 #           builds one after the other (a restructuring's before and after)
-out=${1:?usage: scripts/gpu-check.sh OUTDIR [PARTS]}
+out=${1:?usage: scripts/gpu/gpu-check.sh OUTDIR [PARTS]}
 parts=,${2:-suite,packed,flow,scale},
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -60,7 +60,7 @@ case $parts in *,compare,*)
       -Dcuda-archs=90 > "$out/build-old.log" 2>&1
   fi
   meson compile -C "$OB" >> "$out/build-old.log" 2>&1 || { tail -20 "$out/build-old.log"; exit 1; }
-  timeout 200 scripts/compare-trees.sh "$OB" "$B" "$out/compare" cuda \
+  timeout 200 scripts/checks/compare-trees.sh "$OB" "$B" "$out/compare" cuda \
     > "$out/compare.log" 2>&1 || rc=1
   cat "$out/compare/summary.txt" 2>/dev/null
   for t in old new; do
@@ -92,7 +92,7 @@ esac
 cd - >/dev/null || exit 1
 case $parts in *,scale,*)
   if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then
-    BUILD=$B BUFFERS=2000 timeout 200 scripts/scale-out-bench.sh "$out/scale" 0,1 \
+    BUILD=$B BUFFERS=2000 timeout 200 scripts/measure/scale-out-bench.sh "$out/scale" 0,1 \
       > "$out/scale.log" 2>&1 || rc=1
   fi ;;
 esac

@@ -3,15 +3,15 @@
 # One GPU call that compares this tree with an earlier commit (issue 11's
 # proof that a restructuring changed nothing): builds both, lists the
 # checksums of the same pipelines on both backends with each plugin
-# (scripts/dump-outputs.sh) and compares them, runs this tree's suite
+# (scripts/checks/dump-outputs.sh) and compares them, runs this tree's suite
 # (fault injection on) and then the benchmark with each plugin, one after
 # the other, followed by the k-space mode rows and aooctcs.
 #
 #   mkdir -p .wt/before && git archive REV | tar -x -C .wt/before   # here, once (.wt/ is ignored)
-#   device tool: run "scripts/gpu-compare.sh $OUT", carry [".gstkit", ".wt/before"]
+#   device tool: run "scripts/gpu/gpu-compare.sh $OUT", carry [".gstkit", ".wt/before"]
 #
 # Everything it finds goes to OUT/summary.txt; about 9 minutes on an H100.
-out=${1:?usage: scripts/gpu-compare.sh OUTDIR}; R=$(pwd); S=$out/summary.txt
+out=${1:?usage: scripts/gpu/gpu-compare.sh OUTDIR}; R=$(pwd); S=$out/summary.txt
 before=${AOOCT_BEFORE:-.wt/before}
 mkdir -p "$out"
 # shellcheck disable=SC1091
@@ -30,7 +30,7 @@ ls /tmp/bb/gst/*.so /tmp/ba/gst/*.so /tmp/bt/gst/*.so >> "$S" 2>&1 || grep -B2 -
 (timeout 240 meson test -C /tmp/bt --no-suite sanitize --num-processes 12 --print-errorlogs > "$out/test.log" 2>&1; echo "meson test rc $?" >> "$out/test.log") &
 tp=$!
 for be in cuda cpu; do
-  for t in bb ba; do (cd /tmp && timeout 120 bash "$R/scripts/dump-outputs.sh" /tmp/$t/gst $be > /tmp/md5-$t-$be.txt 2>&1); done
+  for t in bb ba; do (cd /tmp && timeout 120 bash "$R/scripts/checks/dump-outputs.sh" /tmp/$t/gst $be > /tmp/md5-$t-$be.txt 2>&1); done
   if cmp -s /tmp/md5-bb-$be.txt /tmp/md5-ba-$be.txt; then el "$be: $(wc -l < /tmp/md5-ba-$be.txt) outputs byte-identical"; else el "$be: DIFFER"; diff /tmp/md5-bb-$be.txt /tmp/md5-ba-$be.txt >> "$S"; fi
   (echo "== $be before"; cat /tmp/md5-bb-$be.txt; echo "== $be after"; cat /tmp/md5-ba-$be.txt) >> "$out/md5.txt"
 done

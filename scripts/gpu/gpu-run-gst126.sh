@@ -2,15 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The GPU suite against GStreamer 1.26 on the GPU machine (Ubuntu 24.04, no
 # GStreamer of its own): the Debian 12 kit (.gstkit, GStreamer 1.22, GLib)
-# with the 1.26 layer of scripts/make-gstkit-1.26.sh (.gstkit-1.26) over
+# with the 1.26 layer of scripts/setup/make-gstkit-1.26.sh (.gstkit-1.26) over
 # it, so that gstreamer-cuda-1.0 is 1.26 and HAVE_GST_CUDA_STREAM is built.
 # Builds with CUDA for the H100/H200 (sm_90), runs the suite (without the
 # compute-sanitizer suite), then checks in the debug log that aooctnorm
 # writes its NV12 for cudaconvert on cudaconvert's own stream.
 #
-#   scripts/gpu-run-gst126.sh OUTDIR [TEST...]   (from the repository root;
+#   scripts/gpu/gpu-run-gst126.sh OUTDIR [TEST...]   (from the repository root;
 #                                    default: every test but the sanitize suite)
-out=${1:?usage: scripts/gpu-run-gst126.sh OUTDIR [TEST...]}
+out=${1:?usage: scripts/gpu/gpu-run-gst126.sh OUTDIR [TEST...]}
 shift
 mkdir -p "$out"
 # shellcheck disable=SC1091

@@ -3,8 +3,8 @@
 # suite 'sanitize'; the chain test under both also runs in the ordinary
 # suite), on the GPU machine:
 #
-#   scripts/gpu-sanitize.sh OUTDIR        (device tool, carry .gstkit)
-out=${1:?usage: scripts/gpu-sanitize.sh OUTDIR}
+#   scripts/gpu/gpu-sanitize.sh OUTDIR        (device tool, carry .gstkit)
+out=${1:?usage: scripts/gpu/gpu-sanitize.sh OUTDIR}
 mkdir -p "$out"
 # shellcheck disable=SC1091
 source .gstkit/enter.sh || exit 1

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Where each microsecond of a buffer goes, from a trace of
-tools/aooct-cupti-trace.c (scripts/gpu-timeline.sh makes one).
+tools/aooct-cupti-trace.c (scripts/gpu/gpu-timeline.sh makes one).
 
-    scripts/gpu-timeline.py TRACE [--frame-bytes N] [--label TEXT]
+    scripts/gpu/gpu-timeline.py TRACE [--frame-bytes N] [--label TEXT]
 
 A buffer is one host-to-device copy of the input frame (N bytes; by
 default the most frequent copy size of 64 KiB or more).  Of the steady

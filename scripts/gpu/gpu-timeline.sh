@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # GPU timelines of the user path for one B-scan per buffer (issue 16):
 # aooctfilesrc (the file page-locked in place) ! the chain ! fakesink, traced
-# with tools/aooct-cupti-trace.c and summed up by scripts/gpu-timeline.py.
+# with tools/aooct-cupti-trace.c and summed up by scripts/gpu/gpu-timeline.py.
 # On the GPU machine, after a CUDA build:
 #
-#   scripts/gpu-timeline.sh BUILD OUTDIR [SHAPE...]
+#   scripts/gpu/gpu-timeline.sh BUILD OUTDIR [SHAPE...]
 #
 # SHAPE: WIDTHxHEIGHTxPER[+q][:extra element properties], e.g. 2048x1000x1,
 # 832x240x1, 2048x1000x4, 2048x1000x1:cuda-graphs=true; +q puts a short
@@ -15,11 +15,11 @@
 # with AOOCT_TIMELINE_TRACES=1 also leaves the raw traces there, gzipped
 # (the device tool brings back few files).
 set -uo pipefail
-build=${1:?usage: scripts/gpu-timeline.sh BUILD OUTDIR [SHAPE...]}
-out=${2:?usage: scripts/gpu-timeline.sh BUILD OUTDIR [SHAPE...]}
+build=${1:?usage: scripts/gpu/gpu-timeline.sh BUILD OUTDIR [SHAPE...]}
+out=${2:?usage: scripts/gpu/gpu-timeline.sh BUILD OUTDIR [SHAPE...]}
 shift 2
 [ $# -gt 0 ] || set -- 832x240x1 2048x1000x1 2048x1000x4
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 mkdir -p "$out"
 cuda=${CUDA_HOME:-/usr/local/cuda}
 inc=$(dirname "$(find "$cuda"/ /usr/local/lib/python3*/ /usr/lib/python3/ \
@@ -71,7 +71,7 @@ for spec in "$@"; do
   t=$(ls -S "$trace".* | head -1)
   name=timeline-${spec//[:=+]/-}
   seqopt=(); [ "${AOOCT_TIMELINE_SEQUENCE:-0}" = 1 ] && seqopt=(--sequence)
-  python3 "$root/scripts/gpu-timeline.py" "$t" --frame-bytes $frame "${seqopt[@]}" \
+  python3 "$root/scripts/gpu/gpu-timeline.py" "$t" --frame-bytes $frame "${seqopt[@]}" \
     --label "$spec (aooctfilesrc ! chain, $count buffers, $(( (end - start) / 1000000 )) ms wall with tracing)" \
     | tee -a "$out/timeline.md"
   [ "${AOOCT_TIMELINE_TRACES:-0}" = 1 ] && gzip -c "$t" > "$out/$name.trace.gz"

@@ -8,7 +8,7 @@
 # wavelength direction, mismatch) and over all.  After a build, from the
 # repository root:
 #
-#   GST_PLUGIN_PATH_1_0=BUILD/gst scripts/dispersion-accuracy.sh BUILD [SEEDS] [OUT.tsv]
+#   GST_PLUGIN_PATH_1_0=BUILD/gst scripts/measure/dispersion-accuracy.sh BUILD [SEEDS] [OUT.tsv]
 #
 # SEEDS (default 20) seeds 1..SEEDS per setting.  Every estimate goes to
 # OUT.tsv (default: a temporary file), the summary to stdout as a Markdown

@@ -10,7 +10,7 @@
 # pipeline's time is gst-launch-1.0's "Execution ended after" (PLAYING to
 # EOS, without the setup).  After a build, from the repository root:
 #
-#   GST_PLUGIN_PATH_1_0=BUILD/gst scripts/file-from-disk.sh [FRAMES]
+#   GST_PLUGIN_PATH_1_0=BUILD/gst scripts/measure/file-from-disk.sh [FRAMES]
 #
 # FRAMES (default 1500: 3.07 GB) should be well above what the disk's
 # own cache holds.  docs/notes/performance-log.md ("A file not in the page cache")

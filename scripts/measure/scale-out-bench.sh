@@ -5,7 +5,7 @@
 # then one table, rows x columns.  Logs and the bench's tables go to
 # OUTDIR.
 #
-#   scripts/scale-out-bench.sh OUTDIR [GPUS]     (from the repository root)
+#   scripts/measure/scale-out-bench.sh OUTDIR [GPUS]     (from the repository root)
 #
 # GPUS: the devices, comma-separated (default 0,1).  Environment: BUILD
 # (the meson build folder, default build), BUFFERS (buffers timed per
@@ -14,7 +14,7 @@
 # against them), BACKEND (cuda, default; cpu runs the same
 # pipelines with CPU branches, to check the script anywhere).
 set -euo pipefail
-out=${1:?usage: scripts/scale-out-bench.sh OUTDIR [GPUS]}
+out=${1:?usage: scripts/measure/scale-out-bench.sh OUTDIR [GPUS]}
 gpus=${2:-0,1}
 build=$(cd "${BUILD:-build}" && pwd)
 buffers=${BUFFERS:-2000}

@@ -4,7 +4,7 @@
 # pipelines/remote-reconstruct.sh and says in words what the network did,
 # which GStreamer's own messages do not (issue 33, items 3, 5, 15, 16):
 #
-#   scripts/remote-launch.sh send|receive ADDRESS PORT tcp|srt PIPELINE...
+#   scripts/setup/remote-launch.sh send|receive ADDRESS PORT tcp|srt PIPELINE...
 #
 # PIPELINE is gst-launch-1.0's description, as separate arguments; for
 # receive its network source is named `rx` and its gdpdepay `depay`.

@@ -13,7 +13,7 @@
 #      builds.
 #
 #   aooct_extra_packages=(PACKAGE...)    # optional
-#   source scripts/runtime-deps.sh
+#   source scripts/setup/runtime-deps.sh
 # Never arguments: `source FILE` without any hands FILE the caller's own
 # positional parameters (a pipeline script's OUTDIR would become a package
 # to install), so this file reads none of "$@" (issue 33, item 1).
@@ -22,7 +22,7 @@
 set -euo pipefail
 
 if [ -z "${AOOCT_SKIP_BOOTSTRAP:-}" ]; then
-  aooct_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  aooct_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
   aooct_log() { printf 'aooct: %s\n' "$*" >&2; }
 
   # --- runtime packages (the same names on Debian 12, Debian 13 and
