@@ -22,7 +22,7 @@
 #                              build aooct first with scripts/bootstrap.sh)
 # To try it without a camera: Aravis's fake GigE Vision camera (package
 # aravis-tools), e.g. on loopback: arv-fake-gv-camera-0.8 -i 127.0.0.1 &
-# AOOCT_CAMERA=127.0.0.1 pipelines/camera.sh  (tests/test-camera.sh does
+# AOOCT_CAMERA=127.0.0.1 pipelines/camera.sh  (tests/pipelines/test-camera.sh does
 # this inside a private network namespace).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -26,7 +26,7 @@
 
 /* The size check before the output buffer is allocated: caps may promise
  * buffers of up to 2 GiB, and a short buffer must not cost that much
- * memory before it is refused (tests/test-robust.c). */
+ * memory before it is refused (tests/base/test-robust.c). */
 static GstFlowReturn
 prepare_output_buffer (GstBaseTransform * bt,
     GstBuffer * inbuf, GstBuffer ** outbuf)

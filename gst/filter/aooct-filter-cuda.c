@@ -28,7 +28,7 @@
  * name or its factory's) cause a CUDA or cuFFT fault of KIND (launch,
  * kernel, cufft: cuda/aooct-cuda-fault.h) after its GPU work on its N-th
  * buffer (default 1) since start.  For the robustness tests
- * (tests/test-cuda-faults.c), which must show that real faults of these
+ * (tests/base/test-cuda-faults.c), which must show that real faults of these
  * kinds end in a clear element error; it does nothing unless set. */
 static void
 read_fault_request (GstAooctFilter * self)

@@ -186,7 +186,7 @@ copy_pspec (GParamSpec * p)
         s->default_value, flags);
   }
   /* a new kind of property on a step must be added above; the bin test
-   * (tests/test-bin.c) fails until it is */
+   * (tests/elements/test-bin.c) fails until it is */
   g_critical ("aooctbin: cannot proxy %s of type %s", name, g_type_name (t));
   return NULL;
 }

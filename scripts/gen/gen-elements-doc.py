@@ -6,7 +6,7 @@
 Every element of the aooct plugin gets a section with its description and
 a table of all its properties as gst-inspect-1.0 reports them: type,
 range, default, when it may be changed, and the blurb (which states the
-unit).  tests/test-docs.sh regenerates it and fails when the committed file
+unit).  tests/pipelines/test-docs.sh regenerates it and fails when the committed file
 is out of date or misses an element or a property.  Only what does not
 depend on the build (CUDA or not) is written: pad templates are in
 docs/caps.md.
@@ -18,7 +18,7 @@ import sys
 # GstObject's own: every element has them.  GstBaseSrc's automatic-eos is a
 # property only from GStreamer 1.24 on: left out, so that the file is the
 # same whichever GStreamer (1.22, 1.24, 1.26) it is generated with
-# (tests/test-docs.sh skips the same names).
+# (tests/pipelines/test-docs.sh skips the same names).
 SKIP = {"name", "parent", "automatic-eos"}
 
 
@@ -121,7 +121,7 @@ def main():
     w = sys.stdout.write
     w("# Element reference\n\n")
     w("Generated from `gst-inspect-1.0` by `scripts/gen/gen-elements-doc.py`; "
-      "do not edit by hand (tests/test-docs.sh fails when this file is out "
+      "do not edit by hand (tests/pipelines/test-docs.sh fails when this file is out "
       "of date).  Units are in each description.  *Changeable*: "
       "\"while PLAYING\" properties apply at the next buffer; the others "
       "apply at the next start or negotiation (changed while PLAYING, "

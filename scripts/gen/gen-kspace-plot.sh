@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes docs/img/kspace-psf.png: the swept-mirror PSF of every aooctkmap
-# interpolation mode (tests/test-kspace.c, test_swept_mirror: N = 1024, no
+# interpolation mode (tests/elements/test-kspace.c, test_swept_mirror: N = 1024, no
 # aooctpad, a strongly non-linear calibration), at 450 um and 800 um.
 # Needs a build (BUILD, default ./build) and gnuplot (Debian: gnuplot-nox).
 #

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs an aooct CUDA test under compute-sanitizer's memcheck, e.g.
 #   CK_RUN_CASE=cuda GST_CHECKS=test_whole_chain \
-#     tests/cuda-memcheck.sh BUILD/tests/test-norm
+#     tests/base/cuda-memcheck.sh BUILD/tests/test-norm
 # (the "cuda" tcase of test-norm, its whole-chain test only: meson runs
 # exactly that as the test 'norm-cuda-memcheck'), or under racecheck
 # (shared-memory data hazards) with --tool=racecheck first (meson:

@@ -10,7 +10,7 @@
 # Exit 77 (skipped) unless root with unshare, ip, aravissrc, the fake
 # camera and gst-libav.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root (unshare -n): skipped"; exit 77; }
 for c in unshare ip arv-fake-gv-camera-0.8; do

@@ -7,7 +7,7 @@
 # below it (rows 350 .. 500) in both halves; again with 30 % (307 pixels
 # per A-line: rows of an odd number of 16-bit samples).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=aooct-test-png.sh
 . "$root/tests/aooct-test-png.sh"
 out=$(mktemp -d)

@@ -29,7 +29,7 @@ for view in "aooctenface bscans-per-volume=4" "aooctrender bscans-per-volume=4 a
   name=${view%% *}
   # shellcheck disable=SC2086
   # the same CUDA frames downloaded to system memory (that RGBA in CUDA
-  # memory equals the grey image is tests/test-views.c's test_rgba)
+  # memory equals the grey image is tests/elements/test-views.c's test_rgba)
   gst-launch-1.0 -q $chain ! $view backend=cuda \
     ! 'video/x-raw(memory:CUDAMemory),format=RGBA' ! cudadownload \
     ! 'video/x-raw,format=RGBA' ! filesink location="$out/sys.rgba" >"$out/log" 2>&1 \

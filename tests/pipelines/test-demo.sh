@@ -4,7 +4,7 @@
 # checks what it promises: one PNG per B-scan of the right size, an MP4
 # that plays back the same number of frames, the calibration file.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=aooct-test-png.sh
 . "$root/tests/aooct-test-png.sh"
 out=$(mktemp -d)

@@ -5,7 +5,7 @@
 # the window, and checks that the recording made alongside the display has
 # all 3 frames of the right size.  On a desktop, run them as they are.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS=3 AOOCT_VIDEOSINK="fakesink sync=true"

@@ -9,7 +9,7 @@
 #    docs/howto.md and is run by a test (tests/test-*.sh);
 #  - the pictures docs/howto.md shows exist.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 bad=0
 fail() { echo "$*"; bad=1; }
@@ -36,7 +36,7 @@ for s in "$root"/pipelines/*.sh; do
   b=$(basename "$s")
   sed -n 2p "$s" | grep -q '^# [A-Z]' || fail "pipelines/$b: no comment saying what it does (line 2)"
   grep -q "pipelines/$b" "$root/docs/howto.md" || fail "pipelines/$b is not described in docs/howto.md"
-  grep -lq "pipelines/$b" "$root"/tests/test-*.sh || fail "pipelines/$b is not run by any test"
+  grep -lq "pipelines/$b" "$root"/tests/*/test-*.sh || fail "pipelines/$b is not run by any test"
 done
 for img in $(grep -o 'img/[a-z0-9-]*\.png' "$root/docs/howto.md" | sort -u); do
   [ -f "$root/docs/$img" ] || fail "docs/howto.md shows docs/$img, which does not exist"

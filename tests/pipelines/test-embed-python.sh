@@ -7,7 +7,7 @@
 # PATH); exit 77 (skipped) when none has them (scripts/bootstrap.sh installs
 # python3-gi and python3-numpy).
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 
 py=
 for p in /usr/bin/python3 python3; do

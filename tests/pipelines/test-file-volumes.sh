@@ -9,7 +9,7 @@
 # volume/B-scan numbering are right).  Then a raw file one B-scan short
 # must be refused with a message that names the geometry.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=aooct-test-png.sh
 . "$root/tests/aooct-test-png.sh"
 out=$(mktemp -d)

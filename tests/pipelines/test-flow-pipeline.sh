@@ -7,7 +7,7 @@
 # between them; the en-face PNG of each volume bright at the vessels'
 # columns) and as a window (fakesink in place of it) on a short live run.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_POSITIONS=8 AOOCT_REPEATS=4

@@ -7,7 +7,7 @@
 # far from the retina, bins -900 .. -700, is dark), and the standard half
 # shows nothing above zero delay (it has no negative depths).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=aooct-test-png.sh
 . "$root/tests/aooct-test-png.sh"
 out=$(mktemp -d)

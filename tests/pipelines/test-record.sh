@@ -7,7 +7,7 @@
 # difference < 3 grey levels: lossy, but the same images).
 # Exit 77 (skipped) where gst-libav (FFV1, H.264 decoder) is not installed.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 n=3 w=240 h=1024

@@ -14,7 +14,7 @@
 #    taken fail saying so; 0.0.0.0 and :: refused without AOOCT_LISTEN_ALL.
 # Exit 77 (skipped) without gdppay, the tcp and the srt elements.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 for e in gdppay gdpdepay tcpclientsink tcpserversrc srtsink srtsrc pngenc; do
   gst-inspect-1.0 $e >/dev/null 2>&1 || { echo "$e missing: skipped"; exit 77; }
 done

@@ -15,7 +15,7 @@
 # Exit 77 (skipped) unless root with ip netns and veth, gdppay, tcp and srt
 # elements.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root (ip netns): skipped"; exit 77; }
 command -v ip >/dev/null || { echo "ip missing: skipped"; exit 77; }

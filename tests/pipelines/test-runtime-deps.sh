@@ -7,7 +7,7 @@
 # development bootstrap.  dpkg-query, apt-get and sudo are stubs here:
 # nothing is installed.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/bin"
@@ -104,7 +104,7 @@ sourced=$(cd "$root" && git ls-files 'pipelines/*' 'scripts/*' 'tests/*' 'tools/
 for s in $sourced; do
   case $s in
     .gstkit/enter.sh | .gstkit-1.26/enter.sh) continue ;; # the GPU host's kits
-    scripts/setup/runtime-deps.sh | scripts/bootstrap.sh | tests/aooct-test-png.sh) ;;
+    scripts/setup/runtime-deps.sh | scripts/bootstrap.sh | tests/util/aooct-test-png.sh) ;;
     *) echo "$s is sourced but not checked here for taking its caller's arguments"; exit 1 ;;
   esac
   : >"$STUB_LOG"; : >"$STUB_QUERIES"

@@ -5,7 +5,7 @@
 # it) on a short live run; then the plainest tee of B-scans and views into
 # real windows (glimagesink under Xvfb).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_VOLUME=20

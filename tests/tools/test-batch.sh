@@ -13,7 +13,7 @@
 # Exit 77 (skipped) when the project's .venv has no gi or no ray
 # (scripts/bootstrap.sh installs both).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 py=$root/.venv/bin/python
 "$py" -c 'import gi, ray' 2>/dev/null ||
   { echo "$py has no gi or no ray (scripts/bootstrap.sh installs them): skipped"; exit 77; }

@@ -7,7 +7,7 @@
 # rows, and scripts/measure/scale-out-bench.sh over two CPU branches with its
 # thread times.  AOOCT_BUILD is the meson build folder.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${AOOCT_BUILD:?set AOOCT_BUILD to the build folder}
 bench=$build/bench/aooct-bench
 out=$(mktemp -d)

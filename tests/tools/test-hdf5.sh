@@ -15,7 +15,7 @@
 # missing; the h5py part is skipped (77, after the rest passed) where pip
 # cannot install h5py.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${AOOCT_BUILD:?}
 stack=$build/tools/aooct-stack
 "$stack" --help-all | grep -q -- --hdf5 || { echo "aooct-stack has no --hdf5 (no libhdf5-dev)"; exit 77; }

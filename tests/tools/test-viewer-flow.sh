@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # aooct-view's Flow view under Xvfb, driven by its --script hook (as
-# tests/test-viewer.sh): on the synthetic camera with two vessels, the
+# tests/tools/test-viewer.sh): on the synthetic camera with two vessels, the
 # Flow tab shows the Doppler and angiogram panes (each pane's pixels
 # checked not blank by the screenshot step); the controls of aooctdoppler
 # and aooctangio come from their properties (method's choices in the

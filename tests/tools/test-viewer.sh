@@ -21,7 +21,7 @@
 #  - with --sink gtkglsink too (where the GL plugin is installed);
 #  - where root may make a private network namespace and Aravis's fake
 #    GigE Vision camera is installed: --camera opens it through aravissrc
-#    and shows its frames (as tests/test-camera.sh, loopback only);
+#    and shows its frames (as tests/pipelines/test-camera.sh, loopback only);
 #  - a raw file of packed 12-bit samples (--format mono12p) plays;
 #  - bad input (raw file size not a multiple of the frame, a FIFO or a
 #    directory as the raw file, a width that is not a number, no
