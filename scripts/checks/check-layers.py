@@ -3,7 +3,7 @@
 """The folders are the layers: includes and calls go down (issue 39).
 
 Every file of the plugin and of what it is built on (gst/, step/, cuda/,
-cpu/, common/) lies in the folder of its layer; LAYERS below ranks the
+cpu/, common/), and of the viewer on top, lies in the folder of its layer; LAYERS below ranks the
 folders, top first, as docs/architecture.md draws them.  A file is one
 room with its header (gst/filter/gstaooctfilter.c and .h are one), and
 from room A to room B there is an arrow when A includes a header of B
@@ -39,6 +39,7 @@ import sys
 # The layers, top first: a folder (every file under it) or one file.  A
 # room may include or call rooms of its own layer and of those below.
 LAYERS = [
+    ('viewer', 'aooct-view, the GTK program on the elements'),
     ('gst/plugin.c', 'the plugin: registers every element'),
     ('gst/scaleout', 'aooctbin, aooctsplit, aooctmerge: elements of elements'),
     ('gst/elements', 'one step each, their property groups, the group and '
@@ -54,7 +55,7 @@ LAYERS = [
 ]
 
 # the folders whose every file must have a rank
-ROOTS = ['gst', 'step', 'cuda', 'cpu', 'common']
+ROOTS = ['viewer', 'gst', 'step', 'cuda', 'cpu', 'common']
 SOURCES = ('.c', '.h', '.cu', '.cuh')
 
 # circles still to be cut, each as the sorted list of its rooms
@@ -300,7 +301,7 @@ def main(argv):
     fileset = set(files)
     objs = objects(builddir, root, fileset)
     if not objs:
-        print('no objects of gst/, step/, cuda/, cpu/ or common/ in ' +
+        print('no objects of ' + ', '.join(ROOTS) + ' in ' +
               builddir + '/compile_commands.json', file=sys.stderr)
         return 2
     includes = include_arrows(root, fileset)
