@@ -8,8 +8,8 @@
 # per A-line: rows of an odd number of 16-bit samples).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=aooct-test-png.sh
-. "$root/tests/aooct-test-png.sh"
+# shellcheck source=../util/aooct-test-png.sh
+. "$root/tests/util/aooct-test-png.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS=2

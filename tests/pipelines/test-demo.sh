@@ -5,8 +5,8 @@
 # that plays back the same number of frames, the calibration file.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=aooct-test-png.sh
-. "$root/tests/aooct-test-png.sh"
+# shellcheck source=../util/aooct-test-png.sh
+. "$root/tests/util/aooct-test-png.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 

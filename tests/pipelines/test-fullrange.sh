@@ -8,8 +8,8 @@
 # shows nothing above zero delay (it has no negative depths).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-# shellcheck source=aooct-test-png.sh
-. "$root/tests/aooct-test-png.sh"
+# shellcheck source=../util/aooct-test-png.sh
+. "$root/tests/util/aooct-test-png.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 export AOOCT_SKIP_BOOTSTRAP=1 AOOCT_BSCANS=2
