@@ -29,7 +29,7 @@
  * execute() runs it on one buffer, plan_free() frees it.  The element
  * names its two ops in class_init (GstAooctFilterClass's cpu_ops,
  * cuda_ops); the base class picks one when the element starts and calls
- * it without knowing which (gst/filter/aooct-filter-subclass.c makes it,
+ * it without knowing which (gst/filter/gstaooctfilter.c makes it,
  * gst/backend/aooct-filter-buffers.c and gst/backend/aooct-cuda-buffer.c
  * run it), so
  * nothing in an element's step branches on the backend.

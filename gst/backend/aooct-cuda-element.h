@@ -2,7 +2,7 @@
 /* aooct: the CUDA side of one processing element, the CUDA backend of the
  * base class (docs/architecture.md, "The base class in layers"): it knows
  * buffers (aooct-filter-buffers.h) and the step (aooct-step.h), not the
- * filter, which drives it (gstaooctfilter.c, aooct-filter-cuda.c).
+ * filter, which drives it (gstaooctfilter.c).
  *
  *   aooct-cuda-element.c  context, streams, open/close, GPU timing
  *   aooct-cuda-buffer.c   one buffer on the GPU (AooctCudaBuffer below),

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: the output ring of a CUDA-backend element (the CUDA backend,
  * aooct-cuda-element.h: filled by gst/backend/aooct-cuda-buffer.c, emptied
- * by the src task of gst/filter/aooct-filter-cuda.c).
+ * by the src task of gst/filter/gstaooctfilter.c).
  *
  * The host waits for the GPU only where data leaves it.  The streaming
  * thread enqueues a buffer's GPU work, then arms the ring's tail: with the

@@ -6,21 +6,19 @@
  * negotiation and properties (they take the filter)
  *   gstaooctfilter.c           core: type, properties, backend choice at
  *                              start, set_caps, a buffer's way through
- *                              transform (top-down), events
+ *                              transform (top-down), events; the calls
+ *                              into the subclass's class vfuncs (setup
+ *                              and the step's plan_new, live, defer,
+ *                              teardown), the stats property, element
+ *                              errors, and on CUDA the output ring's
+ *                              vfuncs, its src task and the fault request
+ *                              (test builds)
  *   aooct-filter-caps.c        pad templates, memory features, caps
  *                              transformation, transform_size,
  *                              accept_caps, the checks of set_caps and
  *                              the message for refused caps
  *   aooct-filter-allocation.c  allocation queries, pools, the deferral
  *                              decision, the output buffer
- *   aooct-filter-cuda.c        (CUDA builds) the output ring's vfuncs and
- *                              src task, fault request (test builds)
- *   aooct-filter-subclass.c    the calls into the subclass's class
- *                              vfuncs: setup (and the step's plan_new),
- *                              live, defer, teardown
- *   aooct-filter-stats.c       the stats property (from the counts)
- *   aooct-filter-base.c        what they all share: the debug category,
- *                              the parent class, element errors
  * buffers (arguments, not the filter: aooct-filter-buffers.h)
  *   aooct-filter-buffers.c     buffer sizes, the input size check,
  *                              mapping, the CPU backend (map, step, unmap)
@@ -92,7 +90,7 @@ struct _GstAooctFilterPrivate
   GMutex allocation_lock;
   gboolean allocation_closed;
 
-  /* stats (aooct-filter-stats.c; the GPU's in the AooctCudaElement) */
+  /* stats (gstaooctfilter.c; the GPU's in the AooctCudaElement) */
   AooctFilterStats stats;
 
 #ifdef AOOCT_FAULT_INJECTION
@@ -109,7 +107,7 @@ aooct_filter_cuda_active (GstAooctFilter * self)
   return self->active_backend == GST_AOOCT_BACKEND_CUDA;
 }
 
-/* aooct-filter-base.c (also gst_aooct_filter_post_error) */
+/* gstaooctfilter.c (also gst_aooct_filter_post_error) */
 void aooct_filter_forget_last_error (GstAooctFilter * self);
 
 /* aooct-filter-caps.c */
@@ -125,7 +123,7 @@ gboolean aooct_filter_caps_negotiated (GstAooctFilter * self,
 void aooct_filter_caps_explain_refused (GstAooctFilter * self,
     GstCaps * incaps);
 
-/* aooct-filter-subclass.c: the calls into the subclass (its class vfuncs
+/* gstaooctfilter.c: the calls into the subclass (its class vfuncs
  * take the filter) */
 gboolean aooct_filter_subclass_setup (GstAooctFilter * self, GError ** error);
 void aooct_filter_subclass_teardown (GstAooctFilter * self);
@@ -168,13 +166,13 @@ gboolean aooct_filter_allocation_answer (GstAooctFilter * self,
  * answered) and before they activate (FALSE). */
 void aooct_filter_allocation_close (GstAooctFilter * self, gboolean closed);
 
-/* aooct-filter-stats.c: the stats property from what the base class
+/* gstaooctfilter.c: the stats property from what the base class
  * counted and (CUDA builds) what the element's CUDA side counted */
 GstStructure *aooct_filter_stats_make (const AooctFilterStats * stats,
     gboolean on_cuda, struct _AooctCudaElement *cuda);
 
 #ifdef HAVE_CUDA
-/* aooct-filter-cuda.c */
+/* gstaooctfilter.c, CUDA builds */
 void aooct_filter_cuda_class_init (GstAooctFilterClass * klass);
 /* At start, on CUDA: reads the fault request (fault-injection builds). */
 void aooct_filter_cuda_started (GstAooctFilter * self);

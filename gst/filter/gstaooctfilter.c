@@ -36,8 +36,13 @@
 #include "aooct-error.h"
 #include "aooct-late-property.h"
 
+#include "aooct-step.h"
+
 #ifdef HAVE_CUDA
 #include "aooct-cuda-element.h"
+#ifdef AOOCT_FAULT_INJECTION
+#include "aooct-cuda-fault.h"
+#endif
 #endif
 
 #define GST_CAT_DEFAULT gst_aooct_filter_debug
@@ -83,6 +88,459 @@ G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstAooctFilter, gst_aooct_filter,
     GST_TYPE_BASE_TRANSFORM, G_ADD_PRIVATE (GstAooctFilter);
     GST_DEBUG_CATEGORY_INIT (gst_aooct_filter_debug, "aooctfilter", 0,
         "aooct processing element base class"));
+
+GST_DEBUG_CATEGORY (gst_aooct_filter_debug);
+
+/* the parent class (GstBaseTransform's), set by class_init below for the
+ * chain-ups of aooct-filter-caps.c and aooct-filter-allocation.c */
+gpointer aooct_filter_parent_class;
+
+/* ---- element errors: a GError of the lower layers posted once per cause */
+
+void
+gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error)
+{
+  const gchar *msg = error ? error->message : "unknown error";
+  gint code = (error && error->domain == AOOCT_ERROR) ? error->code :
+      AOOCT_ERROR_FAILED;
+
+  /* Upstream retries a refused negotiation (reconfigure, new caps query)
+   * and every retry fails the same way: one message on the bus per cause
+   * is what the user needs. */
+  GST_OBJECT_LOCK (self);
+  /* counted even when not posted again: the cause is on the bus */
+  self->priv->errors_posted++;
+  if (g_strcmp0 (self->priv->last_error, msg) == 0) {
+    GST_OBJECT_UNLOCK (self);
+    GST_DEBUG_OBJECT (self, "not posting again: %s", msg);
+    return;
+  }
+  g_free (self->priv->last_error);
+  self->priv->last_error = g_strdup (msg);
+  GST_OBJECT_UNLOCK (self);
+
+  GST_WARNING_OBJECT (self, "%s", msg);
+  switch (code) {
+    case AOOCT_ERROR_CAPS:
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", msg), (NULL));
+      break;
+    case AOOCT_ERROR_FILE:
+      GST_ELEMENT_ERROR (self, RESOURCE, READ, ("%s", msg), (NULL));
+      break;
+    case AOOCT_ERROR_SETTINGS:
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS, ("%s", msg), (NULL));
+      break;
+    case AOOCT_ERROR_DATA:
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", msg), (NULL));
+      break;
+    case AOOCT_ERROR_RESOURCE:
+      GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT, ("%s", msg), (NULL));
+      break;
+    default:
+      GST_ELEMENT_ERROR (self, LIBRARY, FAILED, ("%s", msg), (NULL));
+      break;
+  }
+}
+
+void
+aooct_filter_forget_last_error (GstAooctFilter * self)
+{
+  GST_OBJECT_LOCK (self);
+  g_clear_pointer (&self->priv->last_error, g_free);
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---- the stats property: buffers and host time counted
+ * by the base class since start, GPU time measured with CUDA events on the
+ * element's stream when gpu-timing is set and the CUDA graphs captured or
+ * launched again, both counted by the element's CUDA side
+ * (aooct-cuda-element.h; see aooct-filter-private.h). */
+
+/* The stats property: counts since the element started. */
+GstStructure *
+aooct_filter_stats_make (const AooctFilterStats * stats, gboolean on_cuda,
+    struct _AooctCudaElement *cuda)
+{
+  GstStructure *st;
+#ifdef HAVE_CUDA
+  AooctCudaStats cs;
+#endif
+
+  st = gst_structure_new ("aooct-stats",
+      "backend", G_TYPE_STRING, on_cuda ? "cuda" : "cpu",
+      "buffers", G_TYPE_UINT64, stats->buffers,
+      "host-time-ms", G_TYPE_DOUBLE, stats->host_ms,
+      "host-time-mean-ms", G_TYPE_DOUBLE,
+      stats->buffers ? stats->host_ms / stats->buffers : 0.0, NULL);
+#ifdef HAVE_CUDA
+  /* reset at start on either backend: zero on the CPU */
+  aooct_cuda_element_get_stats (cuda, &cs);
+  gst_structure_set (st, "gpu-buffers", G_TYPE_UINT64, cs.timed,
+      "gpu-time-ms", G_TYPE_DOUBLE, cs.gpu_ms,
+      "gpu-time-mean-ms", G_TYPE_DOUBLE, cs.timed ? cs.gpu_ms / cs.timed : 0.0,
+      "gpu-time-max-ms", G_TYPE_DOUBLE, cs.gpu_ms_max,
+      "graphs-captured", G_TYPE_UINT64, cs.graphs_captured,
+      "graphs-relaunched", G_TYPE_UINT64, cs.graphs_relaunched, NULL);
+#endif
+  return st;
+}
+
+/* ---- the calls from GstAooctFilter into its subclass's class vfuncs,
+ * which take the filter: setup() and the step's plan made with the
+ * settings it gave (aooct-step.h's plan_new) with the CUDA context
+ * current, live(), defer(), teardown() (the plan freed first).  The
+ * plan's execute on a buffer is the backends' (aooct_filter_process_host in
+ * aooct-filter-buffers.c, aooct_cuda_element_transform in
+ * aooct-cuda-buffer.c); the contract itself is gstaooctfilter.h's class
+ * struct (see aooct-filter-private.h). */
+
+/* klass->teardown(), after the GPU work that may read what it frees and
+ * with the staging of the old caps (context current around it). */
+void
+aooct_filter_subclass_teardown (GstAooctFilter * self)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+
+  if (!self->configured)
+    return;
+#ifdef HAVE_CUDA
+  if (aooct_filter_cuda_active (self)) {
+    AooctCudaElement *ce = self->priv->cuda;
+    GError *error = NULL;
+
+    /* kernels still in flight may read the tables teardown() frees */
+    if (aooct_cuda_element_push (ce, &error)) {
+      aooct_cuda_element_release_staging (ce);
+      aooct_step_plan_free (&self->priv->step);
+      if (klass->teardown)
+        klass->teardown (self);
+      aooct_cuda_element_pop (ce);
+    } else {
+      GST_ERROR_OBJECT (self, "%s", error->message);
+      g_clear_error (&error);
+    }
+    self->configured = FALSE;
+    return;
+  }
+#endif
+  aooct_step_plan_free (&self->priv->step);
+  if (klass->teardown)
+    klass->teardown (self);
+  self->configured = FALSE;
+}
+
+/* klass->setup() for the negotiated geometry, then the plan of the
+ * active backend with the settings it gave (context current around both
+ * on CUDA).  A plan that cannot be made undoes the setup (teardown()). */
+static gboolean
+setup_and_create (GstAooctFilter * self, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  const AooctStepShape shape = { &self->in_geom, &self->out_geom,
+    &self->out_vinfo, self->in_positions
+  };
+  gconstpointer settings = NULL;
+
+  if (klass->setup && !klass->setup (self, &settings, error))
+    return FALSE;
+  if (gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
+    return TRUE;
+  if (aooct_step_plan_new (&self->priv->step,
+          self->active_backend == GST_AOOCT_BACKEND_CUDA ? klass->cuda_ops :
+          klass->cpu_ops, &shape, settings, error))
+    return TRUE;
+  if (klass->teardown)
+    klass->teardown (self);
+  return FALSE;
+}
+
+gboolean
+aooct_filter_subclass_setup (GstAooctFilter * self, GError ** error)
+{
+  gboolean ok;
+
+#ifdef HAVE_CUDA
+  if (aooct_filter_cuda_active (self)) {
+    if (!aooct_cuda_element_push (self->priv->cuda, error))
+      return FALSE;
+    ok = setup_and_create (self, error);
+    aooct_cuda_element_pop (self->priv->cuda);
+    return ok;
+  }
+#endif
+  ok = setup_and_create (self, error);
+  return ok;
+}
+
+gboolean
+aooct_filter_subclass_live (GstAooctFilter * self, gconstpointer * live,
+    GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+
+  *live = NULL;
+  return klass->live == NULL || klass->live (self, live, error);
+}
+
+#ifdef HAVE_CUDA
+/* klass->defer(): the step goes onto @outbuf (the input buffer itself)
+ * as a pending step instead of being computed (aooct-pending-meta.h). */
+gboolean
+aooct_filter_subclass_defer (GstAooctFilter * self, GstBuffer * outbuf,
+    gdouble * host_ms, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gint64 t0 = g_get_monotonic_time ();
+  gboolean ok;
+
+  ok = klass->defer (self, aooct_buffer_ensure_pending_meta (outbuf), error);
+  *host_ms += (g_get_monotonic_time () - t0) / 1000.0;
+  return ok;
+}
+#endif
+
+#ifdef HAVE_CUDA
+/* ---- GstAooctFilter on the CUDA backend, what of it takes the filter:
+ * the GstBaseTransform vfuncs of the output ring (generate_output: the
+ * streaming thread only enqueues a buffer's GPU work; the src task that
+ * pushes outputs from the ring, aooct-output-ring.h, as their GPU work
+ * completes), the ring around events and state changes, and, in test
+ * builds only, the fault request (see aooct-filter-private.h).  One
+ * buffer's way on the GPU is the backend's, which does not know the
+ * filter (aooct_cuda_element_transform, aooct-cuda-buffer.c).  Built only
+ * with CUDA. */
+
+#ifdef AOOCT_FAULT_INJECTION
+/* Only in builds configured with -Dfault-injection=true (the test suite's
+ * and CI's; never a shipped build, where none of this is compiled):
+ * AOOCT_CUDA_FAULT=ELEMENT:KIND[:N] makes the element named ELEMENT (its
+ * name or its factory's) cause a CUDA or cuFFT fault of KIND (launch,
+ * kernel, cufft: cuda/aooct-cuda-fault.h) after its GPU work on its N-th
+ * buffer (default 1) since start.  For the robustness tests
+ * (tests/base/test-cuda-faults.c), which must show that real faults of these
+ * kinds end in a clear element error; it does nothing unless set. */
+static void
+read_fault_request (GstAooctFilter * self)
+{
+  const gchar *spec = g_getenv ("AOOCT_CUDA_FAULT");
+  GstElementFactory *factory = gst_element_get_factory (GST_ELEMENT (self));
+  gchar **parts;
+
+  self->priv->fault = AOOCT_CUDA_FAULT_NONE;
+  if (spec == NULL || *spec == '\0')
+    return;
+  parts = g_strsplit (spec, ":", 3);
+  if (g_strv_length (parts) >= 2
+      && (g_strcmp0 (parts[0], GST_OBJECT_NAME (self)) == 0 || (factory
+              && g_strcmp0 (parts[0],
+                  GST_OBJECT_NAME (GST_OBJECT (factory))) == 0))) {
+    self->priv->fault = aooct_cuda_fault_from_string (parts[1]);
+    self->priv->fault_at = parts[2] ? g_ascii_strtoull (parts[2], NULL, 10) : 1;
+    GST_WARNING_OBJECT (self, "AOOCT_CUDA_FAULT: will make a '%s' fault "
+        "after buffer %" G_GUINT64_FORMAT, parts[1], self->priv->fault_at);
+  }
+  g_strfreev (parts);
+}
+#endif
+
+void
+aooct_filter_cuda_started (GstAooctFilter * self)
+{
+#ifdef AOOCT_FAULT_INJECTION
+  read_fault_request (self);
+#endif
+}
+
+gint
+aooct_filter_cuda_fault (GstAooctFilter * self)
+{
+#ifdef AOOCT_FAULT_INJECTION
+  if (G_UNLIKELY (self->priv->fault != AOOCT_CUDA_FAULT_NONE)
+      && self->priv->stats.buffers == self->priv->fault_at)
+    return self->priv->fault;
+#endif
+  return 0;
+}
+
+/* Where the data leaves the GPU here (host-memory output, libgstcuda
+ * memory for nvcodec), outputs go through the ring and the src task. */
+static gboolean
+ring_mode (GstAooctFilter * self)
+{
+  return aooct_filter_cuda_active (self)
+      && (GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video
+      || !self->out_cuda_memory);
+}
+
+/* Takes the oldest output of the ring once its GPU work is complete, its
+ * staged image copied into it. */
+static gboolean
+take_head (GstAooctFilter * self, GstBuffer ** buf, GError ** error)
+{
+  AooctOutputDesc out;
+
+  aooct_filter_output_desc (self, &out);
+  return aooct_cuda_element_take_output (self->priv->cuda, &out, buf, error);
+}
+
+/* The src task: pushes the outputs of the ring in order as their GPU work
+ * completes, so that the streaming thread only enqueues work and an image
+ * leaves as soon as it is ready, without waiting for the next B-scan. */
+static void
+ring_loop (gpointer user_data)
+{
+  GstAooctFilter *self = user_data;
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
+  AooctCudaElement *ce = self->priv->cuda;
+  GstFlowReturn ret;
+  GstBuffer *buf;
+  GError *error = NULL;
+
+  if (!aooct_output_ring_wait_output (ce->ring)) {
+    gst_pad_pause_task (bt->srcpad);
+    return;
+  }
+  if (take_head (self, &buf, &error)) {
+    ret = gst_pad_push (bt->srcpad, buf);
+  } else {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    ret = GST_FLOW_ERROR;
+  }
+  aooct_output_ring_output_done (ce->ring, ret);
+  if (ret != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "pausing the output task: %s",
+        gst_flow_get_name (ret));
+    gst_pad_pause_task (bt->srcpad);
+  }
+}
+
+void
+aooct_filter_cuda_drain (GstAooctFilter * self)
+{
+  if (aooct_filter_cuda_active (self))
+    aooct_output_ring_drain (self->priv->cuda->ring);
+}
+
+void
+aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing)
+{
+  aooct_output_ring_set_flushing (self->priv->cuda->ring, flushing);
+}
+
+GstFlowReturn
+aooct_filter_cuda_wait_space (GstAooctFilter * self)
+{
+  return ring_mode (self) ? aooct_output_ring_wait_space (self->priv->
+      cuda->ring) : GST_FLOW_OK;
+}
+
+/* An output made on the GPU (@made, taken) on its way downstream: where
+ * its data leave the GPU, into the ring for the src task (started here);
+ * complete already (device memory for the next element): in *@direct for
+ * the caller to push; an output that leaves the GPU where the caps say
+ * device memory (a foreign buffer): finished here, in *@direct. */
+static GstFlowReturn
+queue_output (GstAooctFilter * self, GstBuffer * made, GstBuffer ** direct)
+{
+  AooctCudaElement *ce = self->priv->cuda;
+  GError *error = NULL;
+
+  *direct = NULL;
+  if (!aooct_output_ring_armed_gpu (ce->ring) && !ring_mode (self)) {
+    *direct = made;
+    return GST_FLOW_OK;
+  }
+  aooct_output_ring_add (ce->ring, made);
+  if (ring_mode (self)) {
+    if (!gst_pad_start_task (GST_BASE_TRANSFORM_SRC_PAD (self), ring_loop,
+            self, NULL)) {
+      GST_ELEMENT_ERROR (self, CORE, THREAD,
+          ("cannot start the output task"), (NULL));
+      return GST_FLOW_ERROR;
+    }
+    return GST_FLOW_OK;
+  }
+  if (!take_head (self, direct, &error)) {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+aooct_filter_cuda_hand_over (GstAooctFilter * self, GstFlowReturn ret,
+    GstBuffer * out)
+{
+  GstBuffer *direct = NULL;
+
+  if (ret != GST_FLOW_OK) {
+    aooct_output_ring_disarm (self->priv->cuda->ring);
+    gst_buffer_unref (out);
+    return ret;
+  }
+  ret = queue_output (self, out, &direct);
+  if (direct)
+    ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), direct);
+  return ret;
+}
+
+/* On CUDA, where the data leaves the GPU here, the streaming thread only
+ * enqueues the GPU work of a buffer and puts the output into a short ring
+ * (waiting only while the ring is full); the src task pushes the outputs
+ * in input order once their download (or, for libgstcuda memory, their
+ * GPU work) has completed.  Exactly one output per input, in order, with
+ * the timestamps and flags basetransform set before transform. */
+static GstFlowReturn
+generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+  GstFlowReturn ret;
+  GstBuffer *made = NULL;
+
+  if (!aooct_filter_cuda_active (self) || bt->queued_buf == NULL)
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt,
+        outbuf);
+
+  *outbuf = NULL;
+  ret = aooct_filter_cuda_wait_space (self);
+  if (ret != GST_FLOW_OK) {
+    gst_clear_buffer (&bt->queued_buf);
+    return ret;
+  }
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, &made);
+  if (made == NULL || ret != GST_FLOW_OK) {
+    gst_clear_buffer (&made);
+    aooct_output_ring_disarm (self->priv->cuda->ring);
+    return ret;
+  }
+  return queue_output (self, made, outbuf);
+}
+
+/* A downstream renegotiation sends new caps from the streaming thread
+ * before set_caps: the outputs of the old caps leave first. */
+static GstFlowReturn
+submit_input_buffer (GstBaseTransform * bt, gboolean is_discont,
+    GstBuffer * input)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+
+  if (aooct_filter_cuda_active (self) && gst_pad_needs_reconfigure (bt->srcpad))
+    aooct_filter_cuda_drain (self);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->submit_input_buffer (bt,
+      is_discont, input);
+}
+
+void
+aooct_filter_cuda_class_init (GstAooctFilterClass * klass)
+{
+  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  bt_class->generate_output = GST_DEBUG_FUNCPTR (generate_output);
+  bt_class->submit_input_buffer = GST_DEBUG_FUNCPTR (submit_input_buffer);
+}
+#endif /* HAVE_CUDA */
 
 void
 gst_aooct_filter_tolerate_inconsistent (GstAooctFilter * self,

@@ -42,7 +42,8 @@
  *
  * The base class's own files are listed in aooct-filter-private.h and in
  * docs/architecture.md; the calls into the vfuncs below are in
- * aooct-filter-subclass.c and, for live(), gstaooctfilter.c's transform. */
+ * gstaooctfilter.c (aooct_filter_subclass_*, and for live() its
+ * transform). */
 #ifndef __GST_AOOCT_FILTER_H__
 #define __GST_AOOCT_FILTER_H__
 

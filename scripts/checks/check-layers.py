@@ -66,12 +66,11 @@ KNOWN = [
     # aooct_cuda_element_* of aooct-cuda-upload.c, declared in
     # aooct-cuda-element.h (the CUDA backend's face, issue 39)
     ['gst/backend/aooct-cuda-element', 'gst/backend/aooct-cuda-upload'],
-    # the base class's files share GstAooctFilterPrivate and call
-    # gstaooctfilter.c back (issue 39: one class again)
-    ['gst/filter/aooct-filter-allocation', 'gst/filter/aooct-filter-base',
-     'gst/filter/aooct-filter-caps', 'gst/filter/aooct-filter-cuda',
-     'gst/filter/aooct-filter-private', 'gst/filter/aooct-filter-stats',
-     'gst/filter/aooct-filter-subclass', 'gst/filter/gstaooctfilter'],
+    # caps and allocation share GstAooctFilterPrivate with
+    # gstaooctfilter.c and call it back (issue 39: to take arguments, as
+    # the buffer layer does)
+    ['gst/filter/aooct-filter-allocation', 'gst/filter/aooct-filter-caps',
+     'gst/filter/aooct-filter-private', 'gst/filter/gstaooctfilter'],
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
