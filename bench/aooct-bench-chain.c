@@ -149,7 +149,7 @@ cuda_rows (Bench * b, const Shape * shape, const StepSums * sums,
         "image left on the GPU (NV12)", &t, shape);
   }
   g_free (t.host);
-  /* the same without the deferred steps (gst/aooct-pending-meta.h):
+  /* the same without the deferred steps (gst/support/aooct-pending-meta.h):
    * what fusing kmap, disp and the window into one pass gains */
   with_defer_steps = FALSE;
   t = time_chain (chain, "video/x-raw(memory:CUDAMemory),format=NV12",

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct-bench --scale-out GPUS: one pipeline over several GPUs, the rows
- * of docs/scale-out.md (scripts/scale-out-bench.sh runs it on one GPU, on
+ * of docs/scale-out.md (scripts/measure/scale-out-bench.sh runs it on one GPU, on
  * two, and as two processes, and reads the rows).  With --thread-times (on
  * by default here) each row is followed, in the log, by the CPU time each
  * thread of the process used while it was timed: which thread saturates
@@ -56,7 +56,7 @@ scale_desc (const gchar * chain, const gint * devices, gint n)
  * "0,1", ...): the standard chain at 2048 x 1000, 4 B-scans per buffer;
  * aooctcs at 2048 x 1000, 40 %; the thesis shape, 16 per buffer.  Raw
  * B-scans in page-locked memory on CUDA.  Each row is "| name | ... |
- * A-lines/s |" for scripts/scale-out-bench.sh to read. */
+ * A-lines/s |" for scripts/measure/scale-out-bench.sh to read. */
 void
 aooct_bench_scale_rows (Bench * b, const gchar * gpus)
 {

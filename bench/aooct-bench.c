@@ -2,7 +2,7 @@
 /* aooct-bench: throughput of each aooct element and of the whole chain
  * (not a test; see docs/performance.md).  It prints a table and writes the
  * same table to a file; scripts read its rows (scripts/gpu-run.sh,
- * scripts/gpu-check.sh, scripts/scale-out-bench.sh).
+ * scripts/gpu/gpu-check.sh, scripts/measure/scale-out-bench.sh).
  *
  *   aooct-bench [--backend cpu|cuda|auto] [--buffers N] [--output FILE]
  *               [--shape thesis|thesis-x16|2048x1000|2048x1000-x4|
@@ -99,7 +99,7 @@ static GOptionEntry entries[] = {
   {"scale-out", 0, 0, G_OPTION_ARG_STRING, &scale_out,
       "time instead one pipeline over the CUDA devices GPUS (e.g. 0,1; "
         "0 for one GPU): the rows of docs/scale-out.md "
-        "(scripts/scale-out-bench.sh)", "GPUS"},
+        "(scripts/measure/scale-out-bench.sh)", "GPUS"},
   {"views", 'v', 0, G_OPTION_ARG_INT, &views,
       "time the views of spec section 11 on the volume of Jian et al. "
         "over V volumes instead of the shapes", "V"},

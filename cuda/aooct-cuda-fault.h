@@ -4,7 +4,7 @@
  * A GPU session must survive a CUDA or cuFFT failure with a clear element
  * error.  Real failures of that kind (a driver fault, a corrupted launch)
  * cannot be provoked on demand, so the tests ask an element, through the
- * environment variable AOOCT_CUDA_FAULT (gst/gstaooctfilter.c), to make
+ * environment variable AOOCT_CUDA_FAULT (gst/filter/gstaooctfilter.c), to make
  * one of these after its own work on one buffer.  Each goes through the
  * same error paths as a real failure of that kind. */
 #ifndef __AOOCT_CUDA_FAULT_H__

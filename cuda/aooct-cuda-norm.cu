@@ -373,7 +373,7 @@ plan_fused (AooctCudaNormParams * p, GError ** error)
 {
   static const int ks[] = { 1, 2, 4, 8 };
 #ifdef AOOCT_FAULT_INJECTION
-  /* test builds only (tests/test-norm-cuda.c): two kernels, or a grid no
+  /* test builds only (tests/elements/test-norm-cuda.c): two kernels, or a grid no
    * device holds */
   const char *env = g_getenv ("AOOCT_CUDA_NORM_FUSED");
 #else

@@ -46,7 +46,8 @@
  * values with non-unit strides.  Otherwise the place kernel stays (it also
  * applies the scale, for free).
  *
- * Leaving the tail (@leave_tail, gst/aooct-pending-meta.h): the consumer
+ * Leaving the tail (@leave_tail, gst/support/aooct-pending-meta.h): the
+ * consumer
  * (aooctkmap, or the fused pass of aooctdisp / aooctfft) multiplies by 1/P1
  * and zeroes the margins in its own pass, bit for bit as here (the scale
  * commutes exactly with its operations too), so this step makes no margins

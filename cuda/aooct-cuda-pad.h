@@ -33,7 +33,7 @@ AooctCudaPadPlan *aooct_cuda_pad_plan_new (const AooctGeometry * out,
  * contiguous; @out, the same number of A-lines of P2 float32.  Device
  * pointers; returns without waiting.  @leave_tail: the output is left
  * unscaled (by 1/P1) and its margins unset, for a consumer that does both
- * (gst/aooct-pending-meta.h); @in_scratch: @in may be overwritten, so
+ * (gst/support/aooct-pending-meta.h); @in_scratch: @in may be overwritten, so
  * where N == P1 (no placing needed) with @leave_tail the R2C reads it
  * directly.  For a complex geometry @out (full range, spec section 9),
  * @in and @out hold interleaved complex float32 and the whole step is

@@ -6,7 +6,7 @@
  *
  * aooctdisp runs its own step with it (possibly with a resampling that
  * aooctkmap deferred to it), and aooctfft the steps deferred to it before
- * its window (gst/aooct-pending-meta.h).  The resampling is linear or a
+ * its window (gst/support/aooct-pending-meta.h).  The resampling is linear or a
  * FIR mode's gather (cubic, bspline, lanczos: not pointwise, a few
  * neighbouring samples per output).  The object keeps device copies
  * of the resampling table (brackets or FIR taps) and the dispersion
@@ -28,7 +28,7 @@
 
 G_BEGIN_DECLS
 
-/* A plan as every core's (gst/aooct-step.h): plan_new once per geometry;
+/* A plan as every core's (step/aooct-step.h): plan_new once per geometry;
  * per buffer set_kmap / set_kmap_fir / set_disp with the tables of the
  * steps it is to apply (each uploaded only when its serial changes, as
  * cuFINUFFT's setpts), then execute with those steps (deferred to the

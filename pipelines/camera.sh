@@ -22,14 +22,14 @@
 #                              build aooct first with scripts/bootstrap.sh)
 # To try it without a camera: Aravis's fake GigE Vision camera (package
 # aravis-tools), e.g. on loopback: arv-fake-gv-camera-0.8 -i 127.0.0.1 &
-# AOOCT_CAMERA=127.0.0.1 pipelines/camera.sh  (tests/test-camera.sh does
+# AOOCT_CAMERA=127.0.0.1 pipelines/camera.sh  (tests/pipelines/test-camera.sh does
 # this inside a private network namespace).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# what running needs, no build tools (scripts/runtime-deps.sh)
+# what running needs, no build tools (scripts/setup/runtime-deps.sh)
 aooct_extra_packages=(libaravis-0.8-0 gstreamer1.0-libav)
-# shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh"
+# shellcheck source=../scripts/setup/runtime-deps.sh
+source "$root/scripts/setup/runtime-deps.sh"
 file=${1:-$root/out/camera.mkv}
 mkdir -p "$(dirname "$file")"
 

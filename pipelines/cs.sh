@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compressive sensing (spec section 10, aooctcs): the synthetic camera's
 # retina recorded to a raw file, 40 % of its pixels kept (the mask drawn by
-# aooctcs, the file cut down by scripts/aooct-undersample.py, as a camera
+# aooctcs, the file cut down by scripts/gen/aooct-undersample.py, as a camera
 # reading out only those pixels would record it), and the B-scans
 # reconstructed twice, written side by side as one PNG per B-scan: left
 # the full spectrum by the exact non-uniform DFT (aooctkmap
@@ -18,8 +18,8 @@
 #                           build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh"
+# shellcheck source=../scripts/setup/runtime-deps.sh
+source "$root/scripts/setup/runtime-deps.sh"
 
 out=${1:-$root/out/cs}
 b=${AOOCT_BSCANS:-3}
@@ -40,7 +40,7 @@ gst-launch-1.0 -q aooctsrc num-buffers=1 samples=$n alines=4 \
   wavelength-coeffs="$cal" ! aooctdcsub \
   ! aooctcs wavelength-coeffs="$cal" mask-fraction="$frac" \
     mask-output-file="$out/mask.txt" ! fakesink
-python3 "$root/scripts/aooct-undersample.py" "$out/full.raw" $n \
+python3 "$root/scripts/gen/aooct-undersample.py" "$out/full.raw" $n \
   "$out/mask.txt" "$out/cs.raw"
 u=$(grep -vc '^#' "$out/mask.txt")
 

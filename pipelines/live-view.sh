@@ -14,9 +14,9 @@
 #                             build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# what running needs, no build tools (scripts/runtime-deps.sh)
-# shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh"
+# what running needs, no build tools (scripts/setup/runtime-deps.sh)
+# shellcheck source=../scripts/setup/runtime-deps.sh
+source "$root/scripts/setup/runtime-deps.sh"
 cal=$(mktemp --suffix=.txt); trap 'rm -f "$cal"' EXIT
 
 # is-live=true: B-scans arrive at 100/s as from a camera; the sink shows

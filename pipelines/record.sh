@@ -21,10 +21,10 @@
 #                              build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# what running needs, no build tools (scripts/runtime-deps.sh)
+# what running needs, no build tools (scripts/setup/runtime-deps.sh)
 aooct_extra_packages=(gstreamer1.0-plugins-ugly gstreamer1.0-libav)
-# shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh"
+# shellcheck source=../scripts/setup/runtime-deps.sh
+source "$root/scripts/setup/runtime-deps.sh"
 
 out=${1:-$root/out/record}
 n=${AOOCT_BSCANS:-100}

@@ -32,11 +32,11 @@
 #                              build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# what running needs, no build tools (scripts/runtime-deps.sh); gdppay,
+# what running needs, no build tools (scripts/setup/runtime-deps.sh); gdppay,
 # gdpdepay, srtsink and srtsrc are in plugins-bad
 aooct_extra_packages=(gstreamer1.0-plugins-bad)
-# shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh"
+# shellcheck source=../scripts/setup/runtime-deps.sh
+source "$root/scripts/setup/runtime-deps.sh"
 
 addr=${1:-}
 port=${2:-5600}
@@ -44,7 +44,7 @@ out=${3:-$root/out/remote}
 [ -n "$addr" ] || { echo "usage: $0 LISTEN_ADDRESS [PORT] [OUTDIR] (the address of this host to listen on)" >&2; exit 2; }
 # every spelling of "every interface" (0, 0.0.0.0, ::, ::0, 0:0::0, [::],
 # ::ffff:0.0.0.0, a name that resolves to one ...), parsed, not matched
-if python3 "$root/scripts/every-interface.py" "$addr"; then
+if python3 "$root/scripts/setup/every-interface.py" "$addr"; then
   if [ "${AOOCT_LISTEN_ALL:-}" != 1 ]; then
     echo "$0: $addr listens on every interface of this host; give the address of the one" \
       "the sender reaches (e.g. 10.0.0.2), or set AOOCT_LISTEN_ALL=1 to listen on all" >&2
@@ -101,12 +101,12 @@ else
     ! aooctnorm ! "${sink[@]}")
 fi
 
-# the network's events said in words (scripts/remote-launch.sh): listening
+# the network's events said in words (scripts/setup/remote-launch.sh): listening
 # once bound, clients that leave without a stream, rejected SRT senders
 stamp=$(mktemp)
 trap 'rm -f "$stamp"' EXIT
 rc=0
-"$root/scripts/remote-launch.sh" receive "$addr" "$port" "${AOOCT_TRANSPORT:-tcp}" \
+"$root/scripts/setup/remote-launch.sh" receive "$addr" "$port" "${AOOCT_TRANSPORT:-tcp}" \
   "${src[@]}" ! gdpdepay name=depay "${stop[@]}" "${copy[@]}" "${chain[@]}" || rc=$?
 [ $rc = 0 ] || exit $rc
 # a stream that began and ended without a B-scan is not a success

@@ -29,11 +29,11 @@
 # docs/howto.md, "Remote processing", has both ends and the wiring.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# what running needs, no build tools (scripts/runtime-deps.sh); gdppay,
+# what running needs, no build tools (scripts/setup/runtime-deps.sh); gdppay,
 # gdpdepay, srtsink and srtsrc are in plugins-bad
 aooct_extra_packages=(gstreamer1.0-plugins-bad)
-# shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh"
+# shellcheck source=../scripts/setup/runtime-deps.sh
+source "$root/scripts/setup/runtime-deps.sh"
 
 addr=${1:-}
 port=${2:-5600}
@@ -63,7 +63,7 @@ esac
 
 echo "aooct: sending raw B-scans to $addr:$port over ${AOOCT_TRANSPORT:-tcp}" >&2
 # the connection's end said in words: nobody listening, a rejected
-# passphrase, the receiver closing (scripts/remote-launch.sh)
+# passphrase, the receiver closing (scripts/setup/remote-launch.sh)
 # shellcheck disable=SC2086  # the source is a pipeline fragment
-exec "$root/scripts/remote-launch.sh" send "$addr" "$port" "${AOOCT_TRANSPORT:-tcp}" \
+exec "$root/scripts/setup/remote-launch.sh" send "$addr" "$port" "${AOOCT_TRANSPORT:-tcp}" \
   $source_desc ! gdppay ! "${sink[@]}"

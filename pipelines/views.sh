@@ -21,11 +21,11 @@
 #                             build aooct first with scripts/bootstrap.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# what running needs, no build tools (scripts/runtime-deps.sh): x264enc
+# what running needs, no build tools (scripts/setup/runtime-deps.sh): x264enc
 # for the MP4
 aooct_extra_packages=(gstreamer1.0-plugins-ugly)
-# shellcheck source=../scripts/runtime-deps.sh
-source "$root/scripts/runtime-deps.sh"
+# shellcheck source=../scripts/setup/runtime-deps.sh
+source "$root/scripts/setup/runtime-deps.sh"
 file=${1:-}
 volume=${AOOCT_VOLUME:-100}
 render=${AOOCT_RENDER:-mode=mip azimuth=35 elevation=25 zoom=0.8}

@@ -48,8 +48,8 @@ pkgs=(
   # examples/aooct_embed.py (the chain from Python, B-scans as NumPy arrays)
   python3-gi python3-numpy gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
   # robustness checks (docs/robustness.md): libFuzzer (clang and its
-  # runtime, by_release) for scripts/fuzz.sh, valgrind for
-  # scripts/check-valgrind.sh
+  # runtime, by_release) for scripts/checks/fuzz.sh, valgrind for
+  # scripts/checks/check-valgrind.sh
   clang valgrind
   # aooct-view (GTK 3 and GStreamer's gtksink/gtkglsink; gtkglsink needs
   # the GL plugin and, under Xvfb, Mesa's software GL) and its test's X

@@ -2,7 +2,7 @@
 # The GPU machine's whole job in one call (see shared/device/README.md):
 # build with CUDA, run the whole test suite (GPU tests included, and
 # compute-sanitizer memcheck on the whole chain), then the benchmark on
-# both backends and the GPU timelines of scripts/gpu-timeline.sh.  Logs
+# both backends and the GPU timelines of scripts/gpu/gpu-timeline.sh.  Logs
 # and tables go to OUTDIR.
 #
 #   scripts/gpu-run.sh OUTDIR        (from the repository root)
@@ -75,7 +75,7 @@ for be in cuda cpu; do
 done > "$out/estimate-2048x1000.txt"
 # where each microsecond of one B-scan per buffer goes (issue 16): GPU
 # timelines of aooctfilesrc ! chain through CUPTI (docs/performance.md)
-timeout 180 scripts/gpu-timeline.sh "$B" "$out" 832x240x1 2048x1000x1 \
+timeout 180 scripts/gpu/gpu-timeline.sh "$B" "$out" 832x240x1 2048x1000x1 \
   2048x1000x4 > "$out/timeline.log" 2>&1
 cat "$out/gpu.txt"; grep -E "^(Ok|Fail|Skipped|Timeout):" "$out/test.log"
 cat "$out/estimate-2048x1000.txt"

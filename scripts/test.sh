@@ -5,7 +5,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # The suite's build has the test-only CUDA fault injection
-# (meson_options.txt: fault-injection; tests/test-cuda-faults.c needs it),
+# (meson_options.txt: fault-injection; tests/base/test-cuda-faults.c needs it),
 # which a normal build leaves out.
 AOOCT_MESON_ARGS="-Dfault-injection=true ${AOOCT_MESON_ARGS:-}"
 # shellcheck source=bootstrap.sh

@@ -18,10 +18,10 @@
  *                                    aooct's output ring and readers),
  *                                    gst_buffer_pool_acquire_buffer
  *
- * times in ns on CUPTI's clock.  scripts/gpu-timeline.py reads it (where
+ * times in ns on CUPTI's clock.  scripts/gpu/gpu-timeline.py reads it (where
  * each microsecond of a buffer goes: GPU busy time, the gaps, the copy
  * engines, the host calls per buffer).  Development tool, not installed;
- * built by scripts/gpu-timeline.sh:
+ * built by scripts/gpu/gpu-timeline.sh:
  *
  *   cc -O2 -shared -fPIC -o aooct-cupti-trace.so tools/aooct-cupti-trace.c \
  *      -I$CUDA/include -L$CUPTI_LIB -lcupti

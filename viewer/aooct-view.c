@@ -202,15 +202,6 @@ view_app_status (const gchar * message, gboolean is_error, gpointer data)
     g_printerr ("aooct-view: %s\n", message);
 }
 
-GtkWidget *
-view_app_page (ViewApp * app, ViewKind kind)
-{
-  if (kind == VIEW_ORG)
-    return app->org_page;
-  return kind == VIEW_DOPPLER || kind == VIEW_ANGIO ? app->flow_page :
-      app->view_pages[kind];
-}
-
 static void
 place_views (ViewApp * app)
 {
@@ -272,8 +263,8 @@ view_app_start (ViewApp * app)
   return TRUE;
 }
 
-gboolean
-view_app_save (ViewApp * app, const gchar * path, GError ** error)
+static gboolean
+app_save (ViewApp * app, const gchar * path, GError ** error)
 {
   gchar *m, *line;
 
@@ -309,8 +300,8 @@ refresh_controls (ViewApp * app)
   }
 }
 
-gboolean
-view_app_load (ViewApp * app, const gchar * path, GError ** error)
+static gboolean
+app_load (ViewApp * app, const gchar * path, GError ** error)
 {
   gchar *m;
 
@@ -324,16 +315,6 @@ view_app_load (ViewApp * app, const gchar * path, GError ** error)
     view_app_status (m, FALSE, app);
   g_free (m);
   return TRUE;
-}
-
-GtkWidget *
-view_app_control (ViewApp * app, const gchar * group, const gchar * key)
-{
-  gchar *id = g_strdup_printf ("%s/%s", group, key);
-  GtkWidget *c = g_hash_table_lookup (app->controls, id);
-
-  g_free (id);
-  return c;
 }
 
 gboolean
@@ -710,7 +691,7 @@ on_shutdown (GtkApplication * gtk, ViewApp * app)
 int
 main (int argc, char **argv)
 {
-  ViewApp app = { 0 };
+  ViewApp app = {.save = app_save,.load = app_load };
   gchar *raw = NULL, *camera = NULL, *calibration = NULL, *format = NULL;
   AooctRawFormat raw_format;
   /* -1: not given */

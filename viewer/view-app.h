@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct-view: the program's state, shared by the window and the script. */
+/* aooct-view: the program's state, shared by the window (aooct-view.c)
+ * and the script (view-script.c).  view-app.c is what the script reaches
+ * of the window, so that the window calls the script and not the other
+ * way round. */
 #ifndef VIEW_APP_H
 #define VIEW_APP_H
 
@@ -8,7 +11,9 @@
 
 G_BEGIN_DECLS
 
-typedef struct
+typedef struct _ViewApp ViewApp;
+
+struct _ViewApp
 {
   GtkApplication *gtk;
   GtkWidget *window, *views, *status, *stats, *launch;
@@ -30,7 +35,11 @@ typedef struct
   /* options */
   gchar *sink, *script, *settings_file;
   gint exit_code;
-} ViewApp;
+  /* what the window does on Save and Open (aooct-view.c sets them), and
+   * the script asks for through view_app_save() / view_app_load() */
+  gboolean (*save) (ViewApp * app, const gchar * path, GError ** error);
+  gboolean (*load) (ViewApp * app, const gchar * path, GError ** error);
+};
 
 void view_app_status (const gchar * message, gboolean is_error,
     gpointer app);
