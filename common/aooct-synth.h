@@ -235,7 +235,7 @@ typedef struct
   gdouble aline_spacing;        /* um between A-lines (vessel width) */
   gdouble line_rate;            /* A-lines per second */
   gdouble refractive_index;     /* of the blood: optical path per length */
-  /* eye motion (spec 13, aooctregister; aooct-synth-motion.c): peak
+  /* eye motion (spec 13, aooctregister; aooct-synth.c): peak
    * axial shift of the tissue in um of single-pass path and peak lateral
    * shift in A-lines; 0 = none */
   gdouble motion_axial;
@@ -301,7 +301,7 @@ void aooct_synth_free (AooctSynth * s);
 void aooct_synth_fill (AooctSynth * s, guint64 frame, guint16 * out,
     gsize stride_samples);
 
-/* ---- eye motion (aooct-synth-motion.c) ----
+/* ---- eye motion (aooct-synth.c) ----
  *
  * With motion-axial A (um) and motion-lateral L (A-lines) the whole
  * retina of B-scan @frame is moved, rigidly, by
