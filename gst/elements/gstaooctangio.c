@@ -86,7 +86,7 @@ enum
   PROP_METHOD,
   PROP_DECORRELATION_MAX,
   PROP_VARIANCE_MAX,
-  PROP_FLOW,                    /* .. the AOOCT_FLOW_PROPS shared ones */
+  PROP_FLOW,                    /* .. the AOOCT_FLOW_N_PROPS shared ones */
 };
 
 #define GST_TYPE_AOOCT_ANGIO_METHOD (gst_aooct_angio_method_get_type ())

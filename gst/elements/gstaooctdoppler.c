@@ -81,7 +81,7 @@ enum
   PROP_LINE_RATE,
   PROP_CENTER_WAVELENGTH,
   PROP_REFRACTIVE_INDEX,
-  PROP_FLOW,                    /* .. the AOOCT_FLOW_PROPS shared ones */
+  PROP_FLOW,                    /* .. the AOOCT_FLOW_N_PROPS shared ones */
 };
 
 #define DEFAULT_REFRACTIVE_INDEX 1.38
