@@ -31,7 +31,8 @@ typedef struct
   gint nufft_width;             /* W */
 } AooctKspaceProps;
 
-/* property ids that aooct_kspace_props_install() takes, from first_prop_id */
+/* property ids that aooct_kspace_props_install() takes, from
+ * first_prop_id */
 #define AOOCT_KSPACE_N_PROPS 5
 
 /* @nufft_mode names what selects the NUFFT on the element, for the blurbs
@@ -43,9 +44,10 @@ void aooct_kspace_props_install (GObjectClass * klass, guint first_prop_id,
 void aooct_kspace_props_init (AooctKspaceProps * props);
 void aooct_kspace_props_clear (AooctKspaceProps * props);
 
-/* FALSE where @prop_id is not one of the five installed from @first_prop_id */
-gboolean aooct_kspace_props_set (AooctKspaceProps * props, guint first_prop_id,
-    guint prop_id, const GValue * value);
+/* FALSE where @prop_id is not one of the five installed from
+ * @first_prop_id */
+gboolean aooct_kspace_props_set (AooctKspaceProps * props,
+    guint first_prop_id, guint prop_id, const GValue * value);
 gboolean aooct_kspace_props_get (const AooctKspaceProps * props,
     guint first_prop_id, guint prop_id, GValue * value);
 
