@@ -163,9 +163,9 @@ struct _AooctStepOps
  * defines `static gpointer NAME (shape, settings, error)` returning
  * @core_call (which may use those three parameters: a core takes its
  * settings, or the input geometry shape->in, with or without @error) and
- * `static void NAME (plan)` calling @core_fn (plan) (plan_free, reset).  Ops that do more
- * than forward (unpack run->live, hold a struct of plans) stay written
- * out. */
+ * `static void NAME (plan)` calling @core_fn (plan) (plan_free, reset).
+ * Ops that do more than forward (unpack run->live, hold a struct of
+ * plans) stay written out. */
 #define AOOCT_STEP_FORWARD_PLAN_NEW(name, core_call) \
   static gpointer \
   name (const AooctStepShape * shape, gconstpointer settings, \
