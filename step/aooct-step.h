@@ -153,6 +153,33 @@ struct _AooctStepOps
 /* the most bytes graph_key() may write */
 #define AOOCT_STEP_GRAPH_KEY 64
 
+/* An element's op that only forwards to its step core, as one line:
+ *
+ *   AOOCT_STEP_FORWARD_PLAN_NEW (angio_cpu_plan_new,
+ *       aooct_cpu_angio_plan_new (settings));
+ *   AOOCT_STEP_FORWARD_PLAN_OP (angio_cpu_plan_free,
+ *       aooct_cpu_angio_plan_free);
+ *
+ * defines `static gpointer NAME (shape, settings, error)` returning
+ * @core_call (which may use those three parameters: a core takes its
+ * settings, or the input geometry shape->in, with or without @error) and
+ * `static void NAME (plan)` calling @core_fn (plan) (plan_free, reset).
+ * Ops that do more than forward (unpack run->live, hold a struct of
+ * plans) stay written out. */
+#define AOOCT_STEP_FORWARD_PLAN_NEW(name, core_call) \
+  static gpointer \
+  name (const AooctStepShape * shape, gconstpointer settings, \
+      GError ** error) \
+  { \
+    return core_call; \
+  }
+#define AOOCT_STEP_FORWARD_PLAN_OP(name, core_fn) \
+  static void \
+  name (gpointer plan) \
+  { \
+    core_fn (plan); \
+  }
+
 /* A step as the base class holds it: the ops of the active backend and
  * the plan they made. */
 typedef struct

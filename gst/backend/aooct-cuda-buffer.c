@@ -217,7 +217,7 @@ process_step (AooctCudaElement * ce, const AooctCudaBuffer * b,
  * it is ordered); anything else is mapped on the host and goes through
  * page-locked staging. */
 gboolean
-aooct_cuda_element_transform (AooctCudaElement * ce,
+aooct_cuda_buffer_transform (AooctCudaElement * ce,
     const AooctCudaBuffer * b, GstBuffer * inbuf, GstBuffer * outbuf,
     GError ** error)
 {
@@ -268,8 +268,7 @@ aooct_cuda_element_transform (AooctCudaElement * ce,
     in.data = (guint8 *) in_mem->dptr + (meta ? meta->offset[0] : 0);
     in.stride = meta ? (gsize) meta->stride[0] : in_stride;
   } else if (id->video && id->cuda_memory
-      && !aooct_cuda_element_map_video_input (ce, inbuf, id->vinfo, &vin, &in,
-          error)) {
+      && !aooct_cuda_video_map_input (ce, inbuf, id->vinfo, &vin, &in, error)) {
     goto done;
   } else if (!vin.mapped) {
     gboolean up;
@@ -279,13 +278,13 @@ aooct_cuda_element_transform (AooctCudaElement * ce,
           "place (another CUDA context, or not one device block): reading "
           "it through system memory");
     if (!aooct_filter_map_plane (inbuf, id->video, id->video ?
-            aooct_cuda_element_video_layout (inbuf, b->in_layout) : NULL,
+            aooct_cuda_video_layout (inbuf, b->in_layout) : NULL,
             id->geom, GST_MAP_READ, &frame, &map, &host)) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
           "cannot map the input buffer for reading");
       goto done;
     }
-    up = aooct_cuda_element_upload (ce, inbuf, &host, in_rows, in_stride, &in,
+    up = aooct_cuda_upload_buffer (ce, inbuf, &host, in_rows, in_stride, &in,
         error);
     aooct_filter_unmap_plane (id->video, inbuf, &frame, &map);
     if (!up)
@@ -299,12 +298,12 @@ aooct_cuda_element_transform (AooctCudaElement * ce,
   } else if (out_video_cuda) {
     /* libgstcuda memory for nvcodec: plane 0 to the element, the chroma
      * of a YUV format neutral */
-    if (!aooct_cuda_element_map_video_output (ce, outbuf, &out_frame, error))
+    if (!aooct_cuda_video_map_output (ce, outbuf, &out_frame, error))
       goto done;
     out_frame_mapped = TRUE;
     out.data = GST_VIDEO_FRAME_PLANE_DATA (&out_frame, 0);
     out.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, 0);
-    if (!aooct_cuda_element_neutral_chroma (ce, &out_frame, error))
+    if (!aooct_cuda_video_neutral_chroma (ce, &out_frame, error))
       goto done;
   } else if (out_mem) {
     if (!aooct_cuda_memory_begin_access (out_mem, ce->stream, error))
@@ -313,7 +312,7 @@ aooct_cuda_element_transform (AooctCudaElement * ce,
     out.stride = out_stride;
     if (b->leave_pending && gst_buffer_is_writable (outbuf))
       run.out_pending = aooct_buffer_ensure_pending_meta (outbuf);
-  } else if (!aooct_cuda_element_output_plane (ce, out_rows, out_stride, &out,
+  } else if (!aooct_cuda_upload_output_plane (ce, out_rows, out_stride, &out,
           error)) {
     goto done;
   }
@@ -321,7 +320,7 @@ aooct_cuda_element_transform (AooctCudaElement * ce,
   if (!aooct_cuda_element_timing_begin (ce, error)
       || !process_step (ce, b, &in, &out, &run, error)
       || !aooct_cuda_element_timing_end (ce, error)
-      || !aooct_cuda_element_upload_done (ce, error))
+      || !aooct_cuda_upload_done (ce, error))
     goto done;
 #ifdef AOOCT_FAULT_INJECTION
   if (G_UNLIKELY (b->fault != AOOCT_CUDA_FAULT_NONE)
@@ -338,7 +337,7 @@ aooct_cuda_element_transform (AooctCudaElement * ce,
     /* GStreamer 1.22's GstCudaMemory has no stream and nvcodec elements
      * use their own: the frame must be complete before it is pushed; from
      * 1.24 on the memory's stream carries the order instead */
-    if (!aooct_cuda_element_mark_output (ce, error))
+    if (!aooct_cuda_video_mark_output (ce, error))
       goto done;
   } else if (out_mem) {
     if (!aooct_cuda_memory_end_access (out_mem, ce->stream, TRUE, error))
@@ -349,24 +348,24 @@ aooct_cuda_element_transform (AooctCudaElement * ce,
   if (in_mem && !aooct_cuda_memory_end_access (in_mem, ce->stream,
           run.in_disposable, error))
     goto done;
-  if (!aooct_cuda_element_unmap_video_input (ce, &vin, error))
+  if (!aooct_cuda_video_unmap_input (ce, &vin, error))
     goto done;
   ok = TRUE;
 
 done:
   /* after a failure too: the next upload must still wait for whatever of
    * this buffer's work was enqueued */
-  aooct_cuda_element_upload_done (ce, NULL);
+  aooct_cuda_upload_done (ce, NULL);
   if (out_frame_mapped)
     gst_video_frame_unmap (&out_frame);
-  aooct_cuda_element_unmap_video_input (ce, &vin, NULL);
+  aooct_cuda_video_unmap_input (ce, &vin, NULL);
   aooct_cuda_element_pop (ce);
   return ok;
 }
 
 /* (see aooct-cuda-element.h) */
 gboolean
-aooct_cuda_element_take_output (AooctCudaElement * ce,
+aooct_cuda_buffer_take_output (AooctCudaElement * ce,
     const AooctOutputDesc * od, GstBuffer ** buf, GError ** error)
 {
   AooctOutputRingSlot *out;

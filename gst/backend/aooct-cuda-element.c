@@ -126,7 +126,7 @@ aooct_cuda_element_release_staging (AooctCudaElement * ce)
   aooct_cuda_event_free (ce->out_order);
   ce->out_order = NULL;
   ce->out_mem_stream = NULL;
-  aooct_cuda_element_release_planes (ce);
+  aooct_cuda_upload_release_planes (ce);
 }
 
 void
@@ -139,7 +139,7 @@ aooct_cuda_element_close (AooctCudaElement * ce)
     aooct_cuda_context_pop ();
   }
   /* (done above unless the context was lost) */
-  aooct_cuda_element_forget_inputs (ce);
+  aooct_cuda_upload_forget_inputs (ce);
   ce->stream = ce->copy_stream = NULL;
 #ifdef HAVE_GST_CUDA_STREAM
   /* the pools' memory holds references of its own */

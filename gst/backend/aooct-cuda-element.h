@@ -154,10 +154,10 @@ void aooct_cuda_element_pop (AooctCudaElement * ce);
 void aooct_cuda_element_release_staging (AooctCudaElement * ce);
 /* (aooct-cuda-upload.c) The input side of it: staging, held input, device
  * planes, the output plane. */
-void aooct_cuda_element_release_planes (AooctCudaElement * ce);
+void aooct_cuda_upload_release_planes (AooctCudaElement * ce);
 /* Drops the references to page-locked input read in place (their copies
  * have completed, or the context is lost). */
-void aooct_cuda_element_forget_inputs (AooctCudaElement * ce);
+void aooct_cuda_upload_forget_inputs (AooctCudaElement * ce);
 
 /* Enqueues the upload of @rows rows of @host (host->stride apart, mapped
  * from @buf) into device memory with rows @dev_stride apart; @dev
@@ -166,32 +166,32 @@ void aooct_cuda_element_forget_inputs (AooctCudaElement * ce);
  * the copy reads it in place and @buf is referenced until the copy has
  * completed; anything else is copied into a page-locked staging slot
  * first.  Context current. */
-gboolean aooct_cuda_element_upload (AooctCudaElement * ce, GstBuffer * buf,
+gboolean aooct_cuda_upload_buffer (AooctCudaElement * ce, GstBuffer * buf,
     const AooctPlane * host, gsize rows, gsize dev_stride, AooctPlane * dev,
     GError ** error);
 
 /* After the work reading the plane of the last upload is enqueued on the
  * element's stream (or given up): the plane may take a later upload once
  * that work has run.  Nothing when no upload is being read. */
-gboolean aooct_cuda_element_upload_done (AooctCudaElement * ce,
+gboolean aooct_cuda_upload_done (AooctCudaElement * ce,
     GError ** error);
 
 /* A pool of page-locked host memory on the element's context for frames
  * of @caps (video/x-raw in system memory), @size bytes each, at least
  * @min buffers, for the element to propose upstream: frames written into
  * it are uploaded without staging. */
-GstBufferPool *aooct_cuda_element_host_pool_new (AooctCudaElement * ce,
+GstBufferPool *aooct_cuda_upload_host_pool_new (AooctCudaElement * ce,
     GstCaps * caps, guint size, guint min, GError ** error);
 
 /* A device plane of @rows rows @dev_stride apart for host-memory output. */
-gboolean aooct_cuda_element_output_plane (AooctCudaElement * ce, gsize rows,
+gboolean aooct_cuda_upload_output_plane (AooctCudaElement * ce, gsize rows,
     gsize dev_stride, AooctPlane * dev, GError ** error);
 
 /* Libgstcuda memory output (nvcodec): arms the output ring's tail with
  * the end of the GPU work, or (>= 1.24, the memory carries a stream) makes
  * the memory's stream wait for it and arms the tail as complete
  * (aooct-output-ring.h; see "Video output" below). */
-gboolean aooct_cuda_element_mark_output (AooctCudaElement * ce, GError ** error);
+gboolean aooct_cuda_video_mark_output (AooctCudaElement * ce, GError ** error);
 
 /* What one buffer on the GPU needs of the element besides its
  * AooctCudaElement, filled by the base class for each buffer. */
@@ -225,13 +225,13 @@ typedef struct
  * GPU.  A group passes one buffer only (gst_aooct_filter_collect /
  * _emit): the other plane is {NULL, 0}.  Pushes the context around it.
  * FALSE with @error set (the caller posts it). */
-gboolean aooct_cuda_element_transform (AooctCudaElement * ce,
+gboolean aooct_cuda_buffer_transform (AooctCudaElement * ce,
     const AooctCudaBuffer * b, GstBuffer * inbuf, GstBuffer * outbuf,
     GError ** error);
 /* (aooct-cuda-buffer.c) Takes the oldest output of the ring once its GPU
  * work is complete, its staged image copied into it (@out describes it);
  * the ring's slot is dropped in any case. */
-gboolean aooct_cuda_element_take_output (AooctCudaElement * ce,
+gboolean aooct_cuda_buffer_take_output (AooctCudaElement * ce,
     const AooctOutputDesc * out, GstBuffer ** buf, GError ** error);
 
 /* GPU time of the CUDA core: enable (at start; resets the statistics),
@@ -264,7 +264,7 @@ void aooct_cuda_element_discard_outputs (AooctCudaElement * ce);
  * larger than the caps' plain size).  >= 1.24: its memory carries the
  * stream of a GstCudaBufferPool that downstream proposed in @query (may
  * be NULL), else one of ours. */
-GstBufferPool *aooct_cuda_element_video_pool_new (AooctCudaElement * ce,
+GstBufferPool *aooct_cuda_video_pool_new (AooctCudaElement * ce,
     GstCaps * caps, GstQuery * query, guint min, guint max, guint * size,
     GError ** error);
 
@@ -274,13 +274,13 @@ GstBufferPool *aooct_cuda_element_video_pool_new (AooctCudaElement * ce,
  * memory carries a stream (>= 1.24), our stream first waits for the work
  * enqueued on it (a consumer's reads of the buffer's last use), and
  * mark_output orders that stream after our writes. */
-gboolean aooct_cuda_element_map_video_output (AooctCudaElement * ce,
+gboolean aooct_cuda_video_map_output (AooctCudaElement * ce,
     GstBuffer * buf, GstVideoFrame * frame, GError ** error);
 
 /* Enqueues setting the chroma planes of @frame (8-bit YUV, mapped by
- * aooct_cuda_element_map_video_output) to 128, so that the luma plane
+ * aooct_cuda_video_map_output) to 128, so that the luma plane
  * shows as a grey image; nothing for other formats. */
-gboolean aooct_cuda_element_neutral_chroma (AooctCudaElement * ce,
+gboolean aooct_cuda_video_neutral_chroma (AooctCudaElement * ce,
     const GstVideoFrame * frame, GError ** error);
 
 /* Video input in libgstcuda's GstCudaMemory, read in place on the device.
@@ -298,7 +298,7 @@ typedef struct
 
 /* The layout of @buf's frames: the GstVideoInfo of its GstCudaMemory when
  * it holds one (pitched planes), else @caps_info. */
-const GstVideoInfo *aooct_cuda_element_video_layout (GstBuffer * buf,
+const GstVideoInfo *aooct_cuda_video_layout (GstBuffer * buf,
     const GstVideoInfo * caps_info);
 
 /* If @buf holds one GstCudaMemory on the element's context whose frame
@@ -307,13 +307,13 @@ const GstVideoInfo *aooct_cuda_element_video_layout (GstBuffer * buf,
  * @plane is plane 0 (device pointer, the memory's stride).  Otherwise
  * @vin->mapped is FALSE and the caller reads @buf on the host.  FALSE
  * on an error (a frame of another format or size, a failed map). */
-gboolean aooct_cuda_element_map_video_input (AooctCudaElement * ce,
+gboolean aooct_cuda_video_map_input (AooctCudaElement * ce,
     GstBuffer * buf, const GstVideoInfo * caps_info, AooctCudaVideoInput * vin,
     AooctPlane * plane, GError ** error);
 
 /* After the work reading @vin is enqueued: orders its release after that
  * work (see above) and unmaps it.  Nothing when it was not mapped. */
-gboolean aooct_cuda_element_unmap_video_input (AooctCudaElement * ce,
+gboolean aooct_cuda_video_unmap_input (AooctCudaElement * ce,
     AooctCudaVideoInput * vin, GError ** error);
 
 G_END_DECLS

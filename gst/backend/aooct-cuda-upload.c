@@ -42,7 +42,7 @@ release_finished_inputs (AooctCudaElement * ce, GError ** error)
 /* After the stream has been synchronised (teardown, stop, new caps): every
  * copy has completed, whatever a failed check said. */
 void
-aooct_cuda_element_forget_inputs (AooctCudaElement * ce)
+aooct_cuda_upload_forget_inputs (AooctCudaElement * ce)
 {
   guint i;
 
@@ -83,7 +83,7 @@ ensure_input (AooctCudaElement * ce, gsize size, GError ** error)
     /* caps changed without a teardown: start over */
     aooct_cuda_stream_sync (ce->stream, NULL);
     aooct_cuda_stream_sync (ce->copy_stream, NULL);
-    aooct_cuda_element_forget_inputs (ce);
+    aooct_cuda_upload_forget_inputs (ce);
     for (i = 0; i < AOOCT_CUDA_STAGING_SLOTS; i++)
       g_clear_pointer (&ce->in_staging[i], aooct_cuda_free_host);
     free_input_planes (ce);
@@ -219,7 +219,7 @@ in_place_input (GstBuffer * buf, const AooctPlane * host, gsize dev_stride,
 }
 
 gboolean
-aooct_cuda_element_upload (AooctCudaElement * ce, GstBuffer * buf,
+aooct_cuda_upload_buffer (AooctCudaElement * ce, GstBuffer * buf,
     const AooctPlane * host, gsize rows, gsize dev_stride, AooctPlane * dev,
     GError ** error)
 {
@@ -251,7 +251,7 @@ aooct_cuda_element_upload (AooctCudaElement * ce, GstBuffer * buf,
 }
 
 gboolean
-aooct_cuda_element_upload_done (AooctCudaElement * ce, GError ** error)
+aooct_cuda_upload_done (AooctCudaElement * ce, GError ** error)
 {
   gint p = ce->in_reading;
 
@@ -262,7 +262,7 @@ aooct_cuda_element_upload_done (AooctCudaElement * ce, GError ** error)
 }
 
 GstBufferPool *
-aooct_cuda_element_host_pool_new (AooctCudaElement * ce, GstCaps * caps,
+aooct_cuda_upload_host_pool_new (AooctCudaElement * ce, GstCaps * caps,
     guint size, guint min, GError ** error)
 {
   GstBufferPool *pool = aooct_cuda_buffer_pool_new_page_locked (ce->context);
@@ -280,7 +280,7 @@ aooct_cuda_element_host_pool_new (AooctCudaElement * ce, GstCaps * caps,
 }
 
 gboolean
-aooct_cuda_element_output_plane (AooctCudaElement * ce, gsize rows,
+aooct_cuda_upload_output_plane (AooctCudaElement * ce, gsize rows,
     gsize dev_stride, AooctPlane * dev, GError ** error)
 {
   gsize size = rows * dev_stride;
@@ -299,7 +299,7 @@ aooct_cuda_element_output_plane (AooctCudaElement * ce, gsize rows,
 }
 
 void
-aooct_cuda_element_release_planes (AooctCudaElement * ce)
+aooct_cuda_upload_release_planes (AooctCudaElement * ce)
 {
   guint i;
 
@@ -310,7 +310,7 @@ aooct_cuda_element_release_planes (AooctCudaElement * ce)
     ce->in_staging_free[i] = NULL;
   }
   /* the stream is idle: every in-place copy has completed */
-  aooct_cuda_element_forget_inputs (ce);
+  aooct_cuda_upload_forget_inputs (ce);
   for (i = 0; i < AOOCT_CUDA_INPUT_HOLD; i++)
     g_clear_pointer (&ce->in_held_done[i], aooct_cuda_event_free);
   aooct_cuda_event_free (ce->in_foreign);

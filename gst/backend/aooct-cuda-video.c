@@ -54,7 +54,7 @@ proposed_cuda_stream (AooctCudaElement * ce, GstQuery * query)
 #endif
 
 GstBufferPool *
-aooct_cuda_element_video_pool_new (AooctCudaElement * ce, GstCaps * caps,
+aooct_cuda_video_pool_new (AooctCudaElement * ce, GstCaps * caps,
     GstQuery * query, guint min, guint max, guint * size, GError ** error)
 {
   GstBufferPool *pool;
@@ -114,7 +114,7 @@ aooct_cuda_element_video_pool_new (AooctCudaElement * ce, GstCaps * caps,
 }
 
 gboolean
-aooct_cuda_element_map_video_output (AooctCudaElement * ce, GstBuffer * buf,
+aooct_cuda_video_map_output (AooctCudaElement * ce, GstBuffer * buf,
     GstVideoFrame * frame, GError ** error)
 {
   GstMemory *mem = gst_buffer_n_memory (buf) == 1 ?
@@ -167,7 +167,7 @@ aooct_cuda_element_map_video_output (AooctCudaElement * ce, GstBuffer * buf,
 }
 
 gboolean
-aooct_cuda_element_neutral_chroma (AooctCudaElement * ce,
+aooct_cuda_video_neutral_chroma (AooctCudaElement * ce,
     const GstVideoFrame * frame, GError ** error)
 {
   const GstVideoFormatInfo *finfo = frame->info.finfo;
@@ -201,8 +201,7 @@ single_cuda_memory (GstBuffer * buf)
 }
 
 const GstVideoInfo *
-aooct_cuda_element_video_layout (GstBuffer * buf,
-    const GstVideoInfo * caps_info)
+aooct_cuda_video_layout (GstBuffer * buf, const GstVideoInfo * caps_info)
 {
   GstCudaMemory *cmem = single_cuda_memory (buf);
 
@@ -210,7 +209,7 @@ aooct_cuda_element_video_layout (GstBuffer * buf,
 }
 
 gboolean
-aooct_cuda_element_map_video_input (AooctCudaElement * ce, GstBuffer * buf,
+aooct_cuda_video_map_input (AooctCudaElement * ce, GstBuffer * buf,
     const GstVideoInfo * caps_info, AooctCudaVideoInput * vin,
     AooctPlane * plane, GError ** error)
 {
@@ -260,7 +259,7 @@ aooct_cuda_element_map_video_input (AooctCudaElement * ce, GstBuffer * buf,
             && !aooct_cuda_event_new (&ce->in_foreign, error))
         || !aooct_cuda_event_record (ce->in_foreign, vin->stream, error)
         || !aooct_cuda_stream_wait (ce->stream, ce->in_foreign, error)) {
-      aooct_cuda_element_unmap_video_input (ce, vin, NULL);
+      aooct_cuda_video_unmap_input (ce, vin, NULL);
       return FALSE;
     }
   }
@@ -268,7 +267,7 @@ aooct_cuda_element_map_video_input (AooctCudaElement * ce, GstBuffer * buf,
 }
 
 gboolean
-aooct_cuda_element_unmap_video_input (AooctCudaElement * ce,
+aooct_cuda_video_unmap_input (AooctCudaElement * ce,
     AooctCudaVideoInput * vin, GError ** error)
 {
   gboolean ok;
@@ -290,7 +289,7 @@ aooct_cuda_element_unmap_video_input (AooctCudaElement * ce,
 }
 
 gboolean
-aooct_cuda_element_mark_output (AooctCudaElement * ce, GError ** error)
+aooct_cuda_video_mark_output (AooctCudaElement * ce, GError ** error)
 {
   if (ce->out_mem_stream) {
     /* >= 1.24: the memory's stream runs after our writes, and its

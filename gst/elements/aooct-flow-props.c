@@ -47,9 +47,9 @@ props_of (gpointer instance, const AooctFlowClassInfo * info)
   return G_STRUCT_MEMBER_P (instance, info->props);
 }
 
-static void
-props_install (GObjectClass * klass, guint first, gint aline_window,
-    const gchar * image)
+void
+aooct_flow_props_install (GObjectClass * klass, guint first_prop_id,
+    gint aline_window, const gchar * image)
 {
   const GParamFlags ready = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_READY;
@@ -57,13 +57,13 @@ props_install (GObjectClass * klass, guint first, gint aline_window,
       GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE;
   gchar *blurb;
 
-  g_object_class_install_property (klass, first + CROP_START,
+  g_object_class_install_property (klass, first_prop_id + CROP_START,
       g_param_spec_int ("crop-start", "Crop start",
           "First depth bin shown (image row 0), as aooctnorm's: 0 .. "
           "crop-end - 1, default 0; signed on full-range input "
           "(crop-start = crop-end = 0 shows -pad-size/2 .. pad-size/2 - 1)",
           -AOOCT_MAX_SAMPLES, AOOCT_MAX_SAMPLES, 0, ready));
-  g_object_class_install_property (klass, first + CROP_END,
+  g_object_class_install_property (klass, first_prop_id + CROP_END,
       g_param_spec_int ("crop-end", "Crop end",
           "Depth bin after the last one shown, at most the samples per "
           "A-line; 0 (default) = half the first FFT size (pad-size / 2)",
@@ -71,11 +71,11 @@ props_install (GObjectClass * klass, guint first, gint aline_window,
   blurb = g_strdup_printf ("Wm: A-lines of the window a pixel's sums run "
       "over, m - floor (Wm/2) .. m - floor (Wm/2) + Wm - 1; 1 .. 65536, "
       "default %d", aline_window);
-  g_object_class_install_property (klass, first + ALINE_WINDOW,
+  g_object_class_install_property (klass, first_prop_id + ALINE_WINDOW,
       g_param_spec_int ("aline-window", "A-line window", g_intern_string
           (blurb), 1, AOOCT_MAX_ALINES, aline_window, live));
   g_free (blurb);
-  g_object_class_install_property (klass, first + DEPTH_WINDOW,
+  g_object_class_install_property (klass, first_prop_id + DEPTH_WINDOW,
       g_param_spec_int ("depth-window", "Depth window",
           "Wz: depth bins of the window, centred on the pixel's bin; odd, "
           "1 .. 1048575, default 3", 1, AOOCT_MAX_SAMPLES - 1,
@@ -83,7 +83,7 @@ props_install (GObjectClass * klass, guint first, gint aline_window,
   blurb = g_strdup_printf ("T in dB: pixels whose window-mean intensity "
       "lies more than T dB below the brightest pixel of the %s show no "
       "flow; 0 = no mask; 0 .. 1000, default 20", image);
-  g_object_class_install_property (klass, first + THRESHOLD,
+  g_object_class_install_property (klass, first_prop_id + THRESHOLD,
       g_param_spec_double ("threshold", "Threshold", g_intern_string (blurb),
           0.0, 1000.0, AOOCT_FLOW_DEFAULT_THRESHOLD, live));
   g_free (blurb);
@@ -99,12 +99,13 @@ aooct_flow_props_init (AooctFlowProps * p, gint aline_window)
   p->threshold = AOOCT_FLOW_DEFAULT_THRESHOLD;
 }
 
-static gboolean
-props_set (AooctFlowProps * p, guint first, guint prop_id, const GValue * value)
+gboolean
+aooct_flow_props_set (AooctFlowProps * p, guint first_prop_id, guint prop_id,
+    const GValue * value)
 {
-  if (prop_id < first || prop_id >= first + AOOCT_FLOW_PROPS)
+  if (prop_id < first_prop_id || prop_id >= first_prop_id + AOOCT_FLOW_N_PROPS)
     return FALSE;
-  switch (prop_id - first) {
+  switch (prop_id - first_prop_id) {
     case CROP_START:
       p->crop_start = g_value_get_int (value);
       break;
@@ -124,12 +125,13 @@ props_set (AooctFlowProps * p, guint first, guint prop_id, const GValue * value)
   return TRUE;
 }
 
-static gboolean
-props_get (const AooctFlowProps * p, guint first, guint prop_id, GValue * value)
+gboolean
+aooct_flow_props_get (const AooctFlowProps * p, guint first_prop_id,
+    guint prop_id, GValue * value)
 {
-  if (prop_id < first || prop_id >= first + AOOCT_FLOW_PROPS)
+  if (prop_id < first_prop_id || prop_id >= first_prop_id + AOOCT_FLOW_N_PROPS)
     return FALSE;
-  switch (prop_id - first) {
+  switch (prop_id - first_prop_id) {
     case CROP_START:
       g_value_set_int (value, p->crop_start);
       break;
@@ -308,7 +310,8 @@ flow_set_property (GObject * object, guint prop_id, const GValue * value,
   gpointer field;
 
   GST_OBJECT_LOCK (object);
-  if (props_set (props_of (object, info), info->first, prop_id, value)) {
+  if (aooct_flow_props_set (props_of (object, info), info->first, prop_id,
+          value)) {
     /* one of the five */
   } else if ((field = own_field (object, info, prop_id)) == NULL) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -341,7 +344,8 @@ flow_get_property (GObject * object, guint prop_id, GValue * value,
   gpointer field;
 
   GST_OBJECT_LOCK (object);
-  if (props_get (props_of (object, info), info->first, prop_id, value)) {
+  if (aooct_flow_props_get (props_of (object, info), info->first, prop_id,
+          value)) {
     /* one of the five */
   } else if ((field = own_field (object, info, prop_id)) == NULL) {
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -379,7 +383,8 @@ aooct_flow_class_init (GstAooctFilterClass * klass,
       (gpointer) info);
   gobject_class->set_property = flow_set_property;
   gobject_class->get_property = flow_get_property;
-  props_install (gobject_class, info->first, info->aline_window, info->image);
+  aooct_flow_props_install (gobject_class, info->first, info->aline_window,
+      info->image);
   klass->cuda_video_formats = cuda_video_formats;
   gst_aooct_filter_class_add_pad_templates (klass, AOOCT_CAPS_TEMPLATE,
       src_caps);

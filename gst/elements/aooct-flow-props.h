@@ -20,8 +20,21 @@ G_BEGIN_DECLS typedef struct
   gdouble threshold;
 } AooctFlowProps;
 
-/* the five properties get ids @first .. @first + AOOCT_FLOW_PROPS - 1 */
-#define AOOCT_FLOW_PROPS 5
+/* The property group (docs/architecture.md, "Property groups"): the five
+ * get ids @first_prop_id .. @first_prop_id + AOOCT_FLOW_N_PROPS - 1;
+ * aooct_flow_class_init() installs them and hands them to _set / _get.
+ * @aline_window: the element's default; @image: what the threshold's
+ * brightest pixel is of ("B-scan", "image"), for the blurb. */
+#define AOOCT_FLOW_N_PROPS 5
+
+void aooct_flow_props_install (GObjectClass * klass, guint first_prop_id,
+    gint aline_window, const gchar * image);
+void aooct_flow_props_init (AooctFlowProps * p, gint aline_window);
+/* FALSE when @prop_id is not one of the five (under the caller's lock) */
+gboolean aooct_flow_props_set (AooctFlowProps * p, guint first_prop_id,
+    guint prop_id, const GValue * value);
+gboolean aooct_flow_props_get (const AooctFlowProps * p, guint first_prop_id,
+    guint prop_id, GValue * value);
 
 /* A property of the element's own, kept in its instance at @offset
  * (G_STRUCT_OFFSET): a gint, an enum, a gboolean or a gdouble, as its
@@ -54,7 +67,6 @@ typedef struct
  * (aooct_flow_derive), output_caps, the CUDA stage. */
 void aooct_flow_class_init (GstAooctFilterClass * klass,
     const AooctFlowClassInfo * info);
-void aooct_flow_props_init (AooctFlowProps * p, gint aline_window);
 
 /* The default derive_output: @in must be depth-domain complex (naming the
  * element and what it got); @out: video of in->alines x the crop (rows

@@ -57,32 +57,32 @@ blurb (const gchar * head, const gchar * nufft_mode, const gchar * tail)
 }
 
 void
-aooct_kspace_props_install (GObjectClass * klass, guint first_id,
+aooct_kspace_props_install (GObjectClass * klass, guint first_prop_id,
     const gchar * nufft_mode)
 {
-  g_object_class_install_property (klass, first_id + WAVELENGTH_FILE,
+  g_object_class_install_property (klass, first_prop_id + WAVELENGTH_FILE,
       g_param_spec_string ("wavelength-file", "Wavelength file",
           "Text file of N wavelengths in nm, one per camera pixel (finite, "
           "positive, strictly increasing or decreasing); exclusive with "
           "wavelength-coeffs. Default: none", NULL, FLAGS));
-  g_object_class_install_property (klass, first_id + WAVELENGTH_COEFFS,
+  g_object_class_install_property (klass, first_prop_id + WAVELENGTH_COEFFS,
       g_param_spec_string ("wavelength-coeffs", "Wavelength coefficients",
           "\"c0,c1[,c2[,c3]]\": lambda(p) = c0 + c1 p + c2 p^2 + c3 p^3 in "
           "nm for camera pixel p; must be positive and strictly monotonic "
           "on [0, N-1]; exclusive with wavelength-file. Default: none", NULL,
           FLAGS));
-  g_object_class_install_property (klass, first_id + NUFFT_KERNEL,
+  g_object_class_install_property (klass, first_prop_id + NUFFT_KERNEL,
       g_param_spec_enum ("nufft-kernel", "NUFFT kernel",
           blurb ("Gridding kernel of ", nufft_mode,
               ". Default: kaiser-bessel"),
           GST_TYPE_AOOCT_NUFFT_KERNEL, AOOCT_NUFFT_DEFAULT_KERNEL, FLAGS));
-  g_object_class_install_property (klass, first_id + NUFFT_OVERSAMPLING,
+  g_object_class_install_property (klass, first_prop_id + NUFFT_OVERSAMPLING,
       g_param_spec_double ("nufft-oversampling", "NUFFT oversampling",
           blurb ("Oversampling R of ", nufft_mode, "'s grid (R x samples "
               "points, which must be a whole number). Default: 2"),
           AOOCT_NUFFT_MIN_OVERSAMPLING, AOOCT_NUFFT_MAX_OVERSAMPLING,
           AOOCT_NUFFT_DEFAULT_OVERSAMPLING, FLAGS));
-  g_object_class_install_property (klass, first_id + NUFFT_WIDTH,
+  g_object_class_install_property (klass, first_prop_id + NUFFT_WIDTH,
       g_param_spec_int ("nufft-width", "NUFFT width",
           blurb ("Kernel width W of ", nufft_mode, ", in oversampled-grid "
               "samples. Default: 6"), AOOCT_NUFFT_MIN_WIDTH,
@@ -108,12 +108,13 @@ aooct_kspace_props_clear (AooctKspaceProps * props)
 }
 
 gboolean
-aooct_kspace_props_set (AooctKspaceProps * props, guint first_id,
+aooct_kspace_props_set (AooctKspaceProps * props, guint first_prop_id,
     guint prop_id, const GValue * value)
 {
-  if (prop_id < first_id || prop_id >= first_id + AOOCT_KSPACE_N_PROPS)
+  if (prop_id < first_prop_id
+      || prop_id >= first_prop_id + AOOCT_KSPACE_N_PROPS)
     return FALSE;
-  switch (prop_id - first_id) {
+  switch (prop_id - first_prop_id) {
     case WAVELENGTH_FILE:
       g_free (props->wavelength_file);
       props->wavelength_file = g_value_dup_string (value);
@@ -136,12 +137,13 @@ aooct_kspace_props_set (AooctKspaceProps * props, guint first_id,
 }
 
 gboolean
-aooct_kspace_props_get (const AooctKspaceProps * props, guint first_id,
+aooct_kspace_props_get (const AooctKspaceProps * props, guint first_prop_id,
     guint prop_id, GValue * value)
 {
-  if (prop_id < first_id || prop_id >= first_id + AOOCT_KSPACE_N_PROPS)
+  if (prop_id < first_prop_id
+      || prop_id >= first_prop_id + AOOCT_KSPACE_N_PROPS)
     return FALSE;
-  switch (prop_id - first_id) {
+  switch (prop_id - first_prop_id) {
     case WAVELENGTH_FILE:
       g_value_set_string (value, props->wavelength_file);
       break;

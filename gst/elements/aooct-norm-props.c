@@ -9,7 +9,7 @@
 #define DEFAULT_RANGE_MAX AOOCT_NORM_DEFAULT_RANGE_MAX
 
 void
-aooct_norm_settings_init (AooctNormSettings * s)
+aooct_norm_props_init (AooctNormSettings * s)
 {
   s->log = DEFAULT_LOG;
   s->dynamic_range = DEFAULT_DYNAMIC_RANGE;
@@ -20,7 +20,8 @@ aooct_norm_settings_init (AooctNormSettings * s)
 }
 
 void
-aooct_norm_props_install (GObjectClass * klass, guint first, const gchar * unit)
+aooct_norm_props_install (GObjectClass * klass, guint first_prop_id,
+    const gchar * unit)
 {
   /* the blurbs name @unit: not static strings */
   const GParamFlags playing = G_PARAM_READWRITE | G_PARAM_STATIC_NAME |
@@ -38,7 +39,7 @@ aooct_norm_props_install (GObjectClass * klass, guint first, const gchar * unit)
    * Show the intensity in dB (10 log10 I) instead of linearly (default
    * true)
    */
-  g_object_class_install_property (klass, first,
+  g_object_class_install_property (klass, first_prop_id,
       g_param_spec_boolean ("log", "Log scale",
           "Show the intensity in dB (10 log10 I) instead of linearly "
           "(default true)", DEFAULT_LOG, playing));
@@ -50,7 +51,7 @@ aooct_norm_props_install (GObjectClass * klass, guint first, const gchar * unit)
    */
   b = g_strdup_printf ("With log and auto-range: dB shown below each %s's "
       "maximum; 0 = down to the %s's minimum; >= 0, default 60", unit, unit);
-  g_object_class_install_property (klass, first + 1,
+  g_object_class_install_property (klass, first_prop_id + 1,
       g_param_spec_double ("dynamic-range", "Dynamic range", b, 0.0,
           G_MAXDOUBLE, DEFAULT_DYNAMIC_RANGE, controllable));
   g_free (b);
@@ -64,7 +65,7 @@ aooct_norm_props_install (GObjectClass * klass, guint first, const gchar * unit)
   b = g_strdup_printf ("Take the grey-level range from each %s (log: "
       "maximum and dynamic-range; linear: minimum and maximum) instead of "
       "range-min / range-max (default true)", unit);
-  g_object_class_install_property (klass, first + 2,
+  g_object_class_install_property (klass, first_prop_id + 2,
       g_param_spec_boolean ("auto-range", "Automatic range", b,
           DEFAULT_AUTO_RANGE, playing));
   g_free (b);
@@ -74,7 +75,7 @@ aooct_norm_props_install (GObjectClass * klass, guint first, const gchar * unit)
    * With auto-range=false: the value shown black (dB in log mode,
    * intensity otherwise); must be below range-max; default 0
    */
-  g_object_class_install_property (klass, first + 3,
+  g_object_class_install_property (klass, first_prop_id + 3,
       g_param_spec_double ("range-min", "Range minimum",
           "With auto-range=false: the value shown black (dB in log mode, "
           "intensity otherwise); must be below range-max; default 0",
@@ -85,7 +86,7 @@ aooct_norm_props_install (GObjectClass * klass, guint first, const gchar * unit)
    * With auto-range=false: the value shown white (dB in log mode,
    * intensity otherwise); must be above range-min; default 100
    */
-  g_object_class_install_property (klass, first + 4,
+  g_object_class_install_property (klass, first_prop_id + 4,
       g_param_spec_double ("range-max", "Range maximum",
           "With auto-range=false: the value shown white (dB in log mode, "
           "intensity otherwise); must be above range-min; default 100",
@@ -93,12 +94,12 @@ aooct_norm_props_install (GObjectClass * klass, guint first, const gchar * unit)
 }
 
 gboolean
-aooct_norm_props_set (AooctNormSettings * s, guint first, guint prop_id,
+aooct_norm_props_set (AooctNormSettings * s, guint first_prop_id, guint prop_id,
     const GValue * value)
 {
-  if (prop_id < first || prop_id >= first + AOOCT_NORM_PROPS)
+  if (prop_id < first_prop_id || prop_id >= first_prop_id + AOOCT_NORM_N_PROPS)
     return FALSE;
-  switch (prop_id - first) {
+  switch (prop_id - first_prop_id) {
     case 0:
       s->log = g_value_get_boolean (value);
       break;
@@ -119,12 +120,12 @@ aooct_norm_props_set (AooctNormSettings * s, guint first, guint prop_id,
 }
 
 gboolean
-aooct_norm_props_get (const AooctNormSettings * s, guint first,
+aooct_norm_props_get (const AooctNormSettings * s, guint first_prop_id,
     guint prop_id, GValue * value)
 {
-  if (prop_id < first || prop_id >= first + AOOCT_NORM_PROPS)
+  if (prop_id < first_prop_id || prop_id >= first_prop_id + AOOCT_NORM_N_PROPS)
     return FALSE;
-  switch (prop_id - first) {
+  switch (prop_id - first_prop_id) {
     case 0:
       g_value_set_boolean (value, s->log);
       break;

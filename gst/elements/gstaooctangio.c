@@ -86,7 +86,7 @@ enum
   PROP_METHOD,
   PROP_DECORRELATION_MAX,
   PROP_VARIANCE_MAX,
-  PROP_FLOW,                    /* .. the AOOCT_FLOW_PROPS shared ones */
+  PROP_FLOW,                    /* .. the AOOCT_FLOW_N_PROPS shared ones */
 };
 
 #define GST_TYPE_AOOCT_ANGIO_METHOD (gst_aooct_angio_method_get_type ())
@@ -155,12 +155,8 @@ gst_aooct_angio_derive_output (GstAooctFilter * filter,
 
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
-static gpointer
-angio_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cpu_angio_plan_new (settings);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (angio_cpu_plan_new,
+    aooct_cpu_angio_plan_new (settings));
 
 static gboolean
 angio_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -177,23 +173,15 @@ angio_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static void
-angio_cpu_plan_free (gpointer plan)
-{
-  aooct_cpu_angio_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (angio_cpu_plan_free, aooct_cpu_angio_plan_free);
 
 static const AooctStepOps angio_cpu = { angio_cpu_plan_new, angio_cpu_execute,
   angio_cpu_plan_free, NULL, NULL
 };
 
 #ifdef HAVE_CUDA
-static gpointer
-angio_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cuda_angio_plan_new (settings, error);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (angio_cuda_plan_new,
+    aooct_cuda_angio_plan_new (settings, error));
 
 static gboolean
 angio_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -209,11 +197,7 @@ angio_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
       run->stream, error);
 }
 
-static void
-angio_cuda_plan_free (gpointer plan)
-{
-  aooct_cuda_angio_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (angio_cuda_plan_free, aooct_cuda_angio_plan_free);
 
 static const AooctStepOps angio_cuda = { angio_cuda_plan_new,
   angio_cuda_execute, angio_cuda_plan_free, NULL, NULL

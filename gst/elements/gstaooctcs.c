@@ -314,11 +314,7 @@ cs_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
       (gfloat *) out->data, live->tau, live->iterations, run->stream, error);
 }
 
-static void
-cs_cuda_plan_free (gpointer plan)
-{
-  aooct_cuda_cs_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (cs_cuda_plan_free, aooct_cuda_cs_plan_free);
 
 static const AooctStepOps cs_cuda = { cs_cuda_plan_new, cs_cuda_execute,
   cs_cuda_plan_free

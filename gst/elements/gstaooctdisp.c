@@ -274,12 +274,8 @@ rebuild_weights (GstAooctDisp * self, GError ** error)
 
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
-static gpointer
-disp_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cpu_disp_plan_new (shape->in);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (disp_cpu_plan_new,
+    aooct_cpu_disp_plan_new (shape->in));
 
 static gboolean
 disp_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -292,11 +288,7 @@ disp_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static void
-disp_cpu_plan_free (gpointer plan)
-{
-  aooct_cpu_disp_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (disp_cpu_plan_free, aooct_cpu_disp_plan_free);
 
 static const AooctStepOps disp_cpu = { disp_cpu_plan_new, disp_cpu_execute,
   disp_cpu_plan_free

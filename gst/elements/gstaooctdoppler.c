@@ -81,7 +81,7 @@ enum
   PROP_LINE_RATE,
   PROP_CENTER_WAVELENGTH,
   PROP_REFRACTIVE_INDEX,
-  PROP_FLOW,                    /* .. the AOOCT_FLOW_PROPS shared ones */
+  PROP_FLOW,                    /* .. the AOOCT_FLOW_N_PROPS shared ones */
 };
 
 #define DEFAULT_REFRACTIVE_INDEX 1.38
@@ -117,12 +117,8 @@ static const AooctFlowClassInfo doppler_info = {
 
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
-static gpointer
-doppler_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cpu_doppler_plan_new (settings);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (doppler_cpu_plan_new,
+    aooct_cpu_doppler_plan_new (settings));
 
 static gboolean
 doppler_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -133,23 +129,15 @@ doppler_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static void
-doppler_cpu_plan_free (gpointer plan)
-{
-  aooct_cpu_doppler_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (doppler_cpu_plan_free, aooct_cpu_doppler_plan_free);
 
 static const AooctStepOps doppler_cpu = { doppler_cpu_plan_new,
   doppler_cpu_execute, doppler_cpu_plan_free, NULL, NULL
 };
 
 #ifdef HAVE_CUDA
-static gpointer
-doppler_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cuda_doppler_plan_new (settings, error);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (doppler_cuda_plan_new,
+    aooct_cuda_doppler_plan_new (settings, error));
 
 static gboolean
 doppler_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -159,11 +147,8 @@ doppler_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
       (const gfloat *) in->data, out->data, out->stride, run->stream, error);
 }
 
-static void
-doppler_cuda_plan_free (gpointer plan)
-{
-  aooct_cuda_doppler_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (doppler_cuda_plan_free,
+    aooct_cuda_doppler_plan_free);
 
 /* the kernels' arguments are the planes and this buffer's settings */
 G_STATIC_ASSERT (sizeof (AooctDopplerSettings) <= AOOCT_STEP_GRAPH_KEY);

@@ -165,12 +165,8 @@ gst_aooct_enface_own_params (GstAooctView * view, AooctViewParams * p,
       GST_AOOCT_FILTER (view)->in_geom.full_range, error);
 }
 
-static gpointer
-enface_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cpu_enface_plan_new (settings, error);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (enface_cpu_plan_new,
+    aooct_cpu_enface_plan_new (settings, error));
 
 static gboolean
 enface_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -188,23 +184,15 @@ enface_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static void
-enface_cpu_plan_free (gpointer plan)
-{
-  aooct_cpu_enface_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (enface_cpu_plan_free, aooct_cpu_enface_plan_free);
 
 static const AooctStepOps enface_cpu = { enface_cpu_plan_new,
   enface_cpu_execute, enface_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
-static gpointer
-enface_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cuda_enface_plan_new (settings, error);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (enface_cuda_plan_new,
+    aooct_cuda_enface_plan_new (settings, error));
 
 static gboolean
 enface_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -220,11 +208,7 @@ enface_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
       out->stride, run->stream, error);
 }
 
-static void
-enface_cuda_plan_free (gpointer plan)
-{
-  aooct_cuda_enface_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (enface_cuda_plan_free, aooct_cuda_enface_plan_free);
 
 static const AooctStepOps enface_cuda = { enface_cuda_plan_new,
   enface_cuda_execute, enface_cuda_plan_free

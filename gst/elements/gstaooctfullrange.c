@@ -138,12 +138,8 @@ gst_aooct_fullrange_derive_output (GstAooctFilter * filter,
 
 /* The step on both backends (aooct-step.h): no settings; the live
  * sideband (a gboolean, TRUE for the lower one) comes with each buffer. */
-static gpointer
-fullrange_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cpu_fullrange_plan_new (shape->in, error);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (fullrange_cpu_plan_new,
+    aooct_cpu_fullrange_plan_new (shape->in, error));
 
 static gboolean
 fullrange_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -155,23 +151,16 @@ fullrange_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static void
-fullrange_cpu_plan_free (gpointer plan)
-{
-  aooct_cpu_fullrange_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (fullrange_cpu_plan_free,
+    aooct_cpu_fullrange_plan_free);
 
 static const AooctStepOps fullrange_cpu = {
   fullrange_cpu_plan_new, fullrange_cpu_execute, fullrange_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
-static gpointer
-fullrange_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cuda_fullrange_plan_new (shape->in, error);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (fullrange_cuda_plan_new,
+    aooct_cuda_fullrange_plan_new (shape->in, error));
 
 static gboolean
 fullrange_cuda_execute (gpointer plan, const AooctPlane * in,
@@ -181,11 +170,8 @@ fullrange_cuda_execute (gpointer plan, const AooctPlane * in,
       (gfloat *) out->data, *(const gboolean *) run->live, run->stream, error);
 }
 
-static void
-fullrange_cuda_plan_free (gpointer plan)
-{
-  aooct_cuda_fullrange_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (fullrange_cuda_plan_free,
+    aooct_cuda_fullrange_plan_free);
 
 static const AooctStepOps fullrange_cuda = {
   fullrange_cuda_plan_new, fullrange_cuda_execute, fullrange_cuda_plan_free

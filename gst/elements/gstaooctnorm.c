@@ -122,7 +122,7 @@ enum
   PROP_BILATERAL_SIGMA_SPACE,
   PROP_BILATERAL_SIGMA_RANGE,
   PROP_DEPTH_PER_ROW,
-  PROP_LOG,                     /* .. the AOOCT_NORM_PROPS display ones */
+  PROP_LOG,                     /* .. the AOOCT_NORM_N_PROPS display ones */
 };
 
 static GParamSpec *depth_per_row_pspec;
@@ -784,7 +784,7 @@ gst_aooct_norm_init (GstAooctNorm * self)
 {
   self->crop_start = DEFAULT_CROP_START;
   self->crop_end = DEFAULT_CROP_END;
-  aooct_norm_settings_init (&self->settings);
+  aooct_norm_props_init (&self->settings);
   self->average_bscans = 1;
   self->average_alines = 1;
   self->sigma_range = 0.1;

@@ -256,17 +256,9 @@ org_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static void
-org_cpu_reset (gpointer plan)
-{
-  aooct_cpu_org_reset (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (org_cpu_reset, aooct_cpu_org_reset);
 
-static void
-org_cpu_plan_free (gpointer plan)
-{
-  aooct_cpu_org_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (org_cpu_plan_free, aooct_cpu_org_plan_free);
 
 static const AooctStepOps org_cpu = { org_cpu_plan_new, org_cpu_execute,
   org_cpu_plan_free, org_cpu_reset, NULL
@@ -330,19 +322,11 @@ org_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static void
-org_cuda_reset (gpointer plan)
-{
-  aooct_cuda_org_reset (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (org_cuda_reset, aooct_cuda_org_reset);
 
 /* reports what is still on its way before it goes (teardown, which
  * follows, forgets the plan) */
-static void
-org_cuda_plan_free (gpointer plan)
-{
-  aooct_cuda_org_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (org_cuda_plan_free, aooct_cuda_org_plan_free);
 
 static const AooctStepOps org_cuda = { org_cuda_plan_new, org_cuda_execute,
   org_cuda_plan_free, org_cuda_reset, NULL

@@ -213,12 +213,8 @@ report (gpointer data, const AooctRegisterResult * r)
 
 /* ---- the step on both backends (aooct-step.h) ------------------------ */
 
-static gpointer
-register_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cpu_register_plan_new (settings);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (register_cpu_plan_new,
+    aooct_cpu_register_plan_new (settings));
 
 static gboolean
 register_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -231,29 +227,18 @@ register_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static void
-register_cpu_plan_free (gpointer plan)
-{
-  aooct_cpu_register_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (register_cpu_plan_free,
+    aooct_cpu_register_plan_free);
 
-static void
-register_cpu_reset (gpointer plan)
-{
-  aooct_cpu_register_reset (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (register_cpu_reset, aooct_cpu_register_reset);
 
 static const AooctStepOps register_cpu = { register_cpu_plan_new,
   register_cpu_execute, register_cpu_plan_free, register_cpu_reset, NULL
 };
 
 #ifdef HAVE_CUDA
-static gpointer
-register_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cuda_register_plan_new (settings, error);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (register_cuda_plan_new,
+    aooct_cuda_register_plan_new (settings, error));
 
 static gboolean
 register_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -266,17 +251,10 @@ register_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
       out->stride, run->stream, error);
 }
 
-static void
-register_cuda_plan_free (gpointer plan)
-{
-  aooct_cuda_register_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (register_cuda_plan_free,
+    aooct_cuda_register_plan_free);
 
-static void
-register_cuda_reset (gpointer plan)
-{
-  aooct_cuda_register_reset (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (register_cuda_reset, aooct_cuda_register_reset);
 
 static gboolean
 register_cuda_drain (gpointer plan, GError ** error)

@@ -149,12 +149,8 @@ gst_aooct_render_own_live (GstAooctView * view, const AooctViewParams * p)
 
 /* ---- the step on both backends (aooct-step.h, gstaooctview.h) -------- */
 
-static gpointer
-render_cpu_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cpu_render_plan_new (settings, error);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (render_cpu_plan_new,
+    aooct_cpu_render_plan_new (settings, error));
 
 static gboolean
 render_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -173,23 +169,15 @@ render_cpu_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
   return TRUE;
 }
 
-static void
-render_cpu_plan_free (gpointer plan)
-{
-  aooct_cpu_render_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (render_cpu_plan_free, aooct_cpu_render_plan_free);
 
 static const AooctStepOps render_cpu = { render_cpu_plan_new,
   render_cpu_execute, render_cpu_plan_free
 };
 
 #ifdef HAVE_CUDA
-static gpointer
-render_cuda_plan_new (const AooctStepShape * shape, gconstpointer settings,
-    GError ** error)
-{
-  return aooct_cuda_render_plan_new (settings, error);
-}
+AOOCT_STEP_FORWARD_PLAN_NEW (render_cuda_plan_new,
+    aooct_cuda_render_plan_new (settings, error));
 
 static gboolean
 render_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
@@ -206,11 +194,7 @@ render_cuda_execute (gpointer plan, const AooctPlane * in, AooctPlane * out,
       v->filled, out->data, out->stride, run->stream, error);
 }
 
-static void
-render_cuda_plan_free (gpointer plan)
-{
-  aooct_cuda_render_plan_free (plan);
-}
+AOOCT_STEP_FORWARD_PLAN_OP (render_cuda_plan_free, aooct_cuda_render_plan_free);
 
 static const AooctStepOps render_cuda = { render_cuda_plan_new,
   render_cuda_execute, render_cuda_plan_free

@@ -54,7 +54,7 @@ enum
   PROP_BSCANS_PER_VOLUME,
   PROP_CROP_START,
   PROP_CROP_END,
-  PROP_LOG,                     /* .. the AOOCT_NORM_PROPS display ones */
+  PROP_LOG,                     /* .. the AOOCT_NORM_N_PROPS display ones */
 };
 
 #define DEFAULT_BSCANS_PER_VOLUME 100
@@ -367,5 +367,5 @@ gst_aooct_view_init (GstAooctView * self)
   GstAooctViewPrivate *priv = PRIV (self);
 
   priv->bscans_per_volume = DEFAULT_BSCANS_PER_VOLUME;
-  aooct_norm_settings_init (&priv->settings);
+  aooct_norm_props_init (&priv->settings);
 }

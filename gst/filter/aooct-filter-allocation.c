@@ -125,8 +125,7 @@ decide_allocation_cuda_video (AooctCudaElement * ce, GstQuery * query,
 
   gst_query_parse_allocation (query, &caps, NULL);
   query_pool_limits (query, &min, &max);
-  pool = aooct_cuda_element_video_pool_new (ce, caps, query, min, max, &size,
-      error);
+  pool = aooct_cuda_video_pool_new (ce, caps, query, min, max, &size, error);
   if (pool == NULL)
     return FALSE;
   query_use_pool (query, pool, size, min, max);
@@ -309,7 +308,7 @@ propose_upload_pool (AooctCudaElement * ce, GstQuery * query, GstCaps * caps,
 
   /* one frame being written upstream, one being uploaded, and the ones
    * whose copies may still run */
-  pool = aooct_cuda_element_host_pool_new (ce, caps, size,
+  pool = aooct_cuda_upload_host_pool_new (ce, caps, size,
       AOOCT_CUDA_INPUT_HOLD + 2, error);
   if (pool == NULL)
     return FALSE;

@@ -191,7 +191,7 @@ aooct_filter_stats_make (const AooctFilterStats * stats, gboolean on_cuda,
  * settings it gave (aooct-step.h's plan_new) with the CUDA context
  * current, live(), defer(), teardown() (the plan freed first).  The
  * plan's execute on a buffer is the backends' (aooct_filter_process_host in
- * aooct-filter-buffers.c, aooct_cuda_element_transform in
+ * aooct-filter-buffers.c, aooct_cuda_buffer_transform in
  * aooct-cuda-buffer.c); the contract itself is gstaooctfilter.h's class
  * struct (see aooct-filter-private.h). */
 
@@ -329,7 +329,7 @@ aooct_filter_subclass_defer (GstAooctFilter * self, GstBuffer * outbuf,
  * completes), the ring around events and state changes, and, in test
  * builds only, the fault request (see aooct-filter-private.h).  One
  * buffer's way on the GPU is the backend's, which does not know the
- * filter (aooct_cuda_element_transform, aooct-cuda-buffer.c).  Built only
+ * filter (aooct_cuda_buffer_transform, aooct-cuda-buffer.c).  Built only
  * with CUDA. */
 
 #ifdef AOOCT_FAULT_INJECTION
@@ -402,7 +402,7 @@ take_head (GstAooctFilter * self, GstBuffer ** buf, GError ** error)
   AooctOutputDesc out;
 
   aooct_filter_output_desc (self, &out);
-  return aooct_cuda_element_take_output (self->priv->cuda, &out, buf, error);
+  return aooct_cuda_buffer_take_output (self->priv->cuda, &out, buf, error);
 }
 
 /* The src task: pushes the outputs of the ring in order as their GPU work
@@ -745,7 +745,7 @@ check_in_order (GstAooctFilter * self, GstBuffer * inbuf, GError ** error)
  * of its rows (the buffer layer, aooct-filter-buffers.h), the steps
  * deferred to it, the live properties, then one backend -- the step
  * deferred onto the buffer itself, the CUDA backend (upload, step,
- * download: aooct_cuda_element_transform) or the CPU one (map, step,
+ * download: aooct_cuda_buffer_transform) or the CPU one (map, step,
  * unmap: aooct_filter_process_host).  The lower layers return a GError;
  * the element error is posted here. */
 static GstFlowReturn
@@ -814,7 +814,7 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     };
 
     ok = aooct_filter_subclass_live (self, &b.live, &error)
-        && aooct_cuda_element_transform (priv->cuda, &b, inbuf, outbuf, &error);
+        && aooct_cuda_buffer_transform (priv->cuda, &b, inbuf, outbuf, &error);
     priv->stats.host_ms += (g_get_monotonic_time () - t0) / 1000.0;
   } else
 #endif
