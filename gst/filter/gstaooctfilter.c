@@ -753,18 +753,6 @@ transform_size (GstBaseTransform * bt,
   return TRUE;
 }
 
-static void
-caps_class_init (GstAooctFilterClass * klass)
-{
-  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
-
-  bt_class->transform_caps = GST_DEBUG_FUNCPTR (transform_caps);
-  bt_class->accept_caps = GST_DEBUG_FUNCPTR (accept_caps);
-  bt_class->transform_size = GST_DEBUG_FUNCPTR (transform_size);
-  klass->parse_sink_caps = parse_sink_caps_default;
-  klass->output_caps = output_caps_default;
-}
-
 /* ---- allocation: the output buffer, the pools decided and proposed,
  * the deferral decision, the metas announced */
 
@@ -1101,16 +1089,6 @@ propose_allocation (GstBaseTransform * bt,
   g_clear_error (&error);
 #endif
   return ret;
-}
-
-static void
-allocation_class_init (GstAooctFilterClass * klass)
-{
-  GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
-
-  bt_class->prepare_output_buffer = GST_DEBUG_FUNCPTR (prepare_output_buffer);
-  bt_class->decide_allocation = GST_DEBUG_FUNCPTR (decide_allocation);
-  bt_class->propose_allocation = GST_DEBUG_FUNCPTR (propose_allocation);
 }
 
 /* ---- GstAooctFilter on the CUDA backend, what of it takes the filter:
@@ -2065,9 +2043,16 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
   bt_class->stop = GST_DEBUG_FUNCPTR (gst_aooct_filter_stop);
   bt_class->query = GST_DEBUG_FUNCPTR (gst_aooct_filter_query);
   bt_class->passthrough_on_same_caps = FALSE;
-  /* the vfuncs of the other concerns, each in its file */
-  caps_class_init (klass);
-  allocation_class_init (klass);
+  /* caps */
+  bt_class->transform_caps = GST_DEBUG_FUNCPTR (transform_caps);
+  bt_class->accept_caps = GST_DEBUG_FUNCPTR (accept_caps);
+  bt_class->transform_size = GST_DEBUG_FUNCPTR (transform_size);
+  klass->parse_sink_caps = parse_sink_caps_default;
+  klass->output_caps = output_caps_default;
+  /* allocation */
+  bt_class->prepare_output_buffer = GST_DEBUG_FUNCPTR (prepare_output_buffer);
+  bt_class->decide_allocation = GST_DEBUG_FUNCPTR (decide_allocation);
+  bt_class->propose_allocation = GST_DEBUG_FUNCPTR (propose_allocation);
 #ifdef HAVE_CUDA
   aooct_filter_cuda_class_init (klass);
 #endif
