@@ -271,15 +271,18 @@ aooct_cuda_buffer_transform (AooctCudaElement * ce,
       && !aooct_cuda_video_map_input (ce, inbuf, id->vinfo, &vin, &in, error)) {
     goto done;
   } else if (!vin.mapped) {
+    /* the rows as mapped: the GstCudaMemory's own layout, else the one
+     * of the size check */
+    const GstVideoInfo *layout = id->video ?
+        aooct_cuda_video_layout (inbuf, b->in_layout) : NULL;
     gboolean up;
 
     if (id->cuda_memory)
       GST_DEBUG_OBJECT (b->log, "input in CUDA memory that cannot be used in "
           "place (another CUDA context, or not one device block): reading "
           "it through system memory");
-    if (!aooct_filter_map_plane (inbuf, id->video, id->video ?
-            aooct_cuda_video_layout (inbuf, b->in_layout) : NULL,
-            id->geom, GST_MAP_READ, &frame, &map, &host)) {
+    if (!aooct_filter_map_plane (inbuf, id->video, layout, id->geom,
+            GST_MAP_READ, &frame, &map, &host)) {
       g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
           "cannot map the input buffer for reading");
       goto done;

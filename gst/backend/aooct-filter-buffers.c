@@ -118,13 +118,11 @@ check_video_meta (const AooctInputDesc * in, GstBuffer * inbuf,
  * would pad to 4 bytes).  Sets *@layout (video input) for the buffer. */
 gboolean
 aooct_filter_check_input_size (const AooctInputDesc * in, GstBuffer * inbuf,
-    GstVideoInfo * layout, GError ** error)
+    const AooctPendingMeta * pending, GstVideoInfo * layout, GError ** error)
 {
   gsize size = gst_buffer_get_size (inbuf), expected, packed = 0;
   GstVideoMeta *meta = NULL;
 
-  expected = aooct_filter_expected_input_size (in,
-      aooct_buffer_get_pending_meta (inbuf));
   if (in->video) {
     *layout = *in->vinfo;
     meta = gst_buffer_get_video_meta (inbuf);
@@ -140,6 +138,10 @@ aooct_filter_check_input_size (const AooctInputDesc * in, GstBuffer * inbuf,
     }
     if (meta)
       return check_video_meta (in, inbuf, meta, error);
+  }
+  /* (a frame with a GstVideoMeta was checked against its own layout) */
+  expected = aooct_filter_expected_input_size (in, pending);
+  if (in->video) {
     packed = (gsize) GST_VIDEO_INFO_COMP_PSTRIDE (in->vinfo, 0) *
         GST_VIDEO_INFO_WIDTH (in->vinfo) * GST_VIDEO_INFO_HEIGHT (in->vinfo);
     if (size == packed && packed != expected && !in->cuda_memory) {

@@ -6,7 +6,7 @@
  * CPU backend).  It takes what it needs as arguments, never the filter:
  * the base class (gstaooctfilter.c) describes its pads with
  * aooct_filter_input_desc / aooct_filter_output_desc
- * (aooct-filter-private.h), and the CUDA backend (aooct-cuda-element.h)
+ * (gstaooctfilter.c), and the CUDA backend (aooct-cuda-element.h)
  * uses the same descriptions. */
 #ifndef __AOOCT_FILTER_BUFFERS_H__
 #define __AOOCT_FILTER_BUFFERS_H__
@@ -48,9 +48,12 @@ gsize aooct_filter_expected_input_size (const AooctInputDesc * in,
     const AooctPendingMeta * pending);
 gsize aooct_filter_output_size (const AooctOutputDesc * out);
 /* FALSE with a message naming the sizes when @inbuf is not what @in
- * promises; sets *@layout (the rows of video input) for the buffer. */
+ * promises (with @pending, its deferred steps: aooct_buffer_get_pending_meta
+ * of @inbuf, taken once by the caller); sets *@layout (the rows of video
+ * input) for the buffer. */
 gboolean aooct_filter_check_input_size (const AooctInputDesc * in,
-    GstBuffer * inbuf, GstVideoInfo * layout, GError ** error);
+    GstBuffer * inbuf, const AooctPendingMeta * pending, GstVideoInfo * layout,
+    GError ** error);
 /* Maps @buf as one AooctPlane: a video frame of @vinfo (@video) or rows
  * of @geom's A-lines. */
 gboolean aooct_filter_map_plane (GstBuffer * buf, gboolean video,

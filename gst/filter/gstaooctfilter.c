@@ -23,29 +23,47 @@
 /* aooct: base class of the processing elements (see gstaooctfilter.h), its
  * core: the type and its properties, the backend chosen at start, set_caps,
  * the dispatch of each buffer (deferred, on CUDA or on the CPU), events,
- * queries and element errors.  The other concerns have files of their own
- * (aooct-filter-private.h lists them). */
+ * queries, element errors, caps and allocation.  Calls go down only, and
+ * what lies below takes arguments, not the filter:
+ *   aooct-filter-caps.c        caps helpers on caps alone (memory
+ *                              features, square pixels, k-positions, the
+ *                              field downstream refused)
+ *   aooct-filter-allocation.c  the pools on CUDA, from the query and the
+ *                              element's CUDA side
+ *   aooct-filter-buffers.c     buffer sizes, the input size check,
+ *                              mapping, the CPU backend (map, step, unmap)
+ *   aooct-cuda-buffer.c        one buffer on the GPU, the step as a graph
+ *   aooct-cuda-element.c       context, streams, staging, GPU timing, with
+ *                              aooct-cuda-upload.c, aooct-cuda-video.c and
+ *                              aooct-output-ring.c */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 #include <string.h>
 
-#include "aooct-filter-private.h"
+#include "gstaooctfilter.h"
+#include "aooct-filter-buffers.h"
+#include "aooct-filter-caps.h"
 #include "aooct-seq-meta.h"
 #include "aooct-caps.h"
 #include "aooct-error.h"
+#include "aooct-raw-caps.h"
 #include "aooct-late-property.h"
 
 #include "aooct-step.h"
 
 #ifdef HAVE_CUDA
 #include "aooct-cuda-element.h"
+#include "aooct-cuda-memory.h"
+#include "aooct-cuda-pool.h"
+#include "aooct-filter-allocation.h"
 #ifdef AOOCT_FAULT_INJECTION
 #include "aooct-cuda-fault.h"
 #endif
 #endif
 
+GST_DEBUG_CATEGORY_STATIC (gst_aooct_filter_debug);
 #define GST_CAT_DEFAULT gst_aooct_filter_debug
 
 enum
@@ -84,17 +102,153 @@ gst_aooct_backend_get_type (void)
   return type;
 }
 
+/* ---- the private state: the struct and what the sections below share */
+
+struct _AooctCudaElement;
+
+/* What the base class counts since start (the stats property). */
+typedef struct
+{
+  guint64 buffers;
+  gdouble host_ms;
+} AooctFilterStats;
+
+struct _GstAooctFilterPrivate
+{
+  /* properties (object lock) */
+  GstAooctBackend backend;
+  gint device_id;
+  gboolean gpu_timing;
+  gboolean defer_steps;
+  gboolean cuda_graphs;
+
+  /* the step's core of the active backend, from set_caps until teardown
+   * (none in passthrough) */
+  AooctStep step;
+
+  /* between start() and stop(); the backend chosen then is
+   * GstAooctFilter.active_backend */
+  gboolean started;
+  gchar *cpu_reason;            /* why the element runs on the CPU */
+  struct _AooctCudaElement *cuda;       /* NULL without CUDA */
+
+  /* element errors: the last message posted (to post it once), how many
+   * were posted since start (object lock) */
+  gchar *last_error;
+  guint errors_posted;
+  /* buffers in a row processed with the last consistent live settings */
+  guint inconsistent;
+
+  /* the row layout of the video buffer being processed without a
+   * GstVideoMeta: in_vinfo, or its rows tightly packed (rawvideoparse
+   * plane-strides=<N x bytes> of an odd width) */
+  GstVideoInfo in_layout;
+
+  /* deferred steps (aooct-pending-meta.h), decided at allocation */
+  gboolean downstream_absorbs;  /* downstream announced the pending meta */
+  gboolean deferring;           /* ... and our whole step goes to it */
+  gboolean defer_this;          /* the output being made is the input */
+
+  /* ALLOCATION queries from upstream against the deactivation of the
+   * pads (aooct-filter-allocation.c): closed from PAUSED_TO_READY until
+   * READY_TO_PAUSED */
+  GMutex allocation_lock;
+  gboolean allocation_closed;
+
+  /* stats (gstaooctfilter.c; the GPU's in the AooctCudaElement) */
+  AooctFilterStats stats;
+
+#ifdef AOOCT_FAULT_INJECTION
+  gint fault;                   /* AooctCudaFault to make (tests only) */
+  guint64 fault_at;             /* ... after this buffer (1 = the first) */
+#endif
+  /* in a branch of aooctsplit (aooct-seq-meta.h): the position of the
+   * buffer expected next (streaming thread), for in_order_setting */
+  gboolean have_pos;
+  guint64 next_pos;
+};
+
+/* CUDA memory can flow through this element's aooct pads: it started on
+ * the CUDA backend. */
+static inline gboolean
+aooct_filter_cuda_active (GstAooctFilter * self)
+{
+  return self->active_backend == GST_AOOCT_BACKEND_CUDA;
+}
+
+/* gstaooctfilter.c (also gst_aooct_filter_post_error) */
+static void aooct_filter_forget_last_error (GstAooctFilter * self);
+
+/* gstaooctfilter.c: the calls into the subclass (its class vfuncs
+ * take the filter) */
+static gboolean aooct_filter_subclass_setup (GstAooctFilter * self,
+    GError ** error);
+static void aooct_filter_subclass_teardown (GstAooctFilter * self);
+/* klass->live(): what the element reads of its live properties for the
+ * buffer about to be processed (NULL without the hook). */
+static gboolean aooct_filter_subclass_live (GstAooctFilter * self,
+    gconstpointer * live, GError ** error);
+/* At EOS: the plan hands over what it still owes the element (its drain,
+ * aooct-step.h); FALSE with @error set when that failed. */
+static gboolean aooct_filter_subclass_drain (GstAooctFilter * self,
+    GError ** error);
+static gboolean aooct_filter_subclass_defer (GstAooctFilter * self,
+    GstBuffer * outbuf, gdouble * host_ms, GError ** error);
+
+/* The buffer layer's descriptions of the negotiated pads
+ * (aooct-filter-buffers.h). */
+static inline void
+aooct_filter_input_desc (GstAooctFilter * self, AooctInputDesc * in)
+{
+  in->video = GST_AOOCT_FILTER_GET_CLASS (self)->sink_is_video;
+  in->vinfo = &self->in_vinfo;
+  in->raw_format = self->in_raw_format;
+  in->geom = &self->in_geom;
+  in->cuda_memory = self->in_cuda_memory;
+  in->on_cuda = aooct_filter_cuda_active (self);
+}
+
+static inline void
+aooct_filter_output_desc (GstAooctFilter * self, AooctOutputDesc * out)
+{
+  out->video = GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video;
+  out->vinfo = &self->out_vinfo;
+  out->geom = &self->out_geom;
+  out->cuda_memory = self->out_cuda_memory;
+}
+
+/* gstaooctfilter.c: the stats property from what the base class
+ * counted and (CUDA builds) what the element's CUDA side counted */
+static GstStructure *aooct_filter_stats_make (const AooctFilterStats * stats,
+    gboolean on_cuda, struct _AooctCudaElement *cuda);
+
+#ifdef HAVE_CUDA
+/* gstaooctfilter.c, CUDA builds */
+static void aooct_filter_cuda_class_init (GstAooctFilterClass * klass);
+/* At start, on CUDA: reads the fault request (fault-injection builds). */
+static void aooct_filter_cuda_started (GstAooctFilter * self);
+/* The fault to cause on this buffer (fault-injection builds; else 0). */
+static gint aooct_filter_cuda_fault (GstAooctFilter * self);
+/* gst_aooct_filter_emit() on CUDA: waits for room in the output ring
+ * (where the image leaves the GPU), then, once gst_aooct_filter_transform
+ * has made @out with @ret, hands it over (taken): into the ring for the
+ * src task, or pushed at once where it stays on the GPU. */
+static GstFlowReturn aooct_filter_cuda_wait_space (GstAooctFilter * self);
+static GstFlowReturn aooct_filter_cuda_hand_over (GstAooctFilter * self,
+    GstFlowReturn ret, GstBuffer * out);
+/* The output task around serialized events, flushes and state changes. */
+static void aooct_filter_cuda_drain (GstAooctFilter * self);
+static void aooct_filter_cuda_set_flushing (GstAooctFilter * self,
+    gboolean flushing);
+#endif
+
+
 #define gst_aooct_filter_parent_class parent_class
 G_DEFINE_ABSTRACT_TYPE_WITH_CODE (GstAooctFilter, gst_aooct_filter,
     GST_TYPE_BASE_TRANSFORM, G_ADD_PRIVATE (GstAooctFilter);
     GST_DEBUG_CATEGORY_INIT (gst_aooct_filter_debug, "aooctfilter", 0,
         "aooct processing element base class"));
 
-GST_DEBUG_CATEGORY (gst_aooct_filter_debug);
-
-/* the parent class (GstBaseTransform's), set by class_init below for the
- * chain-ups of aooct-filter-caps.c and aooct-filter-allocation.c */
-gpointer aooct_filter_parent_class;
 
 /* ---- element errors: a GError of the lower layers posted once per cause */
 
@@ -143,7 +297,7 @@ gst_aooct_filter_post_error (GstAooctFilter * self, const GError * error)
   }
 }
 
-void
+static void
 aooct_filter_forget_last_error (GstAooctFilter * self)
 {
   GST_OBJECT_LOCK (self);
@@ -155,10 +309,10 @@ aooct_filter_forget_last_error (GstAooctFilter * self)
  * by the base class since start, GPU time measured with CUDA events on the
  * element's stream when gpu-timing is set and the CUDA graphs captured or
  * launched again, both counted by the element's CUDA side
- * (aooct-cuda-element.h; see aooct-filter-private.h). */
+ * (aooct-cuda-element.h). */
 
 /* The stats property: counts since the element started. */
-GstStructure *
+static GstStructure *
 aooct_filter_stats_make (const AooctFilterStats * stats, gboolean on_cuda,
     struct _AooctCudaElement *cuda)
 {
@@ -193,11 +347,11 @@ aooct_filter_stats_make (const AooctFilterStats * stats, gboolean on_cuda,
  * plan's execute on a buffer is the backends' (aooct_filter_process_host in
  * aooct-filter-buffers.c, aooct_cuda_buffer_transform in
  * aooct-cuda-buffer.c); the contract itself is gstaooctfilter.h's class
- * struct (see aooct-filter-private.h). */
+ * struct. */
 
 /* klass->teardown(), after the GPU work that may read what it frees and
  * with the staging of the old caps (context current around it). */
-void
+static void
 aooct_filter_subclass_teardown (GstAooctFilter * self)
 {
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
@@ -255,7 +409,7 @@ setup_and_create (GstAooctFilter * self, GError ** error)
   return FALSE;
 }
 
-gboolean
+static gboolean
 aooct_filter_subclass_setup (GstAooctFilter * self, GError ** error)
 {
   gboolean ok;
@@ -273,7 +427,7 @@ aooct_filter_subclass_setup (GstAooctFilter * self, GError ** error)
   return ok;
 }
 
-gboolean
+static gboolean
 aooct_filter_subclass_live (GstAooctFilter * self, gconstpointer * live,
     GError ** error)
 {
@@ -285,7 +439,7 @@ aooct_filter_subclass_live (GstAooctFilter * self, gconstpointer * live,
 
 /* The plan's drain at EOS (aooct-step.h), context current on CUDA;
  * FALSE with @error set when it failed. */
-gboolean
+static gboolean
 aooct_filter_subclass_drain (GstAooctFilter * self, GError ** error)
 {
   gboolean ok;
@@ -307,7 +461,7 @@ aooct_filter_subclass_drain (GstAooctFilter * self, GError ** error)
 #ifdef HAVE_CUDA
 /* klass->defer(): the step goes onto @outbuf (the input buffer itself)
  * as a pending step instead of being computed (aooct-pending-meta.h). */
-gboolean
+static gboolean
 aooct_filter_subclass_defer (GstAooctFilter * self, GstBuffer * outbuf,
     gdouble * host_ms, GError ** error)
 {
@@ -322,12 +476,627 @@ aooct_filter_subclass_defer (GstAooctFilter * self, GstBuffer * outbuf,
 #endif
 
 #ifdef HAVE_CUDA
+/* ---- caps: pad templates, transform_caps, accept_caps, transform_size,
+ * the checks of set_caps and the message for refused caps */
+
+void
+gst_aooct_filter_class_add_pad_templates (GstAooctFilterClass * klass,
+    const gchar * sink_caps, const gchar * src_caps)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+
+  /* A CUDA build advertises application/x-aooct in CUDA memory too.  Video
+   * input in CUDA memory is in the template of every build, so that an
+   * upstream that insists on it reaches set_caps(), which says why it
+   * cannot be taken, instead of a bare not-negotiated; the caps queries
+   * offer it only on the CUDA backend. */
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS,
+          aooct_filter_caps_with_memory (gst_caps_from_string (sink_caps), TRUE,
+              NULL, klass->sink_video_cuda_memory)));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS,
+          aooct_filter_caps_with_memory (gst_caps_from_string (src_caps), TRUE,
+              klass->cuda_video_formats, FALSE)));
+}
+
+/* What transform_caps offers: before the element has started (linking in
+ * NULL or READY, e.g. gst_parse_launch linking to a memory:CUDAMemory
+ * capsfilter), whatever the backend property may give; once started, what
+ * the chosen backend gives. */
+static gboolean
+cuda_offered (GstAooctFilter * self)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gboolean may;
+
+  if (self->priv->started)
+    return aooct_filter_cuda_active (self);
+  GST_OBJECT_LOCK (self);
+  may = self->priv->backend != GST_AOOCT_BACKEND_CPU && klass->cuda_ops;
+  GST_OBJECT_UNLOCK (self);
+  return may;
+#else
+  return FALSE;
+#endif
+}
+
+static gboolean
+parse_sink_caps_default (GstAooctFilter * self, const GstCaps * caps,
+    AooctGeometry * in, GError ** error)
+{
+  return aooct_caps_to_geometry (caps, in, error);
+}
+
+static GstCaps *
+output_caps_default (GstAooctFilter * self, const AooctGeometry * out)
+{
+  return aooct_geometry_to_caps (out);
+}
+
+
+static GstCaps *
+output_caps (GstAooctFilter * self, const AooctGeometry * out)
+{
+  return
+      aooct_filter_caps_square_pixels (GST_AOOCT_FILTER_GET_CLASS
+      (self)->output_caps (self, out));
+}
+
+
+/* Caps of the other pad for fixed caps on this one; the pad template when
+ * the caps are not fixed or cannot be processed (set_caps() then reports
+ * why, with an element error, instead of a bare not-negotiated). */
+static GstCaps *
+transform_caps (GstBaseTransform * bt,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  GstCaps *result = NULL, *tmp;
+
+  if (direction == GST_PAD_SINK && gst_caps_is_fixed (caps)) {
+    AooctGeometry in, out;
+
+    if (klass->parse_sink_caps (self, caps, &in, NULL)
+        && klass->derive_output (self, &in, &out, NULL))
+      result =
+          aooct_filter_caps_forward_positions (output_caps (self, &out), caps,
+          &out);
+  }
+  if (result == NULL) {
+    GstPad *other = direction == GST_PAD_SINK ? bt->srcpad : bt->sinkpad;
+    result = gst_pad_get_pad_template_caps (other);
+  }
+  /* CUDA memory first when running on CUDA, so that negotiation prefers
+   * it; system memory only on the CPU backend.  @result is the src side
+   * when @direction is the sink. */
+  result = aooct_filter_caps_with_memory (result, cuda_offered (self),
+      direction == GST_PAD_SINK ? klass->cuda_video_formats : NULL,
+      direction == GST_PAD_SRC && klass->sink_video_cuda_memory);
+  /* the src side also when it is the pad template or its CUDA-memory
+   * variants (caps not fixed yet): square pixels there too */
+  if (direction == GST_PAD_SINK)
+    result = aooct_filter_caps_square_pixels (result);
+  if (filter) {
+    tmp = gst_caps_intersect_full (filter, result, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_DEBUG_OBJECT (self, "transformed %" GST_PTR_FORMAT " to %"
+      GST_PTR_FORMAT, caps, result);
+  return result;
+}
+
+static gboolean
+caps_negotiated (GstAooctFilter * self, GstCaps * incaps,
+    GstCaps * outcaps, AooctGeometry * in, AooctGeometry * out, GError ** error)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  const gchar *cpu_reason = self->priv->cpu_reason;
+
+  if (klass->sink_is_video && !aooct_raw_caps_video_info (incaps,
+          &self->in_vinfo, &self->in_raw_format)) {
+    /* packed or float rows the layout does not allow (docs/caps.md): the
+     * subclass says what is wrong */
+    if (aooct_raw_structure_is_own (gst_caps_get_structure (incaps, 0))
+        && !klass->parse_sink_caps (self, incaps, in, error))
+      return FALSE;
+    aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "cannot parse input caps %" GST_PTR_FORMAT, incaps);
+    return FALSE;
+  }
+  if (klass->sink_is_video && aooct_filter_caps_are_cuda (incaps)
+      && !aooct_filter_cuda_active (self)) {
+    /* the template lists it in every build; only the CUDA path reads it */
+    g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+        "upstream gives video in CUDA memory (memory:CUDAMemory), which %s "
+        "reads only when it runs on CUDA, but it runs on the CPU (%s); give "
+        "it frames in system memory (e.g. through cudadownload) or run it "
+        "on a CUDA device", GST_ELEMENT_NAME (self),
+        cpu_reason ? cpu_reason : "the CUDA backend is off");
+    return FALSE;
+  }
+  if (!klass->parse_sink_caps (self, incaps, in, error))
+    return FALSE;
+  g_clear_pointer (&self->in_positions, g_free);
+  if (!klass->sink_is_video && in->k_sampling != AOOCT_K_SAMPLING_EVEN
+      && !(self->in_positions = aooct_structure_get_positions
+          (gst_caps_get_structure (incaps, 0), in, error)))
+    return FALSE;
+  if (!klass->derive_output (self, in, out, error))
+    return FALSE;
+
+  if (klass->src_is_video) {
+    GstCaps *expected = aooct_filter_caps_with_memory (output_caps (self, out),
+        aooct_filter_cuda_active (self), klass->cuda_video_formats, FALSE);
+    gboolean ok = gst_caps_can_intersect (expected, outcaps);
+
+    if (!ok) {
+      gchar *e = gst_caps_to_string (expected), *o =
+          gst_caps_to_string (outcaps);
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "downstream wants %s but this element produces %s", o, e);
+      g_free (e);
+      g_free (o);
+    }
+    gst_caps_unref (expected);
+    if (!ok)
+      return FALSE;
+    if (!gst_video_info_from_caps (&self->out_vinfo, outcaps)) {
+      aooct_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "cannot parse output caps %" GST_PTR_FORMAT, outcaps);
+      return FALSE;
+    }
+  } else {
+    AooctGeometry neg;
+    GString *diff = g_string_new (NULL);
+
+    if (!aooct_caps_to_geometry (outcaps, &neg, error)) {
+      g_string_free (diff, TRUE);
+      return FALSE;
+    }
+    if (!aooct_geometry_equal (out, &neg, diff)) {
+      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_CAPS,
+          "geometry mismatch between this element's output and downstream "
+          "(produced vs expected): %s", diff->str);
+      g_string_free (diff, TRUE);
+      return FALSE;
+    }
+    g_string_free (diff, TRUE);
+  }
+  return TRUE;
+}
+
+/* Fixed video input that the template does not list (GRAY16_BE, a
+ * rawvideoparse without format=, which gives I420, a width of 1, a packed
+ * format of another bit depth) is
+ * accepted here so that set_caps() -- parse_sink_caps() -- says what is
+ * wrong and what to do, instead of the pad refusing it silently and the
+ * user seeing only "not-negotiated".  Caps queries still offer only what
+ * the element takes, so an upstream that negotiates (videoconvert) picks
+ * that. */
+static gboolean
+accept_caps (GstBaseTransform * bt, GstPadDirection direction, GstCaps * caps)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (bt);
+  GstCapsFeatures *f;
+
+  if (GST_BASE_TRANSFORM_CLASS (parent_class)->accept_caps (bt, direction,
+          caps))
+    return TRUE;
+  if (direction != GST_PAD_SINK || !klass->sink_is_video
+      || !gst_caps_is_fixed (caps)
+      || !(gst_structure_has_name (gst_caps_get_structure (caps, 0),
+              "video/x-raw")
+          || aooct_raw_structure_is_own (gst_caps_get_structure (caps, 0))))
+    return FALSE;
+  f = gst_caps_get_features (caps, 0);
+  if (f && !gst_caps_features_is_equal (f,
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    return FALSE;
+  GST_DEBUG_OBJECT (bt, "accepting %" GST_PTR_FORMAT " to say at set_caps "
+      "why it cannot be processed", caps);
+  return TRUE;
+}
+
+
+/* New input caps were refused without a message of ours (set_caps posts
+ * one for whatever it finds wrong): basetransform found no output caps
+ * that downstream accepts.  Say which field, instead of leaving the user
+ * with "not-negotiated". */
+static void
+caps_explain_refused (GstAooctFilter * self, GstCaps * incaps)
+{
+  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
+  GstCaps *ours = transform_caps (bt, GST_PAD_SINK, incaps,
+      NULL);
+  GstCaps *theirs = gst_pad_peer_query_caps (bt->srcpad, NULL);
+  GstPad *peer = gst_pad_get_peer (bt->srcpad);
+  gchar *diff = aooct_filter_caps_difference (ours, theirs);
+  gchar *o = gst_caps_to_string (ours), *t = gst_caps_to_string (theirs);
+  GError *error = NULL;
+
+  g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_CAPS, "cannot negotiate the "
+      "output with %s: %s (this element produces %s; %s accepts %s)",
+      peer && GST_OBJECT_PARENT (peer) ?
+      GST_OBJECT_NAME (GST_OBJECT_PARENT (peer)) : "downstream",
+      diff ? diff : "no format in common", o,
+      peer ? "downstream" : "an unlinked pad", t);
+  gst_aooct_filter_post_error (self, error);
+  g_clear_error (&error);
+  g_free (diff);
+  g_free (o);
+  g_free (t);
+  gst_clear_object (&peer);
+  gst_caps_unref (ours);
+  gst_caps_unref (theirs);
+}
+
+/* The sizes the negotiated caps promise (aooct-filter-buffers.h). */
+static gboolean
+transform_size (GstBaseTransform * bt,
+    GstPadDirection direction, GstCaps * caps, gsize size, GstCaps * othercaps,
+    gsize * othersize)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+  AooctInputDesc in;
+  AooctOutputDesc out;
+
+  if (!self->configured)
+    return FALSE;
+  aooct_filter_input_desc (self, &in);
+  aooct_filter_output_desc (self, &out);
+  *othersize = direction == GST_PAD_SINK ? aooct_filter_output_size (&out) :
+      aooct_filter_expected_input_size (&in, NULL);
+  return TRUE;
+}
+
+/* ---- allocation: the output buffer, the pools decided and proposed,
+ * the deferral decision, the metas announced */
+
+/* The size check before the output buffer is allocated: caps may promise
+ * buffers of up to 2 GiB, and a short buffer must not cost that much
+ * memory before it is refused (tests/base/test-robust.c). */
+static GstFlowReturn
+prepare_output_buffer (GstBaseTransform * bt,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+  GError *error = NULL;
+  GstFlowReturn ret;
+  AooctInputDesc in;
+
+  self->priv->defer_this = FALSE;
+  aooct_filter_input_desc (self, &in);
+  if (self->configured && !aooct_filter_check_input_size (&in, inbuf,
+          aooct_buffer_get_pending_meta (inbuf), &self->priv->in_layout,
+          &error)) {
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return GST_FLOW_ERROR;
+  }
+#ifdef HAVE_CUDA
+  /* Deferring: the output is the input buffer itself, and transform()
+   * only adds our step to its pending ones (GstBaseTransform then pushes
+   * it as after an in-place transform).  Not a new buffer sharing the
+   * memory: the producer's pool would discard its buffer, whose memory is
+   * no longer its own, and allocate a new one for each B-scan.  A buffer
+   * that somebody else holds too is not ours to change: processed here. */
+  if (self->configured && self->priv->deferring
+      && gst_buffer_is_writable (inbuf)
+      && aooct_cuda_buffer_get_memory (inbuf, self->priv->cuda->context)) {
+    *outbuf = inbuf;
+    self->priv->defer_this = TRUE;
+    return GST_FLOW_OK;
+  }
+#endif
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->prepare_output_buffer (bt,
+      inbuf, outbuf);
+#ifdef HAVE_CUDA
+  if (ret == GST_FLOW_ERROR) {
+    /* basetransform says nothing of a failed acquire: if our device pool
+     * could not grow, say why */
+    GstBufferPool *pool = gst_base_transform_get_buffer_pool (bt);
+
+    if (pool && (error = aooct_cuda_buffer_pool_take_error (pool))) {
+      g_prefix_error (&error, "cannot allocate an output buffer: ");
+      gst_aooct_filter_post_error (self, error);
+      g_clear_error (&error);
+    }
+    gst_clear_object (&pool);
+  }
+#endif
+  return ret;
+}
+
+#ifdef HAVE_CUDA
+static guint
+output_size (GstAooctFilter * self)
+{
+  AooctOutputDesc out;
+
+  aooct_filter_output_desc (self, &out);
+  return (guint) aooct_filter_output_size (&out);
+}
+
+#endif
+
+#ifdef HAVE_CUDA
+/* Whether our step, or its tail, goes to downstream
+ * (aooct-pending-meta.h): it must have announced the meta, and our pads
+ * carry device memory.  The output pool is made all the same, for buffers
+ * processed here after all (shared, or not aooct device memory). */
+static void
+decide_deferring (GstAooctFilter * self, GstQuery * query)
+{
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  gboolean announced, defer_steps;
+
+  self->priv->downstream_absorbs = self->priv->deferring = FALSE;
+  if ((klass->defer == NULL && !klass->leaves_pending)
+      || !aooct_filter_cuda_active (self)
+      || !self->out_cuda_memory
+      || gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (self)))
+    return;
+  /* the deferred steps are for real spectra: complex (full-range, spec
+   * section 9) ones get each step done where it is */
+  if (!klass->sink_is_video
+      && self->in_geom.sample_type == AOOCT_SAMPLE_COMPLEX) {
+    GST_INFO_OBJECT (self, "complex spectra: not deferring the step");
+    return;
+  }
+  announced = gst_query_find_allocation_meta (query,
+      AOOCT_PENDING_META_API_TYPE, NULL);
+  GST_OBJECT_LOCK (self);
+  defer_steps = self->priv->defer_steps;
+  GST_OBJECT_UNLOCK (self);
+  if (announced && !defer_steps) {
+    GST_INFO_OBJECT (self, "defer-steps=false: not deferring the step");
+    return;
+  }
+  self->priv->downstream_absorbs = announced;
+  self->priv->deferring = announced && klass->defer && self->in_cuda_memory;
+  if (!announced)
+    GST_INFO_OBJECT (self, "downstream cannot apply a deferred step: "
+        "running it here");
+  else if (self->priv->deferring)
+    GST_INFO_OBJECT (self, "deferring the step to downstream (fused with "
+        "its own)");
+  else
+    GST_INFO_OBJECT (self, "leaving the end of the step to downstream");
+}
+#endif
+
+/* On CUDA with CUDA-memory output: a pool of our device memory (allocated
+ * when the pool starts, reused after; no allocation per buffer); with
+ * host-memory output and no pool from downstream, one of page-locked
+ * memory. */
+static gboolean
+decide_allocation (GstBaseTransform * bt, GstQuery * query)
+{
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+
+  AooctCudaElement *ce = self->priv->cuda;
+  guint size = output_size (self);
+  GError *error = NULL;
+
+  decide_deferring (self, query);
+
+  if (aooct_filter_cuda_active (self) && self->out_cuda_memory
+      && GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video) {
+    if (aooct_filter_allocation_cuda_video (ce, query, &error))
+      return TRUE;
+    gst_aooct_filter_post_error (self, error);
+    g_clear_error (&error);
+    return FALSE;
+  }
+  if (aooct_filter_cuda_active (self) && self->out_cuda_memory) {
+    guint min, max;
+    GstBufferPool *pool = aooct_filter_allocation_configure (query,
+        aooct_cuda_buffer_pool_new (ce->context), size, &min, &max);
+
+    if (pool == NULL) {
+      GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
+          ("cannot configure the CUDA buffer pool (%u bytes per buffer)",
+              size), (NULL));
+      return FALSE;
+    }
+    /* started here, not by basetransform, so that a failure (device memory
+     * exhausted) reaches the user with CUDA's message */
+    if (!gst_buffer_pool_set_active (pool, TRUE)) {
+      error = aooct_cuda_buffer_pool_take_error (pool);
+
+      g_prefix_error (&error, "cannot allocate %u CUDA buffers of %u bytes "
+          "for the output: ", min, size);
+      if (error == NULL)
+        g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
+            "cannot allocate %u CUDA buffers of %u bytes for the output",
+            min, size);
+      gst_aooct_filter_post_error (self, error);
+      g_clear_error (&error);
+      gst_object_unref (pool);
+      return FALSE;
+    }
+    aooct_filter_allocation_use_pool (query, pool, size, min, max);
+    gst_object_unref (pool);
+    return TRUE;
+  }
+  if (aooct_filter_cuda_active (self) && !self->out_cuda_memory
+      && gst_query_get_n_allocation_pools (query) == 0) {
+    if (aooct_filter_allocation_page_locked (ce, query, size))
+      return TRUE;
+    GST_INFO_OBJECT (self, "no page-locked pool for the output: its images "
+        "go through staging");
+  }
+#endif
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query);
+}
+
+
+/* The metas upstream may add (GstVideoMeta for video input, the pending
+ * steps where we apply them).  Video input in CUDA memory on CUDA: a pool
+ * of our device memory on the shared context instead, for an upstream
+ * that writes frames on the GPU (mapping them with AOOCT_MAP_CUDA and
+ * following the rule of aooct-cuda-memory.h), so that they are read in
+ * place.  An upstream with its own pool (nvcodec's GstCudaBufferPool)
+ * keeps it. */
+static gboolean
+propose_allocation_metas (GstBaseTransform * bt,
+    GstQuery * decide_query, GstQuery * query)
+{
+  gboolean ret;
+  GstCaps *caps = NULL;
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+  GstVideoInfo info;
+#endif
+
+  gst_query_parse_allocation (query, &caps, NULL);
+#ifdef HAVE_CUDA
+  if (aooct_filter_cuda_active (self)
+      && GST_AOOCT_FILTER_GET_CLASS (self)->sink_video_cuda_memory
+      && aooct_filter_caps_are_cuda (caps)
+      && gst_video_info_from_caps (&info, caps)) {
+    AooctCudaElement *ce = self->priv->cuda;
+    GstBufferPool *pool = aooct_cuda_buffer_pool_new (ce->context);
+    GstStructure *config = gst_buffer_pool_get_config (pool);
+    guint size = (guint) GST_VIDEO_INFO_SIZE (&info);
+
+    gst_buffer_pool_config_set_params (config, caps, size, 2, 0);
+    if (gst_buffer_pool_set_config (pool, config))
+      gst_query_add_allocation_pool (query, pool, size, 2, 0);
+    else
+      GST_WARNING_OBJECT (self, "cannot configure a CUDA buffer pool for %"
+          GST_PTR_FORMAT, caps);
+    gst_object_unref (pool);
+    return TRUE;
+  }
+#endif
+  /* before our own allocation is decided (decide_query NULL) the default
+   * asks downstream, which may not be able to answer yet: no reason to
+   * keep our own announcement from upstream */
+  ret = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (bt,
+      decide_query, query);
+  /* Video input of any row layout is read through its GstVideoMeta (the
+   * size check validates it against the buffer): say so, so that an
+   * upstream with its own strides (a camera) need not copy its frames.
+   * (rawvideoparse with plane-strides does not add the meta: its tightly
+   * packed rows are recognised by their size, see
+   * aooct_filter_check_input_size.) */
+  if (GST_AOOCT_FILTER_GET_CLASS (bt)->sink_is_video
+      && !(caps && gst_caps_get_size (caps) > 0
+          && aooct_raw_structure_is_own (gst_caps_get_structure (caps, 0)))
+      && !gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL)) {
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+    ret = TRUE;
+  }
+#ifdef HAVE_CUDA
+  {
+    /* Upstream may leave its pointwise step to us (aooct-pending-meta.h)
+     * if we apply deferred steps; the default above passes on whatever
+     * downstream announced, which is not ours to promise otherwise. */
+    gboolean absorbs = GST_AOOCT_FILTER_GET_CLASS (self)->absorbs_pending
+        && aooct_filter_cuda_active (self) && aooct_filter_caps_are_cuda (caps);
+    guint index;
+
+    /* In passthrough (aooctkmap on k-linear input) buffers go on
+     * untouched: what downstream announced stands, and we apply nothing
+     * ourselves. */
+    if (gst_base_transform_is_passthrough (bt))
+      return ret;
+    if (gst_query_find_allocation_meta (query, AOOCT_PENDING_META_API_TYPE,
+            &index)) {
+      if (!absorbs)
+        gst_query_remove_nth_allocation_meta (query, index);
+    } else if (absorbs) {
+      gst_query_add_allocation_meta (query, AOOCT_PENDING_META_API_TYPE, NULL);
+    }
+    ret |= absorbs;
+  }
+#endif
+  return ret;
+}
+
+/* GstBaseTransform (1.22 to 1.26 at least) answers an ALLOCATION query
+ * with its own decide query taken out of its private state and put back
+ * afterwards if that slot is still empty.  When the application stops the
+ * pipeline while upstream's thread is in here (an error elsewhere, as in
+ * test_chain_errors), the deactivation of the pads empties the slot
+ * meanwhile, the query is put back after it, and nothing ever frees it: a
+ * GstQuery and its caps lost for good (LeakSanitizer, docs/robustness.md).
+ * Queries being answered and the deactivation are therefore serialised
+ * here, and an element going down answers none. */
+static gboolean
+allocation_answer (GstAooctFilter * self, GstQuery * query)
+{
+  gboolean ret = FALSE;
+
+  g_mutex_lock (&self->priv->allocation_lock);
+  if (!self->priv->allocation_closed)
+    ret = GST_BASE_TRANSFORM_CLASS (parent_class)->query (GST_BASE_TRANSFORM
+        (self), GST_PAD_SINK, query);
+  else
+    GST_DEBUG_OBJECT (self, "going down: not answering %" GST_PTR_FORMAT,
+        query);
+  g_mutex_unlock (&self->priv->allocation_lock);
+  return ret;
+}
+
+static void
+allocation_close (GstAooctFilter * self, gboolean closed)
+{
+  g_mutex_lock (&self->priv->allocation_lock);
+  self->priv->allocation_closed = closed;
+  g_mutex_unlock (&self->priv->allocation_lock);
+}
+
+/* What upstream may give us: propose_allocation_metas(), and for video
+ * frames in system memory on CUDA the page-locked upload pool (frames in
+ * CUDA memory get the pool of aooct device memory there). */
+static gboolean
+propose_allocation (GstBaseTransform * bt,
+    GstQuery * decide_query, GstQuery * query)
+{
+  gboolean ret = propose_allocation_metas (bt, decide_query, query);
+#ifdef HAVE_CUDA
+  GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
+  GstCaps *caps = NULL;
+  GstCapsFeatures *features;
+  GstVideoInfo info;
+  AooctRawFormat format;
+  GError *error = NULL;
+
+  /* the query is answered once the caps are set, so the element has
+   * started and chosen its backend */
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!GST_AOOCT_FILTER_GET_CLASS (self)->sink_is_video
+      || !aooct_filter_cuda_active (self) || caps == NULL
+      || !gst_caps_is_fixed (caps)
+      || !aooct_raw_caps_video_info (caps, &info, &format))
+    return ret;
+  features = gst_caps_get_features (caps, 0);
+  if (features && !gst_caps_features_is_equal (features,
+          GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+    return ret;
+  if (aooct_filter_allocation_upload_pool (self->priv->cuda, query, caps,
+          (guint) GST_VIDEO_INFO_SIZE (&info), &error))
+    return TRUE;
+  /* upstream then allocates as it likes: slower, not wrong */
+  GST_WARNING_OBJECT (self, "no page-locked pool proposed: %s", error->message);
+  g_clear_error (&error);
+#endif
+  return ret;
+}
+
 /* ---- GstAooctFilter on the CUDA backend, what of it takes the filter:
  * the GstBaseTransform vfuncs of the output ring (generate_output: the
  * streaming thread only enqueues a buffer's GPU work; the src task that
  * pushes outputs from the ring, aooct-output-ring.h, as their GPU work
  * completes), the ring around events and state changes, and, in test
- * builds only, the fault request (see aooct-filter-private.h).  One
+ * builds only, the fault request.  One
  * buffer's way on the GPU is the backend's, which does not know the
  * filter (aooct_cuda_buffer_transform, aooct-cuda-buffer.c).  Built only
  * with CUDA. */
@@ -365,7 +1134,7 @@ read_fault_request (GstAooctFilter * self)
 }
 #endif
 
-void
+static void
 aooct_filter_cuda_started (GstAooctFilter * self)
 {
 #ifdef AOOCT_FAULT_INJECTION
@@ -373,7 +1142,7 @@ aooct_filter_cuda_started (GstAooctFilter * self)
 #endif
 }
 
-gint
+static gint
 aooct_filter_cuda_fault (GstAooctFilter * self)
 {
 #ifdef AOOCT_FAULT_INJECTION
@@ -437,20 +1206,20 @@ ring_loop (gpointer user_data)
   }
 }
 
-void
+static void
 aooct_filter_cuda_drain (GstAooctFilter * self)
 {
   if (aooct_filter_cuda_active (self))
     aooct_output_ring_drain (self->priv->cuda->ring);
 }
 
-void
+static void
 aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing)
 {
   aooct_output_ring_set_flushing (self->priv->cuda->ring, flushing);
 }
 
-GstFlowReturn
+static GstFlowReturn
 aooct_filter_cuda_wait_space (GstAooctFilter * self)
 {
   return ring_mode (self) ? aooct_output_ring_wait_space (self->priv->
@@ -491,7 +1260,7 @@ queue_output (GstAooctFilter * self, GstBuffer * made, GstBuffer ** direct)
   return GST_FLOW_OK;
 }
 
-GstFlowReturn
+static GstFlowReturn
 aooct_filter_cuda_hand_over (GstAooctFilter * self, GstFlowReturn ret,
     GstBuffer * out)
 {
@@ -554,7 +1323,7 @@ submit_input_buffer (GstBaseTransform * bt, gboolean is_discont,
       is_discont, input);
 }
 
-void
+static void
 aooct_filter_cuda_class_init (GstAooctFilterClass * klass)
 {
   GstBaseTransformClass *bt_class = GST_BASE_TRANSFORM_CLASS (klass);
@@ -668,7 +1437,7 @@ gst_aooct_filter_set_caps (GstBaseTransform * bt, GstCaps * incaps,
 #endif
   aooct_filter_subclass_teardown (self);
 
-  if (!aooct_filter_caps_negotiated (self, incaps, outcaps, &in, &out, &error))
+  if (!caps_negotiated (self, incaps, outcaps, &in, &out, &error))
     goto failed;
   self->in_geom = in;
   self->out_geom = out;
@@ -770,17 +1539,18 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  /* the buffer: its size against the caps, the layout of its rows */
+  /* the buffer's own facts, taken once: the steps deferred to it, then
+   * its size against the caps and the layout of its rows */
+  pending = inbuf ? aooct_buffer_get_pending_meta (inbuf) : NULL;
   aooct_filter_input_desc (self, &in);
   aooct_filter_output_desc (self, &out);
-  if (inbuf && !aooct_filter_check_input_size (&in, inbuf, &priv->in_layout,
-          &error))
+  if (inbuf && !aooct_filter_check_input_size (&in, inbuf, pending,
+          &priv->in_layout, &error))
     goto error;
   if (inbuf && !check_in_order (self, inbuf, &error))
     goto error;
   if (inbuf)
     priv->stats.buffers++;
-  pending = inbuf ? aooct_buffer_get_pending_meta (inbuf) : NULL;
   if (pending && !(klass->absorbs_pending && aooct_filter_cuda_active (self))) {
     /* only an element that announced the meta may get such buffers */
     g_set_error (&error, AOOCT_ERROR, AOOCT_ERROR_DATA,
@@ -938,7 +1708,7 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
     posted = self->priv->errors_posted - posted;
     GST_OBJECT_UNLOCK (self);
     if (!ok && posted == 0)
-      aooct_filter_caps_explain_refused (self, caps);
+      caps_explain_refused (self, caps);
     gst_caps_unref (caps);
     return ok;
   }
@@ -955,7 +1725,7 @@ gst_aooct_filter_change_state (GstElement * element, GstStateChange transition)
 
   switch (transition) {
     case GST_STATE_CHANGE_READY_TO_PAUSED:
-      aooct_filter_allocation_close (self, FALSE);
+      allocation_close (self, FALSE);
 #ifdef HAVE_CUDA
       aooct_filter_cuda_set_flushing (self, FALSE);
 #endif
@@ -969,7 +1739,7 @@ gst_aooct_filter_change_state (GstElement * element, GstStateChange transition)
       gst_pad_stop_task (bt->srcpad);
 #endif
       /* no allocation query in flight from here on */
-      aooct_filter_allocation_close (self, TRUE);
+      allocation_close (self, TRUE);
       break;
     default:
       break;
@@ -1035,7 +1805,7 @@ gst_aooct_filter_query (GstBaseTransform * bt, GstPadDirection direction,
 #endif
   if (direction == GST_PAD_SINK
       && GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION)
-    return aooct_filter_allocation_answer (GST_AOOCT_FILTER (bt), query);
+    return allocation_answer (GST_AOOCT_FILTER (bt), query);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (bt, direction, query);
 }
 
@@ -1262,7 +2032,6 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
 
-  aooct_filter_parent_class = parent_class;
   bt_class->set_caps = GST_DEBUG_FUNCPTR (gst_aooct_filter_set_caps);
   bt_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_aooct_filter_before_transform);
@@ -1274,9 +2043,16 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
   bt_class->stop = GST_DEBUG_FUNCPTR (gst_aooct_filter_stop);
   bt_class->query = GST_DEBUG_FUNCPTR (gst_aooct_filter_query);
   bt_class->passthrough_on_same_caps = FALSE;
-  /* the vfuncs of the other concerns, each in its file */
-  aooct_filter_caps_class_init (klass);
-  aooct_filter_allocation_class_init (klass);
+  /* caps */
+  bt_class->transform_caps = GST_DEBUG_FUNCPTR (transform_caps);
+  bt_class->accept_caps = GST_DEBUG_FUNCPTR (accept_caps);
+  bt_class->transform_size = GST_DEBUG_FUNCPTR (transform_size);
+  klass->parse_sink_caps = parse_sink_caps_default;
+  klass->output_caps = output_caps_default;
+  /* allocation */
+  bt_class->prepare_output_buffer = GST_DEBUG_FUNCPTR (prepare_output_buffer);
+  bt_class->decide_allocation = GST_DEBUG_FUNCPTR (decide_allocation);
+  bt_class->propose_allocation = GST_DEBUG_FUNCPTR (propose_allocation);
 #ifdef HAVE_CUDA
   aooct_filter_cuda_class_init (klass);
 #endif

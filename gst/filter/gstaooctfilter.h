@@ -40,8 +40,8 @@
  *      makes the context current around every call and waits for the
  *      stream before plan_free), named in class_init as cuda_ops.
  *
- * The base class's own files are listed in aooct-filter-private.h and in
- * docs/architecture.md; the calls into the vfuncs below are in
+ * The base class's own files are listed at the top of gstaooctfilter.c
+ * and in docs/architecture.md; the calls into the vfuncs below are in
  * gstaooctfilter.c (aooct_filter_subclass_*, and for live() its
  * transform). */
 #ifndef __GST_AOOCT_FILTER_H__

@@ -66,11 +66,6 @@ KNOWN = [
     # aooct_cuda_element_* of aooct-cuda-upload.c, declared in
     # aooct-cuda-element.h (the CUDA backend's face, issue 39)
     ['gst/backend/aooct-cuda-element', 'gst/backend/aooct-cuda-upload'],
-    # caps and allocation share GstAooctFilterPrivate with
-    # gstaooctfilter.c and call it back (issue 39: to take arguments, as
-    # the buffer layer does)
-    ['gst/filter/aooct-filter-allocation', 'gst/filter/aooct-filter-caps',
-     'gst/filter/aooct-filter-private', 'gst/filter/gstaooctfilter'],
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

@@ -273,7 +273,7 @@ GST_END_TEST;
 /* Downstream proposes no pool (the harness's sink, like appsink, fakesink
  * or filesink): each image is downloaded straight into its output buffer,
  * page-locked memory of aooctnorm's own pool, without the staging copy
- * (aooct-filter-allocation.c, decide_allocation_page_locked).  A silent
+ * (aooct-filter-allocation.c, aooct_filter_allocation_page_locked).  A silent
  * fall back to staging would still give the right images, only slower:
  * this is what catches it. */
 GST_START_TEST (test_direct_download)
