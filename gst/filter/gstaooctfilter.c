@@ -192,8 +192,10 @@ static gboolean aooct_filter_subclass_live (GstAooctFilter * self,
  * aooct-step.h); FALSE with @error set when that failed. */
 static gboolean aooct_filter_subclass_drain (GstAooctFilter * self,
     GError ** error);
+#ifdef HAVE_CUDA
 static gboolean aooct_filter_subclass_defer (GstAooctFilter * self,
     GstBuffer * outbuf, gdouble * host_ms, GError ** error);
+#endif
 
 /* The buffer layer's descriptions of the negotiated pads
  * (aooct-filter-buffers.h). */
@@ -475,7 +477,6 @@ aooct_filter_subclass_defer (GstAooctFilter * self, GstBuffer * outbuf,
 }
 #endif
 
-#ifdef HAVE_CUDA
 /* ---- caps: pad templates, transform_caps, accept_caps, transform_size,
  * the checks of set_caps and the message for refused caps */
 
@@ -1091,6 +1092,7 @@ propose_allocation (GstBaseTransform * bt,
   return ret;
 }
 
+#ifdef HAVE_CUDA
 /* ---- GstAooctFilter on the CUDA backend, what of it takes the filter:
  * the GstBaseTransform vfuncs of the output ring (generate_output: the
  * streaming thread only enqueues a buffer's GPU work; the src task that
