@@ -223,9 +223,21 @@ aooct_calib_check_coeffs (const gdouble * c, gint n_coeffs, gint n,
       g_string_append_printf (rev, "%s%s", k ? "," : "",
           g_ascii_formatd (buf, sizeof (buf), "%.9g", r[k]));
     }
-    g_prefix_error (error, "descending order? reversed, \"%s\" would pass "
-        "(wavelength-coeffs takes c0 first, lambda(p) = c0 + c1 p + ...; "
-        "numpy.polyval's order is the reverse): ", rev->str);
+    /* the message still starts with the property's name (what every
+     * message of these checks does; fuzz/fuzz-coeffs.c holds it) */
+    if (error && *error) {
+      const gchar *why = (*error)->message;
+      gchar *msg;
+
+      if (g_str_has_prefix (why, "wavelength-coeffs: "))
+        why += strlen ("wavelength-coeffs: ");
+      msg = g_strdup_printf ("wavelength-coeffs: descending order? "
+          "reversed, \"%s\" would pass (wavelength-coeffs takes c0 first, "
+          "lambda(p) = c0 + c1 p + ...; numpy.polyval's order is the "
+          "reverse): %s", rev->str, why);
+      g_free ((*error)->message);
+      (*error)->message = msg;
+    }
     g_string_free (rev, TRUE);
   }
   return FALSE;
