@@ -151,7 +151,4 @@ aooct_disp_phase_poly (const gdouble a[AOOCT_DISP_N_COEFFS], gdouble u)
 
 G_END_DECLS
 
-/* aooctkmap's table over these calibrations, in a file of its own */
-#include "aooct-kmap-table.h"
-
 #endif /* __AOOCT_CALIB_H__ */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: aooctkmap's resampling table (the kmap step's part of the
- * calibration math; included by aooct-calib.h, whose AooctWavelength it
- * reads). */
+ * calibration math; it reads aooct-calib.h's AooctWavelength, which knows
+ * nothing of it). */
 #ifndef __AOOCT_KMAP_TABLE_H__
 #define __AOOCT_KMAP_TABLE_H__
 

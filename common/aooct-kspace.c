@@ -7,6 +7,7 @@
 #include "aooct-kspace.h"
 #include "aooct-error.h"
 #include "aooct-window.h"
+#include "aooct-kmap-table.h"
 
 /* ---- kernels ---------------------------------------------------------- */
 

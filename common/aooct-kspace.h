@@ -26,6 +26,7 @@
 #include "aooct-geometry.h"
 #include "aooct-calib.h"
 #include "aooct-window.h"
+#include "aooct-kmap-table.h"
 
 G_BEGIN_DECLS
 

@@ -10,6 +10,7 @@
 
 #include "aooct-omp.h"
 #include "aooct-cpu-kmap.h"
+#include "aooct-kmap-table.h"
 
 /* a plan holds the geometry and the caller's table (linear or FIR) */
 struct _AooctCpuKmapPlan

@@ -7,6 +7,7 @@
 #include "aooct-geometry.h"
 #include "aooct-calib.h"
 #include "aooct-kspace.h"
+#include "aooct-kmap-table.h"
 
 G_BEGIN_DECLS
 

@@ -5,6 +5,7 @@
 #include "aooct-cuda-check.h"
 #include "aooct-cuda-launch.cuh"
 #include "aooct-cuda-kmap.cuh"
+#include "aooct-kmap-table.h"
 
 /* ---- linear: kernels --------------------------------------------------- */
 

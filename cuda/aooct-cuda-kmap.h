@@ -14,6 +14,7 @@
 #include "aooct-cuda.h"
 #include "aooct-calib.h"
 #include "aooct-kspace.h"
+#include "aooct-kmap-table.h"
 
 G_BEGIN_DECLS
 

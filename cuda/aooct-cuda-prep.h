@@ -25,6 +25,7 @@
 
 #include "aooct-cuda.h"
 #include "aooct-kspace.h"
+#include "aooct-kmap-table.h"
 
 G_BEGIN_DECLS
 

@@ -33,6 +33,7 @@
 
 #include "aooct-calib.h"
 #include "aooct-error.h"
+#include "aooct-kmap-table.h"
 
 int LLVMFuzzerTestOneInput (const guint8 * data, size_t size);
 

@@ -82,6 +82,7 @@
 #include "aooct-step.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-prep.h"
+#include "aooct-kmap-table.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_disp_debug);

@@ -47,6 +47,7 @@
 #include "aooct-step.h"
 #ifdef HAVE_CUDA
 #include "aooct-cuda-kmap.h"
+#include "aooct-kmap-table.h"
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_aooct_kmap_debug);

@@ -8,6 +8,7 @@
 
 #include "aooct-pending-meta.h"
 #include "aooct-error.h"
+#include "aooct-kmap-table.h"
 
 static void
 table_clear (AooctPendingTable * table)

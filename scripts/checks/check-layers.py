@@ -60,9 +60,6 @@ SOURCES = ('.c', '.h', '.cu', '.cuh')
 
 # circles still to be cut, each as the sorted list of its rooms
 KNOWN = [
-    # aooct-calib.h includes aooct-kmap-table.h for its users, and the
-    # table's code reads the calibration
-    ['common/aooct-calib', 'common/aooct-kmap-table'],
     # aooct_cuda_element_* of aooct-cuda-upload.c, declared in
     # aooct-cuda-element.h (the CUDA backend's face, issue 39)
     ['gst/backend/aooct-cuda-element', 'gst/backend/aooct-cuda-upload'],

@@ -12,6 +12,7 @@
 #include "aooct-error.h"
 #include "aooct-textfile.h"
 #include "aooct-textwrite.h"
+#include "aooct-kmap-table.h"
 
 static void
 assert_gerror (GError * err, gint code, const gchar * sub1, const gchar * sub2)
