@@ -172,7 +172,7 @@ parse_range (const gchar * s, gdouble * l0, gdouble * l1)
 /* Resamples @x (N values on the pixels) at the positions @q (N fractional
  * pixels) by linear interpolation, as aooctkmap's default mode. */
 static void
-resample (const gdouble * x, const gdouble * q, gint n, gdouble * out)
+resample_onto (const gdouble * x, const gdouble * q, gint n, gdouble * out)
 {
   gint i;
 
@@ -573,7 +573,7 @@ main (int argc, char **argv)
     for (p = 0; p < n; p++)
       tmp[p] = spec[i][p] - mean;
     w_raw = aooct_kcal_fwhm (tmp, NULL, n, lo, hi, PSF_OVER, &pk_raw);
-    resample (tmp, q, n, re);
+    resample_onto (tmp, q, n, re);
     w_lin = aooct_kcal_fwhm (re, NULL, n, lo, hi, PSF_OVER, &pk_lin);
     for (p = 0; p < n; p++) {
       gdouble uu = 2.0 * p / (n - 1) - 1.0, ph = 0.0;

@@ -29,8 +29,9 @@
  * The records of CUPTI's activity API have a version per CUDA release; the
  * ones used here are those of CUDA 13 (CUpti_ActivityKernel10, Memcpy6,
  * Memset4, API).  The waits are caught by defining those three functions
- * here (LD_PRELOAD puts them before GLib's and GStreamer's for every call
- * through the dynamic linker) and timed on CUPTI's clock; a thread is
+ * here, under C names of their own exported as theirs (LD_PRELOAD puts
+ * them before GLib's and GStreamer's for every call through the dynamic
+ * linker) and timed on CUPTI's clock; a thread is
  * named as CUPTI names it (pthread_self, cut to 32 bits). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,7 +151,7 @@ finish (void)
 }
 
 static void
-check (CUptiResult r, const char *what)
+cupti_check (CUptiResult r, const char *what)
 {
   const char *msg = NULL;
 
@@ -176,7 +177,7 @@ write_wait (const char *name, uint64_t start)
 }
 
 static uint64_t
-now (void)
+now_ns (void)
 {
   uint64_t t = 0;
 
@@ -188,7 +189,7 @@ now (void)
 /* GLib's and GStreamer's own, found behind us; GCond, GMutex, GstBufferPool
  * and the rest only as pointers, so that no GLib header is needed. */
 static void *
-next (const char *symbol)
+next_symbol (const char *symbol)
 {
   void *f = dlsym (RTLD_NEXT, symbol);
 
@@ -199,28 +200,38 @@ next (const char *symbol)
   return f;
 }
 
+/* The interposers: C names of their own, exported under the names of
+ * the functions they stand before (GCC's asm labels), so that nothing
+ * reading this file takes it for GLib's or GStreamer's definitions. */
 void
-g_cond_wait (void *cond, void *mutex)
+traced_g_cond_wait (void *cond, void *mutex)
+__asm__ ("g_cond_wait");
+     int traced_g_cond_wait_until (void *cond, void *mutex, int64_t end_time)
+  __asm__ ("g_cond_wait_until");
+     int traced_gst_buffer_pool_acquire_buffer (void *pool, void **buffer,
+    void *params) __asm__ ("gst_buffer_pool_acquire_buffer");
+
+     void traced_g_cond_wait (void *cond, void *mutex)
 {
   static void (*real) (void *, void *);
-  uint64_t t = now ();
+  uint64_t t = now_ns ();
 
   if (real == NULL)
-    real = (void (*)(void *, void *)) next ("g_cond_wait");
+    real = (void (*)(void *, void *)) next_symbol ("g_cond_wait");
   real (cond, mutex);
   if (t)
     write_wait ("g_cond_wait", t);
 }
 
 int
-g_cond_wait_until (void *cond, void *mutex, int64_t end_time)
+traced_g_cond_wait_until (void *cond, void *mutex, int64_t end_time)
 {
   static int (*real) (void *, void *, int64_t);
-  uint64_t t = now ();
+  uint64_t t = now_ns ();
   int r;
 
   if (real == NULL)
-    real = (int (*)(void *, void *, int64_t)) next ("g_cond_wait_until");
+    real = (int (*)(void *, void *, int64_t)) next_symbol ("g_cond_wait_until");
   r = real (cond, mutex, end_time);
   if (t)
     write_wait ("g_cond_wait_until", t);
@@ -228,15 +239,15 @@ g_cond_wait_until (void *cond, void *mutex, int64_t end_time)
 }
 
 int
-gst_buffer_pool_acquire_buffer (void *pool, void **buffer, void *params)
+traced_gst_buffer_pool_acquire_buffer (void *pool, void **buffer, void *params)
 {
   static int (*real) (void *, void **, void *);
-  uint64_t t = now ();
+  uint64_t t = now_ns ();
   int r;
 
   if (real == NULL)
     real = (int (*)(void *, void **, void *))
-        next ("gst_buffer_pool_acquire_buffer");
+        next_symbol ("gst_buffer_pool_acquire_buffer");
   r = real (pool, buffer, params);
   if (t)
     write_wait ("gst_buffer_pool_acquire_buffer", t);
@@ -263,9 +274,9 @@ __attribute__((constructor))
     perror (path);
     return;
   }
-  check (cuptiActivityRegisterCallbacks (buffer_requested, buffer_completed),
-      "cuptiActivityRegisterCallbacks");
+  cupti_check (cuptiActivityRegisterCallbacks (buffer_requested,
+          buffer_completed), "cuptiActivityRegisterCallbacks");
   for (i = 0; i < sizeof (kinds) / sizeof (kinds[0]); i++)
-    check (cuptiActivityEnable (kinds[i]), "cuptiActivityEnable");
+    cupti_check (cuptiActivityEnable (kinds[i]), "cuptiActivityEnable");
   atexit (finish);
 }

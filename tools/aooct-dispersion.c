@@ -139,8 +139,8 @@ median (gdouble * v, gint n)
  * error or EOS; prints the fragment (the median of the estimates).  0 or
  * 1, the exit status. */
 static gint
-run (GstElement * pipeline, const gchar * path, gint samples, gint alines,
-    gint bscans, const gchar * dc)
+dispersion_run (GstElement * pipeline, const gchar * path, gint samples,
+    gint alines, gint bscans, const gchar * dc)
 {
   GstBus *bus = gst_element_get_bus (pipeline);
   gdouble *a2 = g_new (gdouble, bscans), *a3 = g_new (gdouble, bscans);
@@ -330,7 +330,8 @@ main (int argc, char **argv)
     g_printerr ("aooct-dispersion: %s\n", error->message);
     return usage ? 2 : 1;
   }
-  status = run (pipeline, rest[0], rf.samples, rf.alines, bscans, dc);
+  status =
+      dispersion_run (pipeline, rest[0], rf.samples, rf.alines, bscans, dc);
   gst_object_unref (pipeline);
   g_strfreev (rest);
   g_free (wfile);

@@ -951,7 +951,7 @@ write_depth_scale (Stack * stack, const GstStructure * s, GError ** error)
 /* One message of the bus: FALSE for an error (printed) or a depth scale
  * that cannot be written; warnings are printed, the depth scale written */
 static gboolean
-handle_message (Stack * stack, GstMessage * msg)
+stack_handle_message (Stack * stack, GstMessage * msg)
 {
   GError *error = NULL;
 
@@ -976,7 +976,7 @@ handle_message (Stack * stack, GstMessage * msg)
  * after EOS too, so that such a run fails with the element's message
  * instead of ending "successfully" with no images. */
 static gboolean
-run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
+stack_run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
 {
   GstBus *bus = gst_element_get_bus (pipeline);
   gboolean ok = TRUE;
@@ -989,7 +989,7 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
     /* the depth scale comes before the first image of a negotiation; one
      * filter for everything: a pop drops the messages it does not ask for */
     while (ok && (msg = gst_bus_pop_filtered (bus, BUS_MESSAGES))) {
-      ok = handle_message (stack, msg);
+      ok = stack_handle_message (stack, msg);
       gst_message_unref (msg);
     }
     if (!ok)
@@ -999,7 +999,7 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
       /* the depth scale of this image, posted before it was pushed, may
        * have come while waiting for it */
       while (ok && (msg = gst_bus_pop_filtered (bus, BUS_MESSAGES))) {
-        ok = handle_message (stack, msg);
+        ok = stack_handle_message (stack, msg);
         gst_message_unref (msg);
       }
       if (ok && !write_sample (stack, sample, &error)) {
@@ -1017,7 +1017,7 @@ run (GstElement * pipeline, GstAppSink * sink, Stack * stack)
    * first error names the cause; basetransform and basesrc add generic
    * ones after it) */
   while (ok && (msg = gst_bus_pop_filtered (bus, BUS_MESSAGES))) {
-    ok = handle_message (stack, msg);
+    ok = stack_handle_message (stack, msg);
     gst_message_unref (msg);
   }
   gst_object_unref (bus);
@@ -1224,7 +1224,7 @@ main (int argc, char **argv)
     gst_object_unref (bus);
     ok = FALSE;
   } else {
-    ok = run (pipeline, GST_APP_SINK (sink), &stack);
+    ok = stack_run (pipeline, GST_APP_SINK (sink), &stack);
   }
   gst_element_set_state (pipeline, GST_STATE_NULL);
   /* the last volume's file: kept when the run went well and the volume is

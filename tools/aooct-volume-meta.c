@@ -86,7 +86,7 @@ free_item (gpointer data)
 }
 
 static GValue *
-add (GPtrArray * meta, const gchar * name, GType type)
+meta_add (GPtrArray * meta, const gchar * name, GType type)
 {
   AooctVolumeMeta *m = g_new0 (AooctVolumeMeta, 1);
 
@@ -99,19 +99,19 @@ add (GPtrArray * meta, const gchar * name, GType type)
 static void
 add_int (GPtrArray * meta, const gchar * name, gint64 v)
 {
-  g_value_set_int64 (add (meta, name, G_TYPE_INT64), v);
+  g_value_set_int64 (meta_add (meta, name, G_TYPE_INT64), v);
 }
 
 static void
 add_double (GPtrArray * meta, const gchar * name, gdouble v)
 {
-  g_value_set_double (add (meta, name, G_TYPE_DOUBLE), v);
+  g_value_set_double (meta_add (meta, name, G_TYPE_DOUBLE), v);
 }
 
 static void
 add_string (GPtrArray * meta, const gchar * name, const gchar * v)
 {
-  g_value_set_string (add (meta, name, G_TYPE_STRING), v);
+  g_value_set_string (meta_add (meta, name, G_TYPE_STRING), v);
 }
 
 /* One property as an item: numbers as int64 or double, booleans as 0/1,
