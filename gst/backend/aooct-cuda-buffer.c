@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: the CUDA backend's way of one buffer (aooct-cuda-element.h,
- * AooctCudaBuffer): the input onto the GPU (device memory used in place,
- * host memory through page-locked staging), the step's core on device
+/* aooct: the CUDA backend's way of one buffer (AooctCudaBuffer,
+ * aooct-cuda-backend.h): the input onto the GPU (aooct-cuda-input.c:
+ * device memory used in place, host memory uploaded), the step's core on device
  * planes (as a CUDA graph where allowed), the output off the GPU (into
  * the output ring, aooct-output-ring.h), and the output taken from the
  * ring once its GPU work is complete.  It knows the buffers and the step,
@@ -46,7 +46,7 @@ plane_layout (gboolean video, const GstVideoInfo * vinfo,
  * (1 MB per 2048 x 1000 B-scan: about 100 us of one core, which bounded
  * one B-scan per buffer: docs/performance.md). */
 static gboolean
-download_output (AooctCudaElement * ce, const AooctOutputDesc * od,
+download_output (AooctCudaBackend * ce, const AooctOutputDesc * od,
     GstBuffer * outbuf, const AooctPlane * dev, gsize rows, GError ** error)
 {
   GstVideoFrame frame;
@@ -75,7 +75,7 @@ download_output (AooctCudaElement * ce, const AooctOutputDesc * od,
 /* The stats of a buffer whose work was captured into a graph
  * (@captured) or that launched a graph kept from an earlier one. */
 static void
-count_graph (AooctCudaElement * ce, gboolean captured)
+count_graph (AooctCudaBackend * ce, gboolean captured)
 {
   g_mutex_lock (&ce->stats_lock);
   if (captured)
@@ -161,7 +161,7 @@ step_graph_key (AooctStep * step, const AooctPlane * in,
  * plan's rewind forgets what it marked as done, and the step runs as
  * usual. */
 static gboolean
-process_step (AooctCudaElement * ce, const AooctCudaBuffer * b,
+process_step (AooctCudaBackend * ce, const AooctCudaBuffer * b,
     const AooctPlane * in, AooctPlane * out, const AooctStepRun * run,
     GError ** error)
 {
@@ -187,7 +187,7 @@ process_step (AooctCudaElement * ce, const AooctCudaBuffer * b,
     }
   }
   if (!aooct_cuda_graph_begin (ce->stream, &err)) {
-    GST_INFO_OBJECT (b->log, "no CUDA graphs: %s", err->message);
+    GST_INFO_OBJECT (ce->host.element, "no CUDA graphs: %s", err->message);
     g_clear_error (&err);
     aooct_cuda_clear_stale_error ();
     ce->graph_failures = GRAPH_MAX_FAILURES;
@@ -200,31 +200,27 @@ process_step (AooctCudaElement * ce, const AooctCudaBuffer * b,
     count_graph (ce, TRUE);
     return TRUE;
   }
-  GST_DEBUG_OBJECT (b->log, "capture failed (%s): running the step without",
+  GST_DEBUG_OBJECT (ce->host.element,
+      "capture failed (%s): running the step without",
       err ? err->message : "?");
   g_clear_error (&err);
   aooct_cuda_clear_stale_error ();
   if (++ce->graph_failures == GRAPH_MAX_FAILURES)
-    GST_INFO_OBJECT (b->log, "%d captures failed in a row: no more CUDA graphs",
-        GRAPH_MAX_FAILURES);
+    GST_INFO_OBJECT (ce->host.element,
+        "%d captures failed in a row: no more CUDA graphs", GRAPH_MAX_FAILURES);
   aooct_step_rewind (step);
   return aooct_step_execute (step, in, out, run, error);
 }
 
-/* One buffer on the GPU.  Memory of ours on our context is used in place,
- * ordered by the rule of aooct-cuda-memory.h, and so is video input in
- * libgstcuda's GstCudaMemory on our context (aooct-cuda-element.h says how
- * it is ordered); anything else is mapped on the host and goes through
- * page-locked staging. */
+/* One buffer on the GPU: its input onto the GPU (aooct-cuda-input.c),
+ * the step on device planes, its output on its way off the GPU. */
 gboolean
-aooct_cuda_buffer_transform (AooctCudaElement * ce,
+aooct_cuda_buffer_transform (AooctCudaBackend * ce,
     const AooctCudaBuffer * b, GstBuffer * inbuf, GstBuffer * outbuf,
     GError ** error)
 {
   const AooctInputDesc *id = b->in;
   const AooctOutputDesc *od = b->out;
-  AooctCudaMemory *in_mem = inbuf ?
-      aooct_cuda_buffer_get_memory (inbuf, ce->context) : NULL;
   AooctCudaMemory *out_mem = outbuf ?
       aooct_cuda_buffer_get_memory (outbuf, ce->context) : NULL;
   gboolean out_video_cuda = outbuf && od->video && od->cuda_memory;
@@ -234,15 +230,14 @@ aooct_cuda_buffer_transform (AooctCudaElement * ce,
   AooctStepRun run = { ce->stream, b->pending, NULL, FALSE, b->live,
     b->in_offset
   };
-  GstVideoFrame frame, out_frame;
+  GstVideoFrame out_frame;
   gboolean out_frame_mapped = FALSE;
-  AooctCudaVideoInput vin;
-  GstMapInfo map;
-  AooctPlane in, out, host;
+  AooctCudaInput input;
+  AooctPlane in, out;
   gsize in_rows, in_stride, out_rows, out_stride;
   gboolean ok = FALSE;
 
-  memset (&vin, 0, sizeof (vin));
+  memset (&input, 0, sizeof (input));
 
   plane_layout (id->video, id->vinfo, id->geom, &in_rows, &in_stride);
   if (aooct_pending_meta_data_is_real (b->pending))
@@ -256,43 +251,11 @@ aooct_cuda_buffer_transform (AooctCudaElement * ce,
     /* a group making its image (gst_aooct_filter_emit) */
     in.data = NULL;
     in.stride = 0;
-  } else if (in_mem) {
-    GstVideoMeta *meta = id->video ? gst_buffer_get_video_meta (inbuf) : NULL;
-
-    if (!aooct_cuda_memory_begin_access (in_mem, ce->stream, error))
-      goto done;
-    /* ours alone: the step may use it as scratch (aooctpad's R2C) */
-    run.in_disposable = gst_buffer_is_writable (inbuf)
-        && gst_buffer_is_all_memory_writable (inbuf);
-    /* video frames in our memory: the caps' layout unless a meta says */
-    in.data = (guint8 *) in_mem->dptr + (meta ? meta->offset[0] : 0);
-    in.stride = meta ? (gsize) meta->stride[0] : in_stride;
-  } else if (id->video && id->cuda_memory
-      && !aooct_cuda_video_map_input (ce, inbuf, id->vinfo, &vin, &in, error)) {
+  } else if (!aooct_cuda_input_begin (ce, b, inbuf, in_rows, in_stride,
+          &input, &in, error)) {
     goto done;
-  } else if (!vin.mapped) {
-    /* the rows as mapped: the GstCudaMemory's own layout, else the one
-     * of the size check */
-    const GstVideoInfo *layout = id->video ?
-        aooct_cuda_video_layout (inbuf, b->in_layout) : NULL;
-    gboolean up;
-
-    if (id->cuda_memory)
-      GST_DEBUG_OBJECT (b->log, "input in CUDA memory that cannot be used in "
-          "place (another CUDA context, or not one device block): reading "
-          "it through system memory");
-    if (!aooct_filter_map_plane (inbuf, id->video, layout, id->geom,
-            GST_MAP_READ, &frame, &map, &host)) {
-      g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_DATA,
-          "cannot map the input buffer for reading");
-      goto done;
-    }
-    up = aooct_cuda_upload_buffer (ce, inbuf, &host, in_rows, in_stride, &in,
-        error);
-    aooct_filter_unmap_plane (id->video, inbuf, &frame, &map);
-    if (!up)
-      goto done;
   }
+  run.in_disposable = input.disposable;
 
   if (outbuf == NULL) {
     /* a group taking B-scans in (gst_aooct_filter_collect) */
@@ -348,10 +311,7 @@ aooct_cuda_buffer_transform (AooctCudaElement * ce,
   } else if (!download_output (ce, od, outbuf, &out, out_rows, error)) {
     goto done;
   }
-  if (in_mem && !aooct_cuda_memory_end_access (in_mem, ce->stream,
-          run.in_disposable, error))
-    goto done;
-  if (!aooct_cuda_video_unmap_input (ce, &vin, error))
+  if (!aooct_cuda_input_end (ce, &input, error))
     goto done;
   ok = TRUE;
 
@@ -361,14 +321,14 @@ done:
   aooct_cuda_upload_done (ce, NULL);
   if (out_frame_mapped)
     gst_video_frame_unmap (&out_frame);
-  aooct_cuda_video_unmap_input (ce, &vin, NULL);
+  aooct_cuda_video_unmap_input (ce, &input.video, NULL);
   aooct_cuda_element_pop (ce);
   return ok;
 }
 
 /* (see aooct-cuda-element.h) */
 gboolean
-aooct_cuda_buffer_take_output (AooctCudaElement * ce,
+aooct_cuda_buffer_take_output (AooctCudaBackend * ce,
     const AooctOutputDesc * od, GstBuffer ** buf, GError ** error)
 {
   AooctOutputRingSlot *out;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: the CUDA side of one processing element: its context, streams,
- * staging and GPU timing (see aooct-cuda-element.h). */
+/* aooct: inside the CUDA backend, the lowest part: the element's CUDA
+ * context and stream, and the GPU timing of its step (see
+ * aooct-cuda-element.h).  The backend's face is aooct-cuda-backend.c. */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -8,61 +9,17 @@
 #include <string.h>
 
 #include <gst/cuda/gstcudautils.h>
-#ifdef HAVE_GST_CUDA_STREAM
-#include <gst/cuda/gstcudastream.h>
-#endif
 
 #include "aooct-cuda-element.h"
 #include "aooct-cuda-device.h"
 #include "aooct-cuda-memory.h"
-#include "aooct-cuda-graph.h"
 #include "aooct-error.h"
 
 GST_DEBUG_CATEGORY (aooct_cuda_element_debug);
 #define GST_CAT_DEFAULT aooct_cuda_element_debug
 
-AooctCudaElement *
-aooct_cuda_element_new (void)
-{
-  AooctCudaElement *ce;
-
-  aooct_cuda_memory_init_once ();
-  GST_DEBUG_CATEGORY_GET (aooct_cuda_element_debug, "aooctfilter");
-  ce = g_new0 (AooctCudaElement, 1);
-  ce->in_reading = -1;
-  g_mutex_init (&ce->stats_lock);
-  ce->ring = aooct_output_ring_new ();
-  return ce;
-}
-
-void
-aooct_cuda_element_free (AooctCudaElement * ce)
-{
-  if (ce == NULL)
-    return;
-  aooct_cuda_element_close (ce);
-  g_mutex_clear (&ce->stats_lock);
-  aooct_output_ring_free (ce->ring);
-  g_free (ce);
-}
-
-void
-aooct_cuda_element_set_context (AooctCudaElement * ce, GstElement * element,
-    GstContext * context, gint device_id)
-{
-  gst_cuda_handle_set_context (element, context, device_id, &ce->context);
-}
-
 gboolean
-aooct_cuda_element_handle_query (AooctCudaElement * ce, GstElement * element,
-    GstQuery * query)
-{
-  return GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
-      gst_cuda_handle_context_query (element, query, ce->context);
-}
-
-gboolean
-aooct_cuda_element_open (AooctCudaElement * ce, GstElement * element,
+aooct_cuda_element_open (AooctCudaBackend * ce, GstElement * element,
     gint device_id, gint stage, GError ** error)
 {
   gchar *why = NULL;
@@ -93,63 +50,20 @@ aooct_cuda_element_open (AooctCudaElement * ce, GstElement * element,
 }
 
 gboolean
-aooct_cuda_element_push (AooctCudaElement * ce, GError ** error)
+aooct_cuda_element_push (AooctCudaBackend * ce, GError ** error)
 {
   return aooct_cuda_context_push (ce->context, "this element's GPU work",
       error);
 }
 
 void
-aooct_cuda_element_pop (AooctCudaElement * ce)
+aooct_cuda_element_pop (AooctCudaBackend * ce)
 {
   aooct_cuda_context_pop ();
 }
 
 void
-aooct_cuda_element_release_staging (AooctCudaElement * ce)
-{
-  guint i;
-
-  if (ce->stream)
-    aooct_cuda_stream_sync (ce->stream, NULL);
-  if (ce->copy_stream)
-    aooct_cuda_stream_sync (ce->copy_stream, NULL);
-  aooct_output_ring_release (ce->ring);
-  /* the stream is idle: no launch of the graph is in flight */
-  g_clear_pointer (&ce->graph, aooct_cuda_graph_free);
-  ce->graph_failures = 0;
-  for (i = 0; i < AOOCT_CUDA_TIMING_SLOTS; i++) {
-    g_clear_pointer (&ce->t_start[i], aooct_cuda_event_free);
-    g_clear_pointer (&ce->t_end[i], aooct_cuda_event_free);
-  }
-  ce->t_next = ce->t_pending = 0;
-  aooct_cuda_event_free (ce->out_order);
-  ce->out_order = NULL;
-  ce->out_mem_stream = NULL;
-  aooct_cuda_upload_release_planes (ce);
-}
-
-void
-aooct_cuda_element_close (AooctCudaElement * ce)
-{
-  if (ce->context && gst_cuda_context_push (ce->context)) {
-    aooct_cuda_element_release_staging (ce);
-    aooct_cuda_stream_free (ce->stream);
-    aooct_cuda_stream_free (ce->copy_stream);
-    aooct_cuda_context_pop ();
-  }
-  /* (done above unless the context was lost) */
-  aooct_cuda_upload_forget_inputs (ce);
-  ce->stream = ce->copy_stream = NULL;
-#ifdef HAVE_GST_CUDA_STREAM
-  /* the pools' memory holds references of its own */
-  gst_clear_cuda_stream (&ce->out_gst_stream);
-#endif
-  gst_clear_object (&ce->context);
-}
-
-void
-aooct_cuda_element_set_timing (AooctCudaElement * ce, gboolean timing)
+aooct_cuda_element_set_timing (AooctCudaBackend * ce, gboolean timing)
 {
   ce->timing = timing;
   g_mutex_lock (&ce->stats_lock);
@@ -158,7 +72,7 @@ aooct_cuda_element_set_timing (AooctCudaElement * ce, gboolean timing)
 }
 
 gboolean
-aooct_cuda_element_timing_begin (AooctCudaElement * ce, GError ** error)
+aooct_cuda_element_timing_begin (AooctCudaBackend * ce, GError ** error)
 {
   guint slot = ce->t_next;
 
@@ -180,7 +94,7 @@ aooct_cuda_element_timing_begin (AooctCudaElement * ce, GError ** error)
 }
 
 gboolean
-aooct_cuda_element_timing_end (AooctCudaElement * ce, GError ** error)
+aooct_cuda_element_timing_end (AooctCudaBackend * ce, GError ** error)
 {
   if (!ce->timing)
     return TRUE;
@@ -192,7 +106,7 @@ aooct_cuda_element_timing_end (AooctCudaElement * ce, GError ** error)
 }
 
 gboolean
-aooct_cuda_element_timing_collect (AooctCudaElement * ce, gboolean wait,
+aooct_cuda_element_timing_collect (AooctCudaBackend * ce, gboolean wait,
     GError ** error)
 {
   while (ce->t_pending > 0) {
@@ -223,7 +137,7 @@ aooct_cuda_element_timing_collect (AooctCudaElement * ce, gboolean wait,
 }
 
 void
-aooct_cuda_element_finish_timing (AooctCudaElement * ce)
+aooct_cuda_element_finish_timing (AooctCudaBackend * ce)
 {
   if (aooct_cuda_element_push (ce, NULL)) {
     aooct_cuda_element_timing_collect (ce, TRUE, NULL);
@@ -232,18 +146,7 @@ aooct_cuda_element_finish_timing (AooctCudaElement * ce)
 }
 
 void
-aooct_cuda_element_discard_outputs (AooctCudaElement * ce)
-{
-  if (aooct_cuda_element_push (ce, NULL)) {
-    /* a download may still write a slot; the ring starts over */
-    aooct_cuda_stream_sync (ce->stream, NULL);
-    aooct_cuda_element_pop (ce);
-  }
-  aooct_output_ring_discard (ce->ring);
-}
-
-void
-aooct_cuda_element_get_stats (AooctCudaElement * ce, AooctCudaStats * stats)
+aooct_cuda_element_get_stats (AooctCudaBackend * ce, AooctCudaStats * stats)
 {
   g_mutex_lock (&ce->stats_lock);
   *stats = ce->stats;

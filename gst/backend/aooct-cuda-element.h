@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* aooct: the CUDA side of one processing element, the CUDA backend of the
- * base class (docs/architecture.md, "The base class in layers"): it knows
- * buffers (aooct-filter-buffers.h) and the step (aooct-step.h), not the
- * filter, which drives it (gstaooctfilter.c).
+/* aooct: inside the CUDA backend (the base class sees only
+ * aooct-cuda-backend.h): the backend's state, and what its files give
+ * each other.
  *
- *   aooct-cuda-element.c  context, streams, open/close, GPU timing
- *   aooct-cuda-buffer.c   one buffer on the GPU (AooctCudaBuffer below),
- *                         the step as a CUDA graph, outputs off the ring
+ *   aooct-cuda-backend.c  the face: open/close, events, pools, the output
+ *                         task that empties the output ring
+ *   aooct-cuda-element.c  context, stream, GPU timing
+ *   aooct-cuda-buffer.c   one buffer on the GPU (AooctCudaBuffer), the
+ *                         step as a CUDA graph, outputs off the ring
  *   aooct-cuda-upload.c   host memory onto the GPU (staging, page-locked
  *                         input in place, device planes), host pool
  *   aooct-cuda-video.c    libgstcuda GstCudaMemory video in and out
@@ -29,8 +30,8 @@
 
 #include "aooct-cuda.h"
 #include "aooct-output-ring.h"
-#include "aooct-filter-buffers.h"
-#include "aooct-step.h"
+#include "aooct-cuda-types.h"
+#include "aooct-cuda-memory.h"
 
 G_BEGIN_DECLS
 GST_DEBUG_CATEGORY_EXTERN (aooct_cuda_element_debug);
@@ -38,25 +39,15 @@ GST_DEBUG_CATEGORY_EXTERN (aooct_cuda_element_debug);
 #define AOOCT_CUDA_STAGING_SLOTS 2
 /* Device planes that uploads alternate between (see in_dev below). */
 #define AOOCT_CUDA_INPUT_PLANES 2
-/* Input buffers in page-locked memory that are uploaded in place, without
- * staging, and whose copy may still be running: the element holds a
- * reference to at most this many (fewer where the buffers' pool is
- * smaller), as it would fill as many staging slots. */
-#define AOOCT_CUDA_INPUT_HOLD 2
+/* (AOOCT_CUDA_INPUT_HOLD, aooct-cuda-types.h: input buffers in
+ * page-locked memory that are uploaded in place, without staging, and
+ * whose copy may still be running: the backend holds a reference to at
+ * most this many, fewer where the buffers' pool is smaller, as it would
+ * fill as many staging slots.) */
 /* GPU-time measurements of the CUDA plan's execute in flight at most (the oldest
  * is waited for when more would be). */
 #define AOOCT_CUDA_TIMING_SLOTS 16
-/* Statistics of one element (aooct_cuda_element_stats). */
-typedef struct
-{
-  guint64 timed;                /* buffers whose GPU time was measured */
-  gdouble gpu_ms, gpu_ms_max;   /* total and largest, the CUDA core only */
-  /* cuda-graphs: buffers whose work was captured into a graph, and those
-   * that launched a graph kept from an earlier buffer instead */
-  guint64 graphs_captured, graphs_relaunched;
-} AooctCudaStats;
-
-typedef struct _AooctCudaElement
+struct _AooctCudaBackend
 {
   GstCudaContext *context;
   AooctCudaStream stream;
@@ -127,97 +118,64 @@ typedef struct _AooctCudaElement
   guint t_next, t_pending;
   GMutex stats_lock;
   AooctCudaStats stats;
-} AooctCudaElement;
 
-AooctCudaElement *aooct_cuda_element_new (void);
-void aooct_cuda_element_free (AooctCudaElement * ce);
+  /* the element served (aooct-cuda-backend.h); the output being made
+   * goes through the ring (images leave the GPU here) or not; the
+   * negotiated output, for the output task (set with each output) */
+  AooctCudaBackendHost host;
+  AooctOutputDesc out;
+};
 
-/* GstContext sharing: the element's set_context and context query. */
-void aooct_cuda_element_set_context (AooctCudaElement * ce, GstElement * element,
-    GstContext * context, gint device_id);
-gboolean aooct_cuda_element_handle_query (AooctCudaElement * ce,
-    GstElement * element, GstQuery * query);
-
-/* At start: checks the device, finds or creates the shared context and
- * creates the stream, with the priority @stage steps above the lowest
- * (GstAooctFilterClass's cuda_stage).  FALSE with the reason when CUDA
- * cannot be used. */
-gboolean aooct_cuda_element_open (AooctCudaElement * ce, GstElement * element,
+/* (aooct-cuda-element.c) At open: checks the device, finds or creates
+ * the shared context and creates the stream, with the priority @stage
+ * steps above the lowest.  FALSE with the reason when CUDA cannot be
+ * used. */
+gboolean aooct_cuda_element_open (AooctCudaBackend * ce, GstElement * element,
     gint device_id, gint stage, GError ** error);
-/* Waits for the stream, frees staging, stream and context. */
-void aooct_cuda_element_close (AooctCudaElement * ce);
+/* The element's context current on this thread, and not. */
+gboolean aooct_cuda_element_push (AooctCudaBackend * ce, GError ** error);
+void aooct_cuda_element_pop (AooctCudaBackend * ce);
 
-gboolean aooct_cuda_element_push (AooctCudaElement * ce, GError ** error);
-void aooct_cuda_element_pop (AooctCudaElement * ce);
-
-/* Frees the staging (context current; stream synchronised first). */
-void aooct_cuda_element_release_staging (AooctCudaElement * ce);
-/* (aooct-cuda-upload.c) The input side of it: staging, held input, device
- * planes, the output plane. */
-void aooct_cuda_upload_release_planes (AooctCudaElement * ce);
+/* (aooct-cuda-upload.c) What release() frees of the input side: staging,
+ * held input, device planes, the output plane. */
+void aooct_cuda_upload_release_planes (AooctCudaBackend * ce);
 /* Drops the references to page-locked input read in place (their copies
  * have completed, or the context is lost). */
-void aooct_cuda_upload_forget_inputs (AooctCudaElement * ce);
+void aooct_cuda_upload_forget_inputs (AooctCudaBackend * ce);
 
 /* Enqueues the upload of @rows rows of @host (host->stride apart, mapped
- * from @buf) into device memory with rows @dev_stride apart; @dev
- * receives the device plane.  When @buf is one page-locked memory of
- * aooct-cuda-host-memory.h holding the plane with rows @dev_stride apart,
- * the copy reads it in place and @buf is referenced until the copy has
- * completed; anything else is copied into a page-locked staging slot
- * first.  Context current. */
-gboolean aooct_cuda_upload_buffer (AooctCudaElement * ce, GstBuffer * buf,
+ * by the caller) into the next device plane, with rows @dev_stride apart;
+ * @dev receives the device plane.  @hold: the buffer @host was mapped
+ * from, when the copy may read it in place (one page-locked memory of
+ * aooct-cuda-host-memory.h holding the plane with rows @dev_stride
+ * apart): it is referenced until the copy has completed.  NULL: the rows
+ * are copied into a page-locked staging slot first.  Context current. */
+gboolean aooct_cuda_upload_buffer (AooctCudaBackend * ce, GstBuffer * hold,
     const AooctPlane * host, gsize rows, gsize dev_stride, AooctPlane * dev,
     GError ** error);
 
 /* After the work reading the plane of the last upload is enqueued on the
  * element's stream (or given up): the plane may take a later upload once
  * that work has run.  Nothing when no upload is being read. */
-gboolean aooct_cuda_upload_done (AooctCudaElement * ce,
+gboolean aooct_cuda_upload_done (AooctCudaBackend * ce,
     GError ** error);
 
 /* A pool of page-locked host memory on the element's context for frames
  * of @caps (video/x-raw in system memory), @size bytes each, at least
  * @min buffers, for the element to propose upstream: frames written into
  * it are uploaded without staging. */
-GstBufferPool *aooct_cuda_upload_host_pool_new (AooctCudaElement * ce,
+GstBufferPool *aooct_cuda_upload_host_pool_new (AooctCudaBackend * ce,
     GstCaps * caps, guint size, guint min, GError ** error);
 
 /* A device plane of @rows rows @dev_stride apart for host-memory output. */
-gboolean aooct_cuda_upload_output_plane (AooctCudaElement * ce, gsize rows,
+gboolean aooct_cuda_upload_output_plane (AooctCudaBackend * ce, gsize rows,
     gsize dev_stride, AooctPlane * dev, GError ** error);
 
 /* Libgstcuda memory output (nvcodec): arms the output ring's tail with
  * the end of the GPU work, or (>= 1.24, the memory carries a stream) makes
  * the memory's stream wait for it and arms the tail as complete
  * (aooct-output-ring.h; see "Video output" below). */
-gboolean aooct_cuda_video_mark_output (AooctCudaElement * ce, GError ** error);
-
-/* What one buffer on the GPU needs of the element besides its
- * AooctCudaElement, filled by the base class for each buffer. */
-typedef struct
-{
-  const AooctInputDesc *in;     /* the negotiated input */
-  /* the rows of this video input (aooct_filter_check_input_size) */
-  const GstVideoInfo *in_layout;
-  const AooctOutputDesc *out;   /* the negotiated output */
-  AooctStep *step;              /* the plan of the CUDA ops */
-  /* the steps an upstream element deferred to this one, or NULL; what
-   * the element read of its live properties for this buffer, or NULL */
-  const AooctPendingMeta *pending;
-  gconstpointer live;
-  /* the element's step may be captured into a CUDA graph (its setup did
-   * not say otherwise; cuda-graphs is ce->graphs) */
-  gboolean graphs;
-  /* downstream applies what the step leaves to it (leaves_pending): the
-   * output's pending meta goes to the step as run->out_pending */
-  gboolean leave_pending;
-  /* fault-injection builds: the AooctCudaFault to cause after this
-   * buffer's work (aooct-cuda-fault.h), 0 for none */
-  gint fault;
-  GstObject *log;               /* the element, for debug messages */
-  guint64 in_offset;            /* the input's GST_BUFFER_OFFSET */
-} AooctCudaBuffer;
+gboolean aooct_cuda_video_mark_output (AooctCudaBackend * ce, GError ** error);
 
 /* (aooct-cuda-buffer.c) One buffer on the GPU: @inbuf onto the GPU (in
  * place where it is device memory on our context), the step's core on
@@ -225,28 +183,26 @@ typedef struct
  * GPU.  A group passes one buffer only (gst_aooct_filter_collect /
  * _emit): the other plane is {NULL, 0}.  Pushes the context around it.
  * FALSE with @error set (the caller posts it). */
-gboolean aooct_cuda_buffer_transform (AooctCudaElement * ce,
+gboolean aooct_cuda_buffer_transform (AooctCudaBackend * ce,
     const AooctCudaBuffer * b, GstBuffer * inbuf, GstBuffer * outbuf,
     GError ** error);
 /* (aooct-cuda-buffer.c) Takes the oldest output of the ring once its GPU
  * work is complete, its staged image copied into it (@out describes it);
  * the ring's slot is dropped in any case. */
-gboolean aooct_cuda_buffer_take_output (AooctCudaElement * ce,
+gboolean aooct_cuda_buffer_take_output (AooctCudaBackend * ce,
     const AooctOutputDesc * out, GstBuffer ** buf, GError ** error);
 
-/* GPU time of the CUDA core: enable (at start; resets the statistics),
+/* (aooct-cuda-element.c) GPU time of the CUDA core: enable (at open;
+ * resets the statistics),
  * record around it, collect finished measurements (with @wait: all). */
-void aooct_cuda_element_set_timing (AooctCudaElement * ce, gboolean timing);
-gboolean aooct_cuda_element_timing_begin (AooctCudaElement * ce, GError ** error);
-gboolean aooct_cuda_element_timing_end (AooctCudaElement * ce, GError ** error);
-gboolean aooct_cuda_element_timing_collect (AooctCudaElement * ce,
+void aooct_cuda_element_set_timing (AooctCudaBackend * ce, gboolean timing);
+gboolean aooct_cuda_element_timing_begin (AooctCudaBackend * ce, GError ** error);
+gboolean aooct_cuda_element_timing_end (AooctCudaBackend * ce, GError ** error);
+gboolean aooct_cuda_element_timing_collect (AooctCudaBackend * ce,
     gboolean wait, GError ** error);
-void aooct_cuda_element_get_stats (AooctCudaElement * ce, AooctCudaStats * stats);
+void aooct_cuda_element_get_stats (AooctCudaBackend * ce, AooctCudaStats * stats);
 /* Waits for the GPU timing still in flight (at EOS). */
-void aooct_cuda_element_finish_timing (AooctCudaElement * ce);
-/* At a flush: waits for the GPU work still writing the output ring, which
- * then drops its outputs. */
-void aooct_cuda_element_discard_outputs (AooctCudaElement * ce);
+void aooct_cuda_element_finish_timing (AooctCudaBackend * ce);
 
 /* Video output in libgstcuda's own GstCudaMemory, for nvcodec elements
  * (cudaconvert, cudadownload, the NVENC encoders), which take nothing else
@@ -264,7 +220,7 @@ void aooct_cuda_element_discard_outputs (AooctCudaElement * ce);
  * larger than the caps' plain size).  >= 1.24: its memory carries the
  * stream of a GstCudaBufferPool that downstream proposed in @query (may
  * be NULL), else one of ours. */
-GstBufferPool *aooct_cuda_video_pool_new (AooctCudaElement * ce,
+GstBufferPool *aooct_cuda_video_pool_new (AooctCudaBackend * ce,
     GstCaps * caps, GstQuery * query, guint min, guint max, guint * size,
     GError ** error);
 
@@ -274,13 +230,13 @@ GstBufferPool *aooct_cuda_video_pool_new (AooctCudaElement * ce,
  * memory carries a stream (>= 1.24), our stream first waits for the work
  * enqueued on it (a consumer's reads of the buffer's last use), and
  * mark_output orders that stream after our writes. */
-gboolean aooct_cuda_video_map_output (AooctCudaElement * ce,
+gboolean aooct_cuda_video_map_output (AooctCudaBackend * ce,
     GstBuffer * buf, GstVideoFrame * frame, GError ** error);
 
 /* Enqueues setting the chroma planes of @frame (8-bit YUV, mapped by
  * aooct_cuda_video_map_output) to 128, so that the luma plane
  * shows as a grey image; nothing for other formats. */
-gboolean aooct_cuda_video_neutral_chroma (AooctCudaElement * ce,
+gboolean aooct_cuda_video_neutral_chroma (AooctCudaBackend * ce,
     const GstVideoFrame * frame, GError ** error);
 
 /* Video input in libgstcuda's GstCudaMemory, read in place on the device.
@@ -294,27 +250,53 @@ typedef struct
   GstVideoFrame frame;
   gboolean mapped;              /* in place: frame mapped with GST_MAP_CUDA */
   struct CUstream_st *stream;   /* the memory's stream, NULL if none */
+  /* not mapped, but a GstCudaMemory: the layout of its frame (pitched
+   * planes), to read it with on the host; else NULL */
+  const GstVideoInfo *layout;
 } AooctCudaVideoInput;
 
-/* The layout of @buf's frames: the GstVideoInfo of its GstCudaMemory when
- * it holds one (pitched planes), else @caps_info. */
-const GstVideoInfo *aooct_cuda_video_layout (GstBuffer * buf,
-    const GstVideoInfo * caps_info);
-
-/* If @buf holds one GstCudaMemory on the element's context whose frame
- * is @caps_info's, maps it for reading on the device and makes the
- * element's stream wait for its producer: @vin->mapped is then TRUE and
- * @plane is plane 0 (device pointer, the memory's stride).  Otherwise
- * @vin->mapped is FALSE and the caller reads @buf on the host.  FALSE
- * on an error (a frame of another format or size, a failed map). */
-gboolean aooct_cuda_video_map_input (AooctCudaElement * ce,
-    GstBuffer * buf, const GstVideoInfo * caps_info, AooctCudaVideoInput * vin,
-    AooctPlane * plane, GError ** error);
+/* If @in_place (caps in memory:CUDAMemory) and @buf holds one
+ * GstCudaMemory on the element's context whose frame is @caps_info's,
+ * maps it for reading on the device and makes the element's stream wait
+ * for its producer: @vin->mapped is then TRUE and @plane is plane 0
+ * (device pointer, the memory's stride).  Otherwise @vin->mapped is FALSE
+ * and the caller reads @buf on the host, with @vin->layout where it is a
+ * GstCudaMemory.  FALSE on an error (a frame of another format or size,
+ * a failed map). */
+gboolean aooct_cuda_video_map_input (AooctCudaBackend * ce,
+    GstBuffer * buf, const GstVideoInfo * caps_info, gboolean in_place,
+    AooctCudaVideoInput * vin, AooctPlane * plane, GError ** error);
 
 /* After the work reading @vin is enqueued: orders its release after that
  * work (see above) and unmaps it.  Nothing when it was not mapped. */
-gboolean aooct_cuda_video_unmap_input (AooctCudaElement * ce,
+gboolean aooct_cuda_video_unmap_input (AooctCudaBackend * ce,
     AooctCudaVideoInput * vin, GError ** error);
+
+/* (aooct-cuda-input.c) A buffer's input onto the GPU, whichever memory
+ * it is in: aooct device memory on our context (in place, ordered by the
+ * rule of aooct-cuda-memory.h), libgstcuda video memory on our context (in
+ * place, see above), host memory (uploaded: in place from page-locked
+ * memory with the device's rows, else through staging).  What the end of
+ * the buffer's work must undo is kept here. */
+typedef struct
+{
+  AooctCudaMemory *mem;         /* our device memory read in place */
+  AooctCudaVideoInput video;    /* libgstcuda memory mapped in place */
+  /* ours alone: the step may overwrite it (run->in_disposable) */
+  gboolean disposable;
+} AooctCudaInput;
+
+/* @inbuf onto the GPU as @in (@rows rows, @dev_stride apart where the
+ * backend lays them out).  FALSE with @error; then only
+ * aooct_cuda_video_unmap_input (@input->video) is left to do. */
+gboolean aooct_cuda_input_begin (AooctCudaBackend * ce,
+    const AooctCudaBuffer * b, GstBuffer * inbuf, gsize rows,
+    gsize dev_stride, AooctCudaInput * input, AooctPlane * in,
+    GError ** error);
+/* After the work reading the input is enqueued: the end of the device
+ * memory's access, the video memory's release (see above). */
+gboolean aooct_cuda_input_end (AooctCudaBackend * ce, AooctCudaInput * input,
+    GError ** error);
 
 G_END_DECLS
 #endif /* __AOOCT_CUDA_ELEMENT_H__ */

@@ -22,7 +22,7 @@
  * host wait), so that upstream gets its buffers back early.  Context
  * current. */
 static gboolean
-release_finished_inputs (AooctCudaElement * ce, GError ** error)
+release_finished_inputs (AooctCudaBackend * ce, GError ** error)
 {
   guint i;
 
@@ -42,7 +42,7 @@ release_finished_inputs (AooctCudaElement * ce, GError ** error)
 /* After the stream has been synchronised (teardown, stop, new caps): every
  * copy has completed, whatever a failed check said. */
 void
-aooct_cuda_upload_forget_inputs (AooctCudaElement * ce)
+aooct_cuda_upload_forget_inputs (AooctCudaBackend * ce)
 {
   guint i;
 
@@ -58,7 +58,7 @@ aooct_cuda_upload_forget_inputs (AooctCudaElement * ce)
  * needs them. */
 /* Streams idle (or lost). */
 static void
-free_input_planes (AooctCudaElement * ce)
+free_input_planes (AooctCudaBackend * ce)
 {
   guint p;
 
@@ -73,7 +73,7 @@ free_input_planes (AooctCudaElement * ce)
 }
 
 static gboolean
-ensure_input (AooctCudaElement * ce, gsize size, GError ** error)
+ensure_input (AooctCudaBackend * ce, gsize size, GError ** error)
 {
   guint i, p;
 
@@ -103,7 +103,7 @@ ensure_input (AooctCudaElement * ce, gsize size, GError ** error)
 }
 
 static gboolean
-ensure_staging (AooctCudaElement * ce, guint slot, GError ** error)
+ensure_staging (AooctCudaBackend * ce, guint slot, GError ** error)
 {
   return (ce->in_staging[slot] != NULL
       || aooct_cuda_malloc_host (ce->in_size, &ce->in_staging[slot], error))
@@ -114,7 +114,7 @@ ensure_staging (AooctCudaElement * ce, guint slot, GError ** error)
 /* Through staging: the host copy of this buffer overlaps the upload and
  * kernels of the previous one, which use the other slot. */
 static gboolean
-upload_staged (AooctCudaElement * ce, const AooctPlane * host, gsize rows,
+upload_staged (AooctCudaBackend * ce, const AooctPlane * host, gsize rows,
     gsize dev_stride, gpointer dev, GError ** error)
 {
   gsize size = rows * dev_stride;
@@ -139,7 +139,7 @@ upload_staged (AooctCudaElement * ce, const AooctPlane * host, gsize rows,
  * at most one buffer makes the upload synchronous).  The pool's config is
  * read once per pool. */
 static guint
-hold_limit (AooctCudaElement * ce, GstBuffer * buf)
+hold_limit (AooctCudaBackend * ce, GstBuffer * buf)
 {
   GstBufferPool *pool = buf->pool;
 
@@ -163,7 +163,7 @@ hold_limit (AooctCudaElement * ce, GstBuffer * buf)
  * @buf is referenced until the copy has completed, so that its pool
  * cannot hand it out for the next frame while the copy still reads it. */
 static gboolean
-upload_in_place (AooctCudaElement * ce, GstBuffer * buf,
+upload_in_place (AooctCudaBackend * ce, GstBuffer * buf,
     const AooctPlane * host, gsize size, gpointer dev, GError ** error)
 {
   guint slot = ce->in_held_next, limit, held = 0, i;
@@ -206,20 +206,8 @@ upload_in_place (AooctCudaElement * ce, GstBuffer * buf,
   return TRUE;
 }
 
-/* @buf can be read in place: one page-locked memory (the pool aooctdcsub
- * proposes) holding the plane, its rows laid out as on the device. */
-static gboolean
-in_place_input (GstBuffer * buf, const AooctPlane * host, gsize dev_stride,
-    gsize size)
-{
-  return buf != NULL && gst_buffer_n_memory (buf) == 1
-      && host->stride == dev_stride
-      && aooct_cuda_host_memory_holds (gst_buffer_peek_memory (buf, 0),
-      host->data, size);
-}
-
 gboolean
-aooct_cuda_upload_buffer (AooctCudaElement * ce, GstBuffer * buf,
+aooct_cuda_upload_buffer (AooctCudaBackend * ce, GstBuffer * hold,
     const AooctPlane * host, gsize rows, gsize dev_stride, AooctPlane * dev,
     GError ** error)
 {
@@ -234,8 +222,8 @@ aooct_cuda_upload_buffer (AooctCudaElement * ce, GstBuffer * buf,
   /* the plane's last readers (the kernels of two frames ago) first */
   if (!aooct_cuda_stream_wait (ce->copy_stream, ce->in_dev_free[p], error))
     return FALSE;
-  if (in_place_input (buf, host, dev_stride, size))
-    ok = upload_in_place (ce, buf, host, size, ce->in_dev[p], error);
+  if (hold)
+    ok = upload_in_place (ce, hold, host, size, ce->in_dev[p], error);
   else
     ok = upload_staged (ce, host, rows, dev_stride, ce->in_dev[p], error);
   /* our kernels after the upload */
@@ -251,7 +239,7 @@ aooct_cuda_upload_buffer (AooctCudaElement * ce, GstBuffer * buf,
 }
 
 gboolean
-aooct_cuda_upload_done (AooctCudaElement * ce, GError ** error)
+aooct_cuda_upload_done (AooctCudaBackend * ce, GError ** error)
 {
   gint p = ce->in_reading;
 
@@ -262,7 +250,7 @@ aooct_cuda_upload_done (AooctCudaElement * ce, GError ** error)
 }
 
 GstBufferPool *
-aooct_cuda_upload_host_pool_new (AooctCudaElement * ce, GstCaps * caps,
+aooct_cuda_upload_host_pool_new (AooctCudaBackend * ce, GstCaps * caps,
     guint size, guint min, GError ** error)
 {
   GstBufferPool *pool = aooct_cuda_buffer_pool_new_page_locked (ce->context);
@@ -280,7 +268,7 @@ aooct_cuda_upload_host_pool_new (AooctCudaElement * ce, GstCaps * caps,
 }
 
 gboolean
-aooct_cuda_upload_output_plane (AooctCudaElement * ce, gsize rows,
+aooct_cuda_upload_output_plane (AooctCudaBackend * ce, gsize rows,
     gsize dev_stride, AooctPlane * dev, GError ** error)
 {
   gsize size = rows * dev_stride;
@@ -299,7 +287,7 @@ aooct_cuda_upload_output_plane (AooctCudaElement * ce, gsize rows,
 }
 
 void
-aooct_cuda_upload_release_planes (AooctCudaElement * ce)
+aooct_cuda_upload_release_planes (AooctCudaBackend * ce)
 {
   guint i;
 

@@ -28,7 +28,7 @@
  * downstream proposed with one (nvcodec elements propose their own
  * stream, so that upstream writes on it and they need no sync), or NULL. */
 static GstCudaStream *
-proposed_cuda_stream (AooctCudaElement * ce, GstQuery * query)
+proposed_cuda_stream (AooctCudaBackend * ce, GstQuery * query)
 {
   guint i, n = query ? gst_query_get_n_allocation_pools (query) : 0;
   GstCudaStream *stream = NULL;
@@ -54,7 +54,7 @@ proposed_cuda_stream (AooctCudaElement * ce, GstQuery * query)
 #endif
 
 GstBufferPool *
-aooct_cuda_video_pool_new (AooctCudaElement * ce, GstCaps * caps,
+aooct_cuda_video_pool_new (AooctCudaBackend * ce, GstCaps * caps,
     GstQuery * query, guint min, guint max, guint * size, GError ** error)
 {
   GstBufferPool *pool;
@@ -114,7 +114,7 @@ aooct_cuda_video_pool_new (AooctCudaElement * ce, GstCaps * caps,
 }
 
 gboolean
-aooct_cuda_video_map_output (AooctCudaElement * ce, GstBuffer * buf,
+aooct_cuda_video_map_output (AooctCudaBackend * ce, GstBuffer * buf,
     GstVideoFrame * frame, GError ** error)
 {
   GstMemory *mem = gst_buffer_n_memory (buf) == 1 ?
@@ -167,7 +167,7 @@ aooct_cuda_video_map_output (AooctCudaElement * ce, GstBuffer * buf,
 }
 
 gboolean
-aooct_cuda_video_neutral_chroma (AooctCudaElement * ce,
+aooct_cuda_video_neutral_chroma (AooctCudaBackend * ce,
     const GstVideoFrame * frame, GError ** error)
 {
   const GstVideoFormatInfo *finfo = frame->info.finfo;
@@ -200,24 +200,20 @@ single_cuda_memory (GstBuffer * buf)
   return mem && gst_is_cuda_memory (mem) ? GST_CUDA_MEMORY_CAST (mem) : NULL;
 }
 
-const GstVideoInfo *
-aooct_cuda_video_layout (GstBuffer * buf, const GstVideoInfo * caps_info)
-{
-  GstCudaMemory *cmem = single_cuda_memory (buf);
-
-  return cmem ? &cmem->info : caps_info;
-}
-
 gboolean
-aooct_cuda_video_map_input (AooctCudaElement * ce, GstBuffer * buf,
-    const GstVideoInfo * caps_info, AooctCudaVideoInput * vin,
-    AooctPlane * plane, GError ** error)
+aooct_cuda_video_map_input (AooctCudaBackend * ce, GstBuffer * buf,
+    const GstVideoInfo * caps_info, gboolean in_place,
+    AooctCudaVideoInput * vin, AooctPlane * plane, GError ** error)
 {
   GstCudaMemory *cmem = single_cuda_memory (buf);
   const GstVideoInfo *mi;
 
   memset (vin, 0, sizeof (*vin));
   if (cmem == NULL)
+    return TRUE;
+  /* read through the host: the memory's own layout (pitched rows) */
+  vin->layout = &cmem->info;
+  if (!in_place)
     return TRUE;
   if (cmem->context != ce->context) {
     /* correct, not fast: libgstcuda downloads it for the host map */
@@ -267,7 +263,7 @@ aooct_cuda_video_map_input (AooctCudaElement * ce, GstBuffer * buf,
 }
 
 gboolean
-aooct_cuda_video_unmap_input (AooctCudaElement * ce,
+aooct_cuda_video_unmap_input (AooctCudaBackend * ce,
     AooctCudaVideoInput * vin, GError ** error)
 {
   gboolean ok;
@@ -289,7 +285,7 @@ aooct_cuda_video_unmap_input (AooctCudaElement * ce,
 }
 
 gboolean
-aooct_cuda_video_mark_output (AooctCudaElement * ce, GError ** error)
+aooct_cuda_video_mark_output (AooctCudaBackend * ce, GError ** error)
 {
   if (ce->out_mem_stream) {
     /* >= 1.24: the memory's stream runs after our writes, and its

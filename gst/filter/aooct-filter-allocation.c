@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* aooct: GstAooctFilter's pools on CUDA, from the query and the element's
- * CUDA side passed in (no filter; see aooct-filter-allocation.h): the
+ * CUDA backend passed in (no filter; see aooct-filter-allocation.h): the
  * pools it decides downstream (libgstcuda memory for nvcodec, page-locked
  * memory for host output) and proposes upstream (page-locked memory for
  * frames uploaded in place).  The allocation vfuncs that read the
@@ -13,8 +13,6 @@
 #include "aooct-filter-allocation.h"
 
 #ifdef HAVE_CUDA
-#include "aooct-cuda-memory.h"
-#include "aooct-cuda-pool.h"
 
 /* Buffer counts for a pool of ours from downstream's proposal: at least
  * 2 (one in flight downstream while the next is being written). */
@@ -44,7 +42,7 @@ aooct_filter_allocation_use_pool (GstQuery * query, GstBufferPool * pool,
  * shared context, so that every output buffer is libgstcuda memory of the
  * layout we map (a pool proposed downstream could be another kind). */
 gboolean
-aooct_filter_allocation_cuda_video (AooctCudaElement * ce, GstQuery * query,
+aooct_filter_allocation_cuda_video (AooctCudaBackend * be, GstQuery * query,
     GError ** error)
 {
   GstCaps *caps = NULL;
@@ -53,7 +51,8 @@ aooct_filter_allocation_cuda_video (AooctCudaElement * ce, GstQuery * query,
 
   gst_query_parse_allocation (query, &caps, NULL);
   query_pool_limits (query, &min, &max);
-  pool = aooct_cuda_video_pool_new (ce, caps, query, min, max, &size, error);
+  pool = aooct_cuda_backend_pool_new (be, AOOCT_CUDA_POOL_VIDEO, caps, query,
+      &size, min, max, error);
   if (pool == NULL)
     return FALSE;
   aooct_filter_allocation_use_pool (query, pool, size, min, max);
@@ -61,22 +60,22 @@ aooct_filter_allocation_cuda_video (AooctCudaElement * ce, GstQuery * query,
   return TRUE;
 }
 
-/* @pool (taken) configured for our output buffers with the limits of
- * @query; NULL where it refuses the configuration. */
+/* Our device memory for output buffers of @size bytes, with the limits
+ * of @query; NULL where the pool refuses the configuration. */
 GstBufferPool *
-aooct_filter_allocation_configure (GstQuery * query, GstBufferPool * pool,
+aooct_filter_allocation_device (AooctCudaBackend * be, GstQuery * query,
     guint size, guint * min, guint * max)
 {
   GstCaps *caps = NULL;
-  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstBufferPool *pool;
+  GError *error = NULL;
 
   gst_query_parse_allocation (query, &caps, NULL);
   query_pool_limits (query, min, max);
-  gst_buffer_pool_config_set_params (config, caps, size, *min, *max);
-  if (gst_buffer_pool_set_config (pool, config))
-    return pool;
-  gst_object_unref (pool);
-  return NULL;
+  pool = aooct_cuda_backend_pool_new (be, AOOCT_CUDA_POOL_DEVICE, caps, NULL,
+      &size, *min, *max, &error);
+  g_clear_error (&error);
+  return pool;
 }
 
 /* Host-memory output on CUDA where downstream proposes no pool of its own
@@ -86,13 +85,17 @@ aooct_filter_allocation_configure (GstQuery * query, GstBufferPool * pool,
  * aooct-cuda-buffer.c).  FALSE where that pool cannot be configured: then
  * GstBaseTransform's default, and the images go through staging. */
 gboolean
-aooct_filter_allocation_page_locked (AooctCudaElement * ce, GstQuery * query,
-    guint size)
+aooct_filter_allocation_page_locked (AooctCudaBackend * be, GstQuery * query,
+    guint size, GError ** error)
 {
+  GstCaps *caps = NULL;
+  GstBufferPool *pool;
   guint min, max;
-  GstBufferPool *pool = aooct_filter_allocation_configure (query,
-      aooct_cuda_buffer_pool_new_page_locked (ce->context), size, &min, &max);
 
+  gst_query_parse_allocation (query, &caps, NULL);
+  query_pool_limits (query, &min, &max);
+  pool = aooct_cuda_backend_pool_new (be, AOOCT_CUDA_POOL_HOST_OUTPUT, caps,
+      NULL, &size, min, max, error);
   if (pool == NULL)
     return FALSE;
   aooct_filter_allocation_use_pool (query, pool, size, min, max);
@@ -113,15 +116,15 @@ aooct_filter_allocation_page_locked (AooctCudaElement * ce, GstQuery * query,
  * pay for one cudaHostAlloc per frame.  FALSE (nothing proposed; upstream
  * allocates as it likes) when the pool cannot be made, with @error. */
 gboolean
-aooct_filter_allocation_upload_pool (AooctCudaElement * ce, GstQuery * query,
+aooct_filter_allocation_upload_pool (AooctCudaBackend * be, GstQuery * query,
     GstCaps * caps, guint size, GError ** error)
 {
   GstBufferPool *pool;
 
   /* one frame being written upstream, one being uploaded, and the ones
    * whose copies may still run */
-  pool = aooct_cuda_upload_host_pool_new (ce, caps, size,
-      AOOCT_CUDA_INPUT_HOLD + 2, error);
+  pool = aooct_cuda_backend_pool_new (be, AOOCT_CUDA_POOL_HOST_INPUT, caps,
+      NULL, &size, AOOCT_CUDA_INPUT_HOLD + 2, 0, error);
   if (pool == NULL)
     return FALSE;
   /* first, where upstream (GstBaseSrc) looks: a pool downstream answered

@@ -32,10 +32,10 @@
  *                              element's CUDA side
  *   aooct-filter-buffers.c     buffer sizes, the input size check,
  *                              mapping, the CPU backend (map, step, unmap)
- *   aooct-cuda-buffer.c        one buffer on the GPU, the step as a graph
- *   aooct-cuda-element.c       context, streams, staging, GPU timing, with
- *                              aooct-cuda-upload.c, aooct-cuda-video.c and
- *                              aooct-output-ring.c */
+ *   aooct-cuda-backend.h       the CUDA backend, an opaque object: open,
+ *                              close, transform, output, sync (events),
+ *                              stats, pools; its ring and output task
+ *                              and everything else behind it */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
@@ -54,9 +54,7 @@
 #include "aooct-step.h"
 
 #ifdef HAVE_CUDA
-#include "aooct-cuda-element.h"
-#include "aooct-cuda-memory.h"
-#include "aooct-cuda-pool.h"
+#include "aooct-cuda-backend.h"
 #include "aooct-filter-allocation.h"
 #ifdef AOOCT_FAULT_INJECTION
 #include "aooct-cuda-fault.h"
@@ -104,7 +102,7 @@ gst_aooct_backend_get_type (void)
 
 /* ---- the private state: the struct and what the sections below share */
 
-struct _AooctCudaElement;
+struct _AooctCudaBackend;
 
 /* What the base class counts since start (the stats property). */
 typedef struct
@@ -130,7 +128,7 @@ struct _GstAooctFilterPrivate
    * GstAooctFilter.active_backend */
   gboolean started;
   gchar *cpu_reason;            /* why the element runs on the CPU */
-  struct _AooctCudaElement *cuda;       /* NULL without CUDA */
+  struct _AooctCudaBackend *cuda;       /* NULL without CUDA */
 
   /* element errors: the last message posted (to post it once), how many
    * were posted since start (object lock) */
@@ -155,7 +153,7 @@ struct _GstAooctFilterPrivate
   GMutex allocation_lock;
   gboolean allocation_closed;
 
-  /* stats (gstaooctfilter.c; the GPU's in the AooctCudaElement) */
+  /* stats (gstaooctfilter.c; the GPU's in the AooctCudaBackend) */
   AooctFilterStats stats;
 
 #ifdef AOOCT_FAULT_INJECTION
@@ -222,7 +220,7 @@ aooct_filter_output_desc (GstAooctFilter * self, AooctOutputDesc * out)
 /* gstaooctfilter.c: the stats property from what the base class
  * counted and (CUDA builds) what the element's CUDA side counted */
 static GstStructure *aooct_filter_stats_make (const AooctFilterStats * stats,
-    gboolean on_cuda, struct _AooctCudaElement *cuda);
+    gboolean on_cuda, struct _AooctCudaBackend *cuda);
 
 #ifdef HAVE_CUDA
 /* gstaooctfilter.c, CUDA builds */
@@ -238,10 +236,9 @@ static gint aooct_filter_cuda_fault (GstAooctFilter * self);
 static GstFlowReturn aooct_filter_cuda_wait_space (GstAooctFilter * self);
 static GstFlowReturn aooct_filter_cuda_hand_over (GstAooctFilter * self,
     GstFlowReturn ret, GstBuffer * out);
-/* The output task around serialized events, flushes and state changes. */
+/* The backend's output task around serialized events, new caps and
+ * queries. */
 static void aooct_filter_cuda_drain (GstAooctFilter * self);
-static void aooct_filter_cuda_set_flushing (GstAooctFilter * self,
-    gboolean flushing);
 #endif
 
 
@@ -311,12 +308,12 @@ aooct_filter_forget_last_error (GstAooctFilter * self)
  * by the base class since start, GPU time measured with CUDA events on the
  * element's stream when gpu-timing is set and the CUDA graphs captured or
  * launched again, both counted by the element's CUDA side
- * (aooct-cuda-element.h). */
+ * (aooct-cuda-backend.h). */
 
 /* The stats property: counts since the element started. */
 static GstStructure *
 aooct_filter_stats_make (const AooctFilterStats * stats, gboolean on_cuda,
-    struct _AooctCudaElement *cuda)
+    struct _AooctCudaBackend *cuda)
 {
   GstStructure *st;
 #ifdef HAVE_CUDA
@@ -330,8 +327,10 @@ aooct_filter_stats_make (const AooctFilterStats * stats, gboolean on_cuda,
       "host-time-mean-ms", G_TYPE_DOUBLE,
       stats->buffers ? stats->host_ms / stats->buffers : 0.0, NULL);
 #ifdef HAVE_CUDA
-  /* reset at start on either backend: zero on the CPU */
-  aooct_cuda_element_get_stats (cuda, &cs);
+  /* since the element started on CUDA; zero on the CPU */
+  memset (&cs, 0, sizeof (cs));
+  if (on_cuda)
+    aooct_cuda_backend_get_stats (cuda, &cs);
   gst_structure_set (st, "gpu-buffers", G_TYPE_UINT64, cs.timed,
       "gpu-time-ms", G_TYPE_DOUBLE, cs.gpu_ms,
       "gpu-time-mean-ms", G_TYPE_DOUBLE, cs.timed ? cs.gpu_ms / cs.timed : 0.0,
@@ -347,8 +346,8 @@ aooct_filter_stats_make (const AooctFilterStats * stats, gboolean on_cuda,
  * settings it gave (aooct-step.h's plan_new) with the CUDA context
  * current, live(), defer(), teardown() (the plan freed first).  The
  * plan's execute on a buffer is the backends' (aooct_filter_process_host in
- * aooct-filter-buffers.c, aooct_cuda_buffer_transform in
- * aooct-cuda-buffer.c); the contract itself is gstaooctfilter.h's class
+ * aooct-filter-buffers.c, aooct_cuda_backend_transform in
+ * aooct-cuda-backend.h); the contract itself is gstaooctfilter.h's class
  * struct. */
 
 /* klass->teardown(), after the GPU work that may read what it frees and
@@ -362,16 +361,16 @@ aooct_filter_subclass_teardown (GstAooctFilter * self)
     return;
 #ifdef HAVE_CUDA
   if (aooct_filter_cuda_active (self)) {
-    AooctCudaElement *ce = self->priv->cuda;
+    AooctCudaBackend *ce = self->priv->cuda;
     GError *error = NULL;
 
     /* kernels still in flight may read the tables teardown() frees */
-    if (aooct_cuda_element_push (ce, &error)) {
-      aooct_cuda_element_release_staging (ce);
+    if (aooct_cuda_backend_push (ce, &error)) {
+      aooct_cuda_backend_release (ce);
       aooct_step_plan_free (&self->priv->step);
       if (klass->teardown)
         klass->teardown (self);
-      aooct_cuda_element_pop (ce);
+      aooct_cuda_backend_pop (ce);
     } else {
       GST_ERROR_OBJECT (self, "%s", error->message);
       g_clear_error (&error);
@@ -418,10 +417,10 @@ aooct_filter_subclass_setup (GstAooctFilter * self, GError ** error)
 
 #ifdef HAVE_CUDA
   if (aooct_filter_cuda_active (self)) {
-    if (!aooct_cuda_element_push (self->priv->cuda, error))
+    if (!aooct_cuda_backend_push (self->priv->cuda, error))
       return FALSE;
     ok = setup_and_create (self, error);
-    aooct_cuda_element_pop (self->priv->cuda);
+    aooct_cuda_backend_pop (self->priv->cuda);
     return ok;
   }
 #endif
@@ -449,10 +448,10 @@ aooct_filter_subclass_drain (GstAooctFilter * self, GError ** error)
 #ifdef HAVE_CUDA
   if (aooct_filter_cuda_active (self) && self->priv->step.plan
       && self->priv->step.ops->drain) {
-    if (!aooct_cuda_element_push (self->priv->cuda, error))
+    if (!aooct_cuda_backend_push (self->priv->cuda, error))
       return FALSE;
     ok = aooct_step_drain (&self->priv->step, error);
-    aooct_cuda_element_pop (self->priv->cuda);
+    aooct_cuda_backend_pop (self->priv->cuda);
     return ok;
   }
 #endif
@@ -787,7 +786,7 @@ prepare_output_buffer (GstBaseTransform * bt,
    * that somebody else holds too is not ours to change: processed here. */
   if (self->configured && self->priv->deferring
       && gst_buffer_is_writable (inbuf)
-      && aooct_cuda_buffer_get_memory (inbuf, self->priv->cuda->context)) {
+      && aooct_cuda_backend_holds (self->priv->cuda, inbuf)) {
     *outbuf = inbuf;
     self->priv->defer_this = TRUE;
     return GST_FLOW_OK;
@@ -801,7 +800,7 @@ prepare_output_buffer (GstBaseTransform * bt,
      * could not grow, say why */
     GstBufferPool *pool = gst_base_transform_get_buffer_pool (bt);
 
-    if (pool && (error = aooct_cuda_buffer_pool_take_error (pool))) {
+    if (pool && (error = aooct_cuda_backend_pool_error (pool))) {
       g_prefix_error (&error, "cannot allocate an output buffer: ");
       gst_aooct_filter_post_error (self, error);
       g_clear_error (&error);
@@ -880,7 +879,7 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
 #ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
 
-  AooctCudaElement *ce = self->priv->cuda;
+  AooctCudaBackend *ce = self->priv->cuda;
   guint size = output_size (self);
   GError *error = NULL;
 
@@ -896,8 +895,8 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
   }
   if (aooct_filter_cuda_active (self) && self->out_cuda_memory) {
     guint min, max;
-    GstBufferPool *pool = aooct_filter_allocation_configure (query,
-        aooct_cuda_buffer_pool_new (ce->context), size, &min, &max);
+    GstBufferPool *pool = aooct_filter_allocation_device (ce, query, size,
+        &min, &max);
 
     if (pool == NULL) {
       GST_ELEMENT_ERROR (self, RESOURCE, SETTINGS,
@@ -908,7 +907,7 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
     /* started here, not by basetransform, so that a failure (device memory
      * exhausted) reaches the user with CUDA's message */
     if (!gst_buffer_pool_set_active (pool, TRUE)) {
-      error = aooct_cuda_buffer_pool_take_error (pool);
+      error = aooct_cuda_backend_pool_error (pool);
 
       g_prefix_error (&error, "cannot allocate %u CUDA buffers of %u bytes "
           "for the output: ", min, size);
@@ -927,10 +926,11 @@ decide_allocation (GstBaseTransform * bt, GstQuery * query)
   }
   if (aooct_filter_cuda_active (self) && !self->out_cuda_memory
       && gst_query_get_n_allocation_pools (query) == 0) {
-    if (aooct_filter_allocation_page_locked (ce, query, size))
+    if (aooct_filter_allocation_page_locked (ce, query, size, &error))
       return TRUE;
-    GST_INFO_OBJECT (self, "no page-locked pool for the output: its images "
-        "go through staging");
+    GST_INFO_OBJECT (self, "no page-locked pool for the output (%s): its "
+        "images go through staging", error->message);
+    g_clear_error (&error);
   }
 #endif
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (bt, query);
@@ -961,18 +961,18 @@ propose_allocation_metas (GstBaseTransform * bt,
       && GST_AOOCT_FILTER_GET_CLASS (self)->sink_video_cuda_memory
       && aooct_filter_caps_are_cuda (caps)
       && gst_video_info_from_caps (&info, caps)) {
-    AooctCudaElement *ce = self->priv->cuda;
-    GstBufferPool *pool = aooct_cuda_buffer_pool_new (ce->context);
-    GstStructure *config = gst_buffer_pool_get_config (pool);
     guint size = (guint) GST_VIDEO_INFO_SIZE (&info);
+    GError *error = NULL;
+    GstBufferPool *pool = aooct_cuda_backend_pool_new (self->priv->cuda,
+        AOOCT_CUDA_POOL_DEVICE, caps, NULL, &size, 2, 0, &error);
 
-    gst_buffer_pool_config_set_params (config, caps, size, 2, 0);
-    if (gst_buffer_pool_set_config (pool, config))
+    if (pool) {
       gst_query_add_allocation_pool (query, pool, size, 2, 0);
-    else
-      GST_WARNING_OBJECT (self, "cannot configure a CUDA buffer pool for %"
-          GST_PTR_FORMAT, caps);
-    gst_object_unref (pool);
+      gst_object_unref (pool);
+    } else {
+      GST_WARNING_OBJECT (self, "%s", error->message);
+      g_clear_error (&error);
+    }
     return TRUE;
   }
 #endif
@@ -1155,111 +1155,22 @@ aooct_filter_cuda_fault (GstAooctFilter * self)
   return 0;
 }
 
-/* Where the data leaves the GPU here (host-memory output, libgstcuda
- * memory for nvcodec), outputs go through the ring and the src task. */
-static gboolean
-ring_mode (GstAooctFilter * self)
-{
-  return aooct_filter_cuda_active (self)
-      && (GST_AOOCT_FILTER_GET_CLASS (self)->src_is_video
-      || !self->out_cuda_memory);
-}
-
-/* Takes the oldest output of the ring once its GPU work is complete, its
- * staged image copied into it. */
-static gboolean
-take_head (GstAooctFilter * self, GstBuffer ** buf, GError ** error)
-{
-  AooctOutputDesc out;
-
-  aooct_filter_output_desc (self, &out);
-  return aooct_cuda_buffer_take_output (self->priv->cuda, &out, buf, error);
-}
-
-/* The src task: pushes the outputs of the ring in order as their GPU work
- * completes, so that the streaming thread only enqueues work and an image
- * leaves as soon as it is ready, without waiting for the next B-scan. */
-static void
-ring_loop (gpointer user_data)
-{
-  GstAooctFilter *self = user_data;
-  GstBaseTransform *bt = GST_BASE_TRANSFORM (self);
-  AooctCudaElement *ce = self->priv->cuda;
-  GstFlowReturn ret;
-  GstBuffer *buf;
-  GError *error = NULL;
-
-  if (!aooct_output_ring_wait_output (ce->ring)) {
-    gst_pad_pause_task (bt->srcpad);
-    return;
-  }
-  if (take_head (self, &buf, &error)) {
-    ret = gst_pad_push (bt->srcpad, buf);
-  } else {
-    gst_aooct_filter_post_error (self, error);
-    g_clear_error (&error);
-    ret = GST_FLOW_ERROR;
-  }
-  aooct_output_ring_output_done (ce->ring, ret);
-  if (ret != GST_FLOW_OK) {
-    GST_DEBUG_OBJECT (self, "pausing the output task: %s",
-        gst_flow_get_name (ret));
-    gst_pad_pause_task (bt->srcpad);
-  }
-}
-
+/* The backend's output task around serialized events, new caps and
+ * queries (only where the element runs on CUDA). */
 static void
 aooct_filter_cuda_drain (GstAooctFilter * self)
 {
   if (aooct_filter_cuda_active (self))
-    aooct_output_ring_drain (self->priv->cuda->ring);
-}
-
-static void
-aooct_filter_cuda_set_flushing (GstAooctFilter * self, gboolean flushing)
-{
-  aooct_output_ring_set_flushing (self->priv->cuda->ring, flushing);
+    aooct_cuda_backend_sync (self->priv->cuda, AOOCT_CUDA_SYNC_DRAIN);
 }
 
 static GstFlowReturn
 aooct_filter_cuda_wait_space (GstAooctFilter * self)
 {
-  return ring_mode (self) ? aooct_output_ring_wait_space (self->priv->
-      cuda->ring) : GST_FLOW_OK;
-}
+  AooctOutputDesc out;
 
-/* An output made on the GPU (@made, taken) on its way downstream: where
- * its data leave the GPU, into the ring for the src task (started here);
- * complete already (device memory for the next element): in *@direct for
- * the caller to push; an output that leaves the GPU where the caps say
- * device memory (a foreign buffer): finished here, in *@direct. */
-static GstFlowReturn
-queue_output (GstAooctFilter * self, GstBuffer * made, GstBuffer ** direct)
-{
-  AooctCudaElement *ce = self->priv->cuda;
-  GError *error = NULL;
-
-  *direct = NULL;
-  if (!aooct_output_ring_armed_gpu (ce->ring) && !ring_mode (self)) {
-    *direct = made;
-    return GST_FLOW_OK;
-  }
-  aooct_output_ring_add (ce->ring, made);
-  if (ring_mode (self)) {
-    if (!gst_pad_start_task (GST_BASE_TRANSFORM_SRC_PAD (self), ring_loop,
-            self, NULL)) {
-      GST_ELEMENT_ERROR (self, CORE, THREAD,
-          ("cannot start the output task"), (NULL));
-      return GST_FLOW_ERROR;
-    }
-    return GST_FLOW_OK;
-  }
-  if (!take_head (self, direct, &error)) {
-    gst_aooct_filter_post_error (self, error);
-    g_clear_error (&error);
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  aooct_filter_output_desc (self, &out);
+  return aooct_cuda_backend_wait_space (self->priv->cuda, &out);
 }
 
 static GstFlowReturn
@@ -1267,13 +1178,10 @@ aooct_filter_cuda_hand_over (GstAooctFilter * self, GstFlowReturn ret,
     GstBuffer * out)
 {
   GstBuffer *direct = NULL;
+  AooctOutputDesc od;
 
-  if (ret != GST_FLOW_OK) {
-    aooct_output_ring_disarm (self->priv->cuda->ring);
-    gst_buffer_unref (out);
-    return ret;
-  }
-  ret = queue_output (self, out, &direct);
+  aooct_filter_output_desc (self, &od);
+  ret = aooct_cuda_backend_output (self->priv->cuda, &od, ret, out, &direct);
   if (direct)
     ret = gst_pad_push (GST_BASE_TRANSFORM_SRC_PAD (self), direct);
   return ret;
@@ -1291,6 +1199,7 @@ generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
   GstAooctFilter *self = GST_AOOCT_FILTER_CAST (bt);
   GstFlowReturn ret;
   GstBuffer *made = NULL;
+  AooctOutputDesc out;
 
   if (!aooct_filter_cuda_active (self) || bt->queued_buf == NULL)
     return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt,
@@ -1303,12 +1212,8 @@ generate_output (GstBaseTransform * bt, GstBuffer ** outbuf)
     return ret;
   }
   ret = GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (bt, &made);
-  if (made == NULL || ret != GST_FLOW_OK) {
-    gst_clear_buffer (&made);
-    aooct_output_ring_disarm (self->priv->cuda->ring);
-    return ret;
-  }
-  return queue_output (self, made, outbuf);
+  aooct_filter_output_desc (self, &out);
+  return aooct_cuda_backend_output (self->priv->cuda, &out, ret, made, outbuf);
 }
 
 /* A downstream renegotiation sends new caps from the streaming thread
@@ -1367,13 +1272,14 @@ open_backend (GstAooctFilter * self, GError ** error)
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   GstAooctBackend backend;
   gint device_id;
-  gboolean cuda_graphs;
+  gboolean cuda_graphs, gpu_timing;
   gchar *reason;
 
   GST_OBJECT_LOCK (self);
   backend = self->priv->backend;
   device_id = self->priv->device_id;
   cuda_graphs = self->priv->cuda_graphs;
+  gpu_timing = self->priv->gpu_timing;
   GST_OBJECT_UNLOCK (self);
 
   self->active_backend = GST_AOOCT_BACKEND_CPU;
@@ -1388,17 +1294,17 @@ open_backend (GstAooctFilter * self, GError ** error)
         G_OBJECT_TYPE_NAME (self));
   } else {
     GError *cerr = NULL;
+    const AooctCudaOpen settings = { device_id, klass->cuda_stage,
+      klass->cuda_graphs && cuda_graphs, gpu_timing
+    };
 
-    if (aooct_cuda_element_open (self->priv->cuda, GST_ELEMENT (self),
-            device_id, klass->cuda_stage, &cerr)) {
+    if (aooct_cuda_backend_open (self->priv->cuda, &settings, &cerr)) {
       self->active_backend = GST_AOOCT_BACKEND_CUDA;
-      self->priv->cuda->graphs = klass->cuda_graphs && cuda_graphs;
       GST_INFO_OBJECT (self, "running on CUDA%s",
-          self->priv->cuda->graphs ? ", one CUDA graph per buffer" : "");
+          settings.graphs ? ", one CUDA graph per buffer" : "");
       aooct_filter_cuda_started (self);
       return TRUE;
     }
-    aooct_cuda_element_close (self->priv->cuda);
     reason = g_strdup (cerr->message);
     g_clear_error (&cerr);
   }
@@ -1406,6 +1312,7 @@ open_backend (GstAooctFilter * self, GError ** error)
   (void) klass;
   (void) device_id;
   (void) cuda_graphs;
+  (void) gpu_timing;
   reason = g_strdup ("this build of aooct has no CUDA backend (it was "
       "built without nvcc, cuFFT or gstreamer-cuda-1.0)");
 #endif
@@ -1512,11 +1419,12 @@ check_in_order (GstAooctFilter * self, GstBuffer * inbuf, GError ** error)
   return FALSE;
 }
 
-/* One buffer's way, top-down: its size against the caps and the layout
- * of its rows (the buffer layer, aooct-filter-buffers.h), the steps
- * deferred to it, the live properties, then one backend -- the step
+/* One buffer's way, top-down: its place in the stream (in a branch of
+ * aooctsplit), its size against the caps and the layout of its rows (the
+ * buffer layer, aooct-filter-buffers.h), the steps deferred to it, the
+ * live properties, then one backend -- the step
  * deferred onto the buffer itself, the CUDA backend (upload, step,
- * download: aooct_cuda_buffer_transform) or the CPU one (map, step,
+ * download: aooct_cuda_backend_transform) or the CPU one (map, step,
  * unmap: aooct_filter_process_host).  The lower layers return a GError;
  * the element error is posted here. */
 static GstFlowReturn
@@ -1541,15 +1449,16 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
     return GST_FLOW_NOT_NEGOTIATED;
   }
 
-  /* the buffer's own facts, taken once: the steps deferred to it, then
-   * its size against the caps and the layout of its rows */
+  /* the buffer's own facts, taken once: its place in the stream, the
+   * steps deferred to it, then its size against the caps and the layout
+   * of its rows */
+  if (inbuf && !check_in_order (self, inbuf, &error))
+    goto error;
   pending = inbuf ? aooct_buffer_get_pending_meta (inbuf) : NULL;
   aooct_filter_input_desc (self, &in);
   aooct_filter_output_desc (self, &out);
   if (inbuf && !aooct_filter_check_input_size (&in, inbuf, pending,
           &priv->in_layout, &error))
-    goto error;
-  if (inbuf && !check_in_order (self, inbuf, &error))
     goto error;
   if (inbuf)
     priv->stats.buffers++;
@@ -1581,12 +1490,11 @@ gst_aooct_filter_transform (GstBaseTransform * bt, GstBuffer * inbuf,
       .graphs = !self->graphs_unsupported,
       .leave_pending = klass->leaves_pending && priv->downstream_absorbs,
       .fault = aooct_filter_cuda_fault (self),
-      .log = GST_OBJECT (self),
       .in_offset = run.in_offset,
     };
 
     ok = aooct_filter_subclass_live (self, &b.live, &error)
-        && aooct_cuda_buffer_transform (priv->cuda, &b, inbuf, outbuf, &error);
+        && aooct_cuda_backend_transform (priv->cuda, &b, inbuf, outbuf, &error);
     priv->stats.host_ms += (g_get_monotonic_time () - t0) / 1000.0;
   } else
 #endif
@@ -1662,20 +1570,19 @@ gst_aooct_filter_sink_event (GstBaseTransform * bt, GstEvent * event)
       case GST_EVENT_FLUSH_START:{
         gboolean ok;
 
-        /* wake the streaming thread and the src task, let flush-start
+        /* wake the streaming thread and the output task, let flush-start
          * unblock a push downstream, then wait for the task to pause */
-        aooct_filter_cuda_set_flushing (self, TRUE);
+        aooct_cuda_backend_sync (self->priv->cuda, AOOCT_CUDA_SYNC_FLUSH_START);
         ok = GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (bt, event);
-        gst_pad_pause_task (bt->srcpad);
+        aooct_cuda_backend_sync (self->priv->cuda,
+            AOOCT_CUDA_SYNC_FLUSH_FORWARDED);
         return ok;
       }
       case GST_EVENT_FLUSH_STOP:
-        aooct_cuda_element_discard_outputs (self->priv->cuda);
-        aooct_filter_cuda_set_flushing (self, FALSE);
+        aooct_cuda_backend_sync (self->priv->cuda, AOOCT_CUDA_SYNC_FLUSH_STOP);
         break;
       case GST_EVENT_EOS:
-        aooct_filter_cuda_drain (self);
-        aooct_cuda_element_finish_timing (self->priv->cuda);
+        aooct_cuda_backend_sync (self->priv->cuda, AOOCT_CUDA_SYNC_EOS);
         break;
       default:
         /* outputs in flight leave before whatever follows them */
@@ -1721,24 +1628,18 @@ static GstStateChangeReturn
 gst_aooct_filter_change_state (GstElement * element, GstStateChange transition)
 {
   GstAooctFilter *self = GST_AOOCT_FILTER (element);
-#ifdef HAVE_CUDA
-  GstBaseTransform *bt = GST_BASE_TRANSFORM (element);
-#endif
 
   switch (transition) {
     case GST_STATE_CHANGE_READY_TO_PAUSED:
       allocation_close (self, FALSE);
 #ifdef HAVE_CUDA
-      aooct_filter_cuda_set_flushing (self, FALSE);
+      aooct_cuda_backend_sync (self->priv->cuda, AOOCT_CUDA_SYNC_ACTIVATE);
 #endif
       break;
     case GST_STATE_CHANGE_PAUSED_TO_READY:
-      /* before the pads deactivate */
+      /* before the pads deactivate: the backend's output task stopped */
 #ifdef HAVE_CUDA
-      /* the task may be waiting for work with the src pad's stream lock
-       * held; flushing also ends a drain an allocation query may be in */
-      aooct_filter_cuda_set_flushing (self, TRUE);
-      gst_pad_stop_task (bt->srcpad);
+      aooct_cuda_backend_sync (self->priv->cuda, AOOCT_CUDA_SYNC_DEACTIVATE);
 #endif
       /* no allocation query in flight from here on */
       allocation_close (self, TRUE);
@@ -1769,11 +1670,6 @@ gst_aooct_filter_start (GstBaseTransform * bt)
   memset (&self->priv->stats, 0, sizeof (self->priv->stats));
   self->priv->inconsistent = 0;
   self->priv->have_pos = FALSE;
-#ifdef HAVE_CUDA
-  GST_OBJECT_LOCK (self);
-  aooct_cuda_element_set_timing (self->priv->cuda, self->priv->gpu_timing);
-  GST_OBJECT_UNLOCK (self);
-#endif
   self->priv->started = TRUE;
   return TRUE;
 }
@@ -1785,7 +1681,7 @@ gst_aooct_filter_stop (GstBaseTransform * bt)
 
   aooct_filter_subclass_teardown (self);
 #ifdef HAVE_CUDA
-  aooct_cuda_element_close (self->priv->cuda);
+  aooct_cuda_backend_close (self->priv->cuda);
 #endif
   self->active_backend = GST_AOOCT_BACKEND_CPU;
   self->priv->started = FALSE;
@@ -1799,7 +1695,12 @@ gst_aooct_filter_query (GstBaseTransform * bt, GstPadDirection direction,
 #ifdef HAVE_CUDA
   GstAooctFilter *self = GST_AOOCT_FILTER (bt);
 
-  if (aooct_cuda_element_handle_query (self->priv->cuda, GST_ELEMENT (self),
+  gint device_id;
+
+  GST_OBJECT_LOCK (self);
+  device_id = self->priv->device_id;
+  GST_OBJECT_UNLOCK (self);
+  if (aooct_cuda_backend_share_context (self->priv->cuda, device_id, NULL,
           query))
     return TRUE;
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
@@ -1821,8 +1722,7 @@ gst_aooct_filter_set_context (GstElement * element, GstContext * context)
   GST_OBJECT_LOCK (self);
   device_id = self->priv->device_id;
   GST_OBJECT_UNLOCK (self);
-  aooct_cuda_element_set_context (self->priv->cuda, element, context,
-      device_id);
+  aooct_cuda_backend_share_context (self->priv->cuda, device_id, context, NULL);
 #endif
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
@@ -1838,7 +1738,7 @@ gst_aooct_filter_finalize (GObject * object)
   if (self->priv->step.ops == klass->cpu_ops)
     aooct_step_plan_free (&self->priv->step);
 #ifdef HAVE_CUDA
-  g_clear_pointer (&self->priv->cuda, aooct_cuda_element_free);
+  g_clear_pointer (&self->priv->cuda, aooct_cuda_backend_free);
 #endif
   g_mutex_clear (&self->priv->allocation_lock);
   g_free (self->priv->last_error);
@@ -2063,6 +1963,14 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_AOOCT_BACKEND, 0);
 }
 
+#ifdef HAVE_CUDA
+static void
+post_backend_error (GstElement * element, const GError * error)
+{
+  gst_aooct_filter_post_error (GST_AOOCT_FILTER (element), error);
+}
+#endif
+
 static void
 gst_aooct_filter_init (GstAooctFilter * self)
 {
@@ -2074,6 +1982,14 @@ gst_aooct_filter_init (GstAooctFilter * self)
   self->active_backend = GST_AOOCT_BACKEND_CPU;
   g_mutex_init (&self->priv->allocation_lock);
 #ifdef HAVE_CUDA
-  self->priv->cuda = aooct_cuda_element_new ();
+  {
+    /* the backend's output task pushes on our src pad and posts its
+     * errors as ours */
+    const AooctCudaBackendHost host = { GST_ELEMENT (self),
+      GST_BASE_TRANSFORM_SRC_PAD (self), post_backend_error
+    };
+
+    self->priv->cuda = aooct_cuda_backend_new (&host);
+  }
 #endif
 }

@@ -60,9 +60,6 @@ SOURCES = ('.c', '.h', '.cu', '.cuh')
 
 # circles still to be cut, each as the sorted list of its rooms
 KNOWN = [
-    # aooct_cuda_element_* of aooct-cuda-upload.c, declared in
-    # aooct-cuda-element.h (the CUDA backend's face, issue 39)
-    ['gst/backend/aooct-cuda-element', 'gst/backend/aooct-cuda-upload'],
 ]
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
