@@ -289,14 +289,17 @@ configure (GstBufferPool * pool, GstCaps * caps, guint size, guint min,
     guint max, GError ** error)
 {
   GstStructure *config = gst_buffer_pool_get_config (pool);
+  gchar *what;
 
   gst_buffer_pool_config_set_params (config, caps, size, min, max);
   if (gst_buffer_pool_set_config (pool, config))
     return pool;
+  what = caps ? gst_caps_to_string (caps) : g_strdup ("any caps");
   gst_object_unref (pool);
   g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
-      "cannot configure a CUDA buffer pool of %u-byte buffers for %"
-      GST_PTR_FORMAT, size, caps);
+      "cannot configure a CUDA buffer pool of %u-byte buffers for %s", size,
+      what);
+  g_free (what);
   return NULL;
 }
 

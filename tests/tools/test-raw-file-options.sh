@@ -27,7 +27,9 @@ out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
   >"$out/log" 2>&1 || { cat "$out/log"; exit 1; }
 grep -q 'mean of 1049 A-lines in 1 frames, 1024 samples' "$out/log" || { cat "$out/log"; exit 1; }
 # the expected mean from the bytes after the header (the trailer left out)
-tail -c +553 "$raw" | head -c $((1049 * 1024 * 2)) >"$out/stripped.raw"
+# (head first: tail reads its whole input, so no SIGPIPE under pipefail)
+head -c $((552 + 1049 * 1024 * 2)) "$raw" | tail -c $((1049 * 1024 * 2)) \
+  >"$out/stripped.raw"
 od -An -v -tu2 -w2 "$out/stripped.raw" |
   awk '{ s[(NR - 1) % 1024] += $1 } END { for (i = 0; i < 1024; i++) printf "%.17g\n", s[i] / 1049 }' \
   >"$out/expected"
