@@ -79,20 +79,22 @@ aooct_cuda_backend_open (AooctCudaBackend * ce, const AooctCudaOpen * settings,
 }
 
 gboolean
-aooct_cuda_backend_push (AooctCudaBackend * ce, GError ** error)
+aooct_cuda_backend_with_context (AooctCudaBackend * ce,
+    AooctCudaContextFunc func, gpointer data, GError ** error)
 {
-  return aooct_cuda_element_push (ce, error);
-}
+  gboolean ok;
 
-void
-aooct_cuda_backend_pop (AooctCudaBackend * ce)
-{
+  if (!aooct_cuda_element_push (ce, error))
+    return FALSE;
+  ok = func (data, error);
   aooct_cuda_element_pop (ce);
+  return ok;
 }
 
-/* (context current; the streams are synchronised first) */
-void
-aooct_cuda_backend_release (AooctCudaBackend * ce)
+/* What was sized for the caps, freed (context current; the streams are
+ * synchronised first): at new caps and at close. */
+static void
+release (AooctCudaBackend * ce)
 {
   guint i;
 
@@ -119,7 +121,7 @@ void
 aooct_cuda_backend_close (AooctCudaBackend * ce)
 {
   if (ce->context && gst_cuda_context_push (ce->context)) {
-    aooct_cuda_backend_release (ce);
+    release (ce);
     aooct_cuda_stream_free (ce->stream);
     aooct_cuda_stream_free (ce->copy_stream);
     aooct_cuda_context_pop ();
@@ -271,6 +273,18 @@ aooct_cuda_backend_sync (AooctCudaBackend * ce, AooctCudaSync what)
       aooct_output_ring_set_flushing (ce->ring, TRUE);
       gst_pad_stop_task (ce->host.srcpad);
       break;
+    case AOOCT_CUDA_SYNC_RELEASE:{
+      GError *error = NULL;
+
+      if (aooct_cuda_element_push (ce, &error)) {
+        release (ce);
+        aooct_cuda_element_pop (ce);
+      } else {
+        GST_ERROR_OBJECT (ce->host.element, "%s", error->message);
+        g_clear_error (&error);
+      }
+      break;
+    }
   }
 }
 
@@ -332,5 +346,5 @@ aooct_cuda_backend_pool_error (GstBufferPool * pool)
 gboolean
 aooct_cuda_backend_holds (AooctCudaBackend * ce, GstBuffer * buf)
 {
-  return aooct_cuda_buffer_get_memory (buf, ce->context) != NULL;
+  return aooct_cuda_memory_of_buffer (buf, ce->context) != NULL;
 }

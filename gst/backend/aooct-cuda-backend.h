@@ -8,12 +8,12 @@
  * element's src pad as their GPU work completes.
  *
  *   lifetime     new / free, share_context (GstContext, before start too)
- *   running      open / close (start, stop), push / pop (the context
- *                current around the step's plan), release (new caps)
+ *   running      open / close (start, stop), with_context (the step's
+ *                plan made, drained and freed on the GPU's terms)
  *   one buffer   transform
  *   its output   wait_space, then output (into the ring for the task,
  *                or back to the caller to push)
- *   the stream   sync (drain, EOS, flushes, state changes)
+ *   the stream   sync (drain, EOS, flushes, state changes, new caps)
  *   figures      get_stats
  *   memory       pool_new, pool_error, holds
  *
@@ -45,14 +45,14 @@ gboolean aooct_cuda_backend_open (AooctCudaBackend * be,
  * goes with free(). */
 void aooct_cuda_backend_close (AooctCudaBackend * be);
 
-/* The context current on this thread, around the step's plan_new,
- * plan_free and drain (aooct-step.h).  FALSE with the reason. */
-gboolean aooct_cuda_backend_push (AooctCudaBackend * be, GError ** error);
-void aooct_cuda_backend_pop (AooctCudaBackend * be);
-/* Before the plan of the old caps is freed (context current): the GPU
- * work that may read it has completed, and what was sized for those caps
- * (staging, planes, kept CUDA graphs) is freed. */
-void aooct_cuda_backend_release (AooctCudaBackend * be);
+/* Runs @func (@data, @error) with the backend's CUDA context current on
+ * this thread: the step's plan_new, plan_free and drain (aooct-step.h)
+ * allocate, free and wait on the GPU.  FALSE with the reason where the
+ * context cannot be made current (@func not run), else what @func
+ * returned. */
+typedef gboolean (*AooctCudaContextFunc) (gpointer data, GError ** error);
+gboolean aooct_cuda_backend_with_context (AooctCudaBackend * be,
+    AooctCudaContextFunc func, gpointer data, GError ** error);
 
 /* One buffer on the GPU: @inbuf onto the GPU (in place where it is
  * device memory on our context), the step's core on device planes,
@@ -96,6 +96,10 @@ typedef enum
   /* PAUSED to READY, before the pads deactivate: every wait wakes, the
    * output task stopped */
   AOOCT_CUDA_SYNC_DEACTIVATE,
+  /* new caps (after a drain), before the plan of the old ones is freed:
+   * the GPU work that may read it has completed, and what was sized for
+   * those caps (staging, planes, kept CUDA graphs) is freed */
+  AOOCT_CUDA_SYNC_RELEASE,
 } AooctCudaSync;
 
 void aooct_cuda_backend_sync (AooctCudaBackend * be, AooctCudaSync what);

@@ -222,7 +222,7 @@ aooct_cuda_buffer_transform (AooctCudaBackend * ce,
   const AooctInputDesc *id = b->in;
   const AooctOutputDesc *od = b->out;
   AooctCudaMemory *out_mem = outbuf ?
-      aooct_cuda_buffer_get_memory (outbuf, ce->context) : NULL;
+      aooct_cuda_memory_of_buffer (outbuf, ce->context) : NULL;
   gboolean out_video_cuda = outbuf && od->video && od->cuda_memory;
   /* what changes per buffer besides the planes: the stream, the steps
    * deferred to this one, the meta of what it leaves to downstream,

@@ -65,7 +65,7 @@ aooct_cuda_input_begin (AooctCudaBackend * ce, const AooctCudaBuffer * b,
   const AooctInputDesc *id = b->in;
 
   memset (input, 0, sizeof (*input));
-  input->mem = aooct_cuda_buffer_get_memory (inbuf, ce->context);
+  input->mem = aooct_cuda_memory_of_buffer (inbuf, ce->context);
   if (input->mem) {
     GstVideoMeta *meta = id->video ? gst_buffer_get_video_meta (inbuf) : NULL;
 

@@ -273,7 +273,7 @@ aooct_cuda_memory_alloc (GstCudaContext * context, gsize size, GError ** error)
 }
 
 AooctCudaMemory *
-aooct_cuda_buffer_get_memory (GstBuffer * buffer, GstCudaContext * context)
+aooct_cuda_memory_of_buffer (GstBuffer * buffer, GstCudaContext * context)
 {
   GstMemory *mem;
 

@@ -77,7 +77,7 @@ GstMemory *aooct_cuda_memory_alloc (GstCudaContext * context, gsize size,
 
 /* The single AooctCudaMemory of @buffer on @context, or NULL when the
  * buffer holds anything else (then map it on the host). */
-AooctCudaMemory *aooct_cuda_buffer_get_memory (GstBuffer * buffer,
+AooctCudaMemory *aooct_cuda_memory_of_buffer (GstBuffer * buffer,
     GstCudaContext * context);
 
 /* The synchronisation rule (see above); @context current.  @wrote: the

@@ -350,47 +350,63 @@ aooct_filter_stats_make (const AooctFilterStats * stats, gboolean on_cuda,
  * aooct-cuda-backend.h); the contract itself is gstaooctfilter.h's class
  * struct. */
 
-/* klass->teardown(), after the GPU work that may read what it frees and
- * with the staging of the old caps (context current around it). */
+/* What takes the step's plan runs with the CUDA context current where the
+ * element runs on CUDA (the plan allocates, waits and frees on the GPU
+ * there): @func (@self, @error). */
+typedef gboolean (*PlanFunc) (gpointer self, GError ** error);
+
+static gboolean
+with_plan (GstAooctFilter * self, PlanFunc func, GError ** error)
+{
+#ifdef HAVE_CUDA
+  if (aooct_filter_cuda_active (self))
+    return aooct_cuda_backend_with_context (self->priv->cuda, func, self,
+        error);
+#endif
+  return func (self, error);
+}
+
+/* The plan freed, then klass->teardown(). */
+static gboolean
+free_plan (gpointer data, GError ** error)
+{
+  GstAooctFilter *self = data;
+  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+
+  aooct_step_plan_free (&self->priv->step);
+  if (klass->teardown)
+    klass->teardown (self);
+  return TRUE;
+}
+
+/* klass->teardown(), after the GPU work that may read what it frees (the
+ * backend's release of what was sized for the old caps). */
 static void
 aooct_filter_subclass_teardown (GstAooctFilter * self)
 {
-  GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
+  GError *error = NULL;
 
   if (!self->configured)
     return;
 #ifdef HAVE_CUDA
-  if (aooct_filter_cuda_active (self)) {
-    AooctCudaBackend *ce = self->priv->cuda;
-    GError *error = NULL;
-
-    /* kernels still in flight may read the tables teardown() frees */
-    if (aooct_cuda_backend_push (ce, &error)) {
-      aooct_cuda_backend_release (ce);
-      aooct_step_plan_free (&self->priv->step);
-      if (klass->teardown)
-        klass->teardown (self);
-      aooct_cuda_backend_pop (ce);
-    } else {
-      GST_ERROR_OBJECT (self, "%s", error->message);
-      g_clear_error (&error);
-    }
-    self->configured = FALSE;
-    return;
-  }
+  /* kernels still in flight may read the tables teardown() frees */
+  if (aooct_filter_cuda_active (self))
+    aooct_cuda_backend_sync (self->priv->cuda, AOOCT_CUDA_SYNC_RELEASE);
 #endif
-  aooct_step_plan_free (&self->priv->step);
-  if (klass->teardown)
-    klass->teardown (self);
+  if (!with_plan (self, free_plan, &error)) {
+    GST_ERROR_OBJECT (self, "%s", error->message);
+    g_clear_error (&error);
+  }
   self->configured = FALSE;
 }
 
 /* klass->setup() for the negotiated geometry, then the plan of the
- * active backend with the settings it gave (context current around both
- * on CUDA).  A plan that cannot be made undoes the setup (teardown()). */
+ * active backend with the settings it gave.  A plan that cannot be made
+ * undoes the setup (teardown()). */
 static gboolean
-setup_and_create (GstAooctFilter * self, GError ** error)
+setup_and_create (gpointer data, GError ** error)
 {
+  GstAooctFilter *self = data;
   GstAooctFilterClass *klass = GST_AOOCT_FILTER_GET_CLASS (self);
   const AooctStepShape shape = { &self->in_geom, &self->out_geom,
     &self->out_vinfo, self->in_positions
@@ -413,19 +429,7 @@ setup_and_create (GstAooctFilter * self, GError ** error)
 static gboolean
 aooct_filter_subclass_setup (GstAooctFilter * self, GError ** error)
 {
-  gboolean ok;
-
-#ifdef HAVE_CUDA
-  if (aooct_filter_cuda_active (self)) {
-    if (!aooct_cuda_backend_push (self->priv->cuda, error))
-      return FALSE;
-    ok = setup_and_create (self, error);
-    aooct_cuda_backend_pop (self->priv->cuda);
-    return ok;
-  }
-#endif
-  ok = setup_and_create (self, error);
-  return ok;
+  return with_plan (self, setup_and_create, error);
 }
 
 static gboolean
@@ -438,25 +442,22 @@ aooct_filter_subclass_live (GstAooctFilter * self, gconstpointer * live,
   return klass->live == NULL || klass->live (self, live, error);
 }
 
+static gboolean
+drain_plan (gpointer data, GError ** error)
+{
+  GstAooctFilter *self = data;
+
+  return aooct_step_drain (&self->priv->step, error);
+}
+
 /* The plan's drain at EOS (aooct-step.h), context current on CUDA;
  * FALSE with @error set when it failed. */
 static gboolean
 aooct_filter_subclass_drain (GstAooctFilter * self, GError ** error)
 {
-  gboolean ok;
-
-#ifdef HAVE_CUDA
-  if (aooct_filter_cuda_active (self) && self->priv->step.plan
-      && self->priv->step.ops->drain) {
-    if (!aooct_cuda_backend_push (self->priv->cuda, error))
-      return FALSE;
-    ok = aooct_step_drain (&self->priv->step, error);
-    aooct_cuda_backend_pop (self->priv->cuda);
-    return ok;
-  }
-#endif
-  ok = aooct_step_drain (&self->priv->step, error);
-  return ok;
+  if (self->priv->step.plan == NULL || self->priv->step.ops->drain == NULL)
+    return TRUE;
+  return with_plan (self, drain_plan, error);
 }
 
 #ifdef HAVE_CUDA
