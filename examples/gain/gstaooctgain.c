@@ -170,14 +170,13 @@ gst_aooct_gain_class_init (GstAooctGainClass * klass)
    * GstAooctGain:gain:
    *
    * Factor every sample is multiplied by (dimensionless, on the
-   * amplitude; 0 .. 1000). A change while playing applies at the next
-   * buffer
+   * amplitude). A change while playing applies at the next buffer
    */
   g_object_class_install_property (gobject_class, PROP_GAIN,
       g_param_spec_float ("gain", "Gain",
           "Factor every sample is multiplied by (dimensionless, on the "
-          "amplitude; 0 .. 1000). A change while playing applies at the "
-          "next buffer", 0.0f, MAX_GAIN, DEFAULT_GAIN,
+          "amplitude). A change while playing applies at the next buffer",
+          0.0f, MAX_GAIN, DEFAULT_GAIN,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING | GST_PARAM_CONTROLLABLE));
 
