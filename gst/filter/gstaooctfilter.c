@@ -530,6 +530,16 @@ parse_sink_caps_default (GstAooctFilter * self, const GstCaps * caps,
   return aooct_caps_to_geometry (caps, in, error);
 }
 
+/* a step that changes no geometry (a gain, a filter along the samples):
+ * the output is the input's, already checked by parse_sink_caps() */
+static gboolean
+derive_output_default (GstAooctFilter * self, const AooctGeometry * in,
+    AooctGeometry * out, GError ** error)
+{
+  *out = *in;
+  return TRUE;
+}
+
 static GstCaps *
 output_caps_default (GstAooctFilter * self, const AooctGeometry * out)
 {
@@ -1951,6 +1961,7 @@ gst_aooct_filter_class_init (GstAooctFilterClass * klass)
   bt_class->accept_caps = GST_DEBUG_FUNCPTR (accept_caps);
   bt_class->transform_size = GST_DEBUG_FUNCPTR (transform_size);
   klass->parse_sink_caps = parse_sink_caps_default;
+  klass->derive_output = derive_output_default;
   klass->output_caps = output_caps_default;
   /* allocation */
   bt_class->prepare_output_buffer = GST_DEBUG_FUNCPTR (prepare_output_buffer);

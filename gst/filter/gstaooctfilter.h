@@ -7,10 +7,11 @@
  * that upstream and downstream agree, the size check of every buffer,
  * mapping, the choice of the backend and the calls into the step's plan,
  * turning its errors into element errors.  A subclass says only what is
- * its own (the step contract, docs/architecture.md): derive_output(),
- * setup() (its settings for the negotiated geometry), the plan of each
- * backend (cpu_ops, cuda_ops: aooct-step.h), live() if it has
- * PLAYING-mutable properties, teardown(), and the deferral hooks.
+ * its own (the step contract, docs/architecture.md): derive_output() if
+ * its step changes the geometry, setup() if it has settings for the
+ * negotiated geometry, the plan of each backend (cpu_ops, cuda_ops:
+ * aooct-step.h), live() if it has PLAYING-mutable properties, teardown(),
+ * and the deferral hooks.
  *
  * Backends (property backend=auto|cpu|cuda, chosen when the element
  * starts): cuda runs the CUDA core on the pipeline's shared
@@ -148,7 +149,9 @@ struct _GstAooctFilterClass
 
   /* The output geometry this step produces from @in with the current
    * properties; FALSE with a message naming the problem when @in cannot be
-   * processed (wrong domain, missing step, impossible property). */
+   * processed (wrong domain, missing step, impossible property).
+   * Default: the output geometry is the input's, any input accepted (a
+   * step that changes no geometry sets none). */
     gboolean (*derive_output) (GstAooctFilter * self, const AooctGeometry * in,
       AooctGeometry * out, GError ** error);
 
@@ -176,7 +179,9 @@ struct _GstAooctFilterClass
    * the negotiated in_geom / out_geom / out_vinfo: read files, check
    * properties, build tables; *@settings then points at the step's
    * settings (the element's, unchanged until teardown()), or NULL.  In
-   * passthrough (gst_base_transform_set_passthrough()) no plan is made. */
+   * passthrough (gst_base_transform_set_passthrough()) no plan is made.
+   * Optional: NULL when the step has nothing to read or build (its plan
+   * then gets NULL settings). */
     gboolean (*setup) (GstAooctFilter * self, gconstpointer * settings,
       GError ** error);
 
