@@ -1105,13 +1105,11 @@ propose_allocation (GstBaseTransform * bt,
 
 #ifdef HAVE_CUDA
 /* ---- GstAooctFilter on the CUDA backend, what of it takes the filter:
- * the GstBaseTransform vfuncs of the output ring (generate_output: the
- * streaming thread only enqueues a buffer's GPU work; the src task that
- * pushes outputs from the ring, aooct-output-ring.h, as their GPU work
- * completes), the ring around events and state changes, and, in test
- * builds only, the fault request.  One
- * buffer's way on the GPU is the backend's, which does not know the
- * filter (aooct_cuda_buffer_transform, aooct-cuda-buffer.c).  Built only
+ * the GstBaseTransform vfuncs that hand each output to the backend
+ * (generate_output: the streaming thread only enqueues a buffer's GPU
+ * work, and the backend's output task pushes the output once that work
+ * has completed), and, in test builds only, the fault request.  The
+ * backend (aooct-cuda-backend.h) does not know the filter.  Built only
  * with CUDA. */
 
 #ifdef AOOCT_FAULT_INJECTION
