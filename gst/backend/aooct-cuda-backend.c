@@ -124,7 +124,7 @@ aooct_cuda_backend_close (AooctCudaBackend * ce)
     release (ce);
     aooct_cuda_stream_free (ce->stream);
     aooct_cuda_stream_free (ce->copy_stream);
-    aooct_cuda_context_pop ();
+    aooct_cuda_device_pop_context ();
   }
   /* (done above unless the context was lost) */
   aooct_cuda_upload_forget_inputs (ce);

@@ -69,7 +69,7 @@ aooct_cuda_device_usable (gint device_id, gchar ** why)
 }
 
 gboolean
-aooct_cuda_context_push (GstCudaContext * context, const gchar * what,
+aooct_cuda_device_push_context (GstCudaContext * context, const gchar * what,
     GError ** error)
 {
   if (context == NULL || !gst_cuda_context_push (context)) {
@@ -81,13 +81,13 @@ aooct_cuda_context_push (GstCudaContext * context, const gchar * what,
 }
 
 void
-aooct_cuda_context_pop (void)
+aooct_cuda_device_pop_context (void)
 {
   gst_cuda_context_pop (NULL);
 }
 
 gchar *
-aooct_cuda_context_failure (gint device_id)
+aooct_cuda_device_context_failure (gint device_id)
 {
   CUdevice dev;
   CUcontext ctx = NULL, prev = NULL;

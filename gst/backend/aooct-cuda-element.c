@@ -35,7 +35,7 @@ aooct_cuda_element_open (AooctCudaBackend * ce, GstElement * element,
    * neighbour aooct or nvcodec element may already hold one), else creates
    * one and announces it, so that the pipeline shares one per device. */
   if (!gst_cuda_ensure_element_context (element, device_id, &ce->context)) {
-    why = aooct_cuda_context_failure (device_id);
+    why = aooct_cuda_device_context_failure (device_id);
     g_set_error (error, AOOCT_ERROR, AOOCT_ERROR_RESOURCE,
         "cannot create a CUDA context on device %d: %s", MAX (device_id, 0),
         why);
@@ -45,21 +45,21 @@ aooct_cuda_element_open (AooctCudaBackend * ce, GstElement * element,
   if (!aooct_cuda_element_push (ce, error))
     return FALSE;
   ok = aooct_cuda_stream_new_ranked (&ce->stream, stage, error);
-  aooct_cuda_context_pop ();
+  aooct_cuda_device_pop_context ();
   return ok;
 }
 
 gboolean
 aooct_cuda_element_push (AooctCudaBackend * ce, GError ** error)
 {
-  return aooct_cuda_context_push (ce->context, "this element's GPU work",
+  return aooct_cuda_device_push_context (ce->context, "this element's GPU work",
       error);
 }
 
 void
 aooct_cuda_element_pop (AooctCudaBackend * ce)
 {
-  aooct_cuda_context_pop ();
+  aooct_cuda_device_pop_context ();
 }
 
 void

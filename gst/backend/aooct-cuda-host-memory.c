@@ -52,14 +52,14 @@ aooct_cuda_host_alloc (GstAllocator * allocator, gsize size,
   gboolean ok;
 
   /* cudaHostAlloc returns page-aligned blocks; room for larger masks */
-  if (!aooct_cuda_context_push (self->context,
+  if (!aooct_cuda_device_push_context (self->context,
           "allocating page-locked input memory", &error)) {
     GST_ERROR_OBJECT (self, "%s", error->message);
     g_error_free (error);
     return NULL;
   }
   ok = aooct_cuda_malloc_host_portable (maxsize + align, &block, &error);
-  aooct_cuda_context_pop ();
+  aooct_cuda_device_pop_context ();
   if (!ok) {
     GST_ERROR_OBJECT (self, "%s", error->message);
     g_error_free (error);
@@ -92,10 +92,10 @@ aooct_cuda_host_free (GstAllocator * allocator, GstMemory * mem)
   if (hmem->block) {
     /* the block was allocated on this context: free it there, from
      * whatever thread drops the last reference */
-    if (aooct_cuda_context_push (self->context,
+    if (aooct_cuda_device_push_context (self->context,
             "freeing page-locked input memory", &error)) {
       aooct_cuda_free_host (hmem->block);
-      aooct_cuda_context_pop ();
+      aooct_cuda_device_pop_context ();
     } else {
       GST_ERROR_OBJECT (self, "%s; leaking %" G_GSIZE_FORMAT " bytes",
           error->message, mem->maxsize);

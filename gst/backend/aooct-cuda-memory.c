@@ -91,7 +91,8 @@ aooct_cuda_memory_map (GstMemory * mem, GstMapInfo * info, gsize maxsize)
   gpointer ret = NULL;
 
   g_mutex_lock (&cmem->lock);
-  if (!aooct_cuda_context_push (cmem->context, "mapping a buffer", &error))
+  if (!aooct_cuda_device_push_context (cmem->context, "mapping a buffer",
+          &error))
     goto out;
   if (info->flags & AOOCT_MAP_CUDA) {
     if (upload_host_now (cmem, &error)) {
@@ -102,7 +103,7 @@ aooct_cuda_memory_map (GstMemory * mem, GstMapInfo * info, gsize maxsize)
   } else {
     ret = map_host (cmem, info->flags, &error);
   }
-  aooct_cuda_context_pop ();
+  aooct_cuda_device_pop_context ();
 out:
   g_mutex_unlock (&cmem->lock);
   if (error)
@@ -137,7 +138,8 @@ aooct_cuda_memory_copy (GstMemory * mem, gssize offset, gssize size)
   /* through the host: copies are rare (nothing in an aooct chain makes
    * them), and this keeps them independent of any element's stream */
   dst = (AooctCudaMemory *) copy;
-  if (!aooct_cuda_context_push (dst->context, "copying a buffer", &error)) {
+  if (!aooct_cuda_device_push_context (dst->context, "copying a buffer",
+          &error)) {
     gst_memory_unmap (mem, &map);
     gst_memory_unref (copy);
     log_error (error);
@@ -148,7 +150,7 @@ aooct_cuda_memory_copy (GstMemory * mem, gssize offset, gssize size)
     dst->host_valid = TRUE;
     dst->host_dirty = TRUE;
   }
-  aooct_cuda_context_pop ();
+  aooct_cuda_device_pop_context ();
   gst_memory_unmap (mem, &map);
   if (error) {
     gst_memory_unref (copy);
@@ -185,7 +187,7 @@ aooct_cuda_allocator_free (GstAllocator * allocator, GstMemory * mem)
     aooct_cuda_free (cmem->dptr);
     aooct_cuda_event_free (cmem->last_access);
     aooct_cuda_free_host (cmem->host);
-    aooct_cuda_context_pop ();
+    aooct_cuda_device_pop_context ();
   } else {
     GST_ERROR ("cannot make the CUDA context current: leaking %"
         G_GSIZE_FORMAT " bytes of device memory", mem->maxsize);
@@ -248,18 +250,18 @@ aooct_cuda_memory_alloc (GstCudaContext * context, gsize size, GError ** error)
   gboolean ok;
 
   aooct_cuda_memory_init_once ();
-  if (!aooct_cuda_context_push (context, "allocating a buffer", error))
+  if (!aooct_cuda_device_push_context (context, "allocating a buffer", error))
     return NULL;
   cmem = g_new0 (AooctCudaMemory, 1);
   ok = aooct_cuda_malloc (size, &cmem->dptr, error)
       && aooct_cuda_event_new (&cmem->last_access, error);
   if (!ok) {
     aooct_cuda_free (cmem->dptr);
-    aooct_cuda_context_pop ();
+    aooct_cuda_device_pop_context ();
     g_free (cmem);
     return NULL;
   }
-  aooct_cuda_context_pop ();
+  aooct_cuda_device_pop_context ();
   g_mutex_init (&cmem->lock);
   cmem->context = gst_object_ref (context);
   /* Not GST_MEMORY_FLAG_NO_SHARE: with it, gst_buffer_copy() (appsrc

@@ -104,10 +104,10 @@ locked_unref (gpointer data)
   {
     GError *error = NULL;
 
-    if (aooct_cuda_context_push (l->context, "unregistering a page-locked "
-            "file", &error)) {
+    if (aooct_cuda_device_push_context (l->context,
+            "unregistering a page-locked " "file", &error)) {
       aooct_cuda_host_unregister (l->mapping->base);
-      aooct_cuda_context_pop ();
+      aooct_cuda_device_pop_context ();
     } else {
       GST_ERROR ("%s", error->message);
       g_error_free (error);
@@ -359,18 +359,19 @@ aooct_file_prefetch_lock_file (AooctFilePrefetch * self, const gchar * path,
    * parts of the file were registered while the chain ran */
   context = aooct_cuda_host_allocator_get_context (host_allocator);
   t0 = g_get_monotonic_time ();
-  if (!aooct_cuda_context_push (context, "page-locking a mapped file", error)) {
+  if (!aooct_cuda_device_push_context (context, "page-locking a mapped file",
+          error)) {
     gst_object_unref (context);
     mapping_unref (m);
     return FALSE;
   }
   if (!aooct_cuda_host_register_read_only (base, len, error)) {
-    aooct_cuda_context_pop ();
+    aooct_cuda_device_pop_context ();
     gst_object_unref (context);
     mapping_unref (m);
     return FALSE;
   }
-  aooct_cuda_context_pop ();
+  aooct_cuda_device_pop_context ();
   GST_DEBUG ("%s: %" G_GSIZE_FORMAT " bytes page-locked in %.1f ms", path,
       len, (g_get_monotonic_time () - t0) / 1e3);
   l = g_new0 (Locked, 1);
