@@ -11,9 +11,10 @@
 #include <gst/cuda/gstcudacontext.h>
 
 G_BEGIN_DECLS
+
 /* TRUE when the driver loads and device @device_id (-1: any) exists;
  * otherwise FALSE with the reason in @why (g_free). */
-    gboolean aooct_cuda_device_usable (gint device_id, gchar ** why);
+gboolean aooct_cuda_device_usable (gint device_id, gchar ** why);
 
 /* Why a CUDA context cannot be created on @device_id (gst_cuda_context_new
  * only says that it failed): the driver's error, and for the errors that a
@@ -26,4 +27,5 @@ gboolean aooct_cuda_device_push_context (GstCudaContext * context,
 void aooct_cuda_device_pop_context (void);
 
 G_END_DECLS
+
 #endif /* __AOOCT_CUDA_DEVICE_H__ */
